@@ -1,0 +1,78 @@
+"""Thresholds and switches of every guard, as plain pydantic models.
+
+They live in `guards` (not in the streaming settings) so the guards stay usable without
+Kafka; `groundwire.streams.settings.Settings` nests them and fills them from
+`GROUNDWIRE_*` environment variables or a YAML file. Each guard's owner extends its own
+section; defaults follow the seeds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class HedgeConfig(BaseModel):
+    enabled: bool = True
+
+
+class CitationConfig(BaseModel):
+    verify: bool = True
+    adr_dirs: list[Path] = Field(default_factory=lambda: [Path("docs/adrs")])
+    git_repos: list[Path] = Field(default_factory=list)
+    url_timeout_s: float = 5.0
+    url_max_redirects: int = 3
+    # Hosts or CIDRs that may be fetched even though they resolve to private ranges.
+    url_allowlist: list[str] = Field(default_factory=list)
+    issue_tracker: Literal["none", "file", "github", "gitlab"] = "none"
+    issue_file: Path | None = None
+    issue_api_base: str | None = None
+    issue_repo: str | None = None  # owner/name (GitHub) or project id/path (GitLab)
+    issue_token: str | None = Field(default=None, repr=False)
+    cache_ttl_s: float = 3600.0
+
+
+class ProvenanceConfig(BaseModel):
+    allowed_sources: list[str] = Field(default_factory=lambda: ["corpus", "user", "documentation"])
+    reserved_prefixes: list[str] = Field(
+        default_factory=lambda: ["chat:", "draft:", "tmp:", "gen:", "assistant:"]
+    )
+
+
+class DedupConfig(BaseModel):
+    enabled: bool = True
+    threshold: float = Field(default=0.92, ge=0.0, le=1.0)
+    num_perm: int = 128
+    backend: Literal["memory", "redis"] = "memory"
+
+
+class GroundingConfig(BaseModel):
+    enabled: bool = True
+    verifier: Literal["lexical", "embedding", "llm"] = "lexical"
+    skip_for_types: list[str] = Field(default_factory=lambda: ["preference"])
+    min_confidence_after_penalty: float = Field(default=0.3, ge=0.0, le=1.0)
+    on_verifier_failure: Literal["block", "allow_with_flag", "queue"] = "queue"
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_api_key: str | None = Field(default=None, repr=False)
+    llm_timeout_s: float = 10.0
+    llm_max_concurrency: int = 8
+    llm_max_retries: int = 2
+    rewrite_partial: bool = False
+
+
+class PolicyConfig(BaseModel):
+    trusted_sources: list[str] = Field(
+        default_factory=lambda: ["user", "documentation", "adr", "commit", "manual"]
+    )
+
+
+class GuardsConfig(BaseModel):
+    hedge: HedgeConfig = Field(default_factory=HedgeConfig)
+    citation: CitationConfig = Field(default_factory=CitationConfig)
+    provenance: ProvenanceConfig = Field(default_factory=ProvenanceConfig)
+    dedup: DedupConfig = Field(default_factory=DedupConfig)
+    grounding: GroundingConfig = Field(default_factory=GroundingConfig)
+    policy: PolicyConfig = Field(default_factory=PolicyConfig)

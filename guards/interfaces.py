@@ -1,0 +1,63 @@
+"""The seams between guards: small protocols so each detector can be swapped or tested alone.
+
+Everything here is async because the streaming driver runs on one asyncio loop and the
+real implementations (Redis, HTTP verifiers) do I/O; pure in-memory implementations simply
+return without awaiting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+
+
+@dataclass(frozen=True, slots=True)
+class DedupRequest:
+    tenant_id: str
+    claim_id: str
+    text: str
+    # False: look only (the claim is blocked for another reason and must not enter the index)
+    insert: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class DedupResult:
+    is_duplicate: bool
+    duplicate_of: str | None = None
+    similarity: float | None = None
+    failed: bool = False
+    error: str | None = None
+
+
+@runtime_checkable
+class DedupIndex(Protocol):
+    """Near-duplicate index, per tenant.
+
+    `check_and_insert` is atomic per batch: two near-duplicates inside one batch cannot
+    both pass. It is idempotent per (tenant_id, claim_id): submitting a claim_id that is
+    already indexed reports it as unique again (never as a duplicate of itself), so a
+    replay after a crash reaches the same decision.
+    """
+
+    async def check_and_insert(self, batch: Sequence[DedupRequest]) -> list[DedupResult]: ...
+
+    async def remove(self, tenant_id: str, claim_id: str) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class GroundingRequest:
+    claim: Claim
+    # Only turns that passed the provenance guard; the verifier never sees the rest.
+    turns: Sequence[SourceTurn]
+
+
+@runtime_checkable
+class GroundingVerifier(Protocol):
+    """Does the source say this? Returns a GroundingReport (verdict, spans, penalty)."""
+
+    name: str
+
+    async def verify_batch(self, batch: Sequence[GroundingRequest]) -> list[GroundingReport]: ...

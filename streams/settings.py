@@ -1,0 +1,77 @@
+"""All runtime settings in one object: env vars `GROUNDWIRE_*` (nested with `__`), optional YAML.
+
+Precedence, highest first: explicit keyword arguments, environment variables, the YAML
+file named by `GROUNDWIRE_CONFIG` (e.g. config/guards.prod.yaml), defaults. One object
+means one place to audit a threshold change before promotion (seed 002: "lenient in dev,
+strict in prod").
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, SecretStr
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    YamlConfigSettingsSource,
+)
+
+from groundwire.guards.config import GuardsConfig
+from groundwire.topics.names import DEFAULT_PREFIX, TopicNames
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="GROUNDWIRE_", env_nested_delimiter="__", extra="forbid"
+    )
+
+    # Kafka
+    bootstrap_servers: str = "127.0.0.1:9092"
+    topic_prefix: str = DEFAULT_PREFIX
+    partitions: int = Field(default=6, ge=1)
+    replication_factor: int = Field(default=1, ge=1)
+    consumer_group: str = "groundwire"
+    # Redis
+    redis_url: SecretStr = SecretStr("redis://127.0.0.1:6379/0")
+    # Worker
+    worker_id: str = Field(default_factory=lambda: f"{os.uname().nodename}-{os.getpid()}")
+    max_content_bytes: int = Field(default=16_384, ge=1)
+    max_record_bytes: int = Field(default=1_048_576, ge=1)
+    batch_size: int = Field(default=500, ge=1)
+    batch_within_s: float = Field(default=0.05, gt=0)
+    metrics_port: int = Field(default=9464, ge=0)  # 0 disables the /metrics endpoint
+    data_dir: Path = Path(".groundwire")
+    # Guards
+    guards: GuardsConfig = Field(default_factory=GuardsConfig)
+
+    @property
+    def topics(self) -> TopicNames:
+        return TopicNames(self.topic_prefix)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        config_file = os.environ.get("GROUNDWIRE_CONFIG")
+        if config_file:
+            path = Path(config_file)
+            if not path.is_file():
+                raise FileNotFoundError(f"GROUNDWIRE_CONFIG points at {path}, which is not a file")
+            sources.append(YamlConfigSettingsSource(settings_cls, yaml_file=path))
+        sources.append(file_secret_settings)
+        return tuple(sources)
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Build settings; keyword overrides win over environment and YAML."""
+    return Settings(**overrides)

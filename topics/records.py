@@ -1,0 +1,174 @@
+"""Record types of the wire contract: the claim producers publish and what groundwire routes.
+
+Pydantic models are the single source of truth; the JSON Schemas in `schemas/` are
+generated from them (`groundwire schemas write`) and checked in so producers in any
+language can validate before publishing. A test fails if the checked-in schemas drift.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ID_MAX = 256
+
+
+class Source(StrEnum):
+    USER = "user"
+    DOCUMENTATION = "documentation"
+    ADR = "adr"
+    COMMIT = "commit"
+    MANUAL = "manual"
+    CONVERSATION = "conversation"
+    CHAT = "chat"
+    AI_SYNTHESIS = "ai_synthesis"
+    MODEL = "model"
+    SYSTEM = "system"
+
+
+class SourceTurn(BaseModel):
+    """One piece of evidence the claim was extracted from (seed 004's provenance contract)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    id: str = Field(min_length=1, max_length=ID_MAX)
+    text: str
+    # Free-form on purpose: evidence sources (corpus, user, model, ...) are a wider
+    # vocabulary than claim sources; the provenance guard decides what may ground.
+    source: str = Field(default="corpus", max_length=64)
+    created_at: datetime | None = None
+
+
+class Claim(BaseModel):
+    """A memory claim as producers publish it (key = tenant_id)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    claim_id: str = Field(min_length=1, max_length=ID_MAX)
+    tenant_id: str = Field(min_length=1, max_length=ID_MAX)
+    user_id: str = Field(default="", max_length=ID_MAX)
+    content: str = Field(min_length=1)
+    memory_type: str = Field(default="fact", min_length=1, max_length=64)
+    source: Source
+    source_turns: list[SourceTurn] = Field(default_factory=list)
+    subject: str | None = None
+    predicate: str | None = None
+    object: str | None = None
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    created_at: datetime | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class Tier(StrEnum):
+    """Ingestion tiers of seed 000 (wire values are the readable names)."""
+
+    AUTO_APPROVE = "auto_approve"
+    FLAG_REVIEW = "flag_review"
+    BLOCK = "block"
+
+
+class EvidenceObject(BaseModel):
+    """Provenance metadata every memory carries (seed 000)."""
+
+    claim: str
+    capture_time: datetime
+    confidence: str  # high | medium | low
+    source_id: str | None = None
+    validity_horizon: datetime | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class ValidationResult(BaseModel):
+    """The complete output of write-time validation (seed 000)."""
+
+    tier: Tier
+    approved: bool
+    reason: str
+    evidence: EvidenceObject
+    checks_passed: list[str] = Field(default_factory=list)
+    checks_failed: list[str] = Field(default_factory=list)
+    similarity_score: float | None = None
+    conflicting_memory_id: str | None = None
+
+
+class HedgeReport(BaseModel):
+    action: str = "none"  # block | review | none
+    category: str | None = None
+    words: list[str] = Field(default_factory=list)
+
+
+class CitationReport(BaseModel):
+    type: str  # adr | commit | url | issue
+    value: str
+    verified: bool | None = None  # None: not checked (verification disabled)
+    reason: str = ""
+
+
+class EvidenceSpan(BaseModel):
+    """An exact substring of one source turn: text == turn.text[start:end]."""
+
+    turn_id: str
+    start: int
+    end: int
+    text: str
+
+
+class GroundingReport(BaseModel):
+    verdict: str = "skipped"  # supported | partial | not_supported | unknown | skipped
+    score: float | None = None
+    evidence_spans: list[EvidenceSpan] = Field(default_factory=list)
+    reasoning: str = ""
+    confidence_penalty: float = 0.0
+    adjusted_confidence: float | None = None
+    verifier: str = ""
+
+
+class RoutedResult(BaseModel):
+    """What groundwire writes to approved / review / blocked and to audit."""
+
+    claim: Claim
+    validation: ValidationResult
+    hedge: HedgeReport = Field(default_factory=HedgeReport)
+    citations: list[CitationReport] = Field(default_factory=list)
+    grounding: GroundingReport = Field(default_factory=GroundingReport)
+    duplicate_of: str | None = None
+    similarity: float | None = None
+    tags: list[str] = Field(default_factory=list)
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    routed_at: datetime
+    worker: str = ""
+
+
+class DlqRecord(BaseModel):
+    """A record groundwire could not read; `reason` is machine-readable."""
+
+    reason: str  # not_json | invalid_utf8 | invalid_claim | too_large | not_object
+    detail: str
+    topic: str
+    partition: int
+    offset: int
+    key: str | None = None
+    raw: str  # the original bytes, decoded with errors="replace", truncated
+    raw_b64: str | None = None  # the exact original bytes when they were not valid UTF-8
+    received_at: datetime
+
+
+class ProvenanceReport(BaseModel):
+    """Which source turns may ground the claim, and why the others may not (seed 004)."""
+
+    eligible_turn_ids: list[str] = Field(default_factory=list)
+    rejections: dict[str, str] = Field(default_factory=dict)  # turn id -> reason
+
+
+class ScreenedClaim(BaseModel):
+    """The stateless stage's output on `claims.screened` (key = tenant_id)."""
+
+    claim: Claim
+    hedge: HedgeReport
+    citations: list[CitationReport] = Field(default_factory=list)
+    provenance: ProvenanceReport = Field(default_factory=ProvenanceReport)
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    received_at: datetime | None = None
