@@ -1,0 +1,51 @@
+"""Guard 1 (write-time grounding): verdicts, verifier latency, hallucinations blocked.
+
+Named after seed 002's `recall_grounding_*` metrics, in seconds rather than the seed's
+milliseconds/quantiles: a histogram aggregates across workers, a client-side quantile
+does not. `groundwire_hallucination_blocked_total` over the non-skipped verdicts is the
+guard-1 block rate the alerts in metrics/rules/grounding.yml watch.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Histogram
+
+from groundwire.metrics import labels
+from groundwire.metrics.registry import GROUNDING_BUCKETS, REGISTRY
+from groundwire.topics.records import RoutedResult, Tier
+
+GROUNDING_VERDICTS = Counter(
+    "groundwire_grounding_verdicts_total",
+    "Grounding verdicts (supported, partial, not_supported, unknown, skipped).",
+    ("verdict",),
+    registry=REGISTRY,
+)
+GROUNDING_LATENCY = Histogram(
+    "groundwire_grounding_latency_seconds",
+    "Latency of one grounding verifier call.",
+    buckets=GROUNDING_BUCKETS,
+    registry=REGISTRY,
+)
+HALLUCINATIONS_BLOCKED = Counter(
+    "groundwire_hallucination_blocked_total",
+    "Claims blocked because grounding found them NOT_SUPPORTED by their source.",
+    registry=REGISTRY,
+)
+
+
+def observe_grounding_latency(seconds: float) -> None:
+    """Record one verifier call's latency (seconds)."""
+    if seconds >= 0:
+        GROUNDING_LATENCY.observe(seconds)
+
+
+def record_grounding(result: RoutedResult) -> None:
+    """Count the claim's verdict and, if NOT_SUPPORTED led to a block, one hallucination."""
+    verdict = labels.grounding_verdict(result.grounding.verdict)
+    GROUNDING_VERDICTS.labels(verdict=verdict).inc()
+    if verdict == "not_supported" and result.validation.tier == Tier.BLOCK:
+        HALLUCINATIONS_BLOCKED.inc()
+
+
+for _verdict in labels.GROUNDING_VERDICTS:
+    GROUNDING_VERDICTS.labels(verdict=_verdict)

@@ -1,0 +1,97 @@
+"""Screen-stage detectors: hedges by category, citations by type/verified, re-entry rejections.
+
+The re-entry mapping is deliberately tolerant: the provenance guard reports rejected
+evidence as free text (per turn, in a ProvenanceReport) and the policy lists failed
+checks as strings. Whatever the wording, the label ends up in a fixed vocabulary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from prometheus_client import Counter
+
+from groundwire.metrics import labels
+from groundwire.metrics.registry import REGISTRY
+from groundwire.topics.records import RoutedResult
+
+HEDGE_DETECTIONS = Counter(
+    "groundwire_hedge_detections_total",
+    "Claims in which the hedge detector found speculation or hedging, by category.",
+    ("category",),
+    registry=REGISTRY,
+)
+CITATIONS = Counter(
+    "groundwire_citations_total",
+    "Citations detected in claims, by type and verification outcome.",
+    ("type", "verified"),
+    registry=REGISTRY,
+)
+REENTRY_REJECTIONS = Counter(
+    "groundwire_reentry_rejections_total",
+    "Evidence refused as model output re-entering the store, by reason.",
+    ("reason",),
+    registry=REGISTRY,
+)
+
+hedge_category = labels.BoundedLabel(labels.HEDGE_CATEGORIES)
+
+_REENTRY_MARKERS = ("provenance", "reentry", "re-entry", "re_entry")
+
+
+def _hedge_label(category: str | None, action: str) -> str:
+    if category:
+        return hedge_category(category)
+    # No category reported: fall back on the action, which maps 1:1 to seed 000's classes.
+    return {"block": "personal_speculation", "review": "technical_hedge"}.get(action, labels.OTHER)
+
+
+def reentry_reasons(result: RoutedResult) -> list[str]:
+    """The bounded re-entry reasons one routed result carries (one per rejected evidence).
+
+    Prefers a per-turn provenance report when the result has one; otherwise reads the
+    failed checks that mention provenance/re-entry.
+    """
+    provenance = getattr(result, "provenance", None)
+    rejections = getattr(provenance, "rejections", None)
+    if isinstance(rejections, dict) and rejections:
+        return [labels.reentry_reason(str(v)) for v in rejections.values()]
+    return [
+        labels.reentry_reason(_after_marker(check))
+        for check in result.validation.checks_failed
+        if any(m in check.lower() for m in _REENTRY_MARKERS)
+    ]
+
+
+def _after_marker(check: str) -> str:
+    """ "provenance:reserved_prefix" -> "reserved_prefix"; the marker itself is no reason."""
+    lowered = check.lower()
+    for marker in _REENTRY_MARKERS:
+        lowered = lowered.replace(marker, " ")
+    return lowered
+
+
+def record_screening(result: RoutedResult) -> None:
+    hedge = result.hedge
+    if hedge.action and hedge.action != "none":
+        HEDGE_DETECTIONS.labels(category=_hedge_label(hedge.category, hedge.action)).inc()
+    for citation in result.citations:
+        CITATIONS.labels(
+            type=labels.one_of(citation.type, labels.CITATION_TYPES),
+            verified=labels.citation_verified(citation.verified),
+        ).inc()
+    for reason in reentry_reasons(result):
+        REENTRY_REJECTIONS.labels(reason=reason).inc()
+
+
+def _initialise(categories: Iterable[str]) -> None:
+    for category in categories:
+        HEDGE_DETECTIONS.labels(category=category)
+    for ctype in labels.CITATION_TYPES:
+        for verified in labels.CITATION_VERIFIED:
+            CITATIONS.labels(type=ctype, verified=verified)
+    for reason in labels.REENTRY_REASONS:
+        REENTRY_REJECTIONS.labels(reason=reason)
+
+
+_initialise((*labels.HEDGE_CATEGORIES, labels.OTHER))
