@@ -16,6 +16,12 @@ from pydantic import BaseModel, Field
 
 class HedgeConfig(BaseModel):
     enabled: bool = True
+    # Frequency adverbs (typically, usually, often, ...) are seed 000 technical hedges
+    # -> review; a deployment whose claims are mostly documentation may turn them off.
+    frequency_adverbs_review: bool = True
+    # Bounded input: text beyond this many characters is not scanned.
+    max_chars: int = Field(default=20_000, ge=1)
+    max_words: int = Field(default=20, ge=1)
 
 
 class CitationConfig(BaseModel):
@@ -54,12 +60,29 @@ class GroundingConfig(BaseModel):
     skip_for_types: list[str] = Field(default_factory=lambda: ["preference"])
     min_confidence_after_penalty: float = Field(default=0.3, ge=0.0, le=1.0)
     on_verifier_failure: Literal["block", "allow_with_flag", "queue"] = "queue"
+    # Offline verifiers score P(supported) in [0, 1]: at or above `supported_threshold`
+    # -> SUPPORTED, at or above `partial_threshold` -> PARTIAL, below -> NOT_SUPPORTED.
+    # None = the verifier's own calibrated default (see docs/grounding.md).
+    supported_threshold: float | None = Field(default=None, ge=0.0, le=1.0)
+    partial_threshold: float | None = Field(default=None, ge=0.0, le=1.0)
+    # Seed 002: a PARTIAL verdict costs 0.10-0.30 confidence, more the weaker the support.
+    penalty_min: float = Field(default=0.10, ge=0.0, le=1.0)
+    penalty_max: float = Field(default=0.30, ge=0.0, le=1.0)
+    # Bounded input: evidence text beyond this many characters per claim is not read.
+    max_evidence_chars: int = Field(default=50_000, ge=1)
+    # Optional local model file (ONNX) for verifier="embedding"; None = the packaged one.
+    embedding_model_path: Path | None = None
     llm_base_url: str | None = None
     llm_model: str | None = None
     llm_api_key: str | None = Field(default=None, repr=False)
     llm_timeout_s: float = 10.0
     llm_max_concurrency: int = 8
     llm_max_retries: int = 2
+    llm_backoff_base_s: float = Field(default=0.25, gt=0.0)
+    llm_backoff_max_s: float = Field(default=4.0, gt=0.0)
+    llm_breaker_failures: int = Field(default=5, ge=1)
+    llm_breaker_cooldown_s: float = Field(default=30.0, gt=0.0)
+    llm_max_tokens: int = Field(default=512, ge=16)
     rewrite_partial: bool = False
 
 

@@ -124,6 +124,8 @@ class GroundingReport(BaseModel):
     confidence_penalty: float = 0.0
     adjusted_confidence: float | None = None
     verifier: str = ""
+    # PARTIAL with rewrite_partial and an LLM: the content restated to match only the evidence.
+    rewritten_content: str | None = None
 
 
 class RoutedResult(BaseModel):

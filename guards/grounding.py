@@ -1,0 +1,212 @@
+"""Grounding verification (seed 002, guard #1): does the source conversation say this?
+
+This module holds what every verifier shares: the verdict vocabulary, how a PARTIAL
+score becomes a confidence penalty, how a quoted span is pinned to exact offsets in a
+source turn, the reports for the cases that need no verifier (skipped, no admissible
+evidence, verifier failure), the pipeline's "would grounding block this?" rule used by
+`groundwire eval`, and the factory that picks an implementation from settings.
+
+Verifiers never raise into the stream: a failure becomes an UNKNOWN report for that
+item, and the tier policy decides (per `on_verifier_failure`) what UNKNOWN means.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from enum import StrEnum
+
+from groundwire.guards.config import GroundingConfig
+from groundwire.guards.interfaces import GroundingRequest, GroundingVerifier
+from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
+
+log = logging.getLogger(__name__)
+
+NO_ADMISSIBLE_EVIDENCE = "no admissible evidence"
+PARTIAL_TAG = "grounding_partial"
+
+
+class Verdict(StrEnum):
+    SUPPORTED = "supported"
+    PARTIAL = "partial"
+    NOT_SUPPORTED = "not_supported"
+    UNKNOWN = "unknown"
+    SKIPPED = "skipped"
+
+
+def should_skip(claim: Claim, cfg: GroundingConfig) -> bool:
+    """True when grounding does not apply: disabled, a skipped memory type, or no evidence.
+
+    A claim without any source turns cannot be checked against a source, so the caller
+    records SKIPPED (the policy then relies on the other guards); a claim whose turns were
+    all rejected by provenance is different and reaches the verifier (-> NOT_SUPPORTED).
+    """
+    if not cfg.enabled:
+        return True
+    if claim.memory_type in cfg.skip_for_types:
+        return True
+    return not claim.source_turns
+
+
+def skipped_report(reason: str) -> GroundingReport:
+    return GroundingReport(verdict=Verdict.SKIPPED, reasoning=reason)
+
+
+def unknown_report(claim: Claim, verifier: str, reason: str) -> GroundingReport:
+    """The verifier itself failed; the claim keeps its confidence, the policy decides."""
+    return GroundingReport(
+        verdict=Verdict.UNKNOWN,
+        reasoning=reason[:500],
+        adjusted_confidence=claim.confidence,
+        verifier=verifier,
+    )
+
+
+def no_evidence_report(claim: Claim, verifier: str) -> GroundingReport:
+    """The claim had evidence, but provenance admitted none of it: nothing can ground it."""
+    return GroundingReport(
+        verdict=Verdict.NOT_SUPPORTED,
+        score=0.0,
+        reasoning=NO_ADMISSIBLE_EVIDENCE,
+        adjusted_confidence=0.0,
+        verifier=verifier,
+    )
+
+
+def penalty_for(score: float, low: float, high: float, cfg: GroundingConfig) -> float:
+    """Map a PARTIAL score in [low, high) onto [penalty_min, penalty_max], weaker -> larger.
+
+    Seed 002 allows −0.10 to −0.30; a claim just under the SUPPORTED line loses little,
+    one barely above NOT_SUPPORTED loses the most.
+    """
+    lo_pen, hi_pen = sorted((cfg.penalty_min, cfg.penalty_max))
+    if high <= low:
+        return round(hi_pen, 4)
+    frac = min(1.0, max(0.0, (high - score) / (high - low)))
+    return round(lo_pen + frac * (hi_pen - lo_pen), 4)
+
+
+def finish_report(
+    claim: Claim,
+    verdict: Verdict,
+    *,
+    verifier: str,
+    score: float | None,
+    spans: Sequence[EvidenceSpan],
+    reasoning: str,
+    penalty: float = 0.0,
+    rewritten_content: str | None = None,
+) -> GroundingReport:
+    """Build a report whose adjusted confidence is consistent with its verdict."""
+    if verdict is Verdict.NOT_SUPPORTED:
+        adjusted = 0.0
+        penalty = 0.0
+    elif verdict is Verdict.PARTIAL:
+        adjusted = max(0.0, round(claim.confidence - penalty, 4))
+    else:
+        penalty = 0.0
+        adjusted = claim.confidence
+    return GroundingReport(
+        verdict=verdict,
+        score=None if score is None else round(float(score), 4),
+        evidence_spans=list(spans),
+        reasoning=reasoning,
+        confidence_penalty=penalty,
+        adjusted_confidence=adjusted,
+        verifier=verifier,
+        rewritten_content=rewritten_content,
+    )
+
+
+def grounding_blocks(report: GroundingReport, cfg: GroundingConfig) -> bool:
+    """Would the pipeline block this claim on grounding alone?
+
+    The single definition `groundwire eval` uses for "predicted supported" (= not
+    blocked), mirroring the tier policy: NOT_SUPPORTED blocks; PARTIAL blocks when the
+    adjusted confidence falls under `min_confidence_after_penalty`; UNKNOWN blocks only
+    when `on_verifier_failure` is "block"; SUPPORTED and SKIPPED never block.
+    """
+    verdict = report.verdict
+    if verdict == Verdict.NOT_SUPPORTED:
+        return True
+    if verdict == Verdict.PARTIAL:
+        adjusted = report.adjusted_confidence if report.adjusted_confidence is not None else 0.0
+        return adjusted < cfg.min_confidence_after_penalty
+    if verdict == Verdict.UNKNOWN:
+        return cfg.on_verifier_failure == "block"
+    return False
+
+
+def locate_span(turns: Sequence[SourceTurn], quote: str) -> EvidenceSpan | None:
+    """Pin a quoted piece of evidence to exact offsets in one turn, or None if absent.
+
+    Exact match first, then a case-insensitive one (the span text is still taken from the
+    turn, so `span.text == turn.text[start:end]` always holds). Anything else — including
+    a paraphrase an LLM presents as a quote — is not evidence.
+    """
+    needle = quote.strip().strip("\"'“”")
+    if len(needle) < 2:
+        return None
+    for turn in turns:
+        pos = turn.text.find(needle)
+        if pos >= 0:
+            return EvidenceSpan(turn_id=turn.id, start=pos, end=pos + len(needle), text=needle)
+    lowered = needle.lower()
+    for turn in turns:
+        hay = turn.text.lower()
+        pos = hay.find(lowered)
+        # lower() can change lengths for a few scripts; only trust it when it did not.
+        if pos >= 0 and len(hay) == len(turn.text):
+            end = pos + len(needle)
+            return EvidenceSpan(turn_id=turn.id, start=pos, end=end, text=turn.text[pos:end])
+    return None
+
+
+def bounded_turns(turns: Sequence[SourceTurn], max_chars: int) -> list[SourceTurn]:
+    """Keep at most `max_chars` of evidence in total (bounded work per claim)."""
+    out: list[SourceTurn] = []
+    budget = max_chars
+    for turn in turns:
+        if budget <= 0:
+            break
+        if len(turn.text) > budget:
+            turn = turn.model_copy(update={"text": turn.text[:budget]})
+        out.append(turn)
+        budget -= len(turn.text)
+    return out
+
+
+async def verify_batch_safely(
+    verifier: GroundingVerifier, batch: Sequence[GroundingRequest]
+) -> list[GroundingReport]:
+    """Call a verifier so that nothing escapes: any exception -> UNKNOWN for each item."""
+    name = getattr(verifier, "name", type(verifier).__name__)
+    try:
+        reports = await verifier.verify_batch(batch)
+    except Exception as exc:  # a verifier bug must not stop the stream
+        log.warning("grounding verifier %s failed on a batch: %s", name, type(exc).__name__)
+        reason = f"verifier error: {type(exc).__name__}"
+        return [unknown_report(r.claim, name, reason) for r in batch]
+    if len(reports) != len(batch):
+        return [unknown_report(r.claim, name, "verifier returned a wrong count") for r in batch]
+    return list(reports)
+
+
+def build_verifier(cfg: GroundingConfig) -> GroundingVerifier:
+    """Pick the configured verifier; "embedding" degrades to lexical when not installed."""
+    from groundwire.guards.grounding_lexical import LexicalVerifier
+
+    if cfg.verifier == "llm":
+        from groundwire.guards.grounding_llm import LlmVerifier
+
+        if not cfg.llm_base_url or not cfg.llm_model:
+            raise ValueError("grounding verifier 'llm' needs llm_base_url and llm_model")
+        return LlmVerifier(cfg)
+    if cfg.verifier == "embedding":
+        from groundwire.guards.grounding_embedding import EmbeddingUnavailable, EmbeddingVerifier
+
+        try:
+            return EmbeddingVerifier(cfg)
+        except EmbeddingUnavailable as exc:
+            log.warning("embedding verifier unavailable (%s); using the lexical verifier", exc)
+    return LexicalVerifier(cfg)

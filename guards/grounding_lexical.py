@@ -1,0 +1,496 @@
+"""The offline default grounding verifier: lexical evidence only, no model, no network.
+
+A claim is grounded when its content is found in the admissible source turns. Coverage
+of content words alone (the reference baseline) misses the hallucinations seed 002 cares
+about, so the verifier combines several cheap signals:
+
+* content-word coverage, over all evidence and over the best single sentence (a long
+  source covers many words by chance; support usually sits in one sentence),
+* coverage of content-word bigrams and the longest copied run (phrasing kept intact),
+* numbers and quantities in the claim that the source never states,
+* named entities (capitalised words) the source never mentions,
+* negation present on one side and not the other in the best-matching sentence,
+* first/second-person statements and questions that the (third-person) source cannot
+  ground, and a claim about a named speaker whose own lines do not carry it.
+
+A logistic model turns these into P(supported). Its weights were fitted by
+`groundwire eval --fit` on one half of the labelled development data (split by a hash of
+claim_id) and are reported on the other half; see docs/grounding.md. The structural cues
+(unsupported number/entity, negation flip) also cap the verdict at PARTIAL: a claim that
+adds a specific the source lacks is at best partially grounded.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from groundwire.guards.config import GroundingConfig
+from groundwire.guards.grounding import (
+    Verdict,
+    bounded_turns,
+    finish_report,
+    no_evidence_report,
+    penalty_for,
+    unknown_report,
+)
+from groundwire.guards.interfaces import GroundingRequest
+from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+# Function words carry no claim content; kept short and generic on purpose.
+STOPWORDS = frozenset(
+    _words(
+        """a an the and or but if then than so of to in on at by for with from into onto over
+    under about as is are was were be been being am do does did doing have has had having
+    it its it's this that these those there here which who whom whose what when where why
+    how all any both each few more most other some such only own same too very can could
+    will would shall should may might must just also even still yet again ever already
+    not no nor never none n't don't doesn't didn't isn't aren't wasn't weren't won't
+    can't couldn't shouldn't wouldn't i me my mine myself we us our ours ourselves you
+    your yours yourself he him his himself she her hers herself they them their theirs
+    themselves i'm i've i'd i'll you're you've we're they're he's she's that's there's
+    what's let's yes yeah oh well really like lot lots thing things something anything
+    get got go going gone went make made one ones up down out off just quite pretty
+    much many way know think said say says tell"""
+    )
+)
+NEGATIONS = frozenset(
+    _words(
+        """not no never none nobody nothing neither nor without cannot n't don't doesn't
+    didn't isn't aren't wasn't weren't won't can't couldn't shouldn't wouldn't hasn't
+    haven't hadn't"""
+    )
+)
+FIRST_PERSON = frozenset(_words("i me my mine myself we us our ours ourselves i'm i've i'd i'll"))
+SECOND_PERSON = frozenset(_words("you your yours yourself you're you've you'd you'll"))
+NUMBER_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        _words(
+            """zero one two three four five six seven eight nine ten eleven twelve thirteen
+            fourteen fifteen sixteen seventeen eighteen nineteen twenty"""
+        )
+    )
+}
+NUMBER_WORDS.update(
+    {"thirty": "30", "forty": "40", "fifty": "50", "hundred": "100", "thousand": "1000"}
+)
+NUMBER_WORDS.update({"million": "1000000", "billion": "1000000000", "half": "0.5"})
+
+_WORD = re.compile(r"[A-Za-z0-9]+(?:[.,][0-9]+)*(?:'[A-Za-z]+)?|%")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+|\s\.\s")
+_SPEAKER_LINE = re.compile(r"(?:^|(?<=[.!?\n]\s)|(?<=\s\.\s))([A-Z][\w'-]{1,30}):\s")
+
+
+def stem(word: str) -> str:
+    """Crude, fast suffix stripping + truncation: 'works'~'work', 'confident'~'confidence'."""
+    w = word.lower()
+    if w.endswith("'s"):
+        w = w[:-2]
+    for suffix in ("ing", "ed", "es", "s", "ly"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith("ss"):
+            w = w[: -len(suffix)]
+            break
+    return w[:6]
+
+
+def number_value(word: str) -> str | None:
+    lowered = word.lower()
+    if lowered in NUMBER_WORDS:
+        return NUMBER_WORDS[lowered]
+    if lowered[:1].isdigit():
+        digits = lowered.replace(",", "")
+        m = re.match(r"[0-9]+(?:\.[0-9]+)?", digits)
+        if m:
+            value = m.group(0)
+            return value[:-2] if value.endswith(".0") else value
+    return None
+
+
+@dataclass(slots=True)
+class Token:
+    text: str  # as written
+    low: str
+    stem: str
+    start: int
+    end: int
+    content: bool
+
+
+def tokenize(text: str, base: int = 0) -> list[Token]:
+    out: list[Token] = []
+    for m in _WORD.finditer(text):
+        raw = m.group(0)
+        low = raw.lower().replace("’", "'")
+        content = low not in STOPWORDS and low != "%" and (len(low) > 1 or low.isdigit())
+        out.append(Token(raw, low, stem(low), base + m.start(), base + m.end(), content))
+    return out
+
+
+@dataclass(slots=True)
+class Sentence:
+    turn: SourceTurn
+    start: int
+    end: int
+    tokens: list[Token]
+    stems: frozenset[str] = field(default_factory=frozenset)
+
+
+def split_sentences(turn: SourceTurn) -> list[Sentence]:
+    sentences: list[Sentence] = []
+    pos = 0
+    text = turn.text
+    for m in _SENTENCE_END.finditer(text):
+        if m.start() > pos:
+            sentences.append(_sentence(turn, pos, m.start()))
+        pos = m.end()
+    if pos < len(text):
+        sentences.append(_sentence(turn, pos, len(text)))
+    return [s for s in sentences if s.tokens]
+
+
+def _sentence(turn: SourceTurn, start: int, end: int) -> Sentence:
+    tokens = tokenize(turn.text[start:end], start)
+    return Sentence(turn, start, end, tokens, frozenset(t.stem for t in tokens if t.content))
+
+
+# Feature order is part of the fitted model's contract.
+FEATURES = (
+    "coverage",
+    "best_sentence_coverage",
+    "bigram_coverage",
+    "longest_run",
+    "novel_words_log",
+    "unsupported_numbers",
+    "unsupported_entities",
+    "negation_mismatch",
+    "first_person",
+    "second_person",
+    "question",
+    "speaker_mismatch",
+    "claim_len_log",
+)
+
+# Fitted by `groundwire eval FILE --fit` on the "fit" half (sha1(claim_id) even).
+WEIGHTS: tuple[float, ...] = (
+    3.0,
+    2.0,
+    1.5,
+    1.0,
+    -0.8,
+    -0.8,
+    -0.8,
+    -0.8,
+    -1.0,
+    -0.5,
+    -1.0,
+    -1.0,
+    0.0,
+)
+BIAS = -3.5
+SUPPORTED_THRESHOLD = 0.65
+PARTIAL_THRESHOLD = 0.5
+
+
+@dataclass(slots=True)
+class Analysis:
+    """Signals for one claim against its evidence, plus what explains them."""
+
+    features: dict[str, float]
+    spans: list[EvidenceSpan]
+    missing_words: list[str]
+    missing_numbers: list[str]
+    missing_entities: list[str]
+    negation_flip: bool
+
+
+def _speakers(turns: Sequence[SourceTurn]) -> dict[str, set[str]]:
+    """Speaker name (lower) -> stems of what that speaker said, for 'Name: text' transcripts."""
+    lines: dict[str, set[str]] = {}
+    for turn in turns:
+        marks = list(_SPEAKER_LINE.finditer(turn.text))
+        for i, m in enumerate(marks):
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(turn.text)
+            said = tokenize(turn.text[m.end() : end])
+            lines.setdefault(m.group(1).lower(), set()).update(t.stem for t in said if t.content)
+    return lines
+
+
+def _entities(tokens: Sequence[Token], text: str) -> list[Token]:
+    """Capitalised words that are not sentence-initial: a cheap named-entity proxy."""
+    found: list[Token] = []
+    for i, tok in enumerate(tokens):
+        if not tok.text[:1].isupper() or tok.low in STOPWORDS:
+            continue
+        before = text[: tok.start].rstrip()
+        if i == 0 or not before or before[-1] in ".!?:\"'(":
+            continue
+        found.append(tok)
+    return found
+
+
+def analyse(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str]) -> Analysis:
+    """Compute the verifier's signals. Pure function; the unit tests drive it directly."""
+    ctoks = tokenize(claim_text)
+    content = [t for t in ctoks if t.content and t.low not in known_names]
+    sentences = [s for turn in turns for s in split_sentences(turn)]
+    src_stems: set[str] = set()
+    src_lows: set[str] = set()
+    src_numbers: set[str] = set()
+    src_bigrams: set[tuple[str, str]] = set()
+    src_seq: list[str] = []
+    src_neg = False
+    src_first = False
+    for s in sentences:
+        prev: str | None = None
+        for t in s.tokens:
+            src_lows.add(t.low)
+            if t.low in FIRST_PERSON:
+                src_first = True
+            num = number_value(t.low)
+            if num is not None:
+                src_numbers.add(num)
+            if t.content:
+                src_stems.add(t.stem)
+                src_seq.append(t.stem)
+                if prev is not None:
+                    src_bigrams.add((prev, t.stem))
+                prev = t.stem
+        src_seq.append("\0")
+
+    n = len(content)
+    stems = [t.stem for t in content]
+    found = [s in src_stems for s in stems]
+    coverage = sum(found) / n if n else 1.0
+    best: Sentence | None = None
+    best_cov = 0.0
+    uniq = set(stems)
+    for s in sentences:
+        cov = len(uniq & s.stems) / len(uniq) if uniq else 0.0
+        if cov > best_cov:
+            best, best_cov = s, cov
+    bigrams = list(itertools.pairwise(stems))
+    bigram_cov = sum(b in src_bigrams for b in bigrams) / len(bigrams) if bigrams else coverage
+    longest = _longest_run(stems, src_seq) / n if n else 1.0
+
+    missing_numbers = []
+    for t in ctoks:
+        num = number_value(t.low)
+        if num is not None and num not in src_numbers and t.low not in src_lows:
+            missing_numbers.append(t.text)
+    missing_entities = [
+        t.text
+        for t in _entities(ctoks, claim_text)
+        if t.low not in known_names and t.low not in src_lows and t.stem not in src_stems
+    ]
+    claim_neg = any(t.low in NEGATIONS for t in ctoks)
+    best_neg = best is not None and any(t.low in NEGATIONS for t in best.tokens)
+    negation_flip = best is not None and claim_neg != best_neg
+    src_neg = any(t.low in NEGATIONS for s in sentences for t in s.tokens)
+    if claim_neg and not src_neg:
+        negation_flip = True
+    first = any(t.low in FIRST_PERSON for t in ctoks) and not src_first
+    second = any(t.low in SECOND_PERSON for t in ctoks)
+    question = claim_text.rstrip().endswith("?")
+    speaker_mismatch = _speaker_mismatch(claim_text, turns)
+
+    missing_words = [t.text for t, ok in zip(content, found, strict=True) if not ok]
+    features = {
+        "coverage": coverage,
+        "best_sentence_coverage": best_cov,
+        "bigram_coverage": bigram_cov,
+        "longest_run": longest,
+        "novel_words_log": math.log1p(len(missing_words)),
+        "unsupported_numbers": float(min(len(missing_numbers), 3)),
+        "unsupported_entities": float(min(len(missing_entities), 3)),
+        "negation_mismatch": float(negation_flip),
+        "first_person": float(first),
+        "second_person": float(second),
+        "question": float(question),
+        "speaker_mismatch": speaker_mismatch,
+        "claim_len_log": math.log1p(n),
+    }
+    spans = _evidence_spans(set(stems), sentences)
+    return Analysis(
+        features, spans, missing_words, missing_numbers, missing_entities, negation_flip
+    )
+
+
+def _longest_run(stems: Sequence[str], src_seq: Sequence[str]) -> int:
+    """Longest run of consecutive claim content words that also appears consecutively."""
+    if not stems or not src_seq:
+        return 0
+    positions: dict[str, list[int]] = {}
+    for i, s in enumerate(src_seq):
+        positions.setdefault(s, []).append(i)
+    best = 0
+    prev: dict[int, int] = {}
+    for s in stems:
+        cur: dict[int, int] = {}
+        for j in positions.get(s, ()):
+            cur[j] = prev.get(j - 1, 0) + 1
+        if cur:
+            best = max(best, max(cur.values()))
+        prev = cur
+    return best
+
+
+def _speaker_mismatch(claim_text: str, turns: Sequence[SourceTurn]) -> float:
+    """Share of claim clauses that name a speaker whose own lines do not carry the clause.
+
+    "Anna will bring the cake" is not grounded by "Bob: I'll bring the cake": the words are
+    all in the source, but said by someone else about someone else.
+    """
+    speakers = _speakers(turns)
+    if len(speakers) < 2:
+        return 0.0
+    clauses = [c for c in re.split(r"[.;!?]|,\s*(?:and|but|while|so)\b|\bwhile\b", claim_text) if c]
+    checked = mismatched = 0
+    for clause in clauses:
+        toks = tokenize(clause)
+        named = [t.low for t in toks if t.low in speakers and t.text[:1].isupper()]
+        words = {t.stem for t in toks if t.content and t.low not in speakers}
+        if not named or len(words) < 2:
+            continue
+        checked += 1
+        own = len(words & speakers[named[0]])
+        others = max(len(words & said) for who, said in speakers.items() if who != named[0])
+        if own + 1 < others:
+            mismatched += 1
+    return mismatched / checked if checked else 0.0
+
+
+def _evidence_spans(stems: set[str], sentences: Sequence[Sentence]) -> list[EvidenceSpan]:
+    """Exact substrings of the turns that carry claim words: per sentence, the stretch
+    from the first to the last matched content word, best sentences first (at most 3)."""
+    scored: list[tuple[int, Sentence, list[Token]]] = []
+    for s in sentences:
+        hits = [t for t in s.tokens if t.content and t.stem in stems]
+        if hits:
+            scored.append((len({t.stem for t in hits}), s, hits))
+    scored.sort(key=lambda x: -x[0])
+    spans: list[EvidenceSpan] = []
+    covered: set[str] = set()
+    for count, s, hits in scored[:6]:
+        new = {t.stem for t in hits} - covered
+        if not new or (spans and count < 2):
+            continue
+        start, end = hits[0].start, hits[-1].end
+        spans.append(
+            EvidenceSpan(turn_id=s.turn.id, start=start, end=end, text=s.turn.text[start:end])
+        )
+        covered |= new
+        if len(spans) == 3:
+            break
+    return spans
+
+
+def probability(features: dict[str, float], weights: Sequence[float], bias: float) -> float:
+    z = bias + sum(w * features[name] for name, w in zip(FEATURES, weights, strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
+    """Names that refer to the speaker of first-person evidence (the memory's owner).
+
+    A memory about its owner says "Georgian will ..." where the owner said "I will ...":
+    the owner's name is not an invented entity when the evidence is in the first person.
+    """
+    names: set[str] = set()
+    first_person = any(t.low in FIRST_PERSON for turn in turns for t in tokenize(turn.text[:2000]))
+    if first_person:
+        for value in (claim.user_id, claim.subject):
+            if value:
+                names.update(t.low for t in tokenize(value.replace("_", " ")))
+    return names
+
+
+class LexicalVerifier:
+    """Offline verifier: signals above, logistic score, thresholds -> verdict and spans."""
+
+    name = "lexical"
+    weights: tuple[float, ...] = WEIGHTS
+    bias: float = BIAS
+    default_supported: float = SUPPORTED_THRESHOLD
+    default_partial: float = PARTIAL_THRESHOLD
+
+    def __init__(self, cfg: GroundingConfig | None = None) -> None:
+        self.cfg = cfg or GroundingConfig()
+        self.supported_threshold = self.cfg.supported_threshold or self.default_supported
+        self.partial_threshold = self.cfg.partial_threshold or self.default_partial
+        self.partial_threshold = min(self.partial_threshold, self.supported_threshold)
+
+    async def verify_batch(self, batch: Sequence[GroundingRequest]) -> list[GroundingReport]:
+        return [self.verify_one(req) for req in batch]
+
+    def extra_features(self, claim_text: str, turns: Sequence[SourceTurn]) -> dict[str, float]:
+        """Hook for subclasses that add signals (the embedding verifier)."""
+        return {}
+
+    def score(self, analysis: Analysis) -> float:
+        return probability(analysis.features, self.weights, self.bias)
+
+    def verify_one(self, req: GroundingRequest) -> GroundingReport:
+        claim = req.claim
+        try:
+            turns = bounded_turns(req.turns, self.cfg.max_evidence_chars)
+            if not turns:
+                return no_evidence_report(claim, self.name)
+            analysis = analyse(claim.content, turns, known_names(claim, turns))
+            analysis.features.update(self.extra_features(claim.content, turns))
+            return self._decide(claim, analysis)
+        except Exception as exc:  # never raise into the stream
+            return unknown_report(claim, self.name, f"verifier error: {type(exc).__name__}")
+
+    def _decide(self, claim: Claim, a: Analysis) -> GroundingReport:
+        p = self.score(a)
+        hi, lo = self.supported_threshold, self.partial_threshold
+        specifics = a.missing_numbers or a.missing_entities or a.negation_flip
+        if p >= hi and not specifics:
+            verdict = Verdict.SUPPORTED
+        elif p >= lo and a.spans:
+            verdict = Verdict.PARTIAL
+        else:
+            verdict = Verdict.NOT_SUPPORTED
+        reasoning = _explain(verdict, a)
+        if verdict is Verdict.NOT_SUPPORTED:
+            return finish_report(
+                claim, verdict, verifier=self.name, score=p, spans=a.spans, reasoning=reasoning
+            )
+        penalty = penalty_for(p, lo, hi, self.cfg) if verdict is Verdict.PARTIAL else 0.0
+        if verdict is Verdict.PARTIAL and p >= hi:
+            penalty = self.cfg.penalty_min  # well supported except for a specific detail
+        return finish_report(
+            claim,
+            verdict,
+            verifier=self.name,
+            score=p,
+            spans=a.spans,
+            reasoning=reasoning,
+            penalty=penalty,
+        )
+
+
+def _explain(verdict: Verdict, a: Analysis) -> str:
+    parts = [f"{a.features['coverage']:.0%} of content words found in the source"]
+    if a.missing_numbers:
+        parts.append("numbers not in the source: " + ", ".join(a.missing_numbers[:5]))
+    if a.missing_entities:
+        parts.append("names not in the source: " + ", ".join(a.missing_entities[:5]))
+    if a.negation_flip:
+        parts.append("negation differs from the best-matching source sentence")
+    if a.features["first_person"]:
+        parts.append("first-person statement the source does not make")
+    if a.features["speaker_mismatch"]:
+        parts.append("attributed to a speaker who did not say it")
+    if a.missing_words and verdict is not Verdict.SUPPORTED:
+        parts.append("unsupported words: " + ", ".join(a.missing_words[:8]))
+    return f"{verdict.value}: " + "; ".join(parts)
