@@ -49,9 +49,27 @@ class ProvenanceConfig(BaseModel):
 
 class DedupConfig(BaseModel):
     enabled: bool = True
+    # A claim is a duplicate when its word Jaccard to a memory EXCEEDS this (seed: ">92%").
     threshold: float = Field(default=0.92, ge=0.0, le=1.0)
-    num_perm: int = 128
+    num_perm: int = Field(default=128, ge=1, le=1024)
     backend: Literal["memory", "redis"] = "memory"
+    seed: int = 1  # MinHash permutation seed; changing it invalidates an existing index
+    # LSH layout: bands/rows derived from `threshold` so a pair at the threshold is missed
+    # by LSH with probability <= lsh_max_miss (docs/dedup.md); set both to override.
+    lsh_max_miss: float = Field(default=1e-5, gt=0.0, lt=1.0)
+    lsh_bands: int | None = Field(default=None, ge=1)
+    lsh_rows: int | None = Field(default=None, ge=1)
+    # Bounded input: a text with more distinct words fails closed (review), never indexed.
+    max_tokens: int = Field(default=4096, ge=1, le=16_000)
+    redis_prefix: str = Field(default="gw:dedup", min_length=1, max_length=64)
+    # Mean band entries per Redis hash shard before one splits; keep well under Redis'
+    # hash-max-listpack-entries (128) so shards stay in the compact encoding.
+    redis_shard_load: int = Field(default=40, ge=1, le=10_000)
+    redis_socket_timeout_s: float = Field(default=2.0, gt=0.0)
+    redis_connect_timeout_s: float = Field(default=1.0, gt=0.0)
+    redis_retries: int = Field(default=1, ge=0, le=5)
+    # Upper bound on one batch's Redis work including retries: past it the batch fails closed.
+    redis_batch_timeout_s: float = Field(default=5.0, gt=0.0)
 
 
 class GroundingConfig(BaseModel):

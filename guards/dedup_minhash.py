@@ -1,0 +1,179 @@
+"""Tokens, exact Jaccard, MinHash signatures and LSH band keys for near-duplicate detection.
+
+Everything here is pure and deterministic so the in-memory and the Redis index (and the
+brute-force evaluation) see exactly the same numbers:
+
+* `tokenize` is the seed's `set(text.lower().split())` with two normalisations: Unicode
+  NFKC + casefold, and punctuation stripped from both ends of each token, so "storage."
+  and "storage" are the same word. Inner punctuation is kept ("ADR-003", "v1.2").
+* Each token is hashed once to 32 bits (datasketch's `sha1_hash32`); the index stores and
+  compares these hashed sets. Jaccard on hashed sets equals Jaccard on the words unless
+  two distinct words of the same pair collide in 32 bits (about 1e-7 per pair for
+  sentence-length texts), which the evaluation measures against brute force on words.
+* Signatures are datasketch's "affine32" MinHash (MurmurHash3 finalizer, then
+  `a*h + b mod 2^32` with datasketch's own permutation parameters), computed for a whole
+  batch with one numpy expression; a unit test pins them to `datasketch.MinHash`.
+* LSH bands are hashed to 8-byte keys. Bands only nominate candidates; the decision is
+  always the exact Jaccard of the hashed sets, so LSH can cost recall (a missed
+  candidate) but never precision.
+"""
+
+from __future__ import annotations
+
+import math
+import string
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from datasketch import MinHash
+from datasketch.hashfunc import sha1_hash32
+
+# ASCII punctuation plus the typographic quotes and dashes that word processors and LLMs emit.
+_STRIP = string.punctuation + "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00ab\u00bb\u00bf\u00a1"
+_EMPTY_SIG = np.uint32(0xFFFFFFFF)
+_U64 = np.uint64
+_MIX1 = _U64(0xBF58476D1CE4E5B9)
+_MIX2 = _U64(0x94D049BB133111EB)
+_GOLDEN = _U64(0x9E3779B97F4A7C15)
+
+
+def tokenize(text: str) -> frozenset[str]:
+    """The word set Jaccard is computed on (see module docstring for the normalisation)."""
+    words = unicodedata.normalize("NFKC", text).casefold().split()
+    return frozenset(t for t in (w.strip(_STRIP) for w in words) if t)
+
+
+def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:
+    """|A ∩ B| / |A ∪ B|, 0.0 when both are empty (the seed's definition)."""
+    union = len(a | b)
+    return len(a & b) / union if union else 0.0
+
+
+@lru_cache(maxsize=1 << 18)
+def token_hash(token: str) -> int:
+    """32-bit hash of one token; cached because common words recur in every claim."""
+    return sha1_hash32(token.encode("utf-8"))
+
+
+def hash_tokens(tokens: frozenset[str]) -> np.ndarray:
+    """Sorted, unique 32-bit token hashes: the compact set the index stores per memory."""
+    arr = np.fromiter((token_hash(t) for t in tokens), dtype=np.uint32, count=len(tokens))
+    return np.unique(arr)
+
+
+def hashed_jaccard(a: np.ndarray, b: np.ndarray) -> tuple[int, int]:
+    """(intersection, union) of two sorted unique hash arrays."""
+    inter = int(np.intersect1d(a, b, assume_unique=True).size)
+    return inter, int(a.size + b.size - inter)
+
+
+def _fmix32(h: np.ndarray) -> np.ndarray:
+    """MurmurHash3's 32-bit finalizer, as datasketch pre-mixes inputs in its affine32 scheme."""
+    h = h ^ (h >> np.uint32(16))
+    h = h * np.uint32(0x85EBCA6B)
+    h = h ^ (h >> np.uint32(13))
+    h = h * np.uint32(0xC2B2AE35)
+    return h ^ (h >> np.uint32(16))
+
+
+def _mix64(h: np.ndarray) -> np.ndarray:
+    """splitmix64 finalizer: spreads band contents over all 64 bits of the band key."""
+    h = (h ^ (h >> _U64(30))) * _MIX1
+    h = (h ^ (h >> _U64(27))) * _MIX2
+    return h ^ (h >> _U64(31))
+
+
+def miss_probability(similarity: float, bands: int, rows: int) -> float:
+    """P(a pair at this Jaccard shares no band) = (1 - s^r)^b."""
+    return (1.0 - similarity**rows) ** bands
+
+
+def choose_bands(threshold: float, num_perm: int, max_miss: float) -> tuple[int, int]:
+    """Pick (bands, rows) for a decision threshold.
+
+    Among layouts with `bands * rows <= num_perm` whose miss probability at the threshold
+    is at most `max_miss`, take the one that nominates the fewest unrelated memories
+    (lowest candidate probability at Jaccard 0.5), then the fewest bands (Redis memory).
+    Pairs above the threshold are missed even less often, since s^r grows with s.
+    """
+    best: tuple[float, int, int] | None = None
+    t = min(max(threshold, 1e-6), 1.0)
+    for rows in range(1, num_perm + 1):
+        hit = t**rows
+        if hit >= 1.0:
+            bands = 1
+        elif 1.0 - hit >= 1.0:  # s^r underflows: this layout can never nominate anything
+            continue
+        else:
+            bands = max(1, math.ceil(math.log(max_miss) / math.log(1.0 - hit)))
+        if bands * rows > num_perm:
+            continue
+        waste = 1.0 - miss_probability(0.5, bands, rows)
+        key = (waste, bands, rows)
+        if best is None or key < best:
+            best = key
+    if best is None:  # threshold too low for this num_perm: spend every permutation
+        return num_perm, 1
+    return best[1], best[2]
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprint:
+    """What the index needs of one text: its hashed word set and its LSH band keys."""
+
+    tokens: np.ndarray  # sorted unique uint32 token hashes
+    band_keys: np.ndarray  # uint64, one per band
+
+    def tokens_blob(self) -> bytes:
+        return self.tokens.astype(">u4").tobytes()
+
+    def bands_blob(self) -> bytes:
+        return self.band_keys.astype(">u8").tobytes()
+
+
+class MinHasher:
+    """Batch MinHash + banding with datasketch's permutations, computed once per process."""
+
+    def __init__(self, num_perm: int, bands: int, rows: int, seed: int = 1) -> None:
+        if bands * rows > num_perm:
+            raise ValueError(f"bands*rows = {bands * rows} exceeds num_perm = {num_perm}")
+        perms = MinHash(num_perm=num_perm, seed=seed, scheme="affine32").permutations
+        self.num_perm = num_perm
+        self.bands = bands
+        self.rows = rows
+        self._a = np.asarray(perms[0], dtype=np.uint32)
+        self._b = np.asarray(perms[1], dtype=np.uint32)
+        self._band_seeds = (np.arange(1, bands + 1, dtype=np.uint64) * _GOLDEN).astype(np.uint64)
+
+    def signatures(self, token_sets: Sequence[np.ndarray]) -> np.ndarray:
+        """(n, num_perm) uint32 MinHash signatures; an empty set gets the all-max signature."""
+        n = len(token_sets)
+        out = np.full((n, self.num_perm), _EMPTY_SIG, dtype=np.uint32)
+        lengths = np.fromiter((t.size for t in token_sets), dtype=np.int64, count=n)
+        nonempty = np.flatnonzero(lengths)
+        if nonempty.size == 0:
+            return out
+        flat = np.concatenate([token_sets[i] for i in nonempty]).astype(np.uint32, copy=False)
+        hv = _fmix32(flat)
+        phv = hv[:, None] * self._a[None, :] + self._b[None, :]  # uint32 wrap-around = mod 2^32
+        starts = np.zeros(nonempty.size, dtype=np.int64)
+        np.cumsum(lengths[nonempty][:-1], out=starts[1:])
+        out[nonempty] = np.minimum.reduceat(phv, starts, axis=0)
+        return out
+
+    def band_keys(self, signatures: np.ndarray) -> np.ndarray:
+        """(n, bands) uint64 keys; equal keys mean the two signatures agree on that band."""
+        n = signatures.shape[0]
+        sig = signatures[:, : self.bands * self.rows].reshape(n, self.bands, self.rows)
+        sig = sig.astype(np.uint64)
+        h = np.broadcast_to(self._band_seeds, (n, self.bands)).copy()
+        for j in range(self.rows):
+            h = _mix64((h ^ sig[:, :, j]) * _GOLDEN)
+        return h
+
+    def fingerprints(self, token_sets: Sequence[np.ndarray]) -> list[Fingerprint]:
+        keys = self.band_keys(self.signatures(token_sets))
+        return [Fingerprint(tokens=t, band_keys=keys[i]) for i, t in enumerate(token_sets)]

@@ -1,0 +1,173 @@
+"""The Redis home of the dedup index: per-tenant keys, one Lua call per tenant, one round trip.
+
+A batch is grouped by tenant; each tenant's items go to one EVALSHA of
+`dedup_lua.CHECK_AND_INSERT`, and all of a batch's EVALSHAs travel in one non-transactional
+pipeline, so a batch costs one network round trip however many tenants it holds. Each
+script call is atomic on its own (that is all atomicity needs: a tenant's keys never span
+two calls), and its keys share the tenant's `{hash tag}` slot, which keeps it valid on
+Redis Cluster.
+
+Failure: the store never retries a script call itself beyond the client's bounded retry;
+errors come back per tenant as exceptions and the index turns them into fail-closed
+results. A retried call is harmless because check-and-insert is idempotent per claim_id.
+After Redis restarts its script cache is empty: NOSCRIPT triggers one SCRIPT LOAD and a
+re-run of just the affected tenants.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import numpy as np
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import NoScriptError
+
+from groundwire.guards.dedup_lua import CHECK_AND_INSERT, FETCH_TOKENS, REMOVE
+from groundwire.guards.dedup_minhash import Fingerprint
+from groundwire.guards.dedup_model import (
+    DUPLICATE,
+    INDEXED,
+    UNIQUE,
+    Decision,
+    DedupStoreError,
+    Item,
+)
+
+_STATUSES = (UNIQUE, INDEXED, DUPLICATE)
+
+
+class _Script:
+    """A Lua script addressed by its SHA1; loaded on demand (first use, or after a restart)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.sha = hashlib.sha1(source.encode("utf-8")).hexdigest()
+
+    async def load(self, client: aioredis.Redis) -> None:
+        sha = await client.script_load(self.source)
+        if sha != self.sha:
+            raise DedupStoreError("Redis returned an unexpected script digest")
+
+
+def connect(
+    url: str,
+    *,
+    socket_timeout_s: float,
+    connect_timeout_s: float,
+    retries: int,
+) -> aioredis.Redis:
+    """A client whose every wait is bounded, so a dead Redis costs a worker seconds, not hours."""
+    return aioredis.Redis.from_url(
+        url,
+        decode_responses=False,
+        socket_timeout=socket_timeout_s,
+        socket_connect_timeout=connect_timeout_s,
+        retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries),
+        health_check_interval=0,
+    )
+
+
+class RedisStore:
+    def __init__(self, client: aioredis.Redis, prefix: str, shard_load: int) -> None:
+        if "{" in prefix or "}" in prefix:
+            raise ValueError("the dedup key prefix must not contain '{' or '}' (hash tags)")
+        self._client = client
+        self._prefix = prefix
+        self._shard_load = shard_load
+        self._check = _Script(CHECK_AND_INSERT)
+        self._fetch = _Script(FETCH_TOKENS)
+        self._remove = _Script(REMOVE)
+
+    def keys(self, tenant_id: str) -> tuple[list[str], str]:
+        """([meta, ids, records], band-shard prefix) of one tenant, all in its hash-tag slot."""
+        base = f"{self._prefix}:{{{tenant_id}}}:"
+        return [base + "m", base + "i", base + "r"], base + "b:"
+
+    def _check_args(self, items: list[Item], threshold: float, band_prefix: str) -> list[Any]:
+        args: list[Any] = [band_prefix, repr(float(threshold)), self._shard_load, len(items)]
+        for item in items:
+            fp = item.fingerprint
+            args += [item.claim_id, "1" if item.insert else "0", fp.tokens_blob(), fp.bands_blob()]
+        return args
+
+    async def apply(
+        self, groups: dict[str, list[Item]], threshold: float
+    ) -> dict[str, list[Decision] | Exception]:
+        calls = {t: (*self.keys(t), items) for t, items in groups.items()}
+        replies = await self._run_check(calls, threshold)
+        if any(isinstance(r, NoScriptError) for r in replies.values()):
+            await self._check.load(self._client)
+            retry = {t: calls[t] for t, r in replies.items() if isinstance(r, NoScriptError)}
+            replies.update(await self._run_check(retry, threshold))
+        out: dict[str, list[Decision] | Exception] = {}
+        for tenant, reply in replies.items():
+            if isinstance(reply, Exception):
+                out[tenant] = reply
+            else:
+                try:
+                    out[tenant] = _parse(reply, len(groups[tenant]))
+                except DedupStoreError as exc:
+                    out[tenant] = exc
+        return out
+
+    async def _run_check(
+        self, calls: dict[str, tuple[list[str], str, list[Item]]], threshold: float
+    ) -> dict[str, Any]:
+        tenants = list(calls)
+        if len(tenants) == 1:  # no pipeline bookkeeping for the common single-tenant batch
+            keys, bprefix, items = calls[tenants[0]]
+            args = self._check_args(items, threshold, bprefix)
+            try:
+                return {tenants[0]: await self._client.evalsha(self._check.sha, 3, *keys, *args)}
+            except NoScriptError as exc:
+                return {tenants[0]: exc}
+        pipe = self._client.pipeline(transaction=False)
+        for tenant in tenants:
+            keys, bprefix, items = calls[tenant]
+            pipe.evalsha(self._check.sha, 3, *keys, *self._check_args(items, threshold, bprefix))
+        results = await pipe.execute(raise_on_error=False)
+        return dict(zip(tenants, results, strict=True))
+
+    async def _evalsha(self, script: _Script, keys: list[str], args: list[Any]) -> Any:
+        try:
+            return await self._client.evalsha(script.sha, len(keys), *keys, *args)
+        except NoScriptError:
+            await script.load(self._client)
+            return await self._client.evalsha(script.sha, len(keys), *keys, *args)
+
+    async def fetch_tokens(self, tenant_id: str, claim_id: str) -> tuple[str, np.ndarray] | None:
+        keys, bprefix = self.keys(tenant_id)
+        reply = await self._evalsha(self._fetch, keys, [bprefix, claim_id])
+        if not reply:
+            return None
+        handle, blob = reply
+        return handle.decode(), np.frombuffer(blob, dtype=">u4").astype(np.uint32)
+
+    async def delete(
+        self, tenant_id: str, claim_id: str, handle: str, fingerprint: Fingerprint
+    ) -> bool:
+        keys, bprefix = self.keys(tenant_id)
+        args = [bprefix, claim_id, handle, fingerprint.bands_blob()]
+        return bool(await self._evalsha(self._remove, keys, args))
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+
+def _parse(reply: Any, n: int) -> list[Decision]:
+    """Flat [status, claim_id, intersection, union] * n from the script, checked for shape."""
+    if not isinstance(reply, list) or len(reply) != 4 * n:
+        raise DedupStoreError("unexpected reply shape from the dedup script")
+    out: list[Decision] = []
+    for i in range(0, len(reply), 4):
+        status, cid, inter, union = reply[i : i + 4]
+        if status not in _STATUSES:
+            raise DedupStoreError(f"unexpected status {status!r} from the dedup script")
+        if status == DUPLICATE:
+            out.append(Decision(DUPLICATE, cid.decode("utf-8"), int(inter), int(union)))
+        else:
+            out.append(Decision(status))
+    return out
