@@ -1,0 +1,222 @@
+"""The dedup index in Redis (the shared server): atomicity, races, tenants, remove, parity."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+import redis.asyncio as aioredis
+
+from groundwire.guards.config import DedupConfig
+from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
+from groundwire.guards.dedup_minhash import jaccard, tokenize
+from groundwire.guards.interfaces import DedupRequest
+
+pytestmark = pytest.mark.integration
+
+BASE = "the billing service retries failed card payments three times with exponential backoff"
+
+
+def _sentence(rng: random.Random, n: int) -> str:
+    return " ".join(
+        "".join(rng.choices("abcdefghijklmnopqrst", k=rng.randint(3, 9))) for _ in range(n)
+    )
+
+
+def _edit(rng: random.Random, text: str, edits: int) -> str:
+    words = text.split()
+    for _ in range(edits):
+        pos = rng.randrange(len(words))
+        op = rng.choice("dai")
+        if op == "d" and len(words) > 2:
+            del words[pos]
+        elif op == "a":
+            words.insert(pos, "".join(rng.choices("uvwxyz", k=5)))
+        else:
+            words[pos] = "".join(rng.choices("uvwxyz", k=6))
+    return " ".join(words)
+
+
+@pytest.fixture
+def cfg() -> DedupConfig:
+    # a prefix of its own per test: other engineers share this Redis
+    return DedupConfig(redis_prefix=f"gwtest:dedup:{uuid.uuid4().hex[:8]}")
+
+
+@pytest.fixture
+async def index(cfg: DedupConfig, redis_url: str) -> AsyncIterator[MinHashDedupIndex]:
+    idx = build_dedup_index(cfg, redis_url)
+    yield idx
+    await idx.aclose()
+
+
+@pytest.fixture
+async def raw(redis_url: str, cfg: DedupConfig) -> AsyncIterator[aioredis.Redis]:
+    client = aioredis.Redis.from_url(redis_url)
+    yield client
+    keys = [k async for k in client.scan_iter(match=f"{cfg.redis_prefix}:*", count=1000)]
+    if keys:
+        await client.delete(*keys)
+    await client.aclose()
+
+
+async def _tenant_keys(raw: aioredis.Redis, cfg: DedupConfig, tenant: str) -> list[bytes]:
+    return [k async for k in raw.scan_iter(match=f"{cfg.redis_prefix}:{{{tenant}}}:*", count=1000)]
+
+
+async def test_keys_carry_the_tenant_hash_tag(
+    index: MinHashDedupIndex, raw: aioredis.Redis, cfg: DedupConfig, unique_tenant: str
+) -> None:
+    await index.check_and_insert([DedupRequest(unique_tenant, "c1", BASE)])
+    keys = await _tenant_keys(raw, cfg, unique_tenant)
+    assert len(keys) >= 4
+    assert all(f"{{{unique_tenant}}}".encode() in k for k in keys)
+
+
+async def test_near_duplicates_in_one_batch_cannot_both_pass(
+    index: MinHashDedupIndex, raw: aioredis.Redis, unique_tenant: str
+) -> None:
+    res = await index.check_and_insert(
+        [
+            DedupRequest(unique_tenant, "c1", BASE),
+            DedupRequest(unique_tenant, "c2", BASE + " today"),
+        ]
+    )
+    assert [r.is_duplicate for r in res] == [False, True]
+    assert res[1].duplicate_of == "c1"
+    assert res[1].similarity == jaccard(tokenize(BASE), tokenize(BASE + " today"))
+
+
+async def test_two_clients_racing_cannot_both_insert_near_duplicates(
+    cfg: DedupConfig, redis_url: str, raw: aioredis.Redis
+) -> None:
+    """Two index objects (two connection pools, as two workers) submit near-duplicates at once."""
+    rng = random.Random(99)
+    a, b = build_dedup_index(cfg, redis_url), build_dedup_index(cfg, redis_url)
+    try:
+        for round_ in range(40):
+            tenant = f"race-{uuid.uuid4().hex[:8]}"
+            text = _sentence(rng, 30)
+            other = text + " " + "".join(rng.choices("xyz", k=6))  # J = 30/31
+            ra, rb = await asyncio.gather(
+                a.check_and_insert([DedupRequest(tenant, f"a{round_}", text)]),
+                b.check_and_insert([DedupRequest(tenant, f"b{round_}", other)]),
+            )
+            passed = [not r[0].is_duplicate for r in (ra, rb)]
+            assert passed.count(True) == 1, (ra, rb)
+            assert not ra[0].failed and not rb[0].failed
+    finally:
+        await a.aclose()
+        await b.aclose()
+
+
+async def test_a_claim_never_matches_another_tenants_memory(
+    index: MinHashDedupIndex, raw: aioredis.Redis
+) -> None:
+    t1, t2 = f"t1-{uuid.uuid4().hex[:8]}", f"t2-{uuid.uuid4().hex[:8]}"
+    first = await index.check_and_insert([DedupRequest(t1, "m1", BASE)])
+    other = await index.check_and_insert([DedupRequest(t2, "m2", BASE)])
+    mixed = await index.check_and_insert(
+        [DedupRequest(t1, "m3", BASE), DedupRequest(t2, "m4", BASE)]
+    )
+    assert not first[0].is_duplicate and not other[0].is_duplicate
+    assert [r.duplicate_of for r in mixed] == ["m1", "m2"]
+
+
+async def test_replay_and_insert_false(
+    index: MinHashDedupIndex, raw: aioredis.Redis, unique_tenant: str
+) -> None:
+    t = unique_tenant
+    assert not (await index.check_and_insert([DedupRequest(t, "x", BASE, insert=False)]))[
+        0
+    ].is_duplicate
+    assert not (await index.check_and_insert([DedupRequest(t, "c1", BASE)]))[0].is_duplicate
+    again = await index.check_and_insert([DedupRequest(t, "c1", BASE), DedupRequest(t, "c1", BASE)])
+    assert [r.is_duplicate for r in again] == [False, False]
+    assert (await index.check_and_insert([DedupRequest(t, "x", BASE, insert=False)]))[
+        0
+    ].duplicate_of == "c1"
+
+
+async def test_remove_deletes_band_entries_and_stored_tokens(
+    index: MinHashDedupIndex, raw: aioredis.Redis, cfg: DedupConfig, unique_tenant: str
+) -> None:
+    t = unique_tenant
+    rng = random.Random(1)
+    texts = [_sentence(rng, 20) for _ in range(30)]
+    await index.check_and_insert([DedupRequest(t, f"c{i}", s) for i, s in enumerate(texts)])
+    prefix = f"{cfg.redis_prefix}:{{{t}}}:"
+    assert await raw.hlen(prefix + "i") == 30
+    for i in range(30):
+        assert await index.remove(t, f"c{i}") is True
+    assert await index.remove(t, "c0") is False
+    assert await raw.hlen(prefix + "i") == 0
+    assert await raw.hlen(prefix + "r") == 0
+    shards = [k for k in await _tenant_keys(raw, cfg, t) if k.startswith((prefix + "b:").encode())]
+    assert shards == []  # empty hashes vanish: no band entry is left behind
+    res = await index.check_and_insert([DedupRequest(t, "again", texts[0])])
+    assert not res[0].is_duplicate
+
+
+async def test_shards_split_and_stay_compact_while_answers_stay_right(
+    redis_url: str, raw: aioredis.Redis, cfg: DedupConfig, unique_tenant: str
+) -> None:
+    small = cfg.model_copy(update={"redis_shard_load": 8})
+    index = build_dedup_index(small, redis_url)
+    t = unique_tenant
+    rng = random.Random(8)
+    texts = [_sentence(rng, 25) for _ in range(300)]
+    try:
+        for start in range(0, 300, 50):
+            chunk = texts[start : start + 50]
+            res = await index.check_and_insert(
+                [DedupRequest(t, f"c{start + i}", s) for i, s in enumerate(chunk)]
+            )
+            assert not any(r.is_duplicate or r.failed for r in res)
+        meta = await raw.hgetall(f"{cfg.redis_prefix}:{{{t}}}:m")
+        assert int(meta[b"level"]) >= 5  # 300 memories * 16 bands / 8 per shard -> ~600 shards
+        shard_keys = [k for k in await _tenant_keys(raw, cfg, t) if b"}:b:" in k]
+        assert len(shard_keys) > 300
+        encodings = {await raw.object("encoding", k) for k in shard_keys}
+        assert encodings == {b"listpack"}
+        probes = [DedupRequest(t, f"p{i}", s + " zzz", insert=False) for i, s in enumerate(texts)]
+        found = await index.check_and_insert(probes)
+        assert [r.duplicate_of for r in found] == [f"c{i}" for i in range(300)]
+    finally:
+        await index.aclose()
+
+
+async def test_memory_and_redis_homes_give_identical_answers(
+    index: MinHashDedupIndex, raw: aioredis.Redis
+) -> None:
+    rng = random.Random(4242)
+    tenants = [f"par-{uuid.uuid4().hex[:6]}" for _ in range(3)]
+    batch: list[DedupRequest] = []
+    for i in range(200):
+        text = _sentence(rng, rng.randint(6, 35))
+        tenant = rng.choice(tenants)
+        batch.append(DedupRequest(tenant, f"o{i}", text, insert=rng.random() < 0.85))
+        for k in range(rng.randint(0, 3)):
+            batch.append(
+                DedupRequest(
+                    rng.choice([tenant, *tenants]), f"e{i}.{k}", _edit(rng, text, rng.randint(0, 3))
+                )
+            )
+    rng.shuffle(batch)
+    memory = build_dedup_index(DedupConfig())
+    removals = rng.sample([r for r in batch if r.insert], 20)
+    got_mem, got_redis = [], []
+    for start in range(0, len(batch), 64):
+        chunk = batch[start : start + 64]
+        got_mem += await memory.check_and_insert(chunk)
+        got_redis += await index.check_and_insert(chunk)
+        for req in removals[start // 64 :: 20][:2]:
+            assert await memory.remove(req.tenant_id, req.claim_id) == await index.remove(
+                req.tenant_id, req.claim_id
+            )
+    assert sum(r.is_duplicate for r in got_mem) > 50
+    assert not any(r.failed for r in got_redis)
+    assert got_mem == got_redis

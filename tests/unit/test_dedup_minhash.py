@@ -1,0 +1,107 @@
+"""Tokeniser, exact Jaccard, batch MinHash (pinned to datasketch) and LSH banding."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from datasketch import MinHash
+
+from groundwire.guards.dedup_minhash import (
+    MinHasher,
+    choose_bands,
+    hash_tokens,
+    hashed_jaccard,
+    jaccard,
+    miss_probability,
+    tokenize,
+)
+
+
+def _random_words(rng: random.Random, n: int) -> list[str]:
+    return ["".join(rng.choices("abcdefghijklmnop", k=rng.randint(2, 8))) for _ in range(n)]
+
+
+def test_tokenize_is_the_seeds_lowercase_word_set_with_edge_punctuation_stripped() -> None:
+    assert tokenize("Per ADR-003, we use Pixeltable.") == {
+        "per",
+        "adr-003",
+        "we",
+        "use",
+        "pixeltable",
+    }
+    assert tokenize("v1.2 (beta)") == {"v1.2", "beta"}
+    assert tokenize("“Quoted” — text…") == {"quoted", "text"}
+    assert tokenize("  ... !!! ") == frozenset()
+    assert tokenize("a A a") == {"a"}
+
+
+def test_jaccard_matches_definition_and_empty_is_zero() -> None:
+    a, b = tokenize("one two three four"), tokenize("two three four five")
+    assert jaccard(a, b) == pytest.approx(3 / 5)
+    assert jaccard(frozenset(), frozenset()) == 0.0
+    assert jaccard(a, a) == 1.0
+
+
+def test_hashed_jaccard_equals_word_jaccard_on_random_sets() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        words = _random_words(rng, 30)
+        a = frozenset(rng.sample(words, rng.randint(1, 30)))
+        b = frozenset(rng.sample(words, rng.randint(1, 30)))
+        inter, union = hashed_jaccard(hash_tokens(a), hash_tokens(b))
+        assert inter / union == jaccard(a, b)
+
+
+@pytest.mark.parametrize("num_perm", [16, 128])
+def test_batch_signatures_equal_datasketch_minhash(num_perm: int) -> None:
+    rng = random.Random(num_perm)
+    sets = [frozenset(_random_words(rng, rng.randint(0, 40))) for _ in range(50)]
+    hasher = MinHasher(num_perm, bands=num_perm // 8, rows=8)
+    sigs = hasher.signatures([hash_tokens(s) for s in sets])
+    for s, sig in zip(sets, sigs, strict=True):
+        ref = MinHash(num_perm=num_perm)
+        ref.update_batch([t.encode("utf-8") for t in s])
+        assert np.array_equal(ref.hashvalues, sig)
+
+
+def test_band_keys_equal_for_equal_sets_and_differ_per_band() -> None:
+    hasher = MinHasher(128, bands=16, rows=8)
+    a = hash_tokens(tokenize("alpha beta gamma delta"))
+    b = hash_tokens(tokenize("Delta, gamma, beta, alpha."))
+    c = hash_tokens(tokenize("something else entirely here"))
+    keys = hasher.band_keys(hasher.signatures([a, b, c]))
+    assert keys.shape == (3, 16)
+    assert np.array_equal(keys[0], keys[1])
+    assert not np.intersect1d(keys[0], keys[2]).size
+    assert len(set(keys[0].tolist())) == 16  # same content in two bands still gives two keys
+
+
+@pytest.mark.parametrize("threshold", [0.5, 0.8, 0.92, 0.97])
+@pytest.mark.parametrize("max_miss", [1e-3, 1e-5])
+def test_choose_bands_bounds_the_miss_probability_at_the_threshold(
+    threshold: float, max_miss: float
+) -> None:
+    bands, rows = choose_bands(threshold, 128, max_miss)
+    assert bands * rows <= 128
+    assert miss_probability(threshold, bands, rows) <= max_miss
+    # pairs more similar than the threshold are missed even less often
+    assert miss_probability(min(1.0, threshold + 0.02), bands, rows) <= max_miss
+
+
+def test_lsh_nominates_pairs_above_threshold_empirically() -> None:
+    """Over many random pairs at J in (0.92, 1], every pair must share a band."""
+    rng = random.Random(3)
+    hasher = MinHasher(128, *choose_bands(0.92, 128, 1e-5))
+    pairs = []
+    for _ in range(400):
+        base = _random_words(rng, 60)
+        drop = rng.randint(0, 4)
+        a, b = frozenset(base), frozenset(base[drop:])
+        if jaccard(a, b) > 0.92:
+            pairs.append((a, b))
+    assert len(pairs) > 100
+    keys = hasher.band_keys(hasher.signatures([hash_tokens(s) for p in pairs for s in p]))
+    shared = [bool(np.any(keys[2 * i] == keys[2 * i + 1])) for i in range(len(pairs))]
+    assert all(shared)
