@@ -1,0 +1,98 @@
+"""The stateless screening stage: hedge, citations, provenance for one claim.
+
+`screen` is pure and fast (no I/O unless a citation verifier is passed, and then its TTL
+cache absorbs repeats), so it can run on any partition of `claims` and in an agent's own
+write path. `screen_batch` is what the streaming stage calls: detection is done per
+claim, then all citations of the batch are verified concurrently, because network
+verification is I/O-bound and serialising it would cap throughput at one round-trip per
+citation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from time import perf_counter
+
+from groundwire.guards.citation_verify import CitationVerifier
+from groundwire.guards.citations import Citation, detect
+from groundwire.guards.config import GuardsConfig
+from groundwire.guards.hedge import HedgeDetector
+from groundwire.guards.provenance import check_provenance
+from groundwire.topics.records import CitationReport, Claim, ScreenedClaim
+
+_detectors: dict[int, tuple[object, HedgeDetector]] = {}
+
+
+def _hedge_detector(cfg: GuardsConfig) -> HedgeDetector:
+    """One detector per config object (cheap, but avoid rebuilding it per claim)."""
+    key = id(cfg.hedge)
+    hit = _detectors.get(key)
+    if hit is None or hit[0] is not cfg.hedge:
+        if len(_detectors) > 64:
+            _detectors.clear()
+        hit = (cfg.hedge, HedgeDetector(cfg.hedge))
+        _detectors[key] = hit
+    return hit[1]
+
+
+def _unchecked(citations: Sequence[Citation]) -> list[CitationReport]:
+    return [CitationReport(type=c.type.value, value=c.value) for c in citations]
+
+
+def _screen_local(claim: Claim, cfg: GuardsConfig) -> tuple[ScreenedClaim, list[Citation]]:
+    t0 = perf_counter()
+    hedge = _hedge_detector(cfg).analyze(claim.content)
+    t1 = perf_counter()
+    citations = detect(claim.content)
+    t2 = perf_counter()
+    now = datetime.now(UTC)
+    provenance = check_provenance(claim, cfg.provenance, now)
+    t3 = perf_counter()
+    screened = ScreenedClaim(
+        claim=claim,
+        hedge=hedge,
+        citations=_unchecked(citations),
+        provenance=provenance,
+        timings_ms={
+            "hedge": (t1 - t0) * 1e3,
+            "citations_detect": (t2 - t1) * 1e3,
+            "provenance": (t3 - t2) * 1e3,
+        },
+        received_at=now,
+    )
+    return screened, citations
+
+
+def screen(
+    claim: Claim, cfg: GuardsConfig, citation_verifier: CitationVerifier | None = None
+) -> ScreenedClaim:
+    """Screen one claim; verify its citations (cached) when a verifier is given."""
+    screened, citations = _screen_local(claim, cfg)
+    if citation_verifier is not None and citations:
+        t0 = perf_counter()
+        screened.citations[:] = [citation_verifier.verify(c) for c in citations]
+        screened.timings_ms["citations_verify"] = (perf_counter() - t0) * 1e3
+    return screened
+
+
+async def screen_batch(
+    claims: Sequence[Claim], cfg: GuardsConfig, citation_verifier: CitationVerifier | None = None
+) -> list[ScreenedClaim]:
+    """Screen a batch; every distinct citation in it is verified once, concurrently."""
+    local = [_screen_local(c, cfg) for c in claims]
+    if citation_verifier is None:
+        return [s for s, _ in local]
+    flat = [c for _, cits in local for c in cits]
+    if not flat:
+        return [s for s, _ in local]
+    t0 = perf_counter()
+    reports = await citation_verifier.averify_many(flat)
+    elapsed = (perf_counter() - t0) * 1e3
+    i = 0
+    for screened, cits in local:
+        if cits:
+            screened.citations[:] = reports[i : i + len(cits)]
+            screened.timings_ms["citations_verify"] = elapsed
+        i += len(cits)
+    return [s for s, _ in local]

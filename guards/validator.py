@@ -1,0 +1,209 @@
+"""The in-process validator: screening + the stateful half (grounding, dedup, policy).
+
+`decide_batch` is what the routing stage calls on `claims.screened`; `validate_batch` is
+screening plus deciding, for `groundwire check` and for library users who want the whole
+pipeline in an agent's write path without Kafka.
+
+Order inside a batch matters for correctness: grounding runs first so a claim that will
+be blocked anyway (speculation, not supported, partial below the minimum) is sent to the
+dedup index with `insert=False` — a blocked claim must never become the "original" that
+later blocks a legitimate claim as its duplicate. Dedup is ONE call per batch so the
+index can make the whole batch atomic (two near-duplicates in one batch cannot both pass).
+
+Failure handling is fail-closed: a verifier or dedup exception never escapes; it becomes
+UNKNOWN / `failed` and the policy routes to review (or per `on_verifier_failure`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from time import perf_counter
+
+from groundwire.guards.citation_verify import CitationVerifier
+from groundwire.guards.config import GuardsConfig
+from groundwire.guards.interfaces import (
+    DedupIndex,
+    DedupRequest,
+    DedupResult,
+    GroundingRequest,
+    GroundingVerifier,
+)
+from groundwire.guards.policy import build_validation, determine_tier
+from groundwire.guards.provenance import eligible_turns
+from groundwire.guards.screening import screen_batch
+from groundwire.topics.records import Claim, GroundingReport, RoutedResult, ScreenedClaim, Tier
+
+log = logging.getLogger(__name__)
+
+
+def _skip_reason(screened: ScreenedClaim, cfg: GuardsConfig, has_verifier: bool) -> str | None:
+    claim = screened.claim
+    if not cfg.grounding.enabled:
+        return "grounding disabled"
+    if claim.memory_type in cfg.grounding.skip_for_types:
+        return f"memory_type {claim.memory_type} is not grounded"
+    if not claim.source_turns:
+        return "no source turns"
+    if not screened.provenance.eligible_turn_ids:
+        return None  # had turns, none admissible: decided as not_supported, never skipped
+    if not has_verifier:
+        return "no grounding verifier configured"
+    return None
+
+
+class Validator:
+    """Stateful half of the guards; safe to share across batches on one event loop."""
+
+    def __init__(
+        self,
+        cfg: GuardsConfig,
+        dedup: DedupIndex | None = None,
+        verifier: GroundingVerifier | None = None,
+        citation_verifier: CitationVerifier | None = None,
+    ) -> None:
+        self.cfg = cfg
+        self.dedup = dedup
+        self.verifier = verifier
+        self.citation_verifier = citation_verifier
+
+    async def _ground(self, screened: Sequence[ScreenedClaim]) -> list[GroundingReport]:
+        reports: list[GroundingReport] = []
+        pending: list[tuple[int, GroundingRequest]] = []
+        for i, s in enumerate(screened):
+            skip = _skip_reason(s, self.cfg, self.verifier is not None)
+            if skip is not None:
+                reports.append(GroundingReport(verdict="skipped", reasoning=skip))
+                continue
+            turns = eligible_turns(s.claim, s.provenance)
+            if not turns:
+                # Documented decision: evidence that exists but is all inadmissible
+                # (model output, reserved ids, later than the claim) must not ground, and
+                # must not be "skipped" either, or the claim would fall through to approval
+                # rules as if it had never cited anything.
+                reports.append(
+                    GroundingReport(
+                        verdict="not_supported",
+                        score=0.0,
+                        reasoning="every source turn failed the provenance guard",
+                        verifier="provenance",
+                    )
+                )
+                continue
+            reports.append(GroundingReport(verdict="unknown"))  # placeholder
+            pending.append((i, GroundingRequest(claim=s.claim, turns=turns)))
+        if pending and self.verifier is not None:
+            try:
+                results = await self.verifier.verify_batch([r for _, r in pending])
+                if len(results) != len(pending):
+                    raise ValueError(f"verifier returned {len(results)} for {len(pending)}")
+            except Exception as exc:  # fail closed: UNKNOWN, routed per on_verifier_failure
+                log.warning("grounding verifier failed: %s", type(exc).__name__)
+                name = getattr(self.verifier, "name", "")
+                results = [
+                    GroundingReport(
+                        verdict="unknown",
+                        reasoning=f"verifier error: {type(exc).__name__}",
+                        verifier=name,
+                    )
+                    for _ in pending
+                ]
+            for (i, _), report in zip(pending, results, strict=True):
+                reports[i] = report
+        return reports
+
+    async def _dedup(
+        self, screened: Sequence[ScreenedClaim], insert: Sequence[bool]
+    ) -> list[DedupResult | None]:
+        if self.dedup is None or not self.cfg.dedup.enabled or not screened:
+            return [None] * len(screened)
+        batch = [
+            DedupRequest(s.claim.tenant_id, s.claim.claim_id, s.claim.content, insert=ins)
+            for s, ins in zip(screened, insert, strict=True)
+        ]
+        try:
+            results = await self.dedup.check_and_insert(batch)
+            if len(results) != len(batch):
+                raise ValueError(f"dedup returned {len(results)} for {len(batch)}")
+            return list(results)
+        except Exception as exc:  # fail closed: review, never approve unchecked
+            log.warning("dedup check failed: %s", type(exc).__name__)
+            return [
+                DedupResult(is_duplicate=False, failed=True, error=type(exc).__name__)
+                for _ in batch
+            ]
+
+    async def decide_batch(
+        self, screened: Sequence[ScreenedClaim], *, worker: str = ""
+    ) -> list[RoutedResult]:
+        cfg = self.cfg
+        t0 = perf_counter()
+        groundings = await self._ground(screened)
+        t1 = perf_counter()
+        # Preliminary decision without dedup: claims blocked anyway stay out of the index.
+        insert = [
+            determine_tier(
+                hedge=s.hedge,
+                source=s.claim.source.value,
+                memory_type=s.claim.memory_type,
+                confidence=s.claim.confidence,
+                citations=s.citations,
+                provenance=s.provenance,
+                grounding=g,
+                cfg=cfg,
+            ).tier
+            is not Tier.BLOCK
+            for s, g in zip(screened, groundings, strict=True)
+        ]
+        dedups = await self._dedup(screened, insert)
+        t2 = perf_counter()
+        n = max(1, len(screened))
+        now = datetime.now(UTC)
+        out: list[RoutedResult] = []
+        for s, g, d in zip(screened, groundings, dedups, strict=True):
+            p0 = perf_counter()
+            decision = determine_tier(
+                hedge=s.hedge,
+                source=s.claim.source.value,
+                memory_type=s.claim.memory_type,
+                confidence=s.claim.confidence,
+                citations=s.citations,
+                provenance=s.provenance,
+                grounding=g,
+                dedup=d,
+                cfg=cfg,
+            )
+            if g.verdict == "partial" and g.adjusted_confidence is None:
+                g = g.model_copy(update={"adjusted_confidence": decision.adjusted_confidence})
+            validation = build_validation(
+                s.claim, decision, citations=s.citations, grounding=g, dedup=d, now=now
+            )
+            timings = dict(s.timings_ms)
+            # Batch stages are shared: each claim is charged its share.
+            timings["grounding"] = (t1 - t0) * 1e3 / n
+            timings["dedup"] = (t2 - t1) * 1e3 / n
+            timings["policy"] = (perf_counter() - p0) * 1e3
+            duplicate = d is not None and d.is_duplicate and not d.failed
+            out.append(
+                RoutedResult(
+                    claim=s.claim,
+                    validation=validation,
+                    hedge=s.hedge,
+                    citations=list(s.citations),
+                    grounding=g,
+                    duplicate_of=d.duplicate_of if duplicate and d is not None else None,
+                    similarity=d.similarity if d is not None else None,
+                    tags=list(decision.tags),
+                    timings_ms=timings,
+                    routed_at=now,
+                    worker=worker,
+                )
+            )
+        return out
+
+    async def validate_batch(
+        self, claims: Sequence[Claim], *, worker: str = ""
+    ) -> list[RoutedResult]:
+        screened = await screen_batch(claims, self.cfg, self.citation_verifier)
+        return await self.decide_batch(screened, worker=worker)
