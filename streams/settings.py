@@ -38,7 +38,12 @@ class Settings(BaseSettings):
     # Redis
     redis_url: SecretStr = SecretStr("redis://127.0.0.1:6379/0")
     # Worker
-    worker_id: str = Field(default_factory=lambda: f"{os.uname().nodename}-{os.getpid()}")
+    # Stable across restarts on purpose: it names the transactional.id and the static group
+    # membership, so a restarted worker fences its own dead transaction at once. Give each
+    # worker on one host its own id.
+    worker_id: str = Field(default_factory=lambda: os.uname().nodename, min_length=1)
+    session_timeout_ms: int = Field(default=10_000, ge=1_000)
+    transaction_timeout_ms: int = Field(default=30_000, ge=1_000)
     max_content_bytes: int = Field(default=16_384, ge=1)
     max_record_bytes: int = Field(default=1_048_576, ge=1)
     batch_size: int = Field(default=500, ge=1)

@@ -1,0 +1,258 @@
+"""Pipeline commands: worker, topics, produce, tail, demo, schemas."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import orjson
+import typer
+from confluent_kafka import Consumer, KafkaException, Producer
+
+from groundwire.streams.settings import Settings, load_settings
+
+topics_app = typer.Typer(help="Create and inspect the contract's topics.", no_args_is_help=True)
+schemas_app = typer.Typer(help="The wire contract's JSON Schemas.", no_args_is_help=True)
+
+
+def _settings() -> Settings:
+    try:
+        return load_settings()
+    except Exception as exc:  # invalid env / YAML: a usage error, not a crash
+        typer.echo(f"error: invalid settings: {exc}", err=True)
+        raise typer.Exit(2) from exc
+
+
+def _setup_logging(level: str) -> None:
+    logging.basicConfig(
+        level=getattr(logging, level.upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+
+
+def worker(
+    stages: Annotated[
+        str, typer.Option(help="Comma-separated stages to run: screen,route")
+    ] = "screen,route",
+    log_level: Annotated[str, typer.Option(help="Python log level")] = "info",
+) -> None:
+    """Run a worker: consume claims, screen, route; until SIGTERM/SIGINT."""
+    from groundwire.streams.worker import run_worker
+
+    _setup_logging(log_level)
+    settings = _settings()
+    try:
+        asyncio.run(run_worker(settings, [s.strip() for s in stages.split(",") if s.strip()]))
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+
+
+@topics_app.command("create")
+def topics_create() -> None:
+    """Create every topic of the contract with explicit partition counts (idempotent)."""
+    from groundwire.streams.admin import create_topics
+
+    settings = _settings()
+    failed = False
+    for outcome in create_topics(settings):
+        typer.echo(
+            f"{outcome.status:8} {outcome.name} partitions={outcome.partitions} {outcome.detail}"
+        )
+        failed |= outcome.status == "failed"
+    if failed:
+        raise typer.Exit(1)
+
+
+@topics_app.command("list")
+def topics_list() -> None:
+    """Print the contract's topic names for the configured prefix."""
+    for suffix, name in _settings().topics.all().items():
+        typer.echo(f"{suffix:16} {name}")
+
+
+def _resolve_topic(settings: Settings, topic: str) -> str:
+    names = settings.topics.all()
+    return names.get(topic, topic)
+
+
+def produce(
+    file: Annotated[Path, typer.Argument(help="JSONL file of claims ('-' for stdin)")],
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar")] = False,
+) -> None:
+    """Publish claims, one per line, keyed by tenant_id. Lines are sent as-is: a malformed
+    line still goes in, and the pipeline routes it to the dlq with a reason."""
+    from tqdm import tqdm
+
+    settings = _settings()
+    if str(file) == "-":
+        lines = sys.stdin.buffer.read().splitlines()
+    else:
+        try:
+            lines = file.read_bytes().splitlines()
+        except OSError as exc:
+            typer.echo(f"error: cannot read {file}: {exc.strerror}", err=True)
+            raise typer.Exit(2) from exc
+    lines = [line for line in lines if line.strip()]
+    sent, failures = _produce_lines(settings, lines, progress=None if quiet else tqdm)
+    typer.echo(f"published {sent} record(s) to {settings.topics.claims}", err=True)
+    if failures:
+        typer.echo(f"error: {len(failures)} record(s) not acknowledged: {failures[0]}", err=True)
+        raise typer.Exit(1)
+
+
+def _tenant_key(line: bytes) -> bytes | None:
+    try:
+        doc = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    tenant = doc.get("tenant_id") if isinstance(doc, dict) else None
+    return tenant.encode("utf-8") if isinstance(tenant, str) and tenant else None
+
+
+def _produce_lines(
+    settings: Settings, lines: list[bytes], progress: object = None
+) -> tuple[int, list[str]]:
+    producer = Producer(
+        {
+            "bootstrap.servers": settings.bootstrap_servers,
+            "enable.idempotence": True,
+            "linger.ms": 10,
+            "compression.type": "lz4",
+        }
+    )
+    failures: list[str] = []
+    acked = 0
+
+    def on_delivery(err: object, _msg: object) -> None:
+        nonlocal acked
+        if err is not None:
+            failures.append(str(err))
+        else:
+            acked += 1
+
+    bar = progress(total=len(lines), unit="claim", file=sys.stderr) if progress else None  # type: ignore[operator]
+    for line in lines:
+        while True:
+            try:
+                producer.produce(
+                    settings.topics.claims,
+                    value=line,
+                    key=_tenant_key(line),
+                    on_delivery=on_delivery,
+                )
+                break
+            except BufferError:
+                producer.poll(0.1)
+        producer.poll(0)
+        if bar is not None:
+            bar.update(1)
+    remaining = producer.flush(60)
+    if bar is not None:
+        bar.close()
+    if remaining:
+        failures.append(f"{remaining} record(s) still queued after 60s")
+    return acked, failures
+
+
+def tail(
+    topic: Annotated[
+        str,
+        typer.Argument(
+            help="Topic suffix (approved, review, blocked, dlq, audit, ...) or full name"
+        ),
+    ],
+    from_beginning: Annotated[
+        bool, typer.Option("--from-beginning", help="Start at the earliest offset")
+    ] = False,
+    max_records: Annotated[
+        int, typer.Option("--max", help="Stop after N records (0 = no limit)")
+    ] = 0,
+    timeout: Annotated[
+        float, typer.Option(help="Stop after this many idle seconds (0 = never)")
+    ] = 0.0,
+) -> None:
+    """Print a topic's records as JSON lines (read_committed: only what the pipeline committed)."""
+    settings = _settings()
+    name = _resolve_topic(settings, topic)
+    consumer = Consumer(
+        {
+            "bootstrap.servers": settings.bootstrap_servers,
+            "group.id": f"groundwire-tail-{time.time_ns()}",
+            "enable.auto.commit": False,
+            "isolation.level": "read_committed",
+            "auto.offset.reset": "earliest" if from_beginning else "latest",
+        }
+    )
+    consumer.subscribe([name])
+    seen = 0
+    idle_since = time.monotonic()
+    try:
+        while max_records == 0 or seen < max_records:
+            msg = consumer.poll(0.5)
+            if msg is None or msg.error():
+                if timeout and time.monotonic() - idle_since > timeout:
+                    break
+                continue
+            idle_since = time.monotonic()
+            sys.stdout.write((msg.value() or b"").decode("utf-8", errors="replace") + "\n")
+            sys.stdout.flush()
+            seen += 1
+    except KeyboardInterrupt:
+        pass
+    except KafkaException as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    finally:
+        consumer.close()
+
+
+@schemas_app.command("write")
+def schemas_write() -> None:
+    """Regenerate topics/schemas/*.json from the record models."""
+    from groundwire.topics.schemas import write_schemas
+
+    for path in write_schemas():
+        typer.echo(f"wrote {path}")
+
+
+@schemas_app.command("check")
+def schemas_check() -> None:
+    """Exit 1 when the checked-in schemas differ from the models."""
+    from groundwire.topics.schemas import stale_schemas
+
+    stale = stale_schemas()
+    for name in stale:
+        typer.echo(f"stale: {name} (run `groundwire schemas write`)", err=True)
+    if stale:
+        raise typer.Exit(1)
+    typer.echo("schemas up to date")
+
+
+def demo(
+    keep_stack: Annotated[
+        bool, typer.Option(help="Leave a stack this command started running")
+    ] = False,
+    timeout: Annotated[
+        float, typer.Option(help="Seconds to wait for every claim to be routed")
+    ] = 180.0,
+) -> None:
+    """Bring up what is missing, run a worker on the bundled example claims, print where each went."""
+    from groundwire.streams.demo import run_demo
+
+    _setup_logging("warning")
+    raise typer.Exit(run_demo(keep_stack=keep_stack, timeout_s=timeout))
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(worker)
+    app.add_typer(topics_app, name="topics")
+    app.command()(produce)
+    app.command()(tail)
+    app.command()(demo)
+    app.add_typer(schemas_app, name="schemas")

@@ -1,0 +1,26 @@
+"""The stages' one doorway to metrics, so the hot path never imports prometheus directly."""
+
+from __future__ import annotations
+
+from groundwire import metrics
+from groundwire.topics.records import RoutedResult
+
+
+def stage_latency(stage: str, seconds: float) -> None:
+    metrics.observe_stage_latency(stage, seconds)
+
+
+def routed(result: RoutedResult) -> None:
+    metrics.observe_routed(result)
+
+
+def dlq(reason: str) -> None:
+    metrics.observe_dlq(reason)
+
+
+def consumer_lag(group: str, topic: str, partition: int, lag: int) -> None:
+    metrics.set_consumer_lag(group, topic, partition, lag)
+
+
+def start_server(port: int) -> None:
+    metrics.start_metrics_server(port)

@@ -1,0 +1,81 @@
+"""One groundwire worker process: both stages, the metrics endpoint, clean shutdown.
+
+Stages run as two loops on one asyncio event loop; librdkafka's blocking calls run in
+threads and release the GIL. Scale out by starting more workers (each with its own
+GROUNDWIRE_WORKER_ID): Kafka's consumer groups spread the partitions, and per-tenant
+keying keeps one tenant on one partition.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Sequence
+
+from groundwire.guards.citation_verify import CitationVerifier
+from groundwire.guards.dedup import build_dedup_index
+from groundwire.guards.grounding import build_verifier
+from groundwire.guards.validator import Validator
+from groundwire.streams import telemetry
+from groundwire.streams.settings import Settings
+from groundwire.streams.stage import StageRunner
+from groundwire.streams.stages import RouteStage, ScreenStage
+
+log = logging.getLogger(__name__)
+
+STAGES = ("screen", "route")
+
+
+def build_validator(settings: Settings, citation_verifier: CitationVerifier | None) -> Validator:
+    guards = settings.guards
+    dedup = None
+    if guards.dedup.enabled:
+        redis_url = (
+            settings.redis_url.get_secret_value() if guards.dedup.backend == "redis" else None
+        )
+        dedup = build_dedup_index(guards.dedup, redis_url)
+    verifier = build_verifier(guards.grounding) if guards.grounding.enabled else None
+    return Validator(guards, dedup, verifier, citation_verifier)
+
+
+async def run_worker(
+    settings: Settings, stages: Sequence[str] = STAGES, stop: asyncio.Event | None = None
+) -> None:
+    """Run until SIGTERM/SIGINT (or `stop` is set); finish the batch in flight, then close."""
+    unknown = set(stages) - set(STAGES)
+    if unknown:
+        raise ValueError(f"unknown stage(s) {sorted(unknown)}; choose from {STAGES}")
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread
+            loop.add_signal_handler(sig, stop.set)
+    if settings.metrics_port:
+        telemetry.start_server(settings.metrics_port)
+    citation_verifier = (
+        CitationVerifier(settings.guards.citation) if settings.guards.citation.verify else None
+    )
+    runners: list[StageRunner] = []
+    if "screen" in stages:
+        runners.append(StageRunner(settings, ScreenStage(settings, citation_verifier), stop))
+    if "route" in stages:
+        runners.append(
+            StageRunner(
+                settings, RouteStage(settings, build_validator(settings, citation_verifier)), stop
+            )
+        )
+    log.info("worker %s running stages %s", settings.worker_id, [r.stage.name for r in runners])
+    tasks = [asyncio.create_task(r.run(), name=f"stage-{r.stage.name}") for r in runners]
+    try:
+        done, _pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        for task in done:
+            if task.exception() is not None:
+                stop.set()
+                raise task.exception()  # type: ignore[misc]
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if citation_verifier is not None:
+            citation_verifier.close()
