@@ -1,0 +1,261 @@
+"""`groundwire check`: validate claims in-process, without Kafka or any service.
+
+One claim from the command line, or a JSONL stream of wire-format claims (`--file PATH`,
+`-` for stdin); one JSON result per input line on stdout. A malformed line produces an
+error result for that line and the run goes on, because one bad record in a 10k-line
+export should not hide the other 9,999 verdicts. Unreadable input as a whole (missing
+file, not UTF-8) is a usage error: exit 2 with a message on stderr.
+
+Dedup is in memory (the claims of this run are checked against each other) unless
+`--redis URL` points at the shared index. Settings come from the usual GROUNDWIRE_*
+environment and YAML; the flags override the citation-verification roots.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import orjson
+import typer
+from pydantic import ValidationError
+
+from groundwire.guards.citation_verify import CitationVerifier
+from groundwire.guards.config import GuardsConfig
+from groundwire.guards.interfaces import DedupIndex, GroundingVerifier
+from groundwire.guards.validator import Validator
+from groundwire.topics.records import Claim, RoutedResult, Source
+
+BATCH = 256
+MAX_LINE_BYTES = 1_048_576
+
+
+def _err(message: str) -> None:
+    typer.echo(f"groundwire check: {message}", err=True)
+
+
+def result_json(r: RoutedResult, line: int | None = None) -> dict[str, Any]:
+    """The flat per-claim result of the CLI contract."""
+    out: dict[str, Any] = {}
+    if line is not None:
+        out["line"] = line
+    out |= {
+        "claim_id": r.claim.claim_id,
+        "tier": r.validation.tier.value,
+        "approved": r.validation.approved,
+        "reason": r.validation.reason,
+        "checks_passed": r.validation.checks_passed,
+        "checks_failed": r.validation.checks_failed,
+        "hedge": r.hedge.model_dump(),
+        "citations": [c.model_dump() for c in r.citations],
+        "grounding": r.grounding.model_dump(
+            include={"verdict", "score", "evidence_spans", "adjusted_confidence", "reasoning"}
+        ),
+        "duplicate_of": r.duplicate_of,
+        "similarity": r.similarity,
+        "tags": r.tags,
+        "evidence": r.validation.evidence.model_dump(mode="json"),
+        "timings_ms": {k: round(v, 4) for k, v in r.timings_ms.items()},
+    }
+    return out
+
+
+def _parse_line(raw: bytes, lineno: int) -> Claim | dict[str, Any]:
+    """A Claim, or the error result for this line."""
+    if len(raw) > MAX_LINE_BYTES:
+        return {
+            "line": lineno,
+            "error": f"line exceeds {MAX_LINE_BYTES} bytes",
+            "reason": "too_large",
+        }
+    try:
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        return {"line": lineno, "error": f"not JSON: {exc}", "reason": "not_json"}
+    if not isinstance(obj, dict):
+        return {"line": lineno, "error": "a claim must be a JSON object", "reason": "not_object"}
+    try:
+        return Claim.model_validate(obj)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "claim"
+        return {
+            "line": lineno,
+            "error": f"{where}: {first.get('msg', 'invalid')} ({exc.error_count()} error(s))",
+            "reason": "invalid_claim",
+        }
+
+
+def _read_input(file: str) -> list[bytes]:
+    if file == "-":
+        data = sys.stdin.buffer.read()
+        name = "stdin"
+    else:
+        path = Path(file)
+        if not path.is_file():
+            _err(f"cannot read {file}: no such file")
+            raise typer.Exit(2)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            _err(f"cannot read {file}: {exc.strerror or exc}")
+            raise typer.Exit(2) from exc
+        name = file
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        _err(f"{name} is not UTF-8 (invalid byte at offset {exc.start})")
+        raise typer.Exit(2) from exc
+    return data.splitlines()
+
+
+def _components(
+    cfg: GuardsConfig, redis: str | None, verify_urls: bool
+) -> tuple[DedupIndex | None, GroundingVerifier | None, CitationVerifier | None]:
+    dedup: DedupIndex | None = None
+    verifier: GroundingVerifier | None = None
+    try:
+        from groundwire.guards.dedup import build_dedup_index
+
+        dedup = build_dedup_index(cfg.dedup, redis_url=redis)
+    except ImportError as exc:
+        _err(f"dedup index not available ({exc}); running without dedup")
+    try:
+        from groundwire.guards.grounding import build_verifier
+
+        if cfg.grounding.enabled:
+            verifier = build_verifier(cfg.grounding)
+    except ImportError as exc:
+        _err(f"grounding verifier not available ({exc}); grounding is skipped")
+    citation_verifier = CitationVerifier(cfg.citation, verify_urls=verify_urls)
+    return dedup, verifier, citation_verifier
+
+
+async def _close(*things: object) -> None:
+    for thing in things:
+        for name in ("aclose", "close"):
+            fn = getattr(thing, name, None)
+            if callable(fn):
+                res = fn()
+                if asyncio.iscoroutine(res):
+                    await res
+                break
+
+
+def _chunks(items: list[tuple[int, bytes]]) -> Iterator[list[tuple[int, bytes]]]:
+    for i in range(0, len(items), BATCH):
+        yield items[i : i + BATCH]
+
+
+async def _run(
+    lines: list[tuple[int | None, bytes]] | None,
+    single: Claim | None,
+    cfg: GuardsConfig,
+    redis: str | None,
+    verify_urls: bool,
+) -> None:
+    dedup, verifier, cverifier = _components(cfg, redis, verify_urls)
+    validator = Validator(cfg, dedup, verifier, cverifier)
+    out = sys.stdout.buffer
+    try:
+        if single is not None:
+            (result,) = await validator.validate_batch([single], worker="cli")
+            out.write(orjson.dumps(result_json(result)) + b"\n")
+            return
+        numbered = [(n or 0, raw) for n, raw in (lines or []) if raw.strip()]
+        for chunk in _chunks(numbered):
+            parsed = [(n, _parse_line(raw, n)) for n, raw in chunk]
+            claims = [p for _, p in parsed if isinstance(p, Claim)]
+            results = iter(await validator.validate_batch(claims, worker="cli") if claims else [])
+            for n, p in parsed:
+                row = result_json(next(results), n) if isinstance(p, Claim) else p
+                out.write(orjson.dumps(row) + b"\n")
+            out.flush()
+    finally:
+        await _close(dedup, verifier, cverifier)
+
+
+def _load_guards() -> GuardsConfig:
+    try:
+        from groundwire.streams.settings import load_settings
+
+        return load_settings().guards.model_copy(deep=True)
+    except Exception as exc:  # a broken config file must be reported, not a traceback
+        _err(f"invalid settings: {exc}")
+        raise typer.Exit(2) from exc
+
+
+def check(
+    content: Annotated[str | None, typer.Argument(help="The claim text to check.")] = None,
+    file: Annotated[
+        str | None, typer.Option("--file", "-f", help="JSONL file of wire-format claims; - = stdin")
+    ] = None,
+    source: Annotated[
+        str, typer.Option(help="Claim source (user, conversation, ...)")
+    ] = "ai_synthesis",
+    memory_type: Annotated[
+        str, typer.Option("--type", help="fact, preference, decision, ...")
+    ] = "fact",
+    tenant: Annotated[str, typer.Option(help="Tenant id for a command-line claim")] = "cli",
+    turn: Annotated[
+        list[str] | None, typer.Option(help="Source turn text (repeatable; source=corpus)")
+    ] = None,
+    adr_dir: Annotated[
+        list[Path] | None, typer.Option(help="Directory of ADR files (repeatable)")
+    ] = None,
+    git_repo: Annotated[list[Path] | None, typer.Option(help="Git repository (repeatable)")] = None,
+    url_allow: Annotated[
+        list[str] | None, typer.Option(help="Host or CIDR URL checks may reach though private")
+    ] = None,
+    verify_urls: Annotated[bool, typer.Option("--verify-urls/--no-verify-urls")] = True,
+    verify: Annotated[bool, typer.Option("--verify/--no-verify", help="Verify citations")] = True,
+    redis: Annotated[str | None, typer.Option(help="Redis URL for a shared dedup index")] = None,
+) -> None:
+    """Validate one claim or a JSONL stream of claims; one JSON result per line."""
+    if (content is None) == (file is None):
+        _err("give either a claim text or --file PATH (- for stdin)")
+        raise typer.Exit(2)
+    cfg = _load_guards()
+    if adr_dir:
+        cfg.citation.adr_dirs = list(adr_dir)
+    if git_repo:
+        cfg.citation.git_repos = list(git_repo)
+    if url_allow:
+        cfg.citation.url_allowlist = list(url_allow)
+    cfg.citation.verify = verify
+    single: Claim | None = None
+    lines: list[tuple[int | None, bytes]] | None = None
+    if content is not None:
+        try:
+            src = Source(source)
+        except ValueError as exc:
+            _err(f"unknown --source {source!r}; one of {', '.join(s.value for s in Source)}")
+            raise typer.Exit(2) from exc
+        digest = hashlib.sha256(f"{tenant}\0{content}".encode()).hexdigest()[:16]
+        try:
+            single = Claim(
+                claim_id=f"cli-{digest}",
+                tenant_id=tenant,
+                content=content,
+                memory_type=memory_type,
+                source=src,
+                source_turns=[
+                    {"id": f"turn-{i + 1}", "text": t, "source": "corpus"}
+                    for i, t in enumerate(turn or [])
+                ],
+            )
+        except ValidationError as exc:
+            _err(f"invalid claim: {exc.errors()[0].get('msg')}")
+            raise typer.Exit(2) from exc
+    else:
+        assert file is not None
+        lines = list(enumerate(_read_input(file), start=1))
+    asyncio.run(_run(lines, single, cfg, redis, verify_urls))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("check")(check)
