@@ -23,16 +23,22 @@ DEDUP_RESULTS = Counter(
 def dedup_result(result: RoutedResult) -> str | None:
     """Derive the dedup outcome from a routed result; None when dedup did not run.
 
-    `duplicate_of` is authoritative for duplicates. Otherwise a failed check naming dedup
-    (or the policy's fail-closed reason) means failed, and a passed one means unique.
+    guards/policy.py reports "duplicate_of: <id>" or "dedup_failed: <error>" in
+    checks_failed and "not_duplicate" in checks_passed, even when an earlier rule
+    (speculation) decided the tier. `duplicate_of` on the result and the policy's reason
+    are honoured too, so other wordings of the same facts still count.
     """
+    failed = [c.strip().lower() for c in result.validation.checks_failed]
+    passed = [c.strip().lower() for c in result.validation.checks_passed]
     reason = labels.reason_code(result.validation.reason)
-    if result.duplicate_of or reason == "duplicate":
+    if (
+        result.duplicate_of
+        or reason == "duplicate"
+        or any(c.startswith("duplicate") for c in failed)
+    ):
         return "duplicate"
-    failed = (c.lower() for c in result.validation.checks_failed)
     if reason == "dedup_failed" or any("dedup" in c for c in failed):
         return "failed"
-    passed = (c.lower() for c in result.validation.checks_passed)
     if any("dedup" in c or "duplicate" in c for c in passed):
         return "unique"
     return None

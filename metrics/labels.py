@@ -24,11 +24,14 @@ TIERS: tuple[str, ...] = ("auto_approve", "flag_review", "block")
 # tested before the words they contain.
 REASON_CODES: tuple[str, ...] = (
     "personal_speculation",
+    "admitted_uncertainty",
+    "suggestion",
     "duplicate",
     "reentry",
     "not_supported",
     "low_confidence",
     "technical_hedge",
+    "approximation",
     "dedup_failed",
     "verifier_failed",
     "citation_unverified",
@@ -45,14 +48,19 @@ REASON_CODES: tuple[str, ...] = (
 _REASON_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), code)
     for pattern, code in (
+        # first: its detail is a producer-chosen memory id, which may contain any word
+        (r"^duplicate", "duplicate"),
         (r"speculat", "personal_speculation"),
+        (r"admits? uncertain|uncertainty", "admitted_uncertainty"),
+        (r"suggestion", "suggestion"),
         (r"duplicate", "duplicate"),
-        (r"re ?entry|provenance|model output|reserved (id )?prefix", "reentry"),
+        (r"re ?entry|provenance|model output|reserved (id )?prefix|admissible evidence", "reentry"),
         (r"not supported|unsupported|hallucinat|fabricat", "not_supported"),
-        (r"confidence.*(below|under|minimum|min|penalt|low)|low confidence", "low_confidence"),
+        (r"confidence.*(below|under|minimum|penalt)|low confidence", "low_confidence"),
         (r"dedup.*(fail|error|unavailable|timeout)", "dedup_failed"),
         (r"verifier.*(fail|error|unavailable|timeout|unknown)|verifier unknown", "verifier_failed"),
         (r"hedge", "technical_hedge"),
+        (r"approximat", "approximation"),
         (
             r"unverified citation|citation.*(not verified|unverified|invalid|not found)",
             "citation_unverified",
@@ -80,11 +88,13 @@ DEDUP_RESULTS: tuple[str, ...] = ("unique", "duplicate", "failed")
 CITATION_TYPES: tuple[str, ...] = ("adr", "commit", "url", "issue", OTHER)
 CITATION_VERIFIED: tuple[str, ...] = ("true", "false", "unchecked")
 
+# The provenance guard's own codes (guards/provenance.py: "source_not_allowed:model",
+# "reserved_prefix:chat:", "template_signature", "created_after_claim").
 REENTRY_REASONS: tuple[str, ...] = (
+    "source_not_allowed",
     "reserved_prefix",
+    "template_signature",
     "created_after_claim",
-    "untrusted_source",
-    "content_signature",
     OTHER,
 )
 _REENTRY_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -92,8 +102,8 @@ _REENTRY_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     for pattern, code in (
         (r"prefix|reserved", "reserved_prefix"),
         (r"created|after|later|future|newer|timestamp|time", "created_after_claim"),
-        (r"signature|content", "content_signature"),
-        (r"source|model|assistant|synthes|generated|not allowed|untrusted", "untrusted_source"),
+        (r"signature|template", "template_signature"),
+        (r"source|model|assistant|synthes|generated|not allowed|untrusted", "source_not_allowed"),
     )
 )
 
@@ -108,7 +118,14 @@ DLQ_REASONS: tuple[str, ...] = (
 
 STAGES: tuple[str, ...] = ("screen", "route", "dedup", "grounding", "produce", OTHER)
 
-HEDGE_CATEGORIES: tuple[str, ...] = ("personal_speculation", "technical_hedge")
+# guards/hedge.py's HedgeCategory values; BoundedLabel admits a few more if it grows.
+HEDGE_CATEGORIES: tuple[str, ...] = (
+    "personal_speculation",
+    "admitted_uncertainty",
+    "suggestion",
+    "technical_hedge",
+    "approximation",
+)
 
 
 def _words(text: str) -> str:
@@ -135,17 +152,23 @@ def reason_code(reason: str | None) -> str:
     snake = _snake(reason)
     if snake in REASON_CODES:
         return snake
-    return _first_match(_words(reason), _REASON_RULES)
+    # Policy reasons put producer-controlled detail (a citation, a source name) after a
+    # colon; only the policy's own wording before it may choose the code.
+    return _first_match(_words(reason.split(":", 1)[0]), _REASON_RULES)
 
 
 @lru_cache(maxsize=1024)
 def reentry_reason(reason: str | None) -> str:
-    """Map a provenance rejection (free text or code) to a REENTRY_REASONS value."""
+    """Map a provenance rejection (free text or code) to a REENTRY_REASONS value.
+
+    A code may carry a detail after a colon ("source_not_allowed:model"); the detail is
+    producer-controlled text, so the code before the colon decides when it is a known one.
+    """
     if not reason:
         return OTHER
-    snake = _snake(reason)
-    if snake in REENTRY_REASONS:
-        return snake
+    head = _snake(reason.split(":", 1)[0])
+    if head in REENTRY_REASONS:
+        return head
     return _first_match(_words(reason), _REENTRY_RULES)
 
 

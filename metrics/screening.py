@@ -7,6 +7,7 @@ checks as strings. Whatever the wording, the label ends up in a fixed vocabulary
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from prometheus_client import Counter
@@ -36,7 +37,12 @@ REENTRY_REJECTIONS = Counter(
 
 hedge_category = labels.BoundedLabel(labels.HEDGE_CATEGORIES)
 
-_REENTRY_MARKERS = ("provenance", "reentry", "re-entry", "re_entry")
+# guards/policy.py reports re-entry as one summary plus up to ten listed turns:
+#   "reentry_rejections: 3 of 4 source turns"
+#   "reentry_rejected: chat:42 (reserved_prefix:chat:)"
+_SUMMARY_RE = re.compile(r"^\s*re-?_?entry_?rejections\s*:\s*(\d+)", re.IGNORECASE)
+_LISTED_RE = re.compile(r"^\s*re-?_?entry_?rejected\s*:.*\(([^()]*)\)\s*$", re.IGNORECASE)
+_MARKERS = ("provenance", "reentry", "re-entry", "re_entry")
 
 
 def _hedge_label(category: str | None, action: str) -> str:
@@ -47,28 +53,28 @@ def _hedge_label(category: str | None, action: str) -> str:
 
 
 def reentry_reasons(result: RoutedResult) -> list[str]:
-    """The bounded re-entry reasons one routed result carries (one per rejected evidence).
+    """The bounded re-entry reasons of one routed result, one per rejected evidence turn.
 
-    Prefers a per-turn provenance report when the result has one; otherwise reads the
-    failed checks that mention provenance/re-entry.
+    Prefers a per-turn provenance report when the result carries one. Otherwise reads the
+    policy's failed checks: listed turns give their reason, and turns the summary counts
+    beyond the listed ones (the policy lists at most ten) count as "other" so totals stay
+    exact. Checks that only mention provenance in another shape count once each.
     """
     provenance = getattr(result, "provenance", None)
     rejections = getattr(provenance, "rejections", None)
     if isinstance(rejections, dict) and rejections:
         return [labels.reentry_reason(str(v)) for v in rejections.values()]
-    return [
-        labels.reentry_reason(_after_marker(check))
-        for check in result.validation.checks_failed
-        if any(m in check.lower() for m in _REENTRY_MARKERS)
-    ]
-
-
-def _after_marker(check: str) -> str:
-    """ "provenance:reserved_prefix" -> "reserved_prefix"; the marker itself is no reason."""
-    lowered = check.lower()
-    for marker in _REENTRY_MARKERS:
-        lowered = lowered.replace(marker, " ")
-    return lowered
+    reasons: list[str] = []
+    summarised = 0
+    for check in result.validation.checks_failed:
+        if summary := _SUMMARY_RE.match(check):
+            summarised += int(summary.group(1))
+        elif listed := _LISTED_RE.match(check):
+            reasons.append(labels.reentry_reason(listed.group(1)))
+        elif any(m in check.lower() for m in _MARKERS):
+            reasons.append(labels.reentry_reason(check.split(":", 1)[-1]))
+    reasons.extend([labels.OTHER] * max(0, min(summarised, 10_000) - len(reasons)))
+    return reasons
 
 
 def record_screening(result: RoutedResult) -> None:

@@ -136,12 +136,19 @@ def test_dedup_result_derivation(
 def test_reentry_rejections_from_failed_checks() -> None:
     before_prefix = value("groundwire_reentry_rejections_total", reason="reserved_prefix")
     before_time = value("groundwire_reentry_rejections_total", reason="created_after_claim")
+    before_other = value("groundwire_reentry_rejections_total", reason="other")
     metrics.observe_routed(
         routed(
             Tier.FLAG_REVIEW,
             "Ungrounded assertion needs verification",
             verdict="skipped",
-            failed=["provenance:reserved_prefix", "provenance: created_at after claim", "hedge"],
+            failed=[
+                # summary counts 3 rejected turns; only 2 are listed (policy caps the list)
+                "reentry_rejections: 3 of 4 source turns",
+                "reentry_rejected: chat:time-travel (reserved_prefix:chat:)",
+                "reentry_rejected: t9 (created_after_claim)",
+                "technical_hedge: probably",
+            ],
         )
     )
     assert (
@@ -151,6 +158,24 @@ def test_reentry_rejections_from_failed_checks() -> None:
         value("groundwire_reentry_rejections_total", reason="created_after_claim")
         == before_time + 1
     )
+    assert value("groundwire_reentry_rejections_total", reason="other") == before_other + 1
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("source_not_allowed:model", "source_not_allowed"),
+        # the detail after the colon is producer text and must not pick the code
+        ("source_not_allowed:reserved-time", "source_not_allowed"),
+        ("reserved_prefix:gen:", "reserved_prefix"),
+        ("template_signature", "template_signature"),
+        ("created_after_claim", "created_after_claim"),
+        ("evidence was written by the assistant", "source_not_allowed"),
+        ("", "other"),
+    ],
+)
+def test_reentry_reason_codes(raw: str, code: str) -> None:
+    assert labels.reentry_reason(raw) == code
 
 
 @pytest.mark.parametrize(
@@ -162,6 +187,9 @@ def test_reentry_rejections_from_failed_checks() -> None:
         ("Contains technical hedges - needs verification", "technical_hedge"),
         ("Dedup check failed - cannot verify uniqueness", "dedup_failed"),
         ("Has verified citation", "verified_citation"),
+        # producer-controlled detail after a colon or as the memory id cannot pick the code
+        ("Has verified citation: ADR-7-speculation", "verified_citation"),
+        ("Duplicate of existing memory speculation-42", "duplicate"),
         ("From trusted source: documentation", "trusted_source"),
         ("Decision stated in conversation", "decision_stated"),
         ("Preference stated by user", "preference_stated"),
