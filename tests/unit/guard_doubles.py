@@ -1,0 +1,97 @@
+"""Small test doubles implementing the guard protocols (pure logic; not Kafka or Redis)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from groundwire.guards.citation_verify import CitationVerifier, Verdict
+from groundwire.guards.citations import Citation
+from groundwire.guards.config import CitationConfig
+from groundwire.guards.interfaces import DedupRequest, DedupResult, GroundingRequest
+from groundwire.topics.records import GroundingReport
+
+
+class ScriptedVerifier:
+    """Returns a fixed report per claim_id (the verdict a seed states); records requests."""
+
+    name = "scripted"
+
+    def __init__(
+        self,
+        reports: dict[str, GroundingReport] | None = None,
+        default: Callable[[GroundingRequest], GroundingReport] | None = None,
+        fail: bool = False,
+    ) -> None:
+        self.reports = reports or {}
+        self.default = default
+        self.fail = fail
+        self.seen: list[GroundingRequest] = []
+
+    async def verify_batch(self, batch: Sequence[GroundingRequest]) -> list[GroundingReport]:
+        self.seen.extend(batch)
+        if self.fail:
+            raise TimeoutError("verifier down")
+        out = []
+        for req in batch:
+            if req.claim.claim_id in self.reports:
+                out.append(self.reports[req.claim.claim_id])
+            elif self.default is not None:
+                out.append(self.default(req))
+            else:
+                out.append(GroundingReport(verdict="unknown"))
+        return out
+
+
+def substring_verifier(req: GroundingRequest) -> GroundingReport:
+    """Naive: SUPPORTED iff some turn contains the claim verbatim (case-insensitive)."""
+    needle = req.claim.content.lower().rstrip(".")
+    for turn in req.turns:
+        i = turn.text.lower().find(needle)
+        if i >= 0:
+            return GroundingReport(verdict="supported", score=1.0)
+    return GroundingReport(verdict="not_supported", score=0.0)
+
+
+class ExactDedup:
+    """Exact-text duplicates per tenant; records every request; can be made to fail."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.fail = fail
+        self.index: dict[tuple[str, str], str] = {}
+        self.calls: list[list[DedupRequest]] = []
+
+    def seed(self, tenant: str, claim_id: str, text: str) -> None:
+        self.index[(tenant, text.lower())] = claim_id
+
+    async def check_and_insert(self, batch: Sequence[DedupRequest]) -> list[DedupResult]:
+        self.calls.append(list(batch))
+        if self.fail:
+            raise ConnectionError("redis down")
+        out = []
+        for req in batch:
+            key = (req.tenant_id, req.text.lower())
+            hit = self.index.get(key)
+            if hit is not None and hit != req.claim_id:
+                out.append(DedupResult(True, hit, 1.0))
+                continue
+            if req.insert:
+                self.index[key] = req.claim_id
+            out.append(DedupResult(False))
+        return out
+
+    async def remove(self, tenant_id: str, claim_id: str) -> bool:
+        return False
+
+
+class StatedCitationVerifier(CitationVerifier):
+    """A citation verifier whose existence answers are the ones a seed states."""
+
+    def __init__(self, exists: dict[str, bool]) -> None:
+        super().__init__(CitationConfig(adr_dirs=[]))
+        self.exists = exists
+
+    def _check(self, citation: Citation) -> Verdict:
+        found = self.exists.get(citation.value)
+        if found is None:
+            return Verdict(None, "not stated")
+        return Verdict(found, "exists" if found else "not found")

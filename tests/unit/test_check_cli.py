@@ -1,0 +1,141 @@
+"""`groundwire check` end to end, in-process: one claim, JSONL files, stdin, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from groundwire.streams.cli import app
+
+runner = CliRunner()
+
+
+def _rows(output: str) -> list[dict]:
+    return [json.loads(line) for line in output.splitlines() if line.strip()]
+
+
+def test_single_claim_blocks_speculation() -> None:
+    res = runner.invoke(
+        app, ["check", "I think we use Redis", "--source", "ai_synthesis", "--type", "fact"]
+    )
+    assert res.exit_code == 0, res.output
+    (row,) = _rows(res.stdout)
+    assert row["tier"] == "block"
+    assert row["hedge"] == {
+        "action": "block",
+        "category": "personal_speculation",
+        "words": ["I think"],
+    }
+    for key in (
+        "claim_id",
+        "reason",
+        "checks_passed",
+        "checks_failed",
+        "citations",
+        "grounding",
+        "duplicate_of",
+        "similarity",
+    ):
+        assert key in row
+    assert set(row["grounding"]) >= {"verdict", "score", "evidence_spans", "adjusted_confidence"}
+
+
+def test_adr_dir_verification(tmp_path: Path) -> None:
+    (tmp_path / "ADR-003-postgres.md").write_text("# ADR 3\n")
+    ok = runner.invoke(app, ["check", "Per ADR-003, we use PostgreSQL", "--adr-dir", str(tmp_path)])
+    bad = runner.invoke(app, ["check", "Per ADR-999, we use magic", "--adr-dir", str(tmp_path)])
+    (r_ok,), (r_bad,) = _rows(ok.stdout), _rows(bad.stdout)
+    assert (r_ok["tier"], r_ok["citations"][0]["verified"]) == ("auto_approve", True)
+    assert (r_bad["tier"], r_bad["citations"][0]["verified"]) == ("flag_review", False)
+
+
+def test_git_repo_verification(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@x.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@x.invalid",
+    }
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(
+        ["git", "-C", str(tmp_path), "commit", "-q", "--allow-empty", "-m", "x"],
+        check=True,
+        env=env,
+    )
+    sha = subprocess.run(
+        ["git", "-C", str(tmp_path), "rev-parse", "HEAD"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    res = runner.invoke(app, ["check", f"Fixed in commit {sha}", "--git-repo", str(tmp_path)])
+    (row,) = _rows(res.stdout)
+    assert (row["tier"], row["citations"][0]["verified"]) == ("auto_approve", True)
+
+
+def test_jsonl_file_with_bad_lines_and_in_run_dedup(tmp_path: Path) -> None:
+    good = {
+        "claim_id": "a",
+        "tenant_id": "t",
+        "content": "OAuth2 is required",
+        "source": "documentation",
+    }
+    lines = [
+        json.dumps(good),
+        "{not json",
+        "[1, 2]",
+        json.dumps({"claim_id": "b", "content": "no tenant", "source": "user"}),
+        "",
+        json.dumps({**good, "claim_id": "c"}),
+    ]
+    path = tmp_path / "claims.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = runner.invoke(app, ["check", "--file", str(path)])
+    assert res.exit_code == 0
+    rows = _rows(res.stdout)
+    assert [r["line"] for r in rows] == [1, 2, 3, 4, 6]
+    assert rows[0]["tier"] == "auto_approve"
+    assert [r.get("reason") for r in rows[1:4]] == ["not_json", "not_object", "invalid_claim"]
+    assert all("error" in r for r in rows[1:4])
+    assert (rows[4]["tier"], rows[4]["duplicate_of"]) == ("block", "a")
+
+
+def test_stdin() -> None:
+    claim = {
+        "claim_id": "s1",
+        "tenant_id": "t",
+        "content": "The server may timeout under load",
+        "source": "ai_synthesis",
+    }
+    res = runner.invoke(app, ["check", "-f", "-"], input=json.dumps(claim) + "\n")
+    (row,) = _rows(res.stdout)
+    assert (row["claim_id"], row["tier"], row["hedge"]["action"]) == ("s1", "flag_review", "review")
+
+
+def test_missing_file_and_non_utf8(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["check", "--file", str(tmp_path / "nope.jsonl")])
+    assert res.exit_code == 2 and "no such file" in res.stderr
+    bad = tmp_path / "latin1.jsonl"
+    bad.write_bytes('{"content": "caf\xe9"}\n'.encode("latin-1"))
+    res = runner.invoke(app, ["check", "--file", str(bad)])
+    assert res.exit_code == 2 and "not UTF-8" in res.stderr
+    assert res.stdout == ""
+
+
+@pytest.mark.parametrize("args", [[], ["text", "--file", "x.jsonl"]])
+def test_usage_errors(args: list[str]) -> None:
+    res = runner.invoke(app, ["check", *args])
+    assert res.exit_code == 2
+
+
+def test_no_verify_urls_makes_no_request() -> None:
+    res = runner.invoke(app, ["check", "See http://127.0.0.1:9/api", "--no-verify-urls"])
+    (row,) = _rows(res.stdout)
+    assert row["citations"][0]["verified"] is None
+    assert row["tier"] == "flag_review"

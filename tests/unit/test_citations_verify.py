@@ -1,0 +1,346 @@
+"""Citation verification against real things: ADR files, a real git repository, a real
+local HTTP server, and the SSRF guard (refusals decided before any connection)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from groundwire.guards.citation_verify import (
+    CitationVerifier,
+    FileIssueTracker,
+    GitHubIssueTracker,
+    GitLabIssueTracker,
+    UrlVerifier,
+    verify_adr,
+    verify_commit,
+)
+from groundwire.guards.citations import Citation, CitationType, detect
+from groundwire.guards.config import CitationConfig
+
+# --------------------------------------------------------------------- local server
+
+
+class _Handler(BaseHTTPRequestHandler):
+    seen: list[tuple[str, str, str]]
+
+    def log_message(self, *args: object) -> None:  # keep test output clean
+        pass
+
+    def _respond(self) -> None:
+        self.server.seen.append((self.command, self.path, self.headers.get("Host", "")))  # type: ignore[attr-defined]
+        path = self.path
+        status, headers = 404, {}
+        if path == "/ok":
+            status = 200
+        elif path == "/head-refused":
+            status = 405 if self.command == "HEAD" else 200
+        elif path == "/redirect":
+            status, headers = 302, {"Location": "/ok"}
+        elif path == "/loop":
+            status, headers = 302, {"Location": "/loop"}
+        elif path == "/to-private":
+            status, headers = 302, {"Location": "http://10.0.0.1/admin"}
+        elif path == "/to-metadata":
+            status, headers = 301, {"Location": "http://169.254.169.254/latest/meta-data/"}
+        elif path == "/repos/acme/app/issues/7":
+            status = 200 if self.headers.get("Authorization") == "Bearer s3cret" else 404
+        elif path == "/projects/grp%2Fproj/issues/3":
+            status = 200 if self.headers.get("PRIVATE-TOKEN") == "s3cret" else 401
+        self.send_response(status)
+        for k, v in headers.items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_HEAD = _respond
+    do_GET = _respond
+
+
+@pytest.fixture
+def server() -> Iterator[ThreadingHTTPServer]:
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    srv.seen = []  # type: ignore[attr-defined]
+    thread = threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def _base(srv: ThreadingHTTPServer) -> str:
+    return f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+@pytest.fixture
+def connections(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """Record every outgoing TCP connection attempt (httpcore's sync backend uses
+    socket.create_connection), so a test can prove a refusal happened before connecting."""
+    attempts: list[tuple[str, int]] = []
+    real = socket.create_connection
+
+    def recording(address, *args, **kwargs):  # type: ignore[no-untyped-def]
+        attempts.append((str(address[0]), int(address[1])))
+        return real(address, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "create_connection", recording)
+    return attempts
+
+
+# ----------------------------------------------------------------------------- URLs
+
+
+def test_url_ok_when_allow_listed(server: ThreadingHTTPServer) -> None:
+    v = UrlVerifier(allowlist=["127.0.0.1/32"])
+    result = v.verify(f"{_base(server)}/ok")
+    assert (result.verified, result.reason) == (True, "HTTP 200")
+    assert server.seen[0][0] == "HEAD"  # type: ignore[attr-defined]
+
+
+def test_url_404_is_unverified(server: ThreadingHTTPServer) -> None:
+    result = UrlVerifier(allowlist=["127.0.0.1"]).verify(f"{_base(server)}/missing")
+    assert (result.verified, result.reason) == (False, "HTTP 404")
+
+
+def test_head_refused_falls_back_to_get(server: ThreadingHTTPServer) -> None:
+    result = UrlVerifier(allowlist=["127.0.0.1"]).verify(f"{_base(server)}/head-refused")
+    assert result.verified is True
+    assert [m for m, _, _ in server.seen] == ["HEAD", "GET"]  # type: ignore[attr-defined]
+
+
+def test_redirects_followed_and_limited(server: ThreadingHTTPServer) -> None:
+    v = UrlVerifier(allowlist=["127.0.0.1"], max_redirects=3)
+    assert v.verify(f"{_base(server)}/redirect").verified is True
+    looped = v.verify(f"{_base(server)}/loop")
+    assert looped.verified is False and "redirects" in looped.reason
+    assert sum(1 for _, p, _ in server.seen if p == "/loop") == 4  # type: ignore[attr-defined]
+
+
+def test_loopback_refused_unless_allow_listed(
+    server: ThreadingHTTPServer, connections: list[tuple[str, int]]
+) -> None:
+    result = UrlVerifier().verify(f"{_base(server)}/ok")
+    assert result.verified is False and result.reason.startswith("refused")
+    assert server.seen == [] and connections == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://10.1.2.3/internal",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[::1]:8080/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://0.0.0.0:80/",
+        "http://192.168.1.1/router",
+    ],
+)
+def test_private_addresses_refused_before_connecting(
+    url: str, connections: list[tuple[str, int]]
+) -> None:
+    result = UrlVerifier(timeout_s=30).verify(url)
+    assert result.verified is False and result.reason.startswith("refused")
+    assert connections == []
+
+
+def test_every_resolved_address_is_checked(connections: list[tuple[str, int]]) -> None:
+    calls: list[str] = []
+
+    def resolver(host: str, port: int) -> list[str]:
+        calls.append(host)
+        return ["93.184.216.34", "10.9.8.7"]  # one public, one private answer
+
+    result = UrlVerifier(resolver=resolver).verify("https://mixed.example/doc")
+    assert result.verified is False and "10.9.8.7" in result.reason
+    assert calls == ["mixed.example"] and connections == []
+
+
+def test_redirect_hops_are_rechecked(
+    server: ThreadingHTTPServer, connections: list[tuple[str, int]]
+) -> None:
+    v = UrlVerifier(allowlist=["127.0.0.1"])
+    for path in ("/to-private", "/to-metadata"):
+        result = v.verify(f"{_base(server)}{path}")
+        assert result.verified is False and result.reason.startswith("refused"), path
+    assert {host for host, _ in connections} == {"127.0.0.1"}
+
+
+def test_connection_is_pinned_to_the_checked_address(server: ThreadingHTTPServer) -> None:
+    """The name is resolved once per hop and the request goes to that address with the
+    original Host header: a second, different DNS answer can never be used."""
+    answers = iter([["127.0.0.1"], ["10.0.0.1"], ["10.0.0.1"]])
+    calls: list[str] = []
+
+    def rebinding(host: str, port: int) -> list[str]:
+        calls.append(host)
+        return next(answers)
+
+    port = server.server_address[1]
+    v = UrlVerifier(allowlist=["127.0.0.0/8"], resolver=rebinding)
+    assert v.verify(f"http://docs.internal.test:{port}/ok").verified is True
+    assert calls == ["docs.internal.test"]
+    assert server.seen == [("HEAD", "/ok", f"docs.internal.test:{port}")]  # type: ignore[attr-defined]
+
+
+def test_bad_schemes_and_credentials_refused(connections: list[tuple[str, int]]) -> None:
+    v = UrlVerifier()
+    assert v.verify("ftp://example.com/file").verified is False
+    assert v.verify("http://user:pw@example.com/").verified is False
+    assert connections == []
+
+
+# -------------------------------------------------------------------- ADRs, commits
+
+
+def test_adr_files(tmp_path: Path) -> None:
+    adrs = tmp_path / "docs" / "adrs"
+    adrs.mkdir(parents=True)
+    (adrs / "ADR-003-use-postgres.md").write_text("# ADR-003\n")
+    (adrs / "0012-kafka-keys.md").write_text("# 12\n")
+    other = tmp_path / "more"
+    other.mkdir()
+    (other / "adr_41.rst").write_text("x")
+    dirs = [adrs, other, tmp_path / "missing"]
+    assert verify_adr(3, dirs).verified is True
+    assert verify_adr(12, dirs).verified is True
+    assert verify_adr(41, dirs).verified is True
+    assert verify_adr(999, dirs).verified is False
+    assert verify_adr(30, dirs).verified is False  # 003 is not 30
+
+
+def _git(repo: Path, *args: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    }
+    proc = subprocess.run(
+        ["git", "-C", str(repo), *args], capture_output=True, text=True, env=env, check=True
+    )
+    return proc.stdout.strip()
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> tuple[Path, str]:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    (repo / "a.txt").write_text("hello\n")
+    _git(repo, "add", "a.txt")
+    _git(repo, "commit", "-q", "-m", "first")
+    return repo, _git(repo, "rev-parse", "HEAD")
+
+
+def test_commit_exists_in_real_repo(git_repo: tuple[Path, str]) -> None:
+    repo, sha = git_repo
+    assert verify_commit(sha, [repo]).verified is True
+    assert verify_commit(sha[:10], [repo]).verified is True
+    fake = "0123456789abcdef0123456789abcdef01234567"
+    assert fake != sha and verify_commit(fake, [repo]).verified is False
+
+
+def test_commit_blob_is_not_a_commit(git_repo: tuple[Path, str]) -> None:
+    repo, _ = git_repo
+    blob = _git(repo, "rev-parse", "HEAD:a.txt")
+    assert verify_commit(blob, [repo]).verified is False
+
+
+@pytest.mark.parametrize("bad", ["--output=/tmp/x", "HEAD", "a1b2c3d; rm -rf /", "abc"])
+def test_commit_hash_validated_first(bad: str, git_repo: tuple[Path, str]) -> None:
+    repo, _ = git_repo
+    result = verify_commit(bad, [repo])
+    assert result.verified is False and result.reason == "not a commit hash"
+
+
+def test_commit_without_repo_is_unchecked() -> None:
+    assert verify_commit("a1b2c3d4e5", []).verified is None
+
+
+# --------------------------------------------------------------------------- issues
+
+
+def test_file_issue_tracker(tmp_path: Path) -> None:
+    listing = tmp_path / "issues.txt"
+    listing.write_text("#12\n40\n")
+    tracker = FileIssueTracker(listing)
+    assert tracker.exists(12).verified is True
+    assert tracker.exists(13).verified is False
+    as_json = tmp_path / "issues.json"
+    as_json.write_text('[{"number": 5}, {"iid": 6}, 7]')
+    assert [FileIssueTracker(as_json).exists(n).verified for n in (5, 6, 7, 8)] == [
+        True,
+        True,
+        True,
+        False,
+    ]
+
+
+def test_github_tracker_sends_token(server: ThreadingHTTPServer) -> None:
+    tracker = GitHubIssueTracker("acme/app", token="s3cret", api_base=_base(server))
+    assert tracker.exists(7).verified is True
+    assert tracker.exists(8).verified is False
+    assert GitHubIssueTracker("acme/app", api_base=_base(server)).exists(7).verified is False
+    assert "s3cret" not in repr(tracker)
+
+
+def test_gitlab_tracker(server: ThreadingHTTPServer) -> None:
+    tracker = GitLabIssueTracker("grp/proj", token="s3cret", api_base=_base(server))
+    assert tracker.exists(3).verified is True
+    unknown = GitLabIssueTracker("grp/proj", token="wrong", api_base=_base(server)).exists(3)
+    assert unknown.verified is None  # 401 says nothing about the issue
+
+
+# ----------------------------------------------------------------- facade and cache
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_results_cached_with_ttl(tmp_path: Path) -> None:
+    adr = tmp_path / "ADR-007-x.md"
+    adr.write_text("x")
+    clock = _Clock()
+    v = CitationVerifier(CitationConfig(adr_dirs=[tmp_path], cache_ttl_s=60), clock=clock)
+    (cit,) = detect("Per ADR-007 we shard")
+    assert v.verify(cit).verified is True
+    adr.unlink()
+    assert v.verify(cit).verified is True and v.checks_run == 1  # served from cache
+    clock.now += 61
+    assert v.verify(cit).verified is False and v.checks_run == 2
+
+
+def test_averify_many_checks_each_distinct_citation_once(server: ThreadingHTTPServer) -> None:
+    cfg = CitationConfig(url_allowlist=["127.0.0.1"], adr_dirs=[])
+    v = CitationVerifier(cfg)
+    url = f"{_base(server)}/ok"
+    cits = [Citation(CitationType.URL, url, 0, 1)] * 3 + [
+        Citation(CitationType.URL, f"{_base(server)}/missing", 0, 1)
+    ]
+    reports = asyncio.run(v.averify_many(cits))
+    assert [r.verified for r in reports] == [True, True, True, False]
+    assert v.checks_run == 2
+
+
+def test_switches(server: ThreadingHTTPServer) -> None:
+    (cit,) = detect(f"See {_base(server)}/ok")
+    assert CitationVerifier(CitationConfig(verify=False)).verify(cit).verified is None
+    no_urls = CitationVerifier(CitationConfig(url_allowlist=["127.0.0.1"]), verify_urls=False)
+    assert no_urls.verify(cit).verified is None
+    assert server.seen == []  # type: ignore[attr-defined]
+    (issue,) = detect("see #5")
+    assert CitationVerifier(CitationConfig()).verify(issue).verified is None

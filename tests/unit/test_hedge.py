@@ -1,0 +1,99 @@
+"""Hedge detector: the seed's five categories, its false-positive filters and bypass rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from groundwire.guards.config import HedgeConfig
+from groundwire.guards.hedge import HedgeDetector, analyze
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "category"),
+    [
+        # seed 000 hedge table and Tier 3 examples
+        ("I think we should use Redis", "block", "personal_speculation"),
+        ("I guess the API supports this", "block", "personal_speculation"),
+        ("I believe the cache is warm", "block", "personal_speculation"),
+        ("I assume the queue is durable", "block", "personal_speculation"),
+        ("I don't know which broker we run", "block", "admitted_uncertainty"),
+        ("Not sure the index is rebuilt nightly", "block", "admitted_uncertainty"),
+        ("I could be wrong, but the port is 8080", "block", "admitted_uncertainty"),
+        ("Maybe we could try GraphQL", "block", "suggestion"),
+        ("Perhaps we should shard the table", "block", "suggestion"),
+        ("The server may timeout under load", "review", "technical_hedge"),
+        ("Connections typically complete in <100ms", "review", "technical_hedge"),
+        ("Retries often succeed on the second attempt", "review", "technical_hedge"),
+        ("The job usually finishes before midnight", "review", "technical_hedge"),
+        ("The worker might drop the connection", "review", "technical_hedge"),
+        ("The build takes approximately 12 minutes", "review", "approximation"),
+        ("The table holds around 40000 rows", "review", "approximation"),
+        ("Startup takes roughly two seconds", "review", "approximation"),
+        ("Per ADR-003, we use PostgreSQL", "none", None),
+        ("The API returns JSON for REST responses", "none", None),
+    ],
+)
+def test_seed_categories(text: str, action: str, category: str | None) -> None:
+    report = analyze(text)
+    assert (report.action, report.category) == (action, category)
+    if action != "none":
+        assert report.words, "the matched hedge words are reported"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I think we should use Redis, definitely",
+        "Definitely, absolutely, I think the API is REST",
+        "I guess it is certainly PostgreSQL 15 for sure",
+    ],
+)
+def test_assertion_markers_never_cancel_personal_speculation(text: str) -> None:
+    assert analyze(text).action == "block"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The release shipped in May 2024",
+        "We migrated on May 3rd",
+        "Billing moved to Stripe in May, after the audit",
+        "The parser couldn't handle UTF-16 input",
+        "The old client could not reconnect after failover",
+        "The retry count should be 5",
+        "The default timeout should be 30 seconds",
+    ],
+)
+def test_seed_false_positive_filters(text: str) -> None:
+    assert analyze(text).action == "none", analyze(text)
+
+
+def test_filters_do_not_hide_real_modals() -> None:
+    assert analyze("May cause errors under load").action == "review"
+    assert analyze("The client could reconnect on its own").action == "review"
+    assert analyze("The cache should be warm by then").action == "review"
+
+
+def test_typographic_and_tokenised_contractions() -> None:
+    assert analyze("I don\u2019t know the port").action == "block"
+    assert analyze("It could n't be simpler").action == "none"
+    assert analyze("I 'm not sure it works").action == "block"
+
+
+def test_block_outranks_review_and_words_list_both() -> None:
+    report = analyze("The service may restart, I think")
+    assert report.action == "block"
+    assert "I think" in report.words and "may" in report.words
+
+
+def test_config_switches() -> None:
+    assert HedgeDetector(HedgeConfig(enabled=False)).analyze("I think so").action == "none"
+    off = HedgeDetector(HedgeConfig(frequency_adverbs_review=False))
+    assert off.analyze("Jobs usually finish at night").action == "none"
+    assert off.analyze("Jobs may finish at night").action == "review"
+
+
+def test_bounded_input() -> None:
+    text = "The API returns JSON. " * 500 + "I think it is XML."
+    assert HedgeDetector(HedgeConfig(max_chars=1000)).analyze(text).action == "none"
+    assert HedgeDetector().analyze(text).action == "block"

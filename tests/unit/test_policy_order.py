@@ -1,0 +1,122 @@
+"""determine_tier on its own: the decision order and the checks it reports."""
+
+from __future__ import annotations
+
+from groundwire.guards.config import GuardsConfig
+from groundwire.guards.interfaces import DedupResult
+from groundwire.guards.policy import determine_tier
+from groundwire.topics.records import (
+    CitationReport,
+    GroundingReport,
+    HedgeReport,
+    ProvenanceReport,
+    Tier,
+)
+
+NONE = HedgeReport(action="none")
+ADR_OK = CitationReport(type="adr", value="ADR-3", verified=True, reason="exists")
+ADR_BAD = CitationReport(type="adr", value="ADR-9", verified=False, reason="ADR not found")
+
+
+def test_speculation_beats_everything() -> None:
+    d = determine_tier(
+        hedge=HedgeReport(action="block", category="personal_speculation", words=["I think"]),
+        source="user",
+        memory_type="fact",
+        citations=[ADR_OK],
+        grounding=GroundingReport(verdict="supported"),
+        dedup=DedupResult(True, "m1", 0.99),
+    )
+    assert d.tier is Tier.BLOCK and d.reason == "Contains personal speculation"
+    assert "citation_verified: ADR-3" in d.checks_passed  # all checks still reported
+    assert any(f.startswith("duplicate_of: m1") for f in d.checks_failed)
+
+
+def test_duplicate_beats_verified_citation() -> None:
+    d = determine_tier(
+        hedge=NONE,
+        source="ai_synthesis",
+        memory_type="fact",
+        citations=[ADR_OK],
+        dedup=DedupResult(True, "m1", 0.95),
+    )
+    assert d.tier is Tier.BLOCK and "m1" in d.reason
+
+
+def test_not_supported_beats_trusted_source() -> None:
+    d = determine_tier(
+        hedge=NONE,
+        source="user",
+        memory_type="fact",
+        grounding=GroundingReport(verdict="not_supported"),
+    )
+    assert d.tier is Tier.BLOCK
+
+
+def test_refuted_citation_never_approves_even_from_trusted_source() -> None:
+    d = determine_tier(
+        hedge=NONE, source="documentation", memory_type="fact", citations=[ADR_BAD, ADR_OK]
+    )
+    assert d.tier is Tier.FLAG_REVIEW and "ADR-9" in d.reason
+
+
+def test_unchecked_citation_neither_approves_nor_blocks_approval() -> None:
+    unchecked = CitationReport(type="issue", value="#5", verified=None, reason="no tracker")
+    ai = determine_tier(
+        hedge=NONE, source="ai_synthesis", memory_type="fact", citations=[unchecked]
+    )
+    user = determine_tier(hedge=NONE, source="user", memory_type="fact", citations=[unchecked])
+    assert (ai.tier, user.tier) == (Tier.FLAG_REVIEW, Tier.AUTO_APPROVE)
+
+
+def test_partial_penalty_threshold_and_option() -> None:
+    partial = GroundingReport(verdict="partial", confidence_penalty=0.3)
+    kept = determine_tier(
+        hedge=NONE, source="ai_synthesis", memory_type="fact", confidence=0.7, grounding=partial
+    )
+    assert (kept.tier, kept.adjusted_confidence) == (Tier.FLAG_REVIEW, 0.4)
+    dropped = determine_tier(
+        hedge=NONE, source="ai_synthesis", memory_type="fact", confidence=0.5, grounding=partial
+    )
+    assert dropped.tier is Tier.BLOCK and "below 0.30" in dropped.reason
+    cfg = GuardsConfig()
+    cfg.policy.approve_partial = True
+    cfg.grounding.min_confidence_after_penalty = 0.1
+    assert (
+        determine_tier(
+            hedge=NONE,
+            source="ai_synthesis",
+            memory_type="fact",
+            confidence=0.5,
+            grounding=partial,
+            cfg=cfg,
+        ).tier
+        is Tier.AUTO_APPROVE
+    )
+
+
+def test_verifier_adjusted_confidence_wins_over_own_arithmetic() -> None:
+    g = GroundingReport(verdict="partial", confidence_penalty=0.1, adjusted_confidence=0.2)
+    d = determine_tier(hedge=NONE, source="user", memory_type="fact", confidence=0.9, grounding=g)
+    assert d.tier is Tier.BLOCK and d.adjusted_confidence == 0.2
+
+
+def test_reentry_rejections_listed_and_counted() -> None:
+    prov = ProvenanceReport(
+        eligible_turn_ids=["k1"],
+        rejections={f"chat:{i}": "reserved_prefix:chat:" for i in range(12)},
+    )
+    d = determine_tier(hedge=NONE, source="ai_synthesis", memory_type="fact", provenance=prov)
+    assert "reentry_rejections: 12 of 13 source turns" in d.checks_failed
+    assert sum(f.startswith("reentry_rejected: ") for f in d.checks_failed) == 10  # bounded
+    assert "reentry_rejected" in d.tags
+
+
+def test_decision_and_preference_sources() -> None:
+    def tier(source: str, memory_type: str) -> Tier:
+        return determine_tier(hedge=NONE, source=source, memory_type=memory_type).tier
+
+    assert tier("conversation", "decision") is Tier.AUTO_APPROVE
+    assert tier("chat", "decision") is Tier.FLAG_REVIEW
+    assert tier("chat", "preference") is Tier.AUTO_APPROVE
+    assert tier("ai_synthesis", "preference") is Tier.FLAG_REVIEW

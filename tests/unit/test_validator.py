@@ -1,0 +1,161 @@
+"""The in-process Validator: batch order, fail-closed paths, the RoutedResult it fills."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from guard_doubles import ExactDedup, ScriptedVerifier, substring_verifier
+
+from groundwire.guards.config import GuardsConfig
+from groundwire.guards.screening import screen, screen_batch
+from groundwire.guards.validator import Validator
+from groundwire.topics.records import Claim, GroundingReport, Tier
+
+TURNS = [{"id": "k1", "source": "corpus", "text": "The API returns JSON for REST responses."}]
+
+
+def _claim(cid: str, content: str, **kw: object) -> Claim:
+    return Claim(
+        claim_id=cid,
+        tenant_id=str(kw.pop("tenant", "acme")),
+        content=content,
+        source=kw.pop("source", "ai_synthesis"),
+        **kw,
+    )  # type: ignore[arg-type]
+
+
+def _validate(validator: Validator, *claims: Claim):  # type: ignore[no-untyped-def]
+    return asyncio.run(validator.validate_batch(list(claims)))
+
+
+def test_one_dedup_call_per_batch_and_blocked_claims_not_inserted() -> None:
+    dedup = ExactDedup()
+    v = Validator(GuardsConfig(), dedup, ScriptedVerifier(default=substring_verifier))
+    results = _validate(
+        v,
+        _claim("a", "I think the API returns XML"),
+        _claim("b", "The API returns JSON for REST responses", source_turns=TURNS),
+        _claim("c", "The API returns YAML", source_turns=TURNS),  # not supported -> block
+        _claim("d", "Jobs run nightly"),
+    )
+    assert len(dedup.calls) == 1
+    assert [(r.claim_id, r.insert) for r in dedup.calls[0]] == [
+        ("a", False),
+        ("b", True),
+        ("c", False),
+        ("d", True),
+    ]
+    assert [r.validation.tier for r in results] == [
+        Tier.BLOCK,
+        Tier.AUTO_APPROVE,
+        Tier.BLOCK,
+        Tier.FLAG_REVIEW,
+    ]
+
+
+def test_blocked_claim_never_becomes_the_original() -> None:
+    dedup = ExactDedup()
+    v = Validator(GuardsConfig(), dedup, None)
+    _validate(v, _claim("a", "I think we use Kafka"))
+    (later,) = _validate(v, _claim("b", "I think we use Kafka", source="user"))
+    assert later.duplicate_of is None  # blocked for speculation, not as a duplicate of a
+
+
+def test_duplicates_within_one_batch() -> None:
+    v = Validator(GuardsConfig(), ExactDedup(), None)
+    first, second = _validate(
+        v,
+        _claim("a", "OAuth2 is required", source="documentation"),
+        _claim("b", "OAuth2 is required", source="documentation"),
+    )
+    assert first.validation.tier is Tier.AUTO_APPROVE
+    assert (second.validation.tier, second.duplicate_of) == (Tier.BLOCK, "a")
+
+
+def test_dedup_failure_fails_closed() -> None:
+    v = Validator(GuardsConfig(), ExactDedup(fail=True), None)
+    (r,) = _validate(v, _claim("a", "OAuth2 is required", source="documentation"))
+    assert r.validation.tier is Tier.FLAG_REVIEW and "dedup_failed" in r.tags
+    assert any(f.startswith("dedup_failed: ConnectionError") for f in r.validation.checks_failed)
+
+
+@pytest.mark.parametrize(
+    ("mode", "source", "expected"),
+    [
+        ("queue", "user", Tier.FLAG_REVIEW),
+        ("block", "user", Tier.BLOCK),
+        ("allow_with_flag", "user", Tier.AUTO_APPROVE),
+        ("allow_with_flag", "ai_synthesis", Tier.FLAG_REVIEW),
+    ],
+)
+def test_verifier_failure_per_config(mode: str, source: str, expected: Tier) -> None:
+    cfg = GuardsConfig()
+    cfg.grounding.on_verifier_failure = mode  # type: ignore[assignment]
+    v = Validator(cfg, None, ScriptedVerifier(fail=True))
+    (r,) = _validate(v, _claim("a", "The API returns JSON", source=source, source_turns=TURNS))
+    assert r.grounding.verdict == "unknown" and "grounding_unknown" in r.tags
+    assert r.validation.tier is expected
+
+
+def test_skipped_grounding_falls_through() -> None:
+    verifier = ScriptedVerifier(default=substring_verifier)
+    v = Validator(GuardsConfig(), None, verifier)
+    pref = _claim("p", "Prefers tabs", memory_type="preference", source="chat", source_turns=TURNS)
+    no_turns = _claim("n", "Prefers tabs", source="user")
+    r1, r2 = _validate(v, pref, no_turns)
+    assert verifier.seen == []
+    assert (r1.grounding.verdict, r2.grounding.verdict) == ("skipped", "skipped")
+    assert r1.validation.tier is r2.validation.tier is Tier.AUTO_APPROVE
+    cfg = GuardsConfig()
+    cfg.grounding.enabled = False
+    (r3,) = _validate(Validator(cfg, None, verifier), _claim("x", "Jobs run", source_turns=TURNS))
+    assert r3.grounding.verdict == "skipped" and verifier.seen == []
+
+
+def test_routed_result_is_filled() -> None:
+    report = GroundingReport(verdict="supported", score=0.9, verifier="scripted")
+    v = Validator(GuardsConfig(), ExactDedup(), ScriptedVerifier({"a": report}))
+    (r,) = asyncio.run(
+        v.validate_batch([_claim("a", "The API returns JSON", source_turns=TURNS)], worker="w1")
+    )
+    assert r.worker == "w1" and r.grounding.score == 0.9
+    assert {"hedge", "citations_detect", "provenance", "grounding", "dedup", "policy"} <= set(
+        r.timings_ms
+    )
+    assert r.validation.evidence.confidence == "high"
+    assert "provenance_ok" in r.validation.checks_passed
+
+
+def test_screen_sync_and_batch_agree() -> None:
+    cfg = GuardsConfig()
+    claims = [_claim("a", "I think ADR-4 says #12"), _claim("b", "The pool may shrink")]
+    batch = asyncio.run(screen_batch(claims, cfg))
+    for c, s in zip(claims, batch, strict=True):
+        one = screen(c, cfg)
+        assert (one.hedge, one.citations, one.provenance) == (s.hedge, s.citations, s.provenance)
+    assert [c.value for c in batch[0].citations] == ["ADR-4", "#12"]
+
+
+def test_through_the_real_offline_verifier() -> None:
+    grounding = pytest.importorskip("groundwire.guards.grounding")
+    cfg = GuardsConfig()
+    v = Validator(cfg, None, grounding.build_verifier(cfg.grounding))
+    turns = [
+        {"id": "turn-1", "source": "user", "text": "Let's schedule the meeting for next Tuesday."},
+        {
+            "id": "turn-2",
+            "source": "user",
+            "text": "I'll be joining from my home office in Bangalore.",
+        },
+    ]
+    fabricated, grounded = _validate(
+        v,
+        _claim("g1", "Georgian works as a software developer at Google", source_turns=turns),
+        _claim(
+            "g2", "The user will be joining from a home office in Bangalore", source_turns=turns
+        ),
+    )
+    assert fabricated.grounding.verdict == "not_supported"
+    assert fabricated.validation.tier is Tier.BLOCK
+    assert grounded.validation.tier is not Tier.BLOCK
