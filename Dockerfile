@@ -1,0 +1,33 @@
+# groundwire worker image: `docker build -t groundwire:local .`
+# The same image runs every role: `worker` (default), `topics create`, `report`, `check`.
+FROM python:3.11-slim-bookworm AS build
+WORKDIR /src
+# README.m[d]: pyproject names README.md as the long description; the glob keeps the
+# build working in a checkout that does not have it yet.
+COPY pyproject.toml README.m[d] ./
+COPY groundwire groundwire
+COPY guards guards
+COPY topics topics
+COPY streams streams
+COPY metrics metrics
+RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+
+FROM python:3.11-slim-bookworm
+# git: commit-citation verification shells out to `git cat-file` (arg lists, no shell).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends git \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --create-home --home-dir /app groundwire
+COPY --from=build /wheels /wheels
+RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
+USER 10001
+WORKDIR /app
+ENV PYTHONUNBUFFERED=1 \
+    GROUNDWIRE_METRICS_PORT=9464 \
+    GROUNDWIRE_DATA_DIR=/app/.groundwire
+EXPOSE 9464
+# /metrics doubles as the liveness signal until the worker grows a /healthz.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=4 \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/metrics' % os.environ.get('GROUNDWIRE_METRICS_PORT', '9464'), timeout=4)"]
+ENTRYPOINT ["groundwire"]
+CMD ["worker"]
