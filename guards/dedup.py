@@ -25,15 +25,13 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
-import numpy as np
-
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup_memory import MemoryStore
 from groundwire.guards.dedup_minhash import (
     Fingerprint,
     MinHasher,
     choose_bands,
-    hash_tokens,
+    hash_token_sets,
     jaccard,
     tokenize,
 )
@@ -85,28 +83,29 @@ class MinHashDedupIndex:
 
     def fingerprints(self, texts: Sequence[str]) -> list[Fingerprint]:
         """Hashed word sets and band keys of many texts, signatures in one numpy pass."""
-        return self.hasher.fingerprints([hash_tokens(tokenize(t)) for t in texts])
+        return self.hasher.fingerprints(hash_token_sets([tokenize(t) for t in texts]))
 
     async def check_and_insert(self, batch: Sequence[DedupRequest]) -> list[DedupResult]:
         results: list[DedupResult | None] = [None] * len(batch)
         groups: dict[str, list[Item]] = {}
         positions: dict[str, list[int]] = {}
         try:
-            token_sets: list[np.ndarray] = []
+            word_sets: list[frozenset[str]] = []
             valid: list[int] = []
             for i, req in enumerate(batch):
                 problem = self._validate(req)
                 if problem:
                     results[i] = _failed(problem)
                     continue
-                tokens = hash_tokens(tokenize(req.text))
-                if tokens.size > self.cfg.max_tokens:
+                words = tokenize(req.text)
+                if len(words) > self.cfg.max_tokens:
                     results[i] = _failed(
-                        f"text has {tokens.size} distinct words, limit {self.cfg.max_tokens}"
+                        f"text has {len(words)} distinct words, limit {self.cfg.max_tokens}"
                     )
                     continue
-                token_sets.append(tokens)
+                word_sets.append(words)
                 valid.append(i)
+            token_sets = hash_token_sets(word_sets)
             for i, fp in zip(valid, self.hasher.fingerprints(token_sets), strict=True):
                 req = batch[i]
                 groups.setdefault(req.tenant_id, []).append(Item(req.claim_id, req.insert, fp))

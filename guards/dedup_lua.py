@@ -46,6 +46,18 @@ local function shard_of(key)
   return a, h
 end
 
+-- shard key names, built once per call: number-to-string and concatenation are costly
+local names = {}
+local function shard_key(key)
+  local a = shard_of(key)
+  local name = names[a]
+  if not name then
+    name = bprefix .. a
+    names[a] = name
+  end
+  return name
+end
+
 local function save_meta()
   redis.call('HSET', meta, 'next', next_id, 'level', level, 'split', split,
              'entries', entries)
@@ -66,12 +78,21 @@ local function maybe_split()
   local src = bprefix .. split
   local dst = bprefix .. (split + size)
   local all = redis.call('HGETALL', src)
+  local pairs_, fields = {}, {}
   for i = 1, #all, 2 do
     local _, h = shard_of(all[i])
     if h % (size * 2) ~= split then
-      redis.call('HSET', dst, all[i], all[i + 1])
-      redis.call('HDEL', src, all[i])
+      pairs_[#pairs_ + 1] = all[i]
+      pairs_[#pairs_ + 1] = all[i + 1]
+      fields[#fields + 1] = all[i]
     end
+  end
+  -- few calls per split (each redis.call costs microseconds); chunks keep unpack() far
+  -- below Lua's C-stack limit even for an oversized shard
+  for i = 1, #fields, 100 do
+    local j = math.min(i + 99, #fields)
+    redis.call('HSET', dst, unpack(pairs_, 2 * i - 1, 2 * j))
+    redis.call('HDEL', src, unpack(fields, i, j))
   end
   split = split + 1
   if split == size then
@@ -94,11 +115,17 @@ for c = 0, n - 1 do
       qn = qn + 1
     end
     local best, best_cid, best_sim, best_i, best_u = nil, '', -1, 0, 0
+    -- band lookups are kept for the insert below: nothing writes in between
+    local bkeys, bshards, bvals = {}, {}, {}
     if qn > 0 then
       local seen = {}
       for i = 1, #bands - 7, 8 do
         local bk = string.sub(bands, i, i + 7)
-        local v = redis.call('HGET', bprefix .. shard_of(bk), bk)
+        local shard = shard_key(bk)
+        local v = redis.call('HGET', shard, bk)
+        bkeys[#bkeys + 1] = bk
+        bshards[#bshards + 1] = shard
+        bvals[#bvals + 1] = v
         if v then
           for sid in string.gmatch(v, '%d+') do
             if not seen[sid] then
@@ -135,12 +162,10 @@ for c = 0, n - 1 do
         local l = #cid
         redis.call('HSET', rec, sid,
                    string.char(math.floor(l / 256), l % 256) .. cid .. toks)
-        for i = 1, #bands - 7, 8 do
-          local bk = string.sub(bands, i, i + 7)
-          local key = bprefix .. shard_of(bk)
-          local v = redis.call('HGET', key, bk)
+        for i = 1, #bkeys do
+          local v = bvals[i]
           if v then v = v .. ',' .. sid else v = sid end
-          redis.call('HSET', key, bk, v)
+          redis.call('HSET', bshards[i], bkeys[i], v)
           entries = entries + 1
         end
         maybe_split()
@@ -173,7 +198,7 @@ local cid, sid, bands = ARGV[2], ARGV[3], ARGV[4]
 if redis.call('HGET', ids, cid) ~= sid then return 0 end
 for i = 1, #bands - 7, 8 do
   local bk = string.sub(bands, i, i + 7)
-  local key = bprefix .. shard_of(bk)
+  local key = shard_key(bk)
   local v = redis.call('HGET', key, bk)
   if v then
     local kept = {}

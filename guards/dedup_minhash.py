@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 import numpy as np
 from datasketch import MinHash
@@ -42,8 +43,11 @@ _GOLDEN = _U64(0x9E3779B97F4A7C15)
 
 def tokenize(text: str) -> frozenset[str]:
     """The word set Jaccard is computed on (see module docstring for the normalisation)."""
-    words = unicodedata.normalize("NFKC", text).casefold().split()
-    return frozenset(t for t in (w.strip(_STRIP) for w in words) if t)
+    if not text.isascii():  # NFKC is the identity on ASCII; skip its cost there
+        text = unicodedata.normalize("NFKC", text)
+    words = {w.strip(_STRIP) for w in text.casefold().split()}
+    words.discard("")
+    return frozenset(words)
 
 
 def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:
@@ -60,8 +64,16 @@ def token_hash(token: str) -> int:
 
 def hash_tokens(tokens: frozenset[str]) -> np.ndarray:
     """Sorted, unique 32-bit token hashes: the compact set the index stores per memory."""
-    arr = np.fromiter((token_hash(t) for t in tokens), dtype=np.uint32, count=len(tokens))
-    return np.unique(arr)
+    return hash_token_sets([tokens])[0]
+
+
+def hash_token_sets(token_sets: Sequence[frozenset[str]]) -> list[np.ndarray]:
+    """`hash_tokens` for many sets, built as views of one array (numpy calls per batch)."""
+    lists = [sorted({token_hash(t) for t in s}) for s in token_sets]
+    lengths = [len(x) for x in lists]
+    flat = np.fromiter(chain.from_iterable(lists), dtype=np.uint32, count=sum(lengths))
+    bounds = np.cumsum(lengths).tolist()
+    return [flat[end - n : end] for n, end in zip(lengths, bounds, strict=True)]
 
 
 def hashed_jaccard(a: np.ndarray, b: np.ndarray) -> tuple[int, int]:
