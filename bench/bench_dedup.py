@@ -37,7 +37,7 @@ from eval_dedup import build_stream, load_sentences
 
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import build_dedup_index
-from groundwire.guards.dedup_minhash import token_hash, tokenize
+from groundwire.guards.dedup_minhash import clear_token_cache, tokenize
 from groundwire.guards.interfaces import DedupRequest
 
 
@@ -71,7 +71,7 @@ def used_memory(client: redis.Redis) -> int:
 def bench_signatures(texts: list[str], cfg: DedupConfig) -> tuple[float, float]:
     """µs per claim for fingerprints (tokenise, hash, MinHash, bands): cold and warm cache."""
     index = build_dedup_index(cfg)
-    token_hash.cache_clear()
+    clear_token_cache()
     t0 = time.perf_counter()
     for start in range(0, len(texts), 500):
         index.fingerprints(texts[start : start + 500])

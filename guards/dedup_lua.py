@@ -70,6 +70,13 @@ CHECK_AND_INSERT = (
 local threshold = tonumber(ARGV[2])
 local load = tonumber(ARGV[3])
 local n = tonumber(ARGV[4])
+-- the batch travels as a few blobs (fewer arguments to encode and parse):
+-- flags: one '1'/'0' per claim (insert?); counts: 2 bytes per claim (token count);
+-- alltoks: every claim's 4-byte token hashes back to back; allbands: bw bytes per claim;
+-- then one claim_id per claim from ARGV[10]
+local flags, counts, alltoks, allbands = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+local bw = tonumber(ARGV[9])
+local tpos = 1
 local dirty = false
 
 local function maybe_split()
@@ -101,13 +108,19 @@ local function maybe_split()
   end
 end
 
-local out = {}
+-- reply: {statuses, then claim_id, intersection, union for each duplicate}; statuses
+-- has one character per claim: '0' unique, '1' already indexed, '2' duplicate
+local status, out = {}, {''}
 for c = 0, n - 1 do
-  local base = 5 + c * 4
-  local cid, ins, toks, bands = ARGV[base], ARGV[base + 1], ARGV[base + 2], ARGV[base + 3]
+  local cid = ARGV[10 + c]
+  local ins = string.byte(flags, c + 1) == 49
+  local cnt = string.byte(counts, 2 * c + 1) * 256 + string.byte(counts, 2 * c + 2)
+  local toks = string.sub(alltoks, tpos, tpos + 4 * cnt - 1)
+  tpos = tpos + 4 * cnt
+  local bands = string.sub(allbands, c * bw + 1, (c + 1) * bw)
   if redis.call('HEXISTS', ids, cid) == 1 then
     -- already indexed (a replay): unique, never a duplicate of itself
-    out[#out + 1] = 1; out[#out + 1] = ''; out[#out + 1] = 0; out[#out + 1] = 0
+    status[c + 1] = '1'
   else
     local qset, qn = {}, 0
     for i = 1, #toks - 3, 4 do
@@ -152,9 +165,10 @@ for c = 0, n - 1 do
       end
     end
     if best then
-      out[#out + 1] = 2; out[#out + 1] = best_cid; out[#out + 1] = best_i; out[#out + 1] = best_u
+      status[c + 1] = '2'
+      out[#out + 1] = best_cid; out[#out + 1] = best_i; out[#out + 1] = best_u
     else
-      if ins == '1' and qn > 0 then
+      if ins and qn > 0 then
         local id = next_id
         next_id = next_id + 1
         local sid = tostring(id)
@@ -171,11 +185,12 @@ for c = 0, n - 1 do
         maybe_split()
         dirty = true
       end
-      out[#out + 1] = 0; out[#out + 1] = ''; out[#out + 1] = 0; out[#out + 1] = 0
+      status[c + 1] = '0'
     end
   end
 end
 if dirty then save_meta() end
+out[1] = table.concat(status)
 return out
 """
 )

@@ -25,7 +25,6 @@ import string
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import chain
 
 import numpy as np
@@ -39,6 +38,7 @@ _U64 = np.uint64
 _MIX1 = _U64(0xBF58476D1CE4E5B9)
 _MIX2 = _U64(0x94D049BB133111EB)
 _GOLDEN = _U64(0x9E3779B97F4A7C15)
+_CHUNK = 2048  # token rows per signature chunk: 2048 x 128 x 4 bytes = 1 MiB
 
 
 def tokenize(text: str) -> frozenset[str]:
@@ -56,20 +56,37 @@ def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float
     return len(a & b) / union if union else 0.0
 
 
-@lru_cache(maxsize=1 << 18)
+_HASH_CACHE: dict[str, int] = {}
+_HASH_CACHE_MAX = 1 << 18
+
+
 def token_hash(token: str) -> int:
-    """32-bit hash of one token; cached because common words recur in every claim."""
-    return sha1_hash32(token.encode("utf-8"))
+    """32-bit hash of one token (datasketch's sha1_hash32), cached: common words recur.
+
+    A plain dict, emptied when full, is cheaper per hit than functools.lru_cache and the
+    hit rate barely suffers on word distributions.
+    """
+    h = _HASH_CACHE.get(token)
+    if h is None:
+        if len(_HASH_CACHE) >= _HASH_CACHE_MAX:
+            _HASH_CACHE.clear()
+        h = _HASH_CACHE[token] = sha1_hash32(token.encode("utf-8"))
+    return h
+
+
+def clear_token_cache() -> None:
+    _HASH_CACHE.clear()
 
 
 def hash_tokens(tokens: frozenset[str]) -> np.ndarray:
-    """Sorted, unique 32-bit token hashes: the compact set the index stores per memory."""
+    """Unique 32-bit token hashes: the compact set the index stores per memory."""
     return hash_token_sets([tokens])[0]
 
 
 def hash_token_sets(token_sets: Sequence[frozenset[str]]) -> list[np.ndarray]:
     """`hash_tokens` for many sets, built as views of one array (numpy calls per batch)."""
-    lists = [sorted({token_hash(t) for t in s}) for s in token_sets]
+    get = _HASH_CACHE.get
+    lists = [{get(t) or token_hash(t) for t in s} for s in token_sets]
     lengths = [len(x) for x in lists]
     flat = np.fromiter(chain.from_iterable(lists), dtype=np.uint32, count=sum(lengths))
     bounds = np.cumsum(lengths).tolist()
@@ -168,12 +185,21 @@ class MinHasher:
         nonempty = np.flatnonzero(lengths)
         if nonempty.size == 0:
             return out
-        flat = np.concatenate([token_sets[i] for i in nonempty]).astype(np.uint32, copy=False)
-        hv = _fmix32(flat)
-        phv = hv[:, None] * self._a[None, :] + self._b[None, :]  # uint32 wrap-around = mod 2^32
-        starts = np.zeros(nonempty.size, dtype=np.int64)
-        np.cumsum(lengths[nonempty][:-1], out=starts[1:])
-        out[nonempty] = np.minimum.reduceat(phv, starts, axis=0)
+        # chunks of about _CHUNK_TOKENS token rows keep the (tokens x num_perm) matrix in cache
+        begin = 0
+        while begin < nonempty.size:
+            end, rows = begin, 0
+            while end < nonempty.size and (rows == 0 or rows + lengths[nonempty[end]] <= _CHUNK):
+                rows += int(lengths[nonempty[end]])
+                end += 1
+            part = nonempty[begin:end]
+            flat = np.concatenate([token_sets[i] for i in part]).astype(np.uint32, copy=False)
+            phv = np.multiply(_fmix32(flat)[:, None], self._a[None, :])  # wraps: mod 2^32
+            np.add(phv, self._b[None, :], out=phv)
+            starts = np.zeros(part.size, dtype=np.int64)
+            np.cumsum(lengths[part][:-1], out=starts[1:])
+            out[part] = np.minimum.reduceat(phv, starts, axis=0)
+            begin = end
         return out
 
     def band_keys(self, signatures: np.ndarray) -> np.ndarray:

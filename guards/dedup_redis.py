@@ -36,8 +36,6 @@ from groundwire.guards.dedup_model import (
     Item,
 )
 
-_STATUSES = (UNIQUE, INDEXED, DUPLICATE)
-
 
 class _Script:
     """A Lua script addressed by its SHA1; loaded on demand (first use, or after a restart)."""
@@ -87,11 +85,24 @@ class RedisStore:
         return [base + "m", base + "i", base + "r"], base + "b:"
 
     def _check_args(self, items: list[Item], threshold: float, band_prefix: str) -> list[Any]:
-        args: list[Any] = [band_prefix, repr(float(threshold)), self._shard_load, len(items)]
-        for item in items:
-            fp = item.fingerprint
-            args += [item.claim_id, "1" if item.insert else "0", fp.tokens_blob(), fp.bands_blob()]
-        return args
+        """The batch as a few blobs plus one claim_id each (layout in dedup_lua)."""
+        fps = [item.fingerprint for item in items]
+        counts = np.fromiter((fp.tokens.size for fp in fps), dtype=">u2", count=len(fps))
+        tokens = np.concatenate([fp.tokens for fp in fps]) if fps else np.empty(0, np.uint32)
+        bands = np.stack([fp.band_keys for fp in fps]) if fps else np.empty((0, 0), np.uint64)
+        flags = "".join("1" if item.insert else "0" for item in items)
+        return [
+            band_prefix,
+            repr(float(threshold)),
+            self._shard_load,
+            len(items),
+            flags,
+            counts.tobytes(),
+            tokens.astype(">u4").tobytes(),
+            bands.astype(">u8").tobytes(),
+            bands.shape[1] * 8 if bands.ndim == 2 else 0,
+            *(item.claim_id for item in items),
+        ]
 
     async def apply(
         self, groups: dict[str, list[Item]], threshold: float
@@ -158,16 +169,22 @@ class RedisStore:
 
 
 def _parse(reply: Any, n: int) -> list[Decision]:
-    """Flat [status, claim_id, intersection, union] * n from the script, checked for shape."""
-    if not isinstance(reply, list) or len(reply) != 4 * n:
+    """{statuses, then claim_id, intersection, union per duplicate}, checked for shape."""
+    if not isinstance(reply, list) or not reply or len(reply[0]) != n:
+        raise DedupStoreError("unexpected reply shape from the dedup script")
+    statuses: bytes = reply[0]
+    if (len(reply) - 1) != 3 * statuses.count(b"2"):
         raise DedupStoreError("unexpected reply shape from the dedup script")
     out: list[Decision] = []
-    for i in range(0, len(reply), 4):
-        status, cid, inter, union = reply[i : i + 4]
-        if status not in _STATUSES:
-            raise DedupStoreError(f"unexpected status {status!r} from the dedup script")
+    pos = 1
+    for ch in statuses:
+        status = ch - 48
         if status == DUPLICATE:
+            cid, inter, union = reply[pos : pos + 3]
+            pos += 3
             out.append(Decision(DUPLICATE, cid.decode("utf-8"), int(inter), int(union)))
-        else:
+        elif status in (UNIQUE, INDEXED):
             out.append(Decision(status))
+        else:
+            raise DedupStoreError(f"unexpected status {status!r} from the dedup script")
     return out
