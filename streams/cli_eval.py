@@ -30,7 +30,6 @@ import typer
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import build_verifier, grounding_blocks, verify_batch_safely
 from groundwire.guards.grounding_lexical import (
-    FEATURES,
     LexicalVerifier,
     analyse,
     known_names,
@@ -124,7 +123,7 @@ def feature_matrix(examples: Sequence[Example], verifier: LexicalVerifier) -> np
 
 
 def verifier_feature_names(verifier: LexicalVerifier) -> tuple[str, ...]:
-    return tuple(getattr(verifier, "feature_names", FEATURES))
+    return verifier.feature_names
 
 
 def fit_logistic(

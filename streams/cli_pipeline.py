@@ -39,18 +39,27 @@ def worker(
     stages: Annotated[
         str, typer.Option(help="Comma-separated stages to run: screen,route")
     ] = "screen,route",
+    inline: Annotated[
+        bool, typer.Option(help="Run all stages in this process (default: one process each)")
+    ] = False,
     log_level: Annotated[str, typer.Option(help="Python log level")] = "info",
 ) -> None:
     """Run a worker: consume claims, screen, route; until SIGTERM/SIGINT."""
-    from groundwire.streams.worker import run_worker
+    from groundwire.streams.worker import STAGES, run_worker
 
     _setup_logging(log_level)
     settings = _settings()
-    try:
-        asyncio.run(run_worker(settings, [s.strip() for s in stages.split(",") if s.strip()]))
-    except ValueError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from exc
+    chosen = [s.strip() for s in stages.split(",") if s.strip()]
+    unknown = sorted(set(chosen) - set(STAGES))
+    if unknown or not chosen:
+        typer.echo(f"error: unknown stage(s) {unknown}; choose from {', '.join(STAGES)}", err=True)
+        raise typer.Exit(2)
+    if inline or len(chosen) == 1:
+        asyncio.run(run_worker(settings, chosen))
+        return
+    from groundwire.streams.supervisor import run_supervised
+
+    raise typer.Exit(run_supervised(chosen, settings.metrics_port, log_level))
 
 
 @topics_app.command("create")
@@ -242,7 +251,7 @@ def demo(
         float, typer.Option(help="Seconds to wait for every claim to be routed")
     ] = 180.0,
 ) -> None:
-    """Bring up what is missing, run a worker on the bundled example claims, print where each went."""
+    """Run the pipeline on the bundled example claims; print where each went and why."""
     from groundwire.streams.demo import run_demo
 
     _setup_logging("warning")

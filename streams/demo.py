@@ -147,7 +147,7 @@ def run_demo(*, keep_stack: bool = False, timeout_s: float = 180.0) -> int:
     if not (_reachable(base.bootstrap_servers) and _redis_reachable(redis_url)):
         if not STACK_SCRIPT.is_file():
             console.print(
-                f"[red]no Kafka at {base.bootstrap_servers} / Redis at its URL, and no stack script[/]"
+                f"[red]no Kafka at {base.bootstrap_servers} or no Redis, and no stack script[/]"
             )
             return 1
         console.print("starting the local stack (Kafka KRaft + Redis) ...")

@@ -169,7 +169,15 @@ class StageRunner:
             await asyncio.to_thread(self._recover, exc, records)
             return
         self.processed += len(records)
-        telemetry.stage_latency("produce", time.perf_counter() - produce_started)
+        finished = time.perf_counter()
+        log.debug(
+            "stage %s: batch=%d process=%.1fms commit=%.1fms",
+            self.stage.name,
+            len(records),
+            (produce_started - started) * 1e3,
+            (finished - produce_started) * 1e3,
+        )
+        telemetry.stage_latency("produce", finished - produce_started)
         telemetry.stage_latency(self.stage.name, time.perf_counter() - started)
 
     def _produce(self, out: Output) -> None:

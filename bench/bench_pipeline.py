@@ -1,0 +1,265 @@
+"""End-to-end pipeline benchmark against a bare consume-and-produce passthrough.
+
+Both run on the same broker in the same run:
+
+* throughput: N claims are preloaded into the input topic, then the consumer side starts;
+  the rate is N / (time from start until the N-th output is readable, read_committed).
+* latency: claims are offered at a fixed rate (default 1,000/s); each carries its send
+  time, and the reader records receive - send for every routed result (p50 / p99).
+
+The pipeline is `groundwire worker` (both stages, default guards, dedup in Redis, lexical
+grounding) in its own process, as deployed. The passthrough is confluent-kafka consuming
+and producing the same bytes in its own process with no transactions: the ceiling of
+this client on this broker.
+
+Usage: python bench/bench_pipeline.py [--claims 30000] [--rate 1000] [--seconds 20]
+Needs the stack running (scripts/stack.sh start). Last line is the headline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import orjson
+from confluent_kafka import Consumer, Producer
+from confluent_kafka.admin import AdminClient, NewTopic
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from groundwire.streams.admin import create_topics, delete_topics  # noqa: E402
+from groundwire.streams.settings import Settings  # noqa: E402
+
+PASSTHROUGH = r"""
+import sys
+from confluent_kafka import Consumer, Producer
+bootstrap, src, dst, group = sys.argv[1:5]
+c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "auto.offset.reset": "earliest",
+              "enable.auto.commit": True})
+p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 5, "compression.type": "lz4",
+              "queue.buffering.max.messages": 500000})
+c.subscribe([src])
+while True:
+    for m in c.consume(500, 0.05):
+        if m.error():
+            continue
+        while True:
+            try:
+                p.produce(dst, m.value(), m.key())
+                break
+            except BufferError:
+                p.poll(0.05)
+    p.poll(0)
+"""
+
+
+def claim(i: int, run: str, sent_ns: int | None = None) -> bytes:
+    """A realistic ~30-word claim with a source turn, so grounding and dedup do real work."""
+    subject = f"service{i}"
+    content = (
+        f"The {subject} team decided to keep the {run} billing ledger in PostgreSQL "
+        f"with nightly backups retained for {i % 90 + 7} days and replicas in two regions"
+    )
+    doc = {
+        "claim_id": f"{run}-{i}",
+        "tenant_id": f"tenant-{i % 50}",
+        "user_id": f"user-{i % 500}",
+        "content": content,
+        "memory_type": "decision",
+        "source": ("conversation", "ai_synthesis", "user")[i % 3],
+        "source_turns": [
+            {
+                "id": f"turn-{i}",
+                "text": f"For {subject} we keep the {run} billing ledger in PostgreSQL with "
+                f"nightly backups kept {i % 90 + 7} days, replicated in two regions.",
+                "source": "user",
+            }
+        ],
+        "metadata": {"sent_ns": sent_ns or 0},
+    }
+    return orjson.dumps(doc)
+
+
+def produce(bootstrap: str, topic: str, values: list[bytes]) -> None:
+    p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 10, "compression.type": "lz4"})
+    for v in values:
+        while True:
+            try:
+                p.produce(topic, v, orjson.loads(v)["tenant_id"].encode())
+                break
+            except BufferError:
+                p.poll(0.05)
+    p.flush(120)
+
+
+def reader(bootstrap: str, topics: list[str]) -> Consumer:
+    c = Consumer(
+        {
+            "bootstrap.servers": bootstrap,
+            "group.id": f"bench-reader-{uuid.uuid4().hex}",
+            "auto.offset.reset": "earliest",
+            "enable.auto.commit": False,
+            "isolation.level": "read_committed",
+        }
+    )
+    c.subscribe(topics)
+    return c
+
+
+def count_until(c: Consumer, n: int, timeout_s: float) -> tuple[int, float]:
+    seen = 0
+    deadline = time.monotonic() + timeout_s
+    while seen < n and time.monotonic() < deadline:
+        seen += sum(1 for m in c.consume(2000, 0.2) if not m.error())
+    return seen, time.monotonic()
+
+
+def worker_env(settings: Settings, bootstrap: str, redis_url: str, run: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        {
+            "GROUNDWIRE_BOOTSTRAP_SERVERS": bootstrap,
+            "GROUNDWIRE_REDIS_URL": redis_url,
+            "GROUNDWIRE_TOPIC_PREFIX": settings.topic_prefix,
+            "GROUNDWIRE_PARTITIONS": str(settings.partitions),
+            "GROUNDWIRE_WORKER_ID": f"bench-{run}",
+            "GROUNDWIRE_METRICS_PORT": "0",
+            "GROUNDWIRE_GUARDS__DEDUP__REDIS_PREFIX": f"gwbench:{run}",
+            "GROUNDWIRE_GUARDS__CITATION__VERIFY": "false",
+        }
+    )
+    return env
+
+
+def bench_pipeline(args: argparse.Namespace, run: str) -> tuple[float, list[float]]:
+    settings = Settings(
+        bootstrap_servers=args.bootstrap, topic_prefix=f"gwbench.{run}.", partitions=args.partitions
+    )
+    create_topics(settings)
+    t = settings.topics
+    proc = None
+    try:
+        produce(args.bootstrap, t.claims, [claim(i, run) for i in range(args.claims)])
+        c = reader(args.bootstrap, [t.approved, t.review, t.blocked, t.dlq])
+        started = time.monotonic()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "groundwire.streams.cli", "worker", "--log-level", "warning"],
+            env=worker_env(settings, args.bootstrap, args.redis_url, run),
+        )
+        seen, ended = count_until(c, args.claims, 600)
+        rate = seen / (ended - started)
+        # latency at a fixed offered rate, on the warm worker
+        latencies = offered_load(args, t.claims, c, run)
+        c.close()
+        return rate, latencies
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(30)
+        delete_topics(settings)
+
+
+def offered_load(args: argparse.Namespace, topic: str, c: Consumer, run: str) -> list[float]:
+    p = Producer({"bootstrap.servers": args.bootstrap, "linger.ms": 1})
+    total = int(args.rate * args.seconds)
+    interval = 1.0 / args.rate
+    start = time.perf_counter()
+    latencies: list[float] = []
+    sent = 0
+    base = 10_000_000
+    while sent < total:
+        due = start + sent * interval
+        now = time.perf_counter()
+        if now < due:
+            # read while waiting so receive times are accurate
+            for m in c.consume(500, min(due - now, 0.005)):
+                if not m.error():
+                    latencies.append(_latency_ms(m.value()))
+            continue
+        v = claim(base + sent, run, time.time_ns())
+        p.produce(topic, v, orjson.loads(v)["tenant_id"].encode())
+        p.poll(0)
+        sent += 1
+    p.flush(30)
+    deadline = time.monotonic() + 60
+    while len(latencies) < total and time.monotonic() < deadline:
+        for m in c.consume(500, 0.1):
+            if not m.error():
+                latencies.append(_latency_ms(m.value()))
+    return latencies
+
+
+def _latency_ms(value: bytes) -> float:
+    doc = orjson.loads(value)
+    sent_ns = doc.get("claim", {}).get("metadata", {}).get("sent_ns", 0)
+    return (time.time_ns() - sent_ns) / 1e6 if sent_ns else float("nan")
+
+
+def bench_passthrough(args: argparse.Namespace, run: str) -> float:
+    admin = AdminClient({"bootstrap.servers": args.bootstrap})
+    src, dst = f"gwbench.{run}.pt.in", f"gwbench.{run}.pt.out"
+    for f in admin.create_topics(
+        [NewTopic(src, args.partitions, 1), NewTopic(dst, args.partitions, 1)]
+    ).values():
+        f.result()
+    proc = None
+    try:
+        produce(args.bootstrap, src, [claim(i, run) for i in range(args.claims)])
+        c = reader(args.bootstrap, [dst])
+        started = time.monotonic()
+        proc = subprocess.Popen(
+            [sys.executable, "-c", PASSTHROUGH, args.bootstrap, src, dst, f"pt-{run}"]
+        )
+        seen, ended = count_until(c, args.claims, 600)
+        c.close()
+        return seen / (ended - started)
+    finally:
+        if proc is not None:
+            proc.kill()
+            proc.wait(10)
+        for f in admin.delete_topics([src, dst]).values():
+            f.result()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument(
+        "--bootstrap", default=os.environ.get("GROUNDWIRE_BOOTSTRAP_SERVERS", "127.0.0.1:9092")
+    )
+    ap.add_argument(
+        "--redis-url", default=os.environ.get("GROUNDWIRE_REDIS_URL", "redis://127.0.0.1:6379/0")
+    )
+    ap.add_argument("--claims", type=int, default=30_000)
+    ap.add_argument("--partitions", type=int, default=6)
+    ap.add_argument("--rate", type=float, default=1000.0)
+    ap.add_argument("--seconds", type=float, default=20.0)
+    args = ap.parse_args()
+    run = uuid.uuid4().hex[:8]
+    print(
+        f"machine: {platform.machine()} {os.cpu_count()} cores, {platform.platform()}, "
+        f"Python {platform.python_version()}"
+    )
+    pt_rate = bench_passthrough(args, run)
+    print(f"passthrough (confluent-kafka, no transactions): {pt_rate:,.0f} claims/s")
+    rate, lat = bench_pipeline(args, run)
+    lat = sorted(x for x in lat if x == x)
+    p50 = statistics.median(lat) if lat else float("nan")
+    p99 = lat[int(len(lat) * 0.99) - 1] if lat else float("nan")
+    print(f"pipeline (groundwire worker, both stages, default guards): {rate:,.0f} claims/s")
+    print(
+        f"latency at {args.rate:,.0f} claims/s offered for {args.seconds:.0f}s: "
+        f"p50={p50:.1f} ms p99={p99:.1f} ms over {len(lat)} claims"
+    )
+    print(f"claims_per_s={rate:.0f} p99_ms={p99:.1f} passthrough_ratio={rate / pt_rate:.2f}")
+
+
+if __name__ == "__main__":
+    main()
