@@ -20,7 +20,7 @@ CLAIMS_ROUTED = Counter(
 )
 STAGE_LATENCY = Histogram(
     "groundwire_stage_latency_seconds",
-    "Wall time one claim spent in a pipeline stage.",
+    "Wall time of one unit of work in a pipeline stage (the worker times whole batches).",
     ("stage",),
     buckets=STAGE_BUCKETS,
     registry=REGISTRY,
@@ -49,7 +49,7 @@ def record_routed(tier: str, reason: str) -> None:
 
 
 def observe_stage_latency(stage: str, seconds: float) -> None:
-    """Record how long one claim took in `stage` (screen, route, dedup, grounding, produce)."""
+    """Record one timing of `stage` (screen, route, dedup, grounding, produce)."""
     if seconds < 0:  # a clock step backwards; a negative sample would corrupt _sum
         return
     STAGE_LATENCY.labels(stage=labels.one_of(stage, labels.STAGES)).observe(seconds)

@@ -1,0 +1,381 @@
+"""Live observability check: a real worker, a real Prometheus scraping it, the HTTP API.
+
+Runs the CLI as an operator would (`groundwire topics create`, `groundwire worker`,
+`groundwire produce`), starts Debian's `prometheus` with a generated config (1 s scrape,
+the repository's rule files, its own storage dir and port), then asserts through the
+Prometheus HTTP API that:
+  * the counters equal what the worker actually routed (read back from the output
+    topics and recomputed with the same bounded-label mapping),
+  * every PromQL expression of the dashboard parses and returns data,
+  * the rule files load into a real server,
+  * `groundwire report` works against it.
+Needs Kafka and Redis (scripts/stack.sh start) and /usr/bin/prometheus.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+import yaml
+from confluent_kafka import Consumer
+from confluent_kafka.admin import AdminClient
+
+from groundwire.metrics import dashboard, labels
+from groundwire.metrics.dedup import dedup_result
+from groundwire.metrics.screening import reentry_reasons
+from groundwire.topics.records import DlqRecord, RoutedResult
+
+pytestmark = pytest.mark.integration
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "groundwire" / "examples" / "claims.jsonl"
+GROUNDWIRE = [sys.executable, "-m", "groundwire.streams.cli"]
+PROMETHEUS_BIN = shutil.which("prometheus") or "/usr/bin/prometheus"
+GRAFANA_VARS = {"$__rate_interval": "1m", "$__range": "1h", "$__interval": "15s"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait(what: str, check: Any, timeout: float, interval: float = 0.5) -> Any:
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < deadline:
+        last = check()
+        if last:
+            return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what} (last: {last!r})")
+
+
+class Prom:
+    """A Prometheus server of the test's own, queried over its HTTP API."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.http = httpx.Client(base_url=url, timeout=10)
+
+    def query(self, promql: str) -> list[dict[str, Any]]:
+        response = self.http.get("/api/v1/query", params={"query": promql})
+        body = response.json()
+        assert body["status"] == "success", f"{promql}: {body}"
+        return body["data"]["result"]
+
+    def scalar(self, promql: str) -> float | None:
+        rows = self.query(promql)
+        return float(rows[0]["value"][1]) if rows else None
+
+    def by(self, promql: str, label: str) -> dict[str, float]:
+        return {r["metric"].get(label, ""): float(r["value"][1]) for r in self.query(promql)}
+
+
+@pytest.fixture
+def env(bootstrap_servers: str, redis_url: str, unique_prefix: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        {
+            "GROUNDWIRE_BOOTSTRAP_SERVERS": bootstrap_servers,
+            "GROUNDWIRE_REDIS_URL": redis_url,
+            "GROUNDWIRE_TOPIC_PREFIX": unique_prefix,
+            "GROUNDWIRE_PARTITIONS": "2",
+            "GROUNDWIRE_METRICS_PORT": str(_free_port()),
+            "GROUNDWIRE_WORKER_ID": f"obs-{unique_prefix}",
+            "GROUNDWIRE_GUARDS__DEDUP__REDIS_PREFIX": f"gwtest:{unique_prefix}",
+            # keep the test on loopback: no URL/issue lookups
+            "GROUNDWIRE_GUARDS__CITATION__VERIFY": "false",
+        }
+    )
+    return env
+
+
+@pytest.fixture
+def pipeline(env: dict[str, str], tmp_path: Path) -> Iterator[dict[str, str]]:
+    """Topics created and one worker running; topics deleted afterwards."""
+    created = subprocess.run(
+        [*GROUNDWIRE, "topics", "create"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert created.returncode == 0, created.stdout + created.stderr
+    log = (tmp_path / "worker.log").open("wb")
+    worker = subprocess.Popen(
+        [*GROUNDWIRE, "worker"], env=env, stdout=log, stderr=subprocess.STDOUT
+    )
+    try:
+        yield env
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait(timeout=10)
+        log.close()
+        admin = AdminClient({"bootstrap.servers": env["GROUNDWIRE_BOOTSTRAP_SERVERS"]})
+        mine = [
+            t
+            for t in admin.list_topics(timeout=10).topics
+            if t.startswith(env["GROUNDWIRE_TOPIC_PREFIX"])
+        ]
+        if mine:
+            for future in admin.delete_topics(mine, operation_timeout=30).values():
+                future.result()
+
+
+@pytest.fixture
+def prometheus(env: dict[str, str], tmp_path: Path) -> Iterator[Prom]:
+    assert Path(PROMETHEUS_BIN).exists(), "Debian's prometheus package is required"
+    port = _free_port()
+    config = {
+        "global": {"scrape_interval": "1s", "evaluation_interval": "1s"},
+        "rule_files": [str(p) for p in sorted((REPO / "metrics" / "rules").glob("*.yml"))],
+        "scrape_configs": [
+            {
+                "job_name": "groundwire-worker",
+                "scrape_interval": "1s",
+                "static_configs": [{"targets": [f"127.0.0.1:{env['GROUNDWIRE_METRICS_PORT']}"]}],
+            }
+        ],
+    }
+    config_path = tmp_path / "prometheus.yml"
+    config_path.write_text(yaml.safe_dump(config))
+    log = (tmp_path / "prometheus.log").open("wb")
+    proc = subprocess.Popen(
+        [
+            PROMETHEUS_BIN,
+            f"--config.file={config_path}",
+            f"--storage.tsdb.path={tmp_path / 'tsdb'}",
+            f"--web.listen-address=127.0.0.1:{port}",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    prom = Prom(f"http://127.0.0.1:{port}")
+    try:
+
+        def ready() -> bool:
+            try:
+                return prom.http.get("/-/ready").status_code == 200
+            except httpx.HTTPError:
+                return proc.poll() is not None  # exited: stop waiting, assert below
+
+        _wait("prometheus ready", ready, 60)
+        assert proc.poll() is None, (tmp_path / "prometheus.log").read_text()[-2000:]
+        yield prom
+    finally:
+        prom.http.close()
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+
+
+def _claims_file(tmp_path: Path, tenant: str) -> tuple[Path, int]:
+    """The bundled example claims (some deliberately malformed) under a fresh tenant and
+    fresh claim ids, plus two malformed lines of our own; returns (file, line count)."""
+    lines = []
+    for raw in EXAMPLES.read_bytes().splitlines():
+        if not raw.strip():
+            continue
+        try:
+            doc = json.loads(raw)
+        except ValueError:
+            lines.append(raw)
+            continue
+        if isinstance(doc, dict) and isinstance(doc.get("claim_id"), str):
+            doc["tenant_id"] = tenant
+            doc["claim_id"] = f"{doc['claim_id']}-{uuid.uuid4().hex[:6]}"
+        lines.append(json.dumps(doc).encode())
+    lines += [b"this is not json {", b"[1, 2, 3]"]
+    path = tmp_path / "claims.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path, len(lines)
+
+
+def _read_outputs(env: dict[str, str], expected: int) -> dict[str, list[dict[str, Any]]]:
+    prefix = env["GROUNDWIRE_TOPIC_PREFIX"]
+    topics = {s: f"{prefix}{s}" for s in ("approved", "review", "blocked", "dlq")}
+    consumer = Consumer(
+        {
+            "bootstrap.servers": env["GROUNDWIRE_BOOTSTRAP_SERVERS"],
+            "group.id": f"obs-reader-{uuid.uuid4().hex[:8]}",
+            "auto.offset.reset": "earliest",
+            "isolation.level": "read_committed",
+            "enable.auto.commit": False,
+        }
+    )
+    consumer.subscribe(list(topics.values()))
+    by_topic: dict[str, list[dict[str, Any]]] = collections.defaultdict(list)
+    suffix_of = {v: k for k, v in topics.items()}
+    deadline = time.monotonic() + 180
+    try:
+        while sum(len(v) for v in by_topic.values()) < expected and time.monotonic() < deadline:
+            msg = consumer.poll(0.5)
+            if msg is None or msg.error():
+                continue
+            by_topic[suffix_of[msg.topic()]].append(orjson.loads(msg.value()))
+    finally:
+        consumer.close()
+    got = sum(len(v) for v in by_topic.values())
+    assert got == expected, f"routed {got} of {expected} records: {dict(by_topic)}"
+    return by_topic
+
+
+def _expected_series(outputs: dict[str, list[dict[str, Any]]]) -> dict[str, collections.Counter]:
+    """Recompute every counter from the routed records with the metrics' own mappings."""
+    exp: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for suffix in ("approved", "review", "blocked"):
+        for doc in outputs.get(suffix, []):
+            r = RoutedResult.model_validate(doc)
+            exp["tier"][r.validation.tier.value] += 1
+            exp["reason"][labels.reason_code(r.validation.reason)] += 1
+            verdict = labels.grounding_verdict(r.grounding.verdict)
+            exp["verdict"][verdict] += 1
+            if verdict == "not_supported" and r.validation.tier.value == "block":
+                exp["blocked"]["all"] += 1
+            if (d := dedup_result(r)) is not None:
+                exp["dedup"][d] += 1
+            for reason in reentry_reasons(r):
+                exp["reentry"][reason] += 1
+    for doc in outputs.get("dlq", []):
+        exp["dlq"][labels.one_of(DlqRecord.model_validate(doc).reason, labels.DLQ_REASONS)] += 1
+    return exp
+
+
+def _nonzero(values: dict[str, float]) -> dict[str, int]:
+    return {k: round(v) for k, v in values.items() if v}
+
+
+def test_prometheus_sees_what_the_worker_routed(
+    pipeline: dict[str, str], prometheus: Prom, tmp_path: Path, unique_tenant: str
+) -> None:
+    env = pipeline
+    # 1. the worker is scraped (its series exist at 0) before any claim is sent
+    _wait("worker scraped", lambda: prometheus.scalar('up{job="groundwire-worker"}') == 1, 90)
+    _wait(
+        "zero-initialised counters",
+        lambda: prometheus.scalar("sum(groundwire_claims_routed_total)") == 0,
+        30,
+    )
+
+    # 2. route claims through the real pipeline
+    claims, total = _claims_file(tmp_path, unique_tenant)
+    produced = subprocess.run(
+        [*GROUNDWIRE, "produce", str(claims), "--quiet"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert produced.returncode == 0, produced.stderr
+    outputs = _read_outputs(env, total)  # exactly one output record per input line
+    expected = _expected_series(outputs)
+    good, bad = sum(expected["tier"].values()), sum(expected["dlq"].values())
+    assert good + bad == total and bad >= 2 and good >= 10
+
+    # 3. counters in Prometheus equal what was routed
+    _wait(
+        "final counters scraped",
+        lambda: (
+            prometheus.scalar("sum(groundwire_claims_routed_total)") == good
+            and prometheus.scalar("sum(groundwire_dlq_records_total)") == bad
+        ),
+        60,
+    )
+    q = prometheus
+    assert _nonzero(q.by("sum by (tier) (groundwire_claims_routed_total)", "tier")) == dict(
+        expected["tier"]
+    )
+    assert _nonzero(q.by("sum by (reason) (groundwire_claims_routed_total)", "reason")) == dict(
+        expected["reason"]
+    )
+    assert _nonzero(
+        q.by("sum by (verdict) (groundwire_grounding_verdicts_total)", "verdict")
+    ) == dict(expected["verdict"])
+    assert round(q.scalar("sum(groundwire_hallucination_blocked_total)") or 0) == sum(
+        expected["blocked"].values()
+    )
+    assert _nonzero(q.by("sum by (result) (groundwire_dedup_results_total)", "result")) == dict(
+        expected["dedup"]
+    )
+    assert _nonzero(
+        q.by("sum by (reason) (groundwire_reentry_rejections_total)", "reason")
+    ) == dict(expected["reentry"])
+    assert _nonzero(q.by("sum by (reason) (groundwire_dlq_records_total)", "reason")) == dict(
+        expected["dlq"]
+    )
+    # both stages and the produce step were timed (the worker times whole batches)
+    stage_counts = q.by("sum by (stage) (groundwire_stage_latency_seconds_count)", "stage")
+    assert all(stage_counts.get(s, 0) >= 1 for s in ("screen", "route", "produce")), stage_counts
+    _wait(
+        "consumer lag reported",
+        lambda: q.query("groundwire_consumer_lag"),
+        30,
+    )
+
+    # 4. every dashboard expression parses and returns data
+    time.sleep(3)  # a few more scrapes so rate() windows hold at least two samples
+    exprs = dashboard.expressions(
+        json.loads((REPO / "metrics/dashboards/hallucination.json").read_text())
+    )
+    assert len(exprs) >= 15
+    empty = []
+    for title, expr in exprs:
+        for var, value in GRAFANA_VARS.items():
+            expr = expr.replace(var, value)
+        if not q.query(expr):  # a parse error fails inside query()
+            empty.append(title)
+    assert not empty, f"dashboard panels without data: {empty}"
+
+    # 5. the rule files load into a real Prometheus
+    groups = q.http.get("/api/v1/rules").json()["data"]["groups"]
+    loaded = {rule["name"] for g in groups for rule in g["rules"]}
+    for path in (REPO / "metrics" / "rules").glob("*.yml"):
+        for group in yaml.safe_load(path.read_text())["groups"]:
+            for rule in group["rules"]:
+                assert rule.get("alert", rule.get("record")) in loaded
+    broken = [r["name"] for g in groups for r in g["rules"] if r.get("health") == "err"]
+    assert not broken, f"rules failing to evaluate: {broken}"
+
+    # 6. the weekly report against the live server
+    report = subprocess.run(
+        [*GROUNDWIRE, "report", "--since", "1h", "--prometheus-url", q.url, "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert report.returncode == 0, report.stderr
+    doc = json.loads(report.stdout)
+    # increase() extrapolates to the window's end by at most a scrape interval's worth,
+    # so allow one claim of slack per tier after rounding
+    assert abs(doc["candidates_processed"] - good) <= len(expected["tier"])
+    assert abs(doc["guard1"]["blocked"] - sum(expected["blocked"].values())) <= 1
+    assert doc["guard1_trend"] == "no history"  # the server is minutes old
+    text = subprocess.run(
+        [*GROUNDWIRE, "report", "--since", "1h"],
+        env={**env, "GROUNDWIRE_PROMETHEUS_URL": q.url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert text.returncode == 0, text.stderr
+    assert "Overall hallucination risk" in text.stdout
