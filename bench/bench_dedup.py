@@ -143,9 +143,11 @@ def main() -> int:
     ap.add_argument("--baseline-claims", type=int, default=3000)
     ap.add_argument("--batch", type=int, default=500)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--lsh-max-miss", type=float, default=DedupConfig().lsh_max_miss)
+    ap.add_argument("--shard-load", type=int, default=DedupConfig().redis_shard_load)
     args = ap.parse_args()
 
-    cfg = DedupConfig()
+    cfg = DedupConfig(lsh_max_miss=args.lsh_max_miss, redis_shard_load=args.shard_load)
     reqs = build_stream(load_sentences(), args.seed).requests
     if args.claims:
         reqs = reqs[: args.claims]
