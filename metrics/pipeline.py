@@ -36,6 +36,10 @@ CONSUMER_LAG = Gauge(
     "Records between a consumer group's committed offset and the partition end.",
     ("group", "topic", "partition"),
     registry=REGISTRY,
+    # Under the supervisor (one process per stage, prometheus-client multiprocess mode)
+    # each partition is reported by the one process consuming it; the latest value wins
+    # and no per-pid series appear.
+    multiprocess_mode="mostrecent",
 )
 
 _MAX_NAME = 200  # group and topic names come from operator config, not from producers

@@ -15,6 +15,7 @@ REVIEW_BACKLOG = Gauge(
     "groundwire_review_backlog",
     "Claims waiting for a human decision in the review queue.",
     registry=REGISTRY,
+    multiprocess_mode="mostrecent",  # one value per worker even under the supervisor
 )
 
 

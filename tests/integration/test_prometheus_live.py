@@ -325,11 +325,12 @@ def test_prometheus_sees_what_the_worker_routed(
     # both stages and the produce step were timed (the worker times whole batches)
     stage_counts = q.by("sum by (stage) (groundwire_stage_latency_seconds_count)", "stage")
     assert all(stage_counts.get(s, 0) >= 1 for s in ("screen", "route", "produce")), stage_counts
-    _wait(
-        "consumer lag reported",
-        lambda: q.query("groundwire_consumer_lag"),
-        30,
-    )
+    lag = _wait("consumer lag reported", lambda: q.query("groundwire_consumer_lag"), 30)
+    # one series per (group, topic, partition), whichever process of the worker set it
+    assert all("pid" not in row["metric"] for row in lag), lag
+    assert {row["metric"]["topic"] for row in lag} <= {
+        f"{env['GROUNDWIRE_TOPIC_PREFIX']}{s}" for s in ("claims", "claims.screened")
+    }
 
     # 4. every dashboard expression parses and returns data
     time.sleep(3)  # a few more scrapes so rate() windows hold at least two samples
