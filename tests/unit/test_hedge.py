@@ -97,3 +97,26 @@ def test_bounded_input() -> None:
     text = "The API returns JSON. " * 500 + "I think it is XML."
     assert HedgeDetector(HedgeConfig(max_chars=1000)).analyze(text).action == "none"
     assert HedgeDetector().analyze(text).action == "block"
+
+
+def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The word-set prefilter is an optimisation only: running every pattern on every
+    text must give the same reports."""
+    import groundwire.guards.hedge as hedge_module
+
+    texts = [
+        "I think we should use Redis, definitely",
+        "I don\u2019t really know; it could n't be simpler, maybe 5-ish or so",
+        "The build takes ~3 minutes, give or take, in most cases",
+        "We'd guess the cache tends to expire; it appears that IIRC it's uncertain whether",
+        "Let's try GraphQL. How about using REST? What if we shard? Who knows.",
+        "Released in May 2024; the value should be 5; nothing else here.",
+        "It might be worth checking; as far as I know the port is about 8080",
+    ]
+    detector = HedgeDetector()
+    expected = [detector.analyze(t) for t in texts]
+    monkeypatch.setattr(
+        hedge_module, "_candidates", lambda lower: list(range(len(hedge_module._PATTERNS)))
+    )
+    assert [detector.analyze(t) for t in texts] == expected
+    assert any(r.action == "none" for r in expected) and any(r.action == "block" for r in expected)

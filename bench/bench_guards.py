@@ -1,0 +1,163 @@
+"""Speed of the screening guards per claim of ~30 words, against a baseline in the same run.
+
+Measured: hedge detection, citation detection (no network verification), the provenance
+guard and the tier policy — the work every claim pays on the stateless stage — both as
+the bare guard functions and through `screen()` (which also builds the wire records).
+Baseline: `content.lower().split()` over the same claims, the cheapest pass that still
+touches every word; the ratio makes the figure comparable across machines.
+
+    python bench/bench_guards.py [--claims 2000] [--repeat 5]
+
+Times are CPU time of this process (time.process_time), best of the repeats, so that
+other jobs on a shared machine do not inflate the figure; the baseline is measured the
+same way. The last line is `guards_us_per_claim=<bare guards + policy>`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+from groundwire.guards.citations import detect
+from groundwire.guards.config import GuardsConfig
+from groundwire.guards.hedge import HedgeDetector
+from groundwire.guards.policy import determine_tier
+from groundwire.guards.provenance import check_provenance
+from groundwire.guards.screening import screen
+from groundwire.topics.records import Claim
+
+SUBJECTS = [
+    "The ingest service",
+    "Our billing API",
+    "The nightly export job",
+    "The auth proxy",
+    "The search cluster",
+    "Every worker pod",
+    "The payments queue",
+    "The report builder",
+]
+VERBS = [
+    "writes its checkpoints to",
+    "reads configuration from",
+    "retries failed calls against",
+    "publishes audit events to",
+    "stores session tokens in",
+    "keeps its schema in",
+]
+OBJECTS = [
+    "a PostgreSQL 15 replica in the eu-west region",
+    "the shared Redis cluster",
+    "an S3 bucket with versioning enabled",
+    "the Kafka topic owned by the platform team",
+]
+TAILS = [
+    "after the migration that finished last quarter",
+    "because the old NFS mount was slow",
+    "so that on-call engineers can replay incidents",
+    "which the security review approved",
+]
+HEDGES = ["", "", "", "I think ", "It may be that ", "Typically ", "Maybe we should say "]
+CITES = [
+    "",
+    "",
+    "",
+    " per ADR-017",
+    " (fixed in commit 9f3c2a1b7d)",
+    " see #482",
+    " documented at https://wiki.example.com/platform/storage?rev=12",
+]
+
+
+def make_claims(n: int, seed: int = 7) -> list[Claim]:
+    rng = random.Random(seed)
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
+    claims = []
+    for i in range(n):
+        text = (
+            f"{rng.choice(HEDGES)}{rng.choice(SUBJECTS)} {rng.choice(VERBS)} "
+            f"{rng.choice(OBJECTS)} {rng.choice(TAILS)}{rng.choice(CITES)}, and the owners "
+            f"confirmed it during the review held on the {i % 28 + 1}th."
+        )
+        turns = [
+            {"id": f"doc-{i}", "source": "corpus", "text": text, "created_at": t0},
+            {"id": f"chat:{i}", "source": "model", "text": f"(assistant) {text}"},
+        ]
+        claims.append(
+            Claim(
+                claim_id=f"c{i}",
+                tenant_id="bench",
+                content=text,
+                source=rng.choice(["ai_synthesis", "user", "conversation"]),
+                source_turns=turns,
+                created_at=t0 + timedelta(hours=1),
+            )
+        )
+    return claims
+
+
+def best_us(fn: Callable[[], None], n: int, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        fn()
+        best = min(best, time.process_time() - start)
+    return best / n * 1e6
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--claims", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    cfg = GuardsConfig()
+    claims = make_claims(args.claims)
+    words = sum(len(c.content.split()) for c in claims) / len(claims)
+    hedge = HedgeDetector(cfg.hedge)
+
+    def baseline() -> None:
+        for c in claims:
+            c.content.lower().split()
+
+    def guards() -> None:
+        for c in claims:
+            h = hedge.analyze(c.content)
+            detect(c.content)
+            p = check_provenance(c, cfg.provenance)
+            determine_tier(
+                hedge=h,
+                source=c.source.value,
+                memory_type=c.memory_type,
+                confidence=c.confidence,
+                provenance=p,
+                cfg=cfg,
+            )
+
+    def screened() -> None:
+        for c in claims:
+            s = screen(c, cfg)
+            determine_tier(
+                hedge=s.hedge,
+                source=c.source.value,
+                memory_type=c.memory_type,
+                confidence=c.confidence,
+                citations=s.citations,
+                provenance=s.provenance,
+                cfg=cfg,
+            )
+
+    guards()  # warm-up: compile and cache the patterns
+    base = best_us(baseline, len(claims), args.repeat)
+    bare = best_us(guards, len(claims), args.repeat)
+    full = best_us(screened, len(claims), args.repeat)
+    print(f"claims={len(claims)} mean_words={words:.1f} repeat={args.repeat} (best of)")
+    print(f"baseline lower().split()      {base:8.2f} us/claim")
+    print(f"guards + policy               {bare:8.2f} us/claim  ratio={bare / base:6.1f}x")
+    print(f"screen() + policy (records)   {full:8.2f} us/claim  ratio={full / base:6.1f}x")
+    print(f"guards_us_per_claim={bare:.2f}")
+
+
+if __name__ == "__main__":
+    main()
