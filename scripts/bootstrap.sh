@@ -14,6 +14,8 @@ command -v mvn >/dev/null || need+=(maven)
 command -v java >/dev/null || need+=(openjdk-17-jre-headless)
 command -v prometheus >/dev/null || need+=(prometheus)
 command -v git >/dev/null || need+=(git)
+# Helm (scripts/helm.sh) is built from the Go module proxy; this machine kind ships Go.
+command -v go >/dev/null || need+=(golang-go)
 if [ ${#need[@]} -gt 0 ]; then
   echo "[bootstrap] apt-get install ${need[*]}"
   sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"

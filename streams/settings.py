@@ -49,7 +49,7 @@ class Settings(BaseSettings):
     batch_size: int = Field(default=500, ge=1)
     batch_within_s: float = Field(default=0.05, gt=0)
     metrics_port: int = Field(default=9464, ge=0)  # 0 disables the /metrics endpoint
-    data_dir: Path = Path(".groundwire")
+    prometheus_url: str = "http://127.0.0.1:9090"  # read by `groundwire report`
     # Guards
     guards: GuardsConfig = Field(default_factory=GuardsConfig)
 

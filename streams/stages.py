@@ -22,7 +22,7 @@ from groundwire.streams import telemetry
 from groundwire.streams.codec import DecodeError, decode_claim, dlq_record, dumps
 from groundwire.streams.settings import Settings
 from groundwire.streams.stage import Output
-from groundwire.topics.records import Claim, ScreenedClaim, Tier
+from groundwire.topics.records import Claim, RoutedResult, ScreenedClaim, Tier
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +88,21 @@ _TIER_TOPIC = {
 }
 
 
+def _observe_batch_timings(results: Sequence[RoutedResult]) -> None:
+    """The validator reports grounding and dedup time per claim, amortised over its batch;
+    the histograms record the batch's total, the unit of work that waits on Redis or on a
+    verifier (per-batch, like the other stage latencies)."""
+    if not results:
+        return
+    n = len(results)
+    timings = results[0].timings_ms
+    for stage in ("grounding", "dedup"):
+        if stage in timings:
+            telemetry.stage_latency(stage, timings[stage] * n / 1e3)
+    if "grounding" in timings:
+        telemetry.grounding_latency(timings["grounding"] * n / 1e3)
+
+
 class RouteStage:
     name = "route"
 
@@ -112,6 +127,7 @@ class RouteStage:
                 )
         if screened:
             results = await self.validator.decide_batch(screened, worker=self.settings.worker_id)
+            _observe_batch_timings(results)
             topics = self.settings.topics
             for result in results:
                 key = result.claim.tenant_id.encode()

@@ -10,6 +10,10 @@ def stage_latency(stage: str, seconds: float) -> None:
     metrics.observe_stage_latency(stage, seconds)
 
 
+def grounding_latency(seconds: float) -> None:
+    metrics.observe_grounding_latency(seconds)
+
+
 def routed(result: RoutedResult) -> None:
     metrics.observe_routed(result)
 
