@@ -201,6 +201,17 @@ _BY_BYTES = {w.encode(): v for w, v in _BY_WORD.items()}
 _ALL_WORDS = frozenset(_BY_BYTES)
 
 
+def _numeric_ish(lower: str) -> bool:
+    """ "5ish" / "5-ish" somewhere? ("publishes" is not; the digit-first regex is costly)."""
+    at = lower.find("ish")
+    while at > 0:
+        before = lower[at - 1]
+        if before.isdigit() or (before == "-" and at > 1 and lower[at - 2].isdigit()):
+            return True
+        at = lower.find("ish", at + 3)
+    return False
+
+
 def _candidates(lower: str) -> list[int]:
     """Indices of the patterns whose trigger words or substrings occur in `lower`.
 
@@ -210,7 +221,7 @@ def _candidates(lower: str) -> list[int]:
     for word in _ALL_WORDS.intersection(raw.split()):
         chosen.update(_BY_BYTES[word])
     for sub, indices in _BY_SUBSTRING:
-        if sub in lower:
+        if sub in lower and (sub != "ish" or _numeric_ish(lower)):
             chosen.update(indices)
     return sorted(chosen)
 
@@ -262,9 +273,6 @@ def _filtered(hit: str, norm: str, start: int, end: int) -> bool:
     return word == "should" and bool(_SHOULD_NUMERIC.match(norm, end))
 
 
-_NO_HEDGE = HedgeReport(action=HedgeAction.NONE.value)
-
-
 class HedgeDetector:
     """Finds hedges; `analyze` returns the wire-level HedgeReport."""
 
@@ -298,7 +306,7 @@ class HedgeDetector:
             return HedgeReport()
         found = self.hits(text)
         if not found:
-            return _NO_HEDGE.model_copy()
+            return HedgeReport(action=HedgeAction.NONE.value)
         # Categories were searched in severity order, so the first hit decides; a block
         # category is never outweighed by assertion markers elsewhere in the text.
         decisive = min(found, key=lambda h: (ACTION_OF[h.category] is not HedgeAction.BLOCK,))
@@ -306,9 +314,7 @@ class HedgeDetector:
         for hit in found:
             if hit.text not in words:
                 words.append(hit.text)
-        # model_construct: the values are built here and known valid; skipping validation
-        # keeps the per-claim cost of the report low (it is built for every claim).
-        return HedgeReport.model_construct(
+        return HedgeReport(
             action=ACTION_OF[decisive.category].value,
             category=decisive.category.value,
             words=words[: self._cfg.max_words],

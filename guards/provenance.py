@@ -103,7 +103,7 @@ def check_provenance(
 
     Turns beyond MAX_TURNS are rejected as `too_many_turns` (bounded work per claim)."""
     if not claim.source_turns:
-        return ProvenanceReport.model_construct(eligible_turn_ids=[], rejections={})
+        return ProvenanceReport()
     rules = _rules(cfg)
     if claim.created_at is not None:
         reference = _aware(claim.created_at)
@@ -117,8 +117,7 @@ def check_provenance(
             eligible.append(turn.id)
         else:
             rejections[turn.id] = reason
-    # model_construct: built here from validated turns; skip re-validation on the hot path.
-    return ProvenanceReport.model_construct(eligible_turn_ids=eligible, rejections=rejections)
+    return ProvenanceReport(eligible_turn_ids=eligible, rejections=rejections)
 
 
 def eligible_turns(claim: Claim, report: ProvenanceReport) -> list[SourceTurn]:
