@@ -191,6 +191,7 @@ class Validator:
                     validation=validation,
                     hedge=s.hedge,
                     citations=list(s.citations),
+                    provenance=s.provenance,
                     grounding=g,
                     duplicate_of=d.duplicate_of if duplicate and d is not None else None,
                     similarity=d.similarity if d is not None else None,

@@ -128,6 +128,13 @@ class GroundingReport(BaseModel):
     rewritten_content: str | None = None
 
 
+class ProvenanceReport(BaseModel):
+    """Which source turns may ground the claim, and why the others may not (seed 004)."""
+
+    eligible_turn_ids: list[str] = Field(default_factory=list)
+    rejections: dict[str, str] = Field(default_factory=dict)  # turn id -> reason
+
+
 class RoutedResult(BaseModel):
     """What groundwire writes to approved / review / blocked and to audit."""
 
@@ -135,6 +142,7 @@ class RoutedResult(BaseModel):
     validation: ValidationResult
     hedge: HedgeReport = Field(default_factory=HedgeReport)
     citations: list[CitationReport] = Field(default_factory=list)
+    provenance: ProvenanceReport = Field(default_factory=ProvenanceReport)
     grounding: GroundingReport = Field(default_factory=GroundingReport)
     duplicate_of: str | None = None
     similarity: float | None = None
@@ -156,13 +164,6 @@ class DlqRecord(BaseModel):
     raw: str  # the original bytes, decoded with errors="replace", truncated
     raw_b64: str | None = None  # the exact original bytes when they were not valid UTF-8
     received_at: datetime
-
-
-class ProvenanceReport(BaseModel):
-    """Which source turns may ground the claim, and why the others may not (seed 004)."""
-
-    eligible_turn_ids: list[str] = Field(default_factory=list)
-    rejections: dict[str, str] = Field(default_factory=dict)  # turn id -> reason
 
 
 class ScreenedClaim(BaseModel):
