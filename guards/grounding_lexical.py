@@ -177,6 +177,9 @@ FEATURES = (
     "question",
     "speaker_mismatch",
     "claim_len_log",
+    "source_len_log",
+    "coverage_x_source_len",
+    "exact_coverage",
 )
 
 # Fitted by `groundwire eval FILE --fit` on the "fit" half (sha1(claim_id) even).
@@ -193,6 +196,9 @@ WEIGHTS: tuple[float, ...] = (
     -0.5,
     -1.0,
     -1.0,
+    0.0,
+    0.0,
+    0.0,
     0.0,
 )
 BIAS = -3.5
@@ -317,6 +323,10 @@ def analyse(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str])
         "question": float(question),
         "speaker_mismatch": speaker_mismatch,
         "claim_len_log": math.log1p(n),
+        # Long sources cover many words by chance: let the model shift with length.
+        "source_len_log": math.log1p(len(src_seq)),
+        "coverage_x_source_len": coverage * math.log1p(len(src_seq)),
+        "exact_coverage": sum(t.low in src_lows for t in content) / n if n else 1.0,
     }
     spans = _evidence_spans(set(stems), sentences)
     return Analysis(
@@ -393,8 +403,10 @@ def _evidence_spans(stems: set[str], sentences: Sequence[Sentence]) -> list[Evid
     return spans
 
 
-def probability(features: dict[str, float], weights: Sequence[float], bias: float) -> float:
-    z = bias + sum(w * features[name] for name, w in zip(FEATURES, weights, strict=True))
+def probability(
+    features: dict[str, float], names: Sequence[str], weights: Sequence[float], bias: float
+) -> float:
+    z = bias + sum(w * features[name] for name, w in zip(names, weights, strict=True))
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
@@ -417,6 +429,7 @@ class LexicalVerifier:
     """Offline verifier: signals above, logistic score, thresholds -> verdict and spans."""
 
     name = "lexical"
+    feature_names: tuple[str, ...] = FEATURES
     weights: tuple[float, ...] = WEIGHTS
     bias: float = BIAS
     default_supported: float = SUPPORTED_THRESHOLD
@@ -436,7 +449,7 @@ class LexicalVerifier:
         return {}
 
     def score(self, analysis: Analysis) -> float:
-        return probability(analysis.features, self.weights, self.bias)
+        return probability(analysis.features, self.feature_names, self.weights, self.bias)
 
     def verify_one(self, req: GroundingRequest) -> GroundingReport:
         claim = req.claim
