@@ -57,7 +57,8 @@ _PERSONAL: tuple[Spec, ...] = (
     # First-person propositional-attitude verbs: the speaker reports a belief, not a fact.
     (
         _ATTITUDE_WORDS,
-        r"i(?: \w+ly| do| don't| do not| did| didn't| really| kind of| sort of| just|'d| would)?"
+        r"i(?: \w+ly| do| don't| do not| did| didn't| really| kind of| sort of| just|'d| would|"
+        r" even| also| still| sometimes)?"
         rf" {_ATTITUDE}\b",
     ),
     (
@@ -70,12 +71,21 @@ _PERSONAL: tuple[Spec, ...] = (
         r" (?:think|guess|assume|suspect|reckon)\b",
     ),
     ("feel", r"i feel (?:like|that)\b"),
+    # "pretty sure" is a commitment short of certainty; "quite sure" (British: fully) is not.
+    (
+        "sure certain confident",
+        r"(?:i'm|i am|we're|we are) (?:pretty|fairly|reasonably|almost|mostly) "
+        r"(?:sure|certain|confident)\b",
+    ),
     (
         "guess hunch gut impression sense feeling",
         r"my (?:guess|hunch|gut feeling|gut|impression|sense|feeling) (?:is|was|says)\b",
     ),
     ("feeling hunch impression sense", r"i have (?:a|the) (?:feeling|hunch|impression|sense)\b"),
     ("guess wager imagine", r"i'd (?:guess|wager|imagine)\b"),
+    # "I doubt that X" is the speaker's disbelief; "no doubt" / "without a doubt" assert
+    # and never match, because the pattern needs the first-person subject.
+    ("doubt", r"i(?: \w+ly| do| really)? doubt\b"),
     # Bare "maybe"/"perhaps": the seed lists "maybe" as strong speculation.
     ("maybe perhaps", r"(?:maybe|perhaps)\b"),
 )
@@ -133,7 +143,8 @@ _SUGGESTION: tuple[Spec, ...] = (
 _FREQUENCY_WORDS = "typically usually often generally normally"
 _TECHNICAL: tuple[Spec, ...] = (
     ("may might mightn", r"(?:may|might|mightn't)\b"),
-    ("could should", r"(?:could|should)\b(?! not\b| never\b)"),
+    # "could not only X" negates "only", not the modal: still a hedge.
+    ("could should", r"(?:could|should)\b(?! not\b(?! only\b)| never\b)"),
     (
         "probably possibly potentially presumably apparently seemingly supposedly conceivably "
         "arguably likely unlikely",
@@ -144,6 +155,20 @@ _TECHNICAL: tuple[Spec, ...] = (
     ("appear appears appeared", r"(?:appears?|appeared) (?:to|that|as if|as though|\w+ly)\b"),
     (_FREQUENCY_WORDS, r"(?:typically|usually|often|generally|normally)\b"),
     ("tend tends", r"tends? to\b"),
+    # Hearsay evidentials: the writer passes on a claim without vouching for it.
+    ("allegedly reportedly purportedly", r"(?:allegedly|reportedly|purportedly)\b"),
+    ("doubtful", r"doubtful (?:that|whether|if)\b"),
+    ("appear", r"would appear\b"),
+    # Impersonal likelihood: "it is possible that", "the possibility that", "chances are".
+    # Root "possible" ("as fast as possible", "made possible") has no "that" clause.
+    ("possible possibility", r"(?:possible|possibility) that\b"),
+    ("chances", r"chances are\b"),
+    # Epistemic "must" of inference: only the perfect ("must have been", "must've gone");
+    # "must be set" / "must have 3 GB" are obligations or requirements.
+    ("must", r"must(?:'ve| have) (?:been|\w+(?:ed|en|wn))\b"),
+    # Generic counter-expectation ("you'd think it would fit"): the writer hedges what
+    # the reader would infer. A third party's reported belief ("people think") is not.
+    ("think", r"(?:you|one)(?:'d| would) think\b"),
     ("cases", r"in most cases\b"),
 )
 _FREQUENCY = re.compile(r"^(?:typically|usually|often|generally|normally|tends? to|in most cases)$")
@@ -152,8 +177,9 @@ _APPROXIMATION: tuple[Spec, ...] = (
     ("give", r"give or take\b"),
     ("ballpark", r"ballpark\b"),
     (
-        "around about nearly almost close some up",
-        r"(?:around|about|nearly|almost|close to|some|up to) [~$€£]?\d[\d.,]*",
+        # "up to 10" is a bound, not an approximation, so it is not listed.
+        "around about nearly almost close some",
+        r"(?:around|about|nearly|almost|close to|some) [~$€£]?\d[\d.,]*",
     ),
     ("~ ≈", r"[~≈]\s?\d[\d.,]*"),
     ("ish", r"\d+(?:\.\d+)?-?ish\b"),
@@ -233,10 +259,20 @@ _TO_SPACE_BYTES = bytes.maketrans(_PUNCT.encode(), b" " * len(_PUNCT))
 # Normalisation: typographic apostrophes (incl. the cp1252 byte seen in scraped text) and
 # tokenised clitics ("could n't", "I 'm") become plain contractions before matching.
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\x92": "'", "`": "'"})
-_SPLIT_NEGATION = re.compile(r"\s+n't\b")
+_SPLIT_NEGATION = re.compile(r"\s+n'?t\b")
+# "didn?t", "I?m": a typographic apostrophe lost to a wrong code page became "?".
+_LOST_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\?(?=(?:t|s|m|d|re|ve|ll)\b)")
+# Apostrophe-less contractions the patterns care about (no English word collides, except
+# rare "cant"/"wont", which are harmless here).
+_BARE_CONTRACTION = re.compile(
+    r"\b(?:[Dd]ont|[Dd]idnt|[Dd]oesnt|[Cc]ant|[Cc]ouldnt|[Ss]houldnt|[Ww]ouldnt|[Ii]snt|"
+    r"[Ww]asnt|[Aa]rent|[Mm]ightnt|I[Mm]|im)\b"
+)
 _SPLIT_CLITIC = re.compile(r"\s+'(m|d|s|re|ve|ll)\b")
 _MONTH_AFTER = re.compile(r",?\s+(?:\d{1,2}(?:st|nd|rd|th)?\b|\d{4}\b)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s*|\n\s*)[\"'(\[]*\s*$")
+_ADDRESSEE_BEFORE = re.compile(r"(?:\b[Yy]ou|\b[Oo]ne)\s+$")
+_BELIEVE_OBJECT = re.compile(r"\s+(?:it|you|him|her|them|me|this|that)\s*(?:[.!?,;)\"]|$)")
 _SHOULD_NUMERIC = re.compile(r"\s+(?:be|equal|return|read|show|contain|have)\s+[~$€£-]?\d")
 
 
@@ -248,13 +284,26 @@ class HedgeHit:
 
 
 def _normalise(text: str) -> str:
-    """Same length is not required: matching is done on this normalised form only."""
+    """Same length is not required: matching is done on this normalised form only.
+
+    Informal and scraped text spells contractions many ways ("don’t", "don?t" from a lost
+    encoding, "dont", "do nt", "do n't"); the patterns are written for "don't" only, so
+    every spelling is mapped to it first, or a first-person hedge would slip through."""
     if "\u2019" in text or "\u2018" in text or "\x92" in text or "`" in text:
         text = text.translate(_APOSTROPHES)
-    if " n't" in text or " '" in text:
+    if "?" in text and _LOST_APOSTROPHE.search(text):
+        text = _LOST_APOSTROPHE.sub("'", text)
+    if " n't" in text or " '" in text or " nt" in text:
         text = _SPLIT_NEGATION.sub("n't", text)
         text = _SPLIT_CLITIC.sub(r"'\1", text)
+    if "nt" in text or "Im" in text or "im " in text:
+        text = _BARE_CONTRACTION.sub(_add_apostrophe, text)
     return text
+
+
+def _add_apostrophe(m: re.Match[str]) -> str:
+    word = m.group(0)
+    return word[:-1] + "'m" if word[-1] in "mM" else word[:-2] + "n't"
 
 
 def _is_month(original: str, start: int) -> bool:
@@ -267,10 +316,23 @@ def _is_month(original: str, start: int) -> bool:
 
 
 def _filtered(hit: str, norm: str, start: int, end: int) -> bool:
+    """Seed filters plus the root (non-epistemic) readings the word lists cannot see."""
     word = hit.lower()
     if word == "may":
         return _is_month(norm, start)
-    return word == "should" and bool(_SHOULD_NUMERIC.match(norm, end))
+    if word == "should":
+        # "should be 5" states an expected value; "you should buy it" / "one should" is
+        # advice to the reader (deontic), not doubt about a fact.
+        return bool(_SHOULD_NUMERIC.match(norm, end)) or bool(
+            _ADDRESSEE_BEFORE.search(norm, max(0, start - 5), start)
+        )
+    return False
+
+
+def _filtered_personal(hit: str, norm: str, end: int) -> bool:
+    """ "I believe it." / "I believe you": credence in a statement or a person already
+    made, not a hedge on a proposition (that needs a clause: "I believe it is 5")."""
+    return hit.lower().endswith("believe") and bool(_BELIEVE_OBJECT.match(norm, end))
 
 
 class HedgeDetector:
@@ -291,6 +353,10 @@ class HedgeDetector:
                 if m.start() and lower[m.start() - 1].isalnum():
                     continue  # inside a word ("dismay" is not "may")
                 phrase = norm[m.start() : m.end()].strip()
+                if category is HedgeCategory.PERSONAL_SPECULATION and _filtered_personal(
+                    phrase, norm, m.end()
+                ):
+                    continue
                 if category is HedgeCategory.TECHNICAL_HEDGE:
                     if _filtered(phrase, norm, m.start(), m.end()):
                         continue

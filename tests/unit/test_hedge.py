@@ -120,3 +120,37 @@ def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatc
     )
     assert [detector.analyze(t) for t in texts] == expected
     assert any(r.action == "none" for r in expected) and any(r.action == "block" for r in expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        # spellings of contractions found in informal and badly encoded text
+        ("I dont know which broker we run", "block"),
+        ("I didn?t think the index was rebuilt", "block"),
+        ("I?m not sure the port is open", "block"),
+        ("The parser could nt handle UTF-16", "none"),
+        # the negation in "could not only" belongs to "only", not to the modal
+        ("The outage could not only delay billing, it stops exports", "review"),
+        # first-person disbelief and near-certainty; "no doubt" asserts
+        ("I doubt the cache is warm", "block"),
+        ("I'm pretty sure the queue is durable", "block"),
+        ("No doubt the queue is durable", "none"),
+        ("I even think the port is 8080", "block"),
+        # impersonal likelihood, inference and hearsay
+        ("It is possible that the replica lags", "review"),
+        ("Chances are the job already ran", "review"),
+        ("The key must have expired overnight", "review"),
+        ("The vendor reportedly fixed the leak", "review"),
+        ("You'd think the retry would succeed", "review"),
+        # root / deontic readings are not hedges
+        ("The key must be rotated monthly", "none"),
+        ("You should restart the worker after upgrading", "none"),
+        ("The table holds up to 40000 rows", "none"),
+        ("It is as fast as possible", "none"),
+        ("The vendor says it is fixed and I believe it.", "none"),
+        ("I believe it is fixed", "block"),
+    ],
+)
+def test_linguistic_refinements(text: str, action: str) -> None:
+    assert analyze(text).action == action, analyze(text)
