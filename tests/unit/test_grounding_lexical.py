@@ -1,0 +1,203 @@
+"""The offline verifier on seed 002's worked examples and targeted cases.
+
+Each targeted case pairs a grounded claim with a minimal edit of it (an invented entity,
+a changed number, a flipped negation, another speaker), so a test fails if the verifier
+stops telling them apart — not just if a score drifts.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from groundwire.guards.config import GroundingConfig
+from groundwire.guards.grounding import Verdict, grounding_blocks
+from groundwire.guards.grounding_lexical import LexicalVerifier, analyse, stem, tokenize
+from groundwire.guards.interfaces import GroundingRequest
+from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+
+CFG = GroundingConfig()
+
+
+def verify(content: str, turns: list[SourceTurn], **claim: object) -> GroundingReport:
+    c = Claim(
+        claim_id="c1",
+        tenant_id="t1",
+        content=content,
+        source="chat",
+        source_turns=turns,
+        **claim,  # type: ignore[arg-type]
+    )
+    return LexicalVerifier(CFG).verify_one(GroundingRequest(c, turns))
+
+
+def assert_spans_exact(report: GroundingReport, turns: list[SourceTurn]) -> None:
+    by_id = {t.id: t for t in turns}
+    for span in report.evidence_spans:
+        assert by_id[span.turn_id].text[span.start : span.end] == span.text
+
+
+# --- seed 002 worked examples -------------------------------------------------------
+
+MEETING = [
+    SourceTurn(id="turn-1", text="Let's schedule the meeting for next Tuesday.", source="user"),
+    SourceTurn(
+        id="turn-2", text="I'll be joining from my home office in Bangalore.", source="user"
+    ),
+]
+MVP = [
+    SourceTurn(
+        id="turn-1",
+        text="I think I should be done with the MVP by end of April, pretty confident.",
+        source="user",
+    )
+]
+
+
+def test_seed_fabricated_employer_is_not_supported() -> None:
+    report = verify(
+        "Georgian works as a software developer at Google",
+        MEETING,
+        confidence=0.85,
+        user_id="georgian",
+    )
+    assert report.verdict == Verdict.NOT_SUPPORTED
+    assert report.evidence_spans == []
+    assert "Google" in report.reasoning
+    assert grounding_blocks(report, CFG)
+
+
+def test_seed_partial_grounding_keeps_evidence_and_penalises() -> None:
+    report = verify(
+        "Georgian will deliver the Inbox3 MVP by April 30 with 95% confidence",
+        MVP,
+        confidence=0.82,
+        user_id="georgian",
+    )
+    assert report.verdict == Verdict.PARTIAL
+    assert 0.10 <= report.confidence_penalty <= 0.30
+    assert report.adjusted_confidence == pytest.approx(0.82 - report.confidence_penalty)
+    texts = " ".join(s.text for s in report.evidence_spans)
+    assert "MVP by end of April" in texts
+    assert_spans_exact(report, MVP)
+    assert not grounding_blocks(report, CFG)
+    # the same claim from a low-confidence extractor falls under the minimum -> dropped
+    low = verify(
+        "Georgian will deliver the Inbox3 MVP by April 30 with 95% confidence",
+        MVP,
+        confidence=0.4,
+        user_id="georgian",
+    )
+    assert low.verdict == Verdict.PARTIAL and grounding_blocks(low, CFG)
+
+
+def test_faithful_restatement_is_supported_with_spans() -> None:
+    report = verify("Georgian should be done with the MVP by end of April", MVP, user_id="georgian")
+    assert report.verdict == Verdict.SUPPORTED
+    assert report.evidence_spans and report.evidence_spans[0].turn_id == "turn-1"
+    assert_spans_exact(report, MVP)
+    assert report.confidence_penalty == 0.0
+
+
+# --- targeted cases ----------------------------------------------------------------
+
+TEAM = [SourceTurn(id="s", text="The team has 3 engineers working on the OAuth integration.")]
+
+
+def test_changed_number_contradicts() -> None:
+    assert verify("The team has 3 engineers working on the OAuth integration", TEAM).verdict == (
+        Verdict.SUPPORTED
+    )
+    report = verify("The team has 5 engineers working on the OAuth integration", TEAM)
+    assert report.verdict == Verdict.NOT_SUPPORTED
+    assert "'5' where the source says '3'" in report.reasoning
+
+
+def test_swapped_entity_contradicts() -> None:
+    report = verify("The team has 3 engineers working on the Stripe integration", TEAM)
+    assert report.verdict == Verdict.NOT_SUPPORTED
+    assert "Stripe" in report.reasoning
+
+
+def test_added_quantity_is_at_most_partial() -> None:
+    report = verify("The team has 3 engineers working on the OAuth integration since 2019", TEAM)
+    assert report.verdict in (Verdict.PARTIAL, Verdict.NOT_SUPPORTED)
+    assert "2019" in report.reasoning
+
+
+def test_number_words_match_digits() -> None:
+    report = verify("The team has three engineers working on the OAuth integration", TEAM)
+    assert report.verdict == Verdict.SUPPORTED
+
+
+def test_negation_flip_is_not_supported() -> None:
+    turns = [SourceTurn(id="s", text="The payment service uses Postgres for the ledger.")]
+    assert verify("The payment service uses Postgres for the ledger", turns).verdict == (
+        Verdict.SUPPORTED
+    )
+    report = verify("The payment service does not use Postgres for the ledger", turns)
+    assert report.verdict == Verdict.NOT_SUPPORTED
+    assert "negation" in report.reasoning
+
+
+def test_claim_about_a_different_speaker() -> None:
+    turns = [
+        SourceTurn(
+            id="chat", text="Anna: I will bring the cake tomorrow . Bob: great, I'll bring drinks"
+        )
+    ]
+    assert verify("Anna will bring the cake tomorrow", turns).verdict == Verdict.SUPPORTED
+    report = verify("Bob will bring the cake tomorrow", turns)
+    assert report.verdict == Verdict.NOT_SUPPORTED
+    assert "speaker" in report.reasoning
+
+
+def test_owner_name_is_not_an_invented_entity_only_for_first_person_evidence() -> None:
+    third_person = [SourceTurn(id="s", text="Priya should be done with the MVP by end of April.")]
+    text = "By end of April, Georgian should be done with the MVP"
+    assert "Georgian" in analyse(text, third_person, set()).missing_entities
+    assert "Georgian" not in analyse(text, MVP, {"georgian"}).missing_entities
+    report = verify(text, MVP, user_id="georgian")
+    assert report.verdict == Verdict.SUPPORTED
+
+
+def test_no_admissible_turns_is_not_supported() -> None:
+    claim = Claim(claim_id="c", tenant_id="t", content="x is y", source="chat", source_turns=MVP)
+    [report] = [LexicalVerifier(CFG).verify_one(GroundingRequest(claim, []))]
+    assert report.verdict == Verdict.NOT_SUPPORTED
+    assert report.reasoning == "no admissible evidence"
+
+
+async def test_verify_batch_keeps_order_and_never_raises() -> None:
+    claims = [
+        Claim(claim_id=f"c{i}", tenant_id="t", content=text, source="chat", source_turns=TEAM)
+        for i, text in enumerate(
+            ["The team has 3 engineers working on the OAuth integration", "Cats purr loudly"]
+        )
+    ]
+    reports = await LexicalVerifier(CFG).verify_batch(
+        [GroundingRequest(c, c.source_turns) for c in claims]
+    )
+    assert [r.verdict for r in reports] == [Verdict.SUPPORTED, Verdict.NOT_SUPPORTED]
+    assert all(r.verifier == "lexical" for r in reports)
+
+
+def test_evidence_is_bounded() -> None:
+    cfg = GroundingConfig(max_evidence_chars=20)
+    turns = [SourceTurn(id="s", text="padding " * 10 + "The team has 3 engineers on OAuth.")]
+    claim = Claim(
+        claim_id="c",
+        tenant_id="t",
+        content="The team has 3 engineers",
+        source="chat",
+        source_turns=turns,
+    )
+    report = LexicalVerifier(cfg).verify_one(GroundingRequest(claim, turns))
+    assert report.verdict == Verdict.NOT_SUPPORTED  # the evidence past the budget is not read
+
+
+def test_tokenizer_and_stemmer() -> None:
+    assert stem("works") == stem("work")
+    assert stem("confidence") == stem("confident")
+    toks = tokenize("It's 1,000 people, not 95%!")
+    assert [t.low for t in toks if t.content] == ["1,000", "people", "95"]
+    assert all("It's 1,000 people, not 95%!"[t.start : t.end] == t.text for t in toks)
