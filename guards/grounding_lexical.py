@@ -22,6 +22,7 @@ adds a specific the source lacks is at best partially grounded.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -87,6 +88,7 @@ NUMBER_WORDS.update({"million": "1000000", "billion": "1000000000", "half": "0.5
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[.,][0-9]+)*(?:'[A-Za-z]+)?|%")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+|\s\.\s")
+_FIRST_PERSON_RE = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
 _SPEAKER_LINE = re.compile(r"(?:^|(?<=[.!?\n]\s)|(?<=\s\.\s))([A-Z][\w'-]{1,30}):\s")
 
 
@@ -125,13 +127,20 @@ class Token:
     content: bool
 
 
+@functools.lru_cache(maxsize=65_536)
+def _word_parts(raw: str) -> tuple[str, str, bool]:
+    """(lowercase, stem, is-content) of one word; cached because words repeat a lot."""
+    low = raw.lower().replace("’", "'")
+    content = low not in STOPWORDS and low != "%" and (len(low) > 1 or low.isdigit())
+    return low, stem(low), content
+
+
 def tokenize(text: str, base: int = 0) -> list[Token]:
     out: list[Token] = []
     for m in _WORD.finditer(text):
         raw = m.group(0)
-        low = raw.lower().replace("’", "'")
-        content = low not in STOPWORDS and low != "%" and (len(low) > 1 or low.isdigit())
-        out.append(Token(raw, low, stem(low), base + m.start(), base + m.end(), content))
+        low, stemmed, content = _word_parts(raw)
+        out.append(Token(raw, low, stemmed, base + m.start(), base + m.end(), content))
     return out
 
 
@@ -145,6 +154,12 @@ class Sentence:
 
 
 def split_sentences(turn: SourceTurn) -> list[Sentence]:
+    """Sentences of one turn; cached, since several claims often cite the same turns."""
+    return _split_cached(turn)
+
+
+@functools.lru_cache(maxsize=1_024)
+def _split_cached(turn: SourceTurn) -> list[Sentence]:
     sentences: list[Sentence] = []
     pos = 0
     text = turn.text
@@ -266,9 +281,10 @@ def analyse(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str])
             src_lows.add(t.low)
             if t.low in FIRST_PERSON:
                 src_first = True
-            num = number_value(t.low)
-            if num is not None:
-                src_numbers.add(num)
+            if t.low[0].isdigit() or t.low in NUMBER_WORDS:
+                num = number_value(t.low)
+                if num is not None:
+                    src_numbers.add(num)
             if t.content:
                 src_stems.add(t.stem)
                 src_seq.append(t.stem)
@@ -477,8 +493,9 @@ def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
     the owner's name is not an invented entity when the evidence is in the first person.
     """
     names: set[str] = set()
-    first_person = any(t.low in FIRST_PERSON for turn in turns for t in tokenize(turn.text[:2000]))
-    if first_person:
+    if not (claim.user_id or claim.subject):
+        return names
+    if any(_FIRST_PERSON_RE.search(turn.text[:2000]) for turn in turns):
         for value in (claim.user_id, claim.subject):
             if value:
                 names.update(t.low for t in tokenize(value.replace("_", " ")))

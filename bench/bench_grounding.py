@@ -1,0 +1,76 @@
+"""Cost of the grounding verifiers per claim, beside the coverage baseline in the same run.
+
+    python bench/bench_grounding.py [FILE.jsonl] [--embedding]
+
+Runs over the labelled dev claims (real claim and evidence lengths) the reference
+baseline (content-word coverage), then the lexical verifier through `verify_batch` in
+batches like the stream's, and prints µs per claim and the ratio to the baseline.
+`--embedding` also times the optional ONNX model (when installed). Nothing is asserted:
+timings belong here, not in tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from groundwire.guards.config import GroundingConfig
+from groundwire.guards.grounding import build_verifier
+from groundwire.guards.interfaces import GroundingRequest, GroundingVerifier
+from groundwire.streams.cli_eval import baseline_supported, load_examples
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "grounding-dev.jsonl"
+BATCH = 500  # the stream's default batch size
+
+
+def time_baseline(claims: list, rounds: int) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        for c in claims:
+            baseline_supported(c)
+        best = min(best, time.perf_counter() - t0)
+    return best / len(claims) * 1e6
+
+
+def time_verifier(verifier: GroundingVerifier, claims: list, rounds: int) -> float:
+    reqs = [GroundingRequest(c, c.source_turns) for c in claims]
+
+    async def once() -> float:
+        t0 = time.perf_counter()
+        for i in range(0, len(reqs), BATCH):
+            await verifier.verify_batch(reqs[i : i + BATCH])
+        return time.perf_counter() - t0
+
+    samples = [asyncio.run(once()) for _ in range(rounds)]
+    return min(samples) / len(claims) * 1e6
+
+
+def main(argv: list[str]) -> None:
+    args = [a for a in argv if not a.startswith("--")]
+    path = Path(args[0]) if args else DEFAULT_DATA
+    claims = [e.claim for e in load_examples(path)]
+    chars = statistics.mean(
+        len(c.content) + sum(len(t.text) for t in c.source_turns) for c in claims
+    )
+    print(f"{len(claims)} claims from {path.name}, mean claim+evidence {chars:.0f} chars")
+    base = time_baseline(claims, rounds=5)
+    print(f"baseline (content-word coverage): {base:8.1f} µs/claim")
+    lexical = build_verifier(GroundingConfig())
+    lex = time_verifier(lexical, claims, rounds=3)
+    print(f"lexical verifier (verify_batch):  {lex:8.1f} µs/claim   ratio {lex / base:.1f}x")
+    if "--embedding" in argv:
+        emb = build_verifier(GroundingConfig(verifier="embedding"))
+        if emb.name != "embedding":
+            print("embedding verifier not installed (pip install 'groundwire[embedding]')")
+            return
+        sample = claims[:200]
+        t = time_verifier(emb, sample, rounds=1)
+        print(f"embedding verifier (200 claims):  {t:8.1f} µs/claim   ratio {t / base:.1f}x")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
