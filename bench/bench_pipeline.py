@@ -61,28 +61,30 @@ while True:
 """
 
 
+DATA = REPO.parent / "shared" / "data" / "grounding-dev.jsonl"
+
+
+def _corpus() -> list[dict]:
+    """Real claims with their real source turns (public labelled data, see its README)."""
+    with DATA.open("rb") as f:
+        return [orjson.loads(line) for line in f]
+
+
+CORPUS = _corpus()
+
+
 def claim(i: int, run: str, sent_ns: int | None = None) -> bytes:
-    """A realistic ~30-word claim with a source turn, so grounding and dedup do real work."""
-    subject = f"service{i}"
-    content = (
-        f"The {subject} team decided to keep the {run} billing ledger in PostgreSQL "
-        f"with nightly backups retained for {i % 90 + 7} days and replicas in two regions"
-    )
+    """Claim i of the run: the corpus cycled, one tenant per cycle, so a tenant never sees
+    the same text twice (dedup does real candidate work without everything being a copy)."""
+    row = CORPUS[i % len(CORPUS)]
     doc = {
         "claim_id": f"{run}-{i}",
-        "tenant_id": f"tenant-{i % 50}",
+        "tenant_id": f"tenant-{i // len(CORPUS)}",
         "user_id": f"user-{i % 500}",
-        "content": content,
-        "memory_type": "decision",
+        "content": row["content"],
+        "memory_type": "fact",
         "source": ("conversation", "ai_synthesis", "user")[i % 3],
-        "source_turns": [
-            {
-                "id": f"turn-{i}",
-                "text": f"For {subject} we keep the {run} billing ledger in PostgreSQL with "
-                f"nightly backups kept {i % 90 + 7} days, replicated in two regions.",
-                "source": "user",
-            }
-        ],
+        "source_turns": row["source_turns"],
         "metadata": {"sent_ns": sent_ns or 0},
     }
     return orjson.dumps(doc)
