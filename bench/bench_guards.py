@@ -3,6 +3,9 @@
 Measured: hedge detection, citation detection (no network verification), the provenance
 guard and the tier policy — the work every claim pays on the stateless stage — both as
 the bare guard functions and through `screen()` (which also builds the wire records).
+A second set of claims is shaped like the pipeline benchmark's (`bench_pipeline.claim()`:
+~30 words, a decision, ONE source turn from the user) and goes through `screen_batch`,
+which is what the streaming screen stage calls.
 Baseline: `content.lower().split()` over the same claims, the cheapest pass that still
 touches every word; the ratio makes the figure comparable across machines.
 
@@ -16,6 +19,7 @@ same way. The last line is `guards_us_per_claim=<bare guards + policy>`.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import time
 from collections.abc import Callable
@@ -26,7 +30,7 @@ from groundwire.guards.config import GuardsConfig
 from groundwire.guards.hedge import HedgeDetector
 from groundwire.guards.policy import determine_tier
 from groundwire.guards.provenance import check_provenance
-from groundwire.guards.screening import screen
+from groundwire.guards.screening import screen, screen_batch
 from groundwire.topics.records import Claim
 
 CHUNK = 50
@@ -100,6 +104,35 @@ def make_claims(n: int, seed: int = 7) -> list[Claim]:
     return claims
 
 
+def make_turn_claims(n: int) -> list[Claim]:
+    """Claims like bench_pipeline.claim(): one user source turn, no timestamps."""
+    claims = []
+    for i in range(n):
+        subject = f"service{i}"
+        claims.append(
+            Claim(
+                claim_id=f"t{i}",
+                tenant_id=f"tenant-{i % 50}",
+                user_id=f"user-{i % 500}",
+                content=f"The {subject} team decided to keep the bench billing ledger in "
+                f"PostgreSQL with nightly backups retained for {i % 90 + 7} days and "
+                "replicas in two regions",
+                memory_type="decision",
+                source=("conversation", "ai_synthesis", "user")[i % 3],
+                source_turns=[
+                    {
+                        "id": f"turn-{i}",
+                        "text": f"For {subject} we keep the bench billing ledger in PostgreSQL "
+                        f"with nightly backups kept {i % 90 + 7} days, replicated in two "
+                        "regions.",
+                        "source": "user",
+                    }
+                ],
+            )
+        )
+    return claims
+
+
 def best_us(fn: Callable[[list[Claim]], None], claims: list[Claim], repeat: int) -> float:
     """Mean over chunks of 50 claims of the best-of-`repeat` time per claim. Short timed
     runs, best of several, keep other processes on a shared machine out of the figure."""
@@ -156,14 +189,47 @@ def main() -> None:
                 cfg=cfg,
             )
 
+    loop = asyncio.new_event_loop()
+
+    def batch_screened(part: list[Claim]) -> None:
+        for s in loop.run_until_complete(screen_batch(part, cfg)):
+            c = s.claim
+            determine_tier(
+                hedge=s.hedge,
+                source=c.source.value,
+                memory_type=c.memory_type,
+                confidence=c.confidence,
+                citations=s.citations,
+                provenance=s.provenance,
+                cfg=cfg,
+            )
+
+    turn_claims = make_turn_claims(args.claims)
+    turn_words = sum(len(c.content.split()) for c in turn_claims) / len(turn_claims)
     guards(claims)  # warm-up: compile and cache the patterns
+    batch_screened(turn_claims[:CHUNK])
     base = best_us(baseline, claims, args.repeat)
     bare = best_us(guards, claims, args.repeat)
     full = best_us(screened, claims, args.repeat)
+    turn_base = best_us(baseline, turn_claims, args.repeat)
+    turn_bare = best_us(guards, turn_claims, args.repeat)
+    turn_batch = best_us(batch_screened, turn_claims, args.repeat)
+    loop.close()
     print(f"claims={len(claims)} mean_words={words:.1f} chunk={CHUNK} best of {args.repeat}")
     print(f"baseline lower().split()      {base:8.2f} us/claim")
     print(f"guards + policy               {bare:8.2f} us/claim  ratio={bare / base:6.1f}x")
     print(f"screen() + policy (records)   {full:8.2f} us/claim  ratio={full / base:6.1f}x")
+    print(f"-- pipeline-shaped claims, one source turn, mean_words={turn_words:.1f}")
+    print(f"baseline lower().split()      {turn_base:8.2f} us/claim")
+    print(
+        f"guards + policy               {turn_bare:8.2f} us/claim  "
+        f"ratio={turn_bare / turn_base:6.1f}x"
+    )
+    print(
+        f"screen_batch() + policy       {turn_batch:8.2f} us/claim  "
+        f"ratio={turn_batch / turn_base:6.1f}x"
+    )
+    print(f"screen_batch_1turn_us_per_claim={turn_batch:.2f}")
     print(f"guards_us_per_claim={bare:.2f}")
 
 

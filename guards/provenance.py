@@ -16,6 +16,8 @@ Rejected turns never ground; the policy reports every rejection in checks_failed
 from __future__ import annotations
 
 import re
+import re._constants as _constants
+import re._parser as _parser
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -29,21 +31,52 @@ MAX_SIGNATURE_SCAN = 20_000
 
 @dataclass(frozen=True, slots=True)
 class _Rules:
-    """A config compiled once: lower-cased sets and one signature regex."""
+    """A config compiled once: lower-cased sets and the signature regexes, each paired with
+    a literal that every match of it must contain ("" when none could be derived)."""
 
     allowed: frozenset[str]
     prefixes: tuple[str, ...]
-    signatures: tuple[re.Pattern[str], ...]
+    signatures: tuple[tuple[str, re.Pattern[str]], ...]
     skew: timedelta
+
+
+def _required_literal(pattern: str, flags: int) -> str:
+    """The longest run of literal characters at the top level of `pattern`, which every
+    match must therefore contain; "" when there is none or it cannot be trusted.
+
+    A substring test (`in`, one C call) is ~20x cheaper than a regex search, and most
+    source turns contain none of the signatures' literals ("citations", "<|", "(", ":"
+    …), so most regexes never run. The literal must be matched case-exactly against the
+    lower-cased text, so patterns that ignore case or have upper-case literals get ""."""
+    try:
+        parsed = _parser.parse(pattern, flags)
+    except (re.error, RecursionError):
+        return ""
+    if parsed.state.flags & re.IGNORECASE:
+        return ""
+    best: list[str] = []
+    run: list[str] = []
+    for op, arg in parsed:
+        if op is _constants.LITERAL:
+            run.append(chr(arg))
+            if len(run) > len(best):
+                best = list(run)
+        else:
+            run = []
+    literal = "".join(best)
+    return "" if literal != literal.lower() else literal
 
 
 @lru_cache(maxsize=32)
 def _compile(
     allowed: tuple[str, ...], prefixes: tuple[str, ...], patterns: tuple[str, ...], skew_s: float
 ) -> _Rules:
-    # One regex per signature, run on the lower-cased text: a single case-insensitive
-    # alternation was measured ~10x slower (no literal-prefix scan).
-    signatures = tuple(re.compile(p, re.MULTILINE) for p in patterns)
+    # One regex per signature, run on the lower-cased text: a single alternation was
+    # measured slower (~8 us vs ~5 us for all eight on a 30-word turn: no literal-prefix
+    # scan); with the literal prefilter usually none of them runs at all.
+    signatures = tuple(
+        (_required_literal(p, re.MULTILINE), re.compile(p, re.MULTILINE)) for p in patterns
+    )
     return _Rules(
         allowed=frozenset(s.lower() for s in allowed),
         prefixes=tuple(p.lower() for p in prefixes),
@@ -52,24 +85,41 @@ def _compile(
     )
 
 
-_rules_by_cfg: dict[int, tuple[ProvenanceConfig, tuple[object, ...], _Rules]] = {}
+_rules_by_cfg: dict[
+    int, tuple[ProvenanceConfig, tuple[list[str], list[str], list[str], float], _Rules]
+] = {}
 
 
 def _rules(cfg: ProvenanceConfig) -> _Rules:
-    """Compiled rules for `cfg`; recompiled if the (mutable) config was edited."""
-    key = (
+    """Compiled rules for `cfg`; recompiled if the (mutable) config was edited.
+
+    The cached copies of the lists are compared with the live ones (list equality is a
+    C loop), which is cheaper per claim than building a tuple key every time."""
+    hit = _rules_by_cfg.get(id(cfg))
+    if (
+        hit is not None
+        and hit[0] is cfg
+        and hit[1][0] == cfg.allowed_sources
+        and hit[1][1] == cfg.reserved_prefixes
+        and hit[1][2] == cfg.template_signatures
+        and hit[1][3] == cfg.max_clock_skew_s
+    ):
+        return hit[2]
+    rules = _compile(
         tuple(cfg.allowed_sources),
         tuple(cfg.reserved_prefixes),
         tuple(cfg.template_signatures),
         cfg.max_clock_skew_s,
     )
-    hit = _rules_by_cfg.get(id(cfg))
-    if hit is not None and hit[0] is cfg and hit[1] == key:
-        return hit[2]
-    rules = _compile(*key)
     if len(_rules_by_cfg) > 64:
         _rules_by_cfg.clear()
-    _rules_by_cfg[id(cfg)] = (cfg, key, rules)
+    snapshot = (
+        list(cfg.allowed_sources),
+        list(cfg.reserved_prefixes),
+        list(cfg.template_signatures),
+        cfg.max_clock_skew_s,
+    )
+    _rules_by_cfg[id(cfg)] = (cfg, snapshot, rules)
     return rules
 
 
@@ -80,8 +130,15 @@ def _aware(ts: datetime) -> datetime:
 
 def rejection_reason(turn: SourceTurn, rules: _Rules, reference: datetime) -> str | None:
     """Why `turn` may not ground the claim, or None if it may."""
-    if turn.source.lower() not in rules.allowed:
-        return f"source_not_allowed:{turn.source[:32]}"
+    return _reason(turn, rules, reference + rules.skew)
+
+
+def _reason(turn: SourceTurn, rules: _Rules, limit: datetime) -> str | None:
+    """`rejection_reason` with the latest admissible creation time precomputed (a
+    datetime addition per turn is measurable at this scale)."""
+    source = turn.source
+    if source not in rules.allowed and source.lower() not in rules.allowed:
+        return f"source_not_allowed:{source[:32]}"
     if rules.prefixes:
         turn_id = turn.id.lower()
         if turn_id.startswith(rules.prefixes):  # one C call for the common "no" case
@@ -89,10 +146,15 @@ def rejection_reason(turn: SourceTurn, rules: _Rules, reference: datetime) -> st
             return f"reserved_prefix:{prefix}"
     if rules.signatures:
         text = turn.text[:MAX_SIGNATURE_SCAN].lower()
-        if any(sig.search(text) for sig in rules.signatures):
-            return "template_signature"
-    if turn.created_at is not None and _aware(turn.created_at) > reference + rules.skew:
-        return "created_after_claim"
+        for literal, sig in rules.signatures:
+            if literal in text and sig.search(text):
+                return "template_signature"
+    created = turn.created_at
+    if created is not None:
+        if created.tzinfo is None:
+            created = created.replace(tzinfo=UTC)
+        if created > limit:
+            return "created_after_claim"
     return None
 
 
@@ -102,17 +164,19 @@ def check_provenance(
     """Split the claim's source turns into eligible ids and rejections (turn id -> reason).
 
     Turns beyond MAX_TURNS are rejected as `too_many_turns` (bounded work per claim)."""
-    if not claim.source_turns:
+    turns = claim.source_turns
+    if not turns:
         return ProvenanceReport()
     rules = _rules(cfg)
     if claim.created_at is not None:
         reference = _aware(claim.created_at)
     else:
         reference = now or datetime.now(UTC)
+    limit = reference + rules.skew
     eligible: list[str] = []
     rejections: dict[str, str] = {}
-    for i, turn in enumerate(claim.source_turns):
-        reason = "too_many_turns" if i >= MAX_TURNS else rejection_reason(turn, rules, reference)
+    for i, turn in enumerate(turns):
+        reason = "too_many_turns" if i >= MAX_TURNS else _reason(turn, rules, limit)
         if reason is None:
             eligible.append(turn.id)
         else:

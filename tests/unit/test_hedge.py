@@ -116,7 +116,9 @@ def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatc
     detector = HedgeDetector()
     expected = [detector.analyze(t) for t in texts]
     monkeypatch.setattr(
-        hedge_module, "_candidates", lambda lower: list(range(len(hedge_module._PATTERNS)))
+        hedge_module,
+        "_candidates",
+        lambda lower, tokens=None: list(range(len(hedge_module._PATTERNS))),
     )
     assert [detector.analyze(t) for t in texts] == expected
     assert any(r.action == "none" for r in expected) and any(r.action == "block" for r in expected)
