@@ -199,6 +199,26 @@ class _Pattern:
     words: frozenset[str]
     substrings: tuple[str, ...]
     regex: re.Pattern[str]
+    # Which post-match filter applies (decided once here, not per match):
+    # _CHECK_NONE, _CHECK_MODAL ("may" month / "should" value or advice),
+    # _CHECK_FREQUENCY (config switch), _CHECK_BELIEVE ("I believe it.").
+    check: int = 0
+
+
+_CHECK_NONE, _CHECK_MODAL, _CHECK_FREQUENCY, _CHECK_BELIEVE = range(4)
+
+
+def _check_for(category: HedgeCategory, regex: str) -> int:
+    if category is HedgeCategory.TECHNICAL_HEDGE:
+        if regex.startswith(("may", "should")):
+            return _CHECK_MODAL
+        if regex.startswith(("typically", "usually", "often", "generally", "normally")):
+            return _CHECK_FREQUENCY
+        if regex.startswith(("tend", "in most cases")):
+            return _CHECK_FREQUENCY
+    if category is HedgeCategory.PERSONAL_SPECULATION and "believe" in regex:
+        return _CHECK_BELIEVE
+    return _CHECK_NONE
 
 
 _PLAIN_ALTERNATIVES = frozenset("abcdefghijklmnopqrstuvwxyz' |")
@@ -232,6 +252,7 @@ _PATTERNS: tuple[_Pattern, ...] = tuple(
         frozenset(w for w in words.split() if w not in _SUBSTRING_TRIGGERS),
         tuple(w for w in words.split() if w in _SUBSTRING_TRIGGERS),
         re.compile(piece),
+        _check_for(category, piece),
     )
     for category, specs in (
         (HedgeCategory.SUGGESTION, _SUGGESTION),
@@ -378,6 +399,10 @@ def _is_month(original: str, start: int) -> bool:
     return not _SENTENCE_START.search(original[max(0, start - 8) : start])
 
 
+def _hit_order(hit: HedgeHit) -> tuple[int, int]:
+    return _CATEGORY_ORDER[hit.category], hit.start
+
+
 def _filtered(hit: str, norm: str, start: int, end: int) -> bool:
     """Seed filters plus the root (non-epistemic) readings the word lists cannot see."""
     word = hit.lower()
@@ -416,25 +441,28 @@ class HedgeDetector:
             lower = norm.lower()
             words = _WATCHED.intersection(_tokens(lower))
         found: list[HedgeHit] = []
+        skip_frequency = not self._cfg.frequency_adverbs_review
         for index in _candidates(lower, words):
             pat = _PATTERNS[index]
-            category = pat.category
+            check = pat.check
             for m in pat.regex.finditer(lower):
-                if m.start() and lower[m.start() - 1].isalnum():
+                start = m.start()
+                if start and lower[start - 1].isalnum():
                     continue  # inside a word ("dismay" is not "may")
-                phrase = norm[m.start() : m.end()].strip()
-                if category is HedgeCategory.PERSONAL_SPECULATION and _filtered_personal(
-                    phrase, norm, m.end()
-                ):
-                    continue
-                if category is HedgeCategory.TECHNICAL_HEDGE:
-                    if _filtered(phrase, norm, m.start(), m.end()):
+                end = m.end()
+                phrase = norm[start:end].strip()
+                if check:
+                    if check == _CHECK_MODAL:
+                        if _filtered(phrase, norm, start, end):
+                            continue
+                    elif check == _CHECK_FREQUENCY:
+                        if skip_frequency:
+                            continue
+                    elif _filtered_personal(phrase, norm, end):
                         continue
-                    if not self._cfg.frequency_adverbs_review and _FREQUENCY.match(phrase.lower()):
-                        continue
-                found.append(HedgeHit(category, phrase, m.start()))
+                found.append(HedgeHit(pat.category, phrase, start))
         if len(found) > 1:
-            found.sort(key=lambda h: (_CATEGORY_ORDER[h.category], h.start))
+            found.sort(key=_hit_order)
         return found
 
     def analyze(self, text: str) -> HedgeReport:

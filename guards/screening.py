@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from time import perf_counter
 
 from groundwire.guards.citation_verify import CitationVerifier
-from groundwire.guards.citations import Citation, detect
+from groundwire.guards.citations import Citation, CitationType, detect
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.hedge import HedgeDetector
 from groundwire.guards.provenance import check_provenance
@@ -37,7 +37,11 @@ def _hedge_detector(cfg: GuardsConfig) -> HedgeDetector:
 
 
 def _unchecked(citations: Sequence[Citation]) -> list[CitationReport]:
-    return [CitationReport(type=c.type.value, value=c.value) for c in citations]
+    return [CitationReport(type=_TYPE_VALUE[c.type], value=c.value) for c in citations]
+
+
+# Enum `.value` is a descriptor call (~0.3 us); a dict lookup is not.
+_TYPE_VALUE = {t: t.value for t in CitationType}
 
 
 def _screen_local(
