@@ -89,7 +89,8 @@ _PERSONAL: tuple[Spec, ...] = (
     # and never match, because the pattern needs the first-person subject.
     ("doubt", r"i(?: \w+ly| do| really)? doubt\b"),
     # Bare "maybe"/"perhaps": the seed lists "maybe" as strong speculation.
-    ("maybe perhaps", r"(?:maybe|perhaps)\b"),
+    # ... except before a quantity ("maybe 15k"), where it approximates a number (below).
+    ("maybe perhaps", r"(?:maybe|perhaps)\b(?! [~$€£]?\d)"),
 )
 _ADMITTED: tuple[Spec, ...] = (
     (
@@ -119,6 +120,8 @@ _ADMITTED: tuple[Spec, ...] = (
     ("knows", r"who knows\b"),
     ("say tell", r"hard to (?:say|tell)\b"),
     ("wonder", r"i wonder\b"),
+    ("mistaken", r"if i'm not mistaken\b"),
+    ("unclear clear", r"(?:unclear|not clear) (?:whether|if)\b"),
 )
 _SUGGESTION: tuple[Spec, ...] = (
     (
@@ -161,6 +164,10 @@ _TECHNICAL: tuple[Spec, ...] = (
     ("allegedly reportedly purportedly", r"(?:allegedly|reportedly|purportedly)\b"),
     ("doubtful", r"doubtful (?:that|whether|if)\b"),
     ("appear", r"would appear\b"),
+    # Evidential appearance with a clause ("looks as if it leaks"); "looks like X" is
+    # mostly a visual comparison ("looks like a toy"), so it is not listed.
+    ("looks sounds", r"(?:looks|sounds) as (?:if|though)\b"),
+    ("theory", r"in theory\b"),
     # Impersonal likelihood: "it is possible that", "the possibility that", "chances are".
     # Root "possible" ("as fast as possible", "made possible") has no "that" clause.
     ("possible possibility", r"(?:possible|possibility) that\b"),
@@ -187,6 +194,7 @@ _APPROXIMATION: tuple[Spec, ...] = (
     ),
     ("~ ≈", r"[~≈]\s?\d[\d.,]*"),
     ("ish", r"\d+(?:\.\d+)?-?ish\b"),
+    ("maybe perhaps", r"(?:maybe|perhaps) [~$€£]?\d[\d.,/]*"),
     ("so", r"or so\b"),
 )
 # Triggers that are characters or word endings rather than words: checked as substrings.
@@ -210,7 +218,7 @@ _CHECK_NONE, _CHECK_MODAL, _CHECK_FREQUENCY, _CHECK_BELIEVE = range(4)
 
 def _check_for(category: HedgeCategory, regex: str) -> int:
     if category is HedgeCategory.TECHNICAL_HEDGE:
-        if regex.startswith(("may", "should")):
+        if regex.startswith(("may", "should", "unlikely")):
             return _CHECK_MODAL
         if regex.startswith(("typically", "usually", "often", "generally", "normally")):
             return _CHECK_FREQUENCY
@@ -346,6 +354,8 @@ _BARE_WORDS = frozenset(
     b"dont didnt doesnt cant couldnt shouldnt wouldnt isnt wasnt arent mightnt im nt".split()
 )
 _WATCHED = _ALL_WORDS | _BARE_WORDS
+_NORM_COMPARISON_BEFORE = re.compile(r"\b(?:[Aa]s|[Ll]ike) \w+(?: \w+ly)? $")
+_DETERMINER_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat) $")
 _ADDRESSEE_BEFORE = re.compile(r"(?:\b[Yy]ou|\b[Oo]ne)\s+$")
 _BELIEVE_OBJECT = re.compile(r"\s+(?:it|you|him|her|them|me|this|that)\s*(?:[.!?,;)\"]|$)")
 _SHOULD_NUMERIC = re.compile(r"\s+(?:be|equal|return|read|show|contain|have)\s+[~$€£-]?\d")
@@ -410,10 +420,16 @@ def _filtered(hit: str, norm: str, start: int, end: int) -> bool:
         return _is_month(norm, start)
     if word == "should":
         # "should be 5" states an expected value; "you should buy it" / "one should" is
-        # advice to the reader (deontic), not doubt about a fact.
-        return bool(_SHOULD_NUMERIC.match(norm, end)) or bool(
-            _ADDRESSEE_BEFORE.search(norm, max(0, start - 5), start)
+        # advice to the reader (deontic); "as it should (be)" / "like he should" compares
+        # with what is proper (deontic norm). None of them doubts a fact.
+        return (
+            bool(_SHOULD_NUMERIC.match(norm, end))
+            or bool(_ADDRESSEE_BEFORE.search(norm, max(0, start - 5), start))
+            or bool(_NORM_COMPARISON_BEFORE.search(norm, max(0, start - 30), start))
         )
+    if word == "unlikely":
+        # Attributive "an unlikely hero / the unlikely pair": surprising, not improbable.
+        return bool(_DETERMINER_BEFORE.search(norm, max(0, start - 6), start))
     return False
 
 

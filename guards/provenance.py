@@ -54,16 +54,20 @@ def _required_literal(pattern: str, flags: int) -> str:
         return ""
     if parsed.state.flags & re.IGNORECASE:
         return ""
-    best: list[str] = []
+    runs: list[str] = []
     run: list[str] = []
     for op, arg in parsed:
         if op is _constants.LITERAL:
             run.append(chr(arg))
-            if len(run) > len(best):
-                best = list(run)
-        else:
+        elif run:
+            runs.append("".join(run))
             run = []
-    literal = "".join(best)
+    if run:
+        runs.append("".join(run))
+    if not runs:
+        return ""
+    # Longest first; between equals, punctuation (":" beats "a": far rarer in prose).
+    literal = max(runs, key=lambda r: (len(r), not r.isalpha()))
     return "" if literal != literal.lower() else literal
 
 
