@@ -5,6 +5,10 @@ flag the sentence at all (block or review)? The false-positive rate is over sent
 annotators marked with no speculation cue (`label: certain`). Sentences with only
 conditional/alternative cues ("if", "or") are in neither set.
 
+Columns: FP any = any flag; FP spec = flagged by something other than an approximator or
+a frequency adverb; FP blk = would block; FP seed = flagged ONLY by those two seed-000
+review categories (FP any - FP spec), which the corpus never annotates as speculation.
+
 The word lists were written from the linguistics of hedging; while developing them only
 the BOOKS and CARS reviews were inspected ("fit"), so COOKWARE and MUSIC ("held-out") are
 the honest figure. Usage:
@@ -37,6 +41,14 @@ def evaluate(rows: list[dict], detector: HedgeDetector) -> dict[str, float | int
     # false positives that remain when those two kinds of hit are set aside, too.
     fp_spec = sum(1 for r in certain if _speculative_hits(detector, r["content"]))
     fp_block = sum(1 for r in certain if detector.analyze(r["content"]).action == "block")
+    # Flagged ONLY by seed-mandated review hedges (approximators, frequency adverbs): the
+    # part of "FP any" that no detector honouring seed 000 can remove on this corpus.
+    fp_seed = sum(
+        1
+        for r in certain
+        if detector.analyze(r["content"]).action != "none"
+        and not _speculative_hits(detector, r["content"])
+    )
     detected = actions["block"] + actions["review"]
     return {
         "epistemic": len(epi),
@@ -48,6 +60,7 @@ def evaluate(rows: list[dict], detector: HedgeDetector) -> dict[str, float | int
         "fp_rate": fp / len(certain) if certain else 0.0,
         "fp_rate_speculation": fp_spec / len(certain) if certain else 0.0,
         "fp_rate_block": fp_block / len(certain) if certain else 0.0,
+        "fp_rate_seed_mandated": fp_seed / len(certain) if certain else 0.0,
     }
 
 
@@ -73,14 +86,15 @@ def main() -> None:
     }
     print(
         f"{'split':28} {'n_epi':>6} {'recall':>7} {'block':>6} {'review':>6} "
-        f"{'n_cert':>6} {'FP':>4} {'FP any':>7} {'FP spec':>7} {'FP blk':>7}"
+        f"{'n_cert':>6} {'FP':>4} {'FP any':>7} {'FP spec':>7} {'FP blk':>7} {'FP seed':>7}"
     )
     for name, part in splits.items():
         m = evaluate(part, detector)
         print(
             f"{name:28} {m['epistemic']:>6} {m['recall']:>7.3f} {m['recall_block']:>6.3f} "
             f"{m['recall_review']:>6.3f} {m['certain']:>6} {m['false_positives']:>4} "
-            f"{m['fp_rate']:>7.4f} {m['fp_rate_speculation']:>7.4f} {m['fp_rate_block']:>7.4f}"
+            f"{m['fp_rate']:>7.4f} {m['fp_rate_speculation']:>7.4f} {m['fp_rate_block']:>7.4f} "
+            f"{m['fp_rate_seed_mandated']:>7.4f}"
         )
     if args.show_misses:
         fit = splits["fit (BOOKS+CARS)"]

@@ -73,6 +73,8 @@ _PERSONAL: tuple[Spec, ...] = (
         r" (?:think|guess|assume|suspect|reckon)\b",
     ),
     ("feel", r"i feel (?:like|that)\b"),
+    # "X leads me to believe Y": the writer's own inference, stated as such.
+    ("believe think suspect", r"(?:leads?|led) me to (?:believe|think|suspect)\b"),
     # "pretty sure" is a commitment short of certainty; "quite sure" (British: fully) is not.
     (
         "sure certain confident",
