@@ -356,6 +356,9 @@ _BARE_WORDS = frozenset(
     b"dont didnt doesnt cant couldnt shouldnt wouldnt isnt wasnt arent mightnt im nt".split()
 )
 _WATCHED = _ALL_WORDS | _BARE_WORDS
+# The comparative clause is elliptical ("as it should.", "as it should be,"); with a full
+# predicate ("as it should be faster") "as" is causal and "should" may well be epistemic.
+_ELLIPSIS_AFTER = re.compile(r"(?:\s+be)?\s*(?:[.,;:!?)\"]|$)")
 _NORM_COMPARISON_BEFORE = re.compile(r"\b(?:[Aa]s|[Ll]ike) \w+(?: \w+ly)? $")
 _DETERMINER_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat) $")
 _ADDRESSEE_BEFORE = re.compile(r"(?:\b[Yy]ou|\b[Oo]ne)\s+$")
@@ -427,7 +430,10 @@ def _filtered(hit: str, norm: str, start: int, end: int) -> bool:
         return (
             bool(_SHOULD_NUMERIC.match(norm, end))
             or bool(_ADDRESSEE_BEFORE.search(norm, max(0, start - 5), start))
-            or bool(_NORM_COMPARISON_BEFORE.search(norm, max(0, start - 30), start))
+            or (
+                bool(_ELLIPSIS_AFTER.match(norm, end))
+                and bool(_NORM_COMPARISON_BEFORE.search(norm, max(0, start - 30), start))
+            )
         )
     if word == "unlikely":
         # Attributive "an unlikely hero / the unlikely pair": surprising, not improbable.

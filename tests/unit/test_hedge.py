@@ -153,6 +153,7 @@ def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatc
         ("The vendor says it is fixed and I believe it.", "none"),
         ("I believe it is fixed", "block"),
         ("The ledger is replicated as it should be", "none"),
+        ("Use the mirror, as it should be faster", "review"),
         ("The import was an unlikely bottleneck", "none"),
         ("A retry is unlikely to help", "review"),
         ("If I'm not mistaken the port is 8080", "block"),
