@@ -73,6 +73,14 @@ _PERSONAL: tuple[Spec, ...] = (
         r" (?:think|guess|assume|suspect|reckon)\b",
     ),
     ("feel", r"i feel (?:like|that)\b"),
+    # Informal subject drop at the start of a sentence ("Guess it's just me", "Suppose
+    # so"): still the writer's attitude. Not "think"/"believe", whose sentence-initial
+    # uses are imperatives ("Think about it", "Believe me"); not "Guess what".
+    ("guess suppose reckon", r"(?:^|(?<=[.!?] ))(?:guess|suppose|reckon)\b(?! what\b)"),
+    (
+        "thought guessed assumed imagined",
+        r"i(?:'d| would) have (?:thought|guessed|assumed|imagined)\b",
+    ),
     # "X leads me to believe Y": the writer's own inference, stated as such.
     ("believe think suspect", r"(?:leads?|led) me to (?:believe|think|suspect)\b"),
     # "pretty sure" is a commitment short of certainty; "quite sure" (British: fully) is not.
