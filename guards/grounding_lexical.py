@@ -514,8 +514,9 @@ class LexicalVerifier:
 
     def __init__(self, cfg: GroundingConfig | None = None) -> None:
         self.cfg = cfg or GroundingConfig()
-        self.supported_threshold = self.cfg.supported_threshold or self.default_supported
-        self.partial_threshold = self.cfg.partial_threshold or self.default_partial
+        hi, lo = self.cfg.supported_threshold, self.cfg.partial_threshold
+        self.supported_threshold = self.default_supported if hi is None else hi
+        self.partial_threshold = self.default_partial if lo is None else lo
         self.partial_threshold = min(self.partial_threshold, self.supported_threshold)
 
     async def verify_batch(self, batch: Sequence[GroundingRequest]) -> list[GroundingReport]:
