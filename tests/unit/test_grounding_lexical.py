@@ -201,3 +201,12 @@ def test_tokenizer_and_stemmer() -> None:
     toks = tokenize("It's 1,000 people, not 95%!")
     assert [t.low for t in toks if t.content] == ["1,000", "people", "95"]
     assert all("It's 1,000 people, not 95%!"[t.start : t.end] == t.text for t in toks)
+
+
+def test_configured_thresholds_take_effect() -> None:
+    text = "The team has 3 engineers working on the OAuth integration"
+    claim = Claim(claim_id="c", tenant_id="t", content=text, source="chat", source_turns=TEAM)
+    strict = LexicalVerifier(GroundingConfig(supported_threshold=1.0))
+    report = strict.verify_one(GroundingRequest(claim, TEAM))
+    assert report.verdict == Verdict.PARTIAL
+    assert report.confidence_penalty == pytest.approx(0.10, abs=0.05)
