@@ -1,0 +1,162 @@
+"""Golden-output check for performance work on the route stage (grounding + policy).
+
+    python bench/check_grounding_equivalence.py --record [GOLDEN]   # before a change
+    python bench/check_grounding_equivalence.py [GOLDEN]            # after: must match
+
+Runs every claim of the labelled dev data (real claims, real source turns) through
+
+* the lexical verifier (`verify_batch`, batches of 500) plus the raw model score and
+  features of `analyse` (rounded to 9 digits), and
+* `Validator.decide_batch` after `screen_batch` (default guards, in-memory dedup index,
+  claims shaped like bench/bench_pipeline.py's `claim()`: user ids, mixed sources),
+
+and writes one JSON line per claim and path: verdict, score, spans, penalty, reasoning,
+tier, reason, checks, tags. `--record` saves the golden file (default
+/tmp/route_golden.jsonl); without it the current output is compared byte for byte and
+the first differing lines are printed. Exit status 1 on any difference.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import orjson
+
+from groundwire.guards.config import GuardsConfig
+from groundwire.guards.dedup import build_dedup_index
+from groundwire.guards.grounding import bounded_turns, build_verifier
+from groundwire.guards.grounding_lexical import LexicalVerifier, analyse, known_names
+from groundwire.guards.interfaces import GroundingRequest
+from groundwire.guards.screening import screen_batch
+from groundwire.guards.validator import Validator
+from groundwire.topics.records import Claim
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "grounding-dev.jsonl"
+GOLDEN = Path("/tmp/route_golden.jsonl")
+BATCH = 500
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None else round(float(x), 9)
+
+
+def _spans(report) -> list:
+    return [[s.turn_id, s.start, s.end, s.text] for s in report.evidence_spans]
+
+
+def _rows() -> list[dict]:
+    with DATA.open("rb") as f:
+        return [orjson.loads(line) for line in f if line.strip()]
+
+
+def _claim(i: int, row: dict) -> Claim:
+    """Shaped like bench_pipeline.claim(): user ids (known names), three sources."""
+    return Claim.model_validate(
+        {
+            "claim_id": f"route-{i}",
+            "tenant_id": "tenant-0",
+            "user_id": f"user-{i % 500}",
+            "content": row["content"],
+            "memory_type": "fact",
+            "source": ("conversation", "ai_synthesis", "user")[i % 3],
+            "source_turns": row["source_turns"],
+        }
+    )
+
+
+async def _lexical_lines(rows: list[dict]) -> list[str]:
+    cfg = GuardsConfig()
+    verifier = LexicalVerifier(cfg.grounding)
+    claims = [Claim.model_validate(r) for r in rows]
+    reqs = [GroundingRequest(c, c.source_turns) for c in claims]
+    reports = []
+    for i in range(0, len(reqs), BATCH):
+        reports.extend(await verifier.verify_batch(reqs[i : i + BATCH]))
+    out = []
+    for c, rep in zip(claims, reports, strict=True):
+        turns = bounded_turns(c.source_turns, cfg.grounding.max_evidence_chars)
+        raw = None
+        feats = None
+        if turns:
+            a = analyse(c.content, turns, known_names(c, turns))
+            raw = _r(verifier.score(a))
+            feats = {k: _r(v) for k, v in a.features.items()}
+        doc = {
+            "path": "lexical",
+            "claim_id": c.claim_id,
+            "verdict": str(rep.verdict),
+            "score": _r(rep.score),
+            "raw_score": raw,
+            "features": feats,
+            "spans": _spans(rep),
+            "penalty": _r(rep.confidence_penalty),
+            "adjusted": _r(rep.adjusted_confidence),
+            "reasoning": rep.reasoning,
+        }
+        out.append(orjson.dumps(doc).decode())
+    return out
+
+
+async def _route_lines(rows: list[dict]) -> list[str]:
+    cfg = GuardsConfig()
+    validator = Validator(
+        cfg, dedup=build_dedup_index(cfg.dedup), verifier=build_verifier(cfg.grounding)
+    )
+    claims = [_claim(i, r) for i, r in enumerate(rows)]
+    out = []
+    for i in range(0, len(claims), BATCH):
+        screened = await screen_batch(claims[i : i + BATCH], cfg)
+        for res in await validator.decide_batch(screened):
+            g, v = res.grounding, res.validation
+            doc = {
+                "path": "route",
+                "claim_id": res.claim.claim_id,
+                "verdict": str(g.verdict),
+                "score": _r(g.score),
+                "spans": _spans(g),
+                "penalty": _r(g.confidence_penalty),
+                "adjusted": _r(g.adjusted_confidence),
+                "reasoning": g.reasoning,
+                "tier": str(v.tier),
+                "reason": v.reason,
+                "checks": [list(v.checks_passed), list(v.checks_failed)],
+                "tags": list(res.tags),
+                "evidence_source_id": v.evidence.source_id,
+                "evidence_meta": v.evidence.metadata,
+                "duplicate_of": res.duplicate_of,
+                "similarity": _r(res.similarity),
+            }
+            out.append(orjson.dumps(doc).decode())
+    return out
+
+
+async def _all() -> list[str]:
+    rows = _rows()
+    return [*(await _lexical_lines(rows)), *(await _route_lines(rows))]
+
+
+def main(argv: list[str]) -> int:
+    args = [a for a in argv if not a.startswith("--")]
+    golden = Path(args[0]) if args else GOLDEN
+    lines = asyncio.run(_all())
+    text = "\n".join(lines) + "\n"
+    if "--record" in argv:
+        golden.write_text(text, encoding="utf-8")
+        print(f"recorded {len(lines)} lines to {golden}")
+        return 0
+    want = golden.read_text(encoding="utf-8")
+    if want == text:
+        print(f"identical: {len(lines)} lines match {golden}")
+        return 0
+    old = want.splitlines()
+    diffs = [(i, a, b) for i, (a, b) in enumerate(zip(old, lines, strict=False)) if a != b]
+    print(f"DIFFERENT: {len(diffs)} lines differ ({len(old)} golden, {len(lines)} now)")
+    for i, a, b in diffs[:5]:
+        print(f"line {i}:\n  golden: {a[:400]}\n  now:    {b[:400]}")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
