@@ -8,78 +8,21 @@ cache, so the first EVALSHA after it meets NOSCRIPT).
 
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
-import time
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
-import redis
 
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import DedupStoreError, build_dedup_index
 from groundwire.guards.interfaces import DedupRequest
+from tests.integration.redis_server import RedisServer
 
 pytestmark = pytest.mark.integration
 
-REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 TEXT = "payments are retried three times with exponential backoff before the order is cancelled"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class _OwnRedis:
-    def __init__(self, workdir: Path, port: int) -> None:
-        self.workdir = workdir
-        self.port = port
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        args = [
-            REDIS_SERVER,
-            "--port", str(self.port),
-            "--bind", "127.0.0.1",
-            "--dir", str(self.workdir),
-            "--save", "",
-            "--appendonly", "yes",
-            "--appendfsync", "always",
-        ]  # fmt: skip
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
-        for _ in range(100):
-            try:
-                if client.ping():
-                    return
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        raise RuntimeError("own redis-server did not come up")
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(timeout=10)
-            self.proc = None
-
-
-@pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[_OwnRedis]:
-    server = _OwnRedis(tmp_path, _free_port())
-    server.start()
-    yield server
-    server.stop()
-
-
-async def test_redis_outage_fails_closed_and_the_same_index_recovers(own_redis: _OwnRedis) -> None:
+async def test_redis_outage_fails_closed_and_the_same_index_recovers(
+    own_redis: RedisServer,
+) -> None:
     cfg = DedupConfig(
         redis_socket_timeout_s=0.5, redis_connect_timeout_s=0.5, redis_batch_timeout_s=3.0
     )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import collections
 import os
 import signal
-import uuid
 from pathlib import Path
 
 import orjson
@@ -157,16 +156,6 @@ def test_redis_outage_fails_closed_and_recovers(
         assert any(topic == "approved" for topic, _ in after)
     finally:
         p.close()
-
-
-@pytest.fixture
-def own_redis(tmp_path):
-    from tests.integration.redis_server import RedisServer
-
-    server = RedisServer(tmp_path / f"redis-{uuid.uuid4().hex[:6]}")
-    server.start()
-    yield server
-    server.stop()
 
 
 def test_worker_id_is_stable_by_default():
