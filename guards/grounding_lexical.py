@@ -22,6 +22,7 @@ adds a specific the source lacks is at best partially grounded.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import math
@@ -90,6 +91,10 @@ _WORD = re.compile(r"[A-Za-z0-9]+(?:[.,][0-9]+)*(?:'[A-Za-z]+)?|%")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+|\s\.\s")
 _FIRST_PERSON_RE = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
 _SPEAKER_LINE = re.compile(r"(?:^|(?<=[.!?\n]\s)|(?<=\s\.\s))([A-Z][\w'-]{1,30}):\s")
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_CLAUSE_SPLIT = re.compile(r"[.;!?]|,\s*(?:and|but|while|so)\b|\bwhile\b")
+# A leading "no"/"not really" answers the other speaker; it negates no stated fact.
+_NEGATIONS_BUT_NO = NEGATIONS - {"no"}
 
 
 def stem(word: str) -> str:
@@ -104,13 +109,15 @@ def stem(word: str) -> str:
     return w[:6]
 
 
+@functools.lru_cache(maxsize=65_536)
 def number_value(word: str) -> str | None:
+    """The number a word states ('five' -> '5', '1,200' -> '1200'), else None; cached."""
     lowered = word.lower()
     if lowered in NUMBER_WORDS:
         return NUMBER_WORDS[lowered]
     if lowered[:1].isdigit():
         digits = lowered.replace(",", "")
-        m = re.match(r"[0-9]+(?:\.[0-9]+)?", digits)
+        m = _NUMBER.match(digits)
         if m:
             value = m.group(0)
             return value[:-2] if value.endswith(".0") else value
@@ -137,10 +144,13 @@ def _word_parts(raw: str) -> tuple[str, str, bool]:
 
 def tokenize(text: str, base: int = 0) -> list[Token]:
     out: list[Token] = []
+    append = out.append
+    parts = _word_parts
     for m in _WORD.finditer(text):
-        raw = m.group(0)
-        low, stemmed, content = _word_parts(raw)
-        out.append(Token(raw, low, stemmed, base + m.start(), base + m.end(), content))
+        raw = m.group()
+        low, stemmed, content = parts(raw)
+        start, end = m.span()
+        append(Token(raw, low, stemmed, base + start, base + end, content))
     return out
 
 
@@ -151,30 +161,136 @@ class Sentence:
     end: int
     tokens: list[Token]
     stems: frozenset[str] = field(default_factory=frozenset)
+    # has a negation other than a leading-answer "no" (see `analyse`)
+    negated: bool = False
 
 
 def split_sentences(turn: SourceTurn) -> list[Sentence]:
     """Sentences of one turn; cached, since several claims often cite the same turns."""
-    return _split_cached(turn)
+    return _turn_evidence(turn).sentences
+
+
+def _make_sentence(turn: SourceTurn, start: int, end: int, tokens: list[Token]) -> Sentence:
+    return Sentence(
+        turn,
+        start,
+        end,
+        tokens,
+        frozenset([t.stem for t in tokens if t.content]),
+        not _NEGATIONS_BUT_NO.isdisjoint([t.low for t in tokens]),
+    )
+
+
+@dataclass(slots=True)
+class _Evidence:
+    """Everything `analyse` needs from the source side, computed once per turn.
+
+    Never mutated after construction (shared through the cache)."""
+
+    sentences: list[Sentence]
+    stems: set[str]
+    lows: set[str]
+    numbers: set[str]
+    bigrams: set[tuple[str, str]]
+    seq_len: int  # content stems + one separator per sentence
+    positions: dict[str, list[int]]  # content stem -> indices in that sequence
+    negated: bool
+    first: bool
+    speakers: dict[str, set[str]]
 
 
 @functools.lru_cache(maxsize=1_024)
-def _split_cached(turn: SourceTurn) -> list[Sentence]:
+def _turn_evidence(turn: SourceTurn) -> _Evidence:
+    """One pass over a turn: sentences, token sets, the stem sequence, speakers; cached,
+    since several claims (and the core re-score of a claim) often cite the same turns."""
+    text = turn.text
+    # Tokens never span a sentence or speaker boundary (those sit on whitespace), so
+    # the turn is tokenized once and its tokens are dealt out to the pieces.
+    tokens = tokenize(text)
+    starts = [t.start for t in tokens]
     sentences: list[Sentence] = []
     pos = 0
-    text = turn.text
     for m in _SENTENCE_END.finditer(text):
         if m.start() > pos:
-            sentences.append(_sentence(turn, pos, m.start()))
+            sentences.append(_slice_sentence(turn, pos, m.start(), tokens, starts))
         pos = m.end()
     if pos < len(text):
-        sentences.append(_sentence(turn, pos, len(text)))
-    return [s for s in sentences if s.tokens]
+        sentences.append(_slice_sentence(turn, pos, len(text), tokens, starts))
+    sentences = [s for s in sentences if s.tokens]
+
+    lows = {t.low for t in tokens}
+    stems: set[str] = set()
+    bigrams: set[tuple[str, str]] = set()
+    positions: dict[str, list[int]] = {}
+    i = 0
+    for s in sentences:
+        seq = [t.stem for t in s.tokens if t.content]
+        stems.update(seq)
+        bigrams.update(itertools.pairwise(seq))
+        for st in seq:
+            got = positions.get(st)
+            if got is None:
+                positions[st] = [i]
+            else:
+                got.append(i)
+            i += 1
+        i += 1  # sentence separator
+    numbers = set()
+    for low in lows:
+        num = number_value(low)
+        if num is not None:
+            numbers.add(num)
+    return _Evidence(
+        sentences=sentences,
+        stems=stems,
+        lows=lows,
+        numbers=numbers,
+        bigrams=bigrams,
+        seq_len=i,
+        positions=positions,
+        negated=any(s.negated for s in sentences),
+        first=not FIRST_PERSON.isdisjoint(lows),
+        speakers=_turn_speakers(text, tokens, starts),
+    )
 
 
-def _sentence(turn: SourceTurn, start: int, end: int) -> Sentence:
-    tokens = tokenize(turn.text[start:end], start)
-    return Sentence(turn, start, end, tokens, frozenset(t.stem for t in tokens if t.content))
+def _slice_sentence(
+    turn: SourceTurn, start: int, end: int, tokens: list[Token], starts: list[int]
+) -> Sentence:
+    return _make_sentence(
+        turn,
+        start,
+        end,
+        tokens[bisect.bisect_left(starts, start) : bisect.bisect_left(starts, end)],
+    )
+
+
+def _evidence(turns: Sequence[SourceTurn]) -> _Evidence:
+    """The evidence of several turns: their per-turn evidence, concatenated in order."""
+    if len(turns) == 1:
+        return _turn_evidence(turns[0])
+    parts = [_turn_evidence(t) for t in turns]
+    positions: dict[str, list[int]] = {}
+    speakers: dict[str, set[str]] = {}
+    offset = 0
+    for p in parts:
+        for st, idx in p.positions.items():
+            positions.setdefault(st, []).extend(j + offset for j in idx)
+        offset += p.seq_len
+        for who, said in p.speakers.items():
+            speakers.setdefault(who, set()).update(said)
+    return _Evidence(
+        sentences=[s for p in parts for s in p.sentences],
+        stems=set().union(*(p.stems for p in parts)),
+        lows=set().union(*(p.lows for p in parts)),
+        numbers=set().union(*(p.numbers for p in parts)),
+        bigrams=set().union(*(p.bigrams for p in parts)),
+        seq_len=offset,
+        positions=positions,
+        negated=any(p.negated for p in parts),
+        first=any(p.first for p in parts),
+        speakers=speakers,
+    )
 
 
 # Feature order is part of the fitted model's contract.
@@ -240,13 +356,20 @@ class Analysis:
 
 def _speakers(turns: Sequence[SourceTurn]) -> dict[str, set[str]]:
     """Speaker name (lower) -> stems of what that speaker said, for 'Name: text' transcripts."""
+    return _evidence(turns).speakers
+
+
+def _turn_speakers(text: str, tokens: list[Token], starts: list[int]) -> dict[str, set[str]]:
+    """`_speakers` of one turn, from its tokens (a speaker's line ends where the next
+    'Name: ' starts, on whitespace, so no token straddles two lines)."""
     lines: dict[str, set[str]] = {}
-    for turn in turns:
-        marks = list(_SPEAKER_LINE.finditer(turn.text))
-        for i, m in enumerate(marks):
-            end = marks[i + 1].start() if i + 1 < len(marks) else len(turn.text)
-            said = tokenize(turn.text[m.end() : end])
-            lines.setdefault(m.group(1).lower(), set()).update(t.stem for t in said if t.content)
+    if ":" not in text:  # cheap prefilter: no 'Name: ' mark possible
+        return lines
+    marks = list(_SPEAKER_LINE.finditer(text))
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        said = tokens[bisect.bisect_left(starts, m.end()) : bisect.bisect_left(starts, end)]
+        lines.setdefault(m.group(1).lower(), set()).update(t.stem for t in said if t.content)
     return lines
 
 
@@ -267,31 +390,13 @@ def analyse(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str])
     """Compute the verifier's signals. Pure function; the unit tests drive it directly."""
     ctoks = tokenize(claim_text)
     content = [t for t in ctoks if t.content and t.low not in known_names]
-    sentences = [s for turn in turns for s in split_sentences(turn)]
-    src_stems: set[str] = set()
-    src_lows: set[str] = set()
-    src_numbers: set[str] = set()
-    src_bigrams: set[tuple[str, str]] = set()
-    src_seq: list[str] = []
-    src_neg = False
-    src_first = False
-    for s in sentences:
-        prev: str | None = None
-        for t in s.tokens:
-            src_lows.add(t.low)
-            if t.low in FIRST_PERSON:
-                src_first = True
-            if t.low[0].isdigit() or t.low in NUMBER_WORDS:
-                num = number_value(t.low)
-                if num is not None:
-                    src_numbers.add(num)
-            if t.content:
-                src_stems.add(t.stem)
-                src_seq.append(t.stem)
-                if prev is not None:
-                    src_bigrams.add((prev, t.stem))
-                prev = t.stem
-        src_seq.append("\0")
+    ev = _evidence(turns)
+    sentences = ev.sentences
+    src_stems = ev.stems
+    src_lows = ev.lows
+    src_numbers = ev.numbers
+    src_bigrams = ev.bigrams
+    src_first = ev.first
 
     n = len(content)
     stems = [t.stem for t in content]
@@ -300,13 +405,15 @@ def analyse(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str])
     best: Sentence | None = None
     best_cov = 0.0
     uniq = set(stems)
-    for s in sentences:
-        cov = len(uniq & s.stems) / len(uniq) if uniq else 0.0
-        if cov > best_cov:
-            best, best_cov = s, cov
+    if uniq:
+        size = len(uniq)
+        for s in sentences:
+            cov = len(uniq & s.stems) / size
+            if cov > best_cov:
+                best, best_cov = s, cov
     bigrams = list(itertools.pairwise(stems))
     bigram_cov = sum(b in src_bigrams for b in bigrams) / len(bigrams) if bigrams else coverage
-    longest = _longest_run(stems, src_seq) / n if n else 1.0
+    longest = _longest_run_at(stems, ev.positions) / n if n else 1.0
 
     missing_numbers = []
     for t in ctoks:
@@ -319,16 +426,15 @@ def analyse(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str])
         if t.low not in known_names and t.low not in src_lows and t.stem not in src_stems
     ]
     # A leading "no"/"not really" answers the other speaker; it negates no stated fact.
-    claim_neg = any(t.low in NEGATIONS for t in ctoks[1:] if t.low != "no")
-    best_neg = best is not None and any(t.low in NEGATIONS and t.low != "no" for t in best.tokens)
+    claim_neg = any(t.low in _NEGATIONS_BUT_NO for t in ctoks[1:])
+    best_neg = best is not None and best.negated
     negation_flip = best is not None and claim_neg != best_neg
-    src_neg = any(t.low in NEGATIONS and t.low != "no" for s in sentences for t in s.tokens)
-    if claim_neg and not src_neg:
+    if claim_neg and not ev.negated:
         negation_flip = True
     first = any(t.low in FIRST_PERSON for t in ctoks) and not src_first
     second = any(t.low in SECOND_PERSON for t in ctoks)
     question = claim_text.rstrip().endswith("?")
-    speaker_mismatch = _speaker_mismatch(claim_text, turns)
+    speaker_mismatch = _speaker_mismatch_of(claim_text, ev.speakers)
 
     missing_words = [t.text for t, ok in zip(content, found, strict=True) if not ok]
     features = {
@@ -346,11 +452,11 @@ def analyse(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str])
         "speaker_mismatch": speaker_mismatch,
         "claim_len_log": math.log1p(n),
         # Long sources cover many words by chance: let the model shift with length.
-        "source_len_log": math.log1p(len(src_seq)),
-        "coverage_x_source_len": coverage * math.log1p(len(src_seq)),
+        "source_len_log": math.log1p(ev.seq_len),
+        "coverage_x_source_len": coverage * math.log1p(ev.seq_len),
         "exact_coverage": sum(t.low in src_lows for t in content) / n if n else 1.0,
     }
-    spans = _evidence_spans(set(stems), sentences)
+    spans = _evidence_spans(uniq, sentences)
     conflicts = _conflicts(ctoks, claim_text, sentences, missing_numbers, missing_entities)
     features["conflicts"] = float(min(len(conflicts), 2))
     return Analysis(
@@ -417,14 +523,23 @@ def _longest_run(stems: Sequence[str], src_seq: Sequence[str]) -> int:
     positions: dict[str, list[int]] = {}
     for i, s in enumerate(src_seq):
         positions.setdefault(s, []).append(i)
+    return _longest_run_at(stems, positions)
+
+
+def _longest_run_at(stems: Sequence[str], positions: dict[str, list[int]]) -> int:
+    """`_longest_run` against the source sequence given as stem -> positions."""
     best = 0
     prev: dict[int, int] = {}
     for s in stems:
-        cur: dict[int, int] = {}
-        for j in positions.get(s, ()):
-            cur[j] = prev.get(j - 1, 0) + 1
-        if cur:
-            best = max(best, max(cur.values()))
+        at = positions.get(s)
+        if not at:
+            prev = {}
+            continue
+        get = prev.get
+        cur = {j: get(j - 1, 0) + 1 for j in at}
+        top = max(cur.values())
+        if top > best:
+            best = top
         prev = cur
     return best
 
@@ -435,10 +550,13 @@ def _speaker_mismatch(claim_text: str, turns: Sequence[SourceTurn]) -> float:
     "Anna will bring the cake" is not grounded by "Bob: I'll bring the cake": the words are
     all in the source, but said by someone else about someone else.
     """
-    speakers = _speakers(turns)
+    return _speaker_mismatch_of(claim_text, _speakers(turns))
+
+
+def _speaker_mismatch_of(claim_text: str, speakers: dict[str, set[str]]) -> float:
     if len(speakers) < 2:
         return 0.0
-    clauses = [c for c in re.split(r"[.;!?]|,\s*(?:and|but|while|so)\b|\bwhile\b", claim_text) if c]
+    clauses = [c for c in _CLAUSE_SPLIT.split(claim_text) if c]
     checked = mismatched = 0
     for clause in clauses:
         toks = tokenize(clause)
@@ -459,6 +577,8 @@ def _evidence_spans(stems: set[str], sentences: Sequence[Sentence]) -> list[Evid
     from the first to the last matched content word, best sentences first (at most 3)."""
     scored: list[tuple[int, Sentence, list[Token]]] = []
     for s in sentences:
+        if s.stems.isdisjoint(stems):  # s.stems: its content stems, so no hit
+            continue
         hits = [t for t in s.tokens if t.content and t.stem in stems]
         if hits:
             scored.append((len({t.stem for t in hits}), s, hits))
@@ -486,6 +606,11 @@ def probability(
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+@functools.lru_cache(maxsize=1_024)
+def _first_person_head(text: str) -> bool:
+    return _FIRST_PERSON_RE.search(text[:2000]) is not None
+
+
 def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
     """Names that refer to the speaker of first-person evidence (the memory's owner).
 
@@ -495,7 +620,7 @@ def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
     names: set[str] = set()
     if not (claim.user_id or claim.subject):
         return names
-    if any(_FIRST_PERSON_RE.search(turn.text[:2000]) for turn in turns):
+    if any(_first_person_head(turn.text) for turn in turns):
         for value in (claim.user_id, claim.subject):
             if value:
                 names.update(t.low for t in tokenize(value.replace("_", " ")))
