@@ -29,6 +29,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import (
@@ -124,8 +125,9 @@ def number_value(word: str) -> str | None:
     return None
 
 
-@dataclass(slots=True)
-class Token:
+class Token(NamedTuple):
+    """One word (a tuple: built in C, about twice as fast as a dataclass instance)."""
+
     text: str  # as written
     low: str
     stem: str
@@ -142,6 +144,9 @@ def _word_parts(raw: str) -> tuple[str, str, bool]:
     return low, stem(low), content
 
 
+_new_tuple = tuple.__new__
+
+
 def tokenize(text: str, base: int = 0) -> list[Token]:
     out: list[Token] = []
     append = out.append
@@ -150,7 +155,7 @@ def tokenize(text: str, base: int = 0) -> list[Token]:
         raw = m.group()
         low, stemmed, content = parts(raw)
         start, end = m.span()
-        append(Token(raw, low, stemmed, base + start, base + end, content))
+        append(_new_tuple(Token, (raw, low, stemmed, base + start, base + end, content)))
     return out
 
 
@@ -379,8 +384,13 @@ def _entities(tokens: Sequence[Token], text: str) -> list[Token]:
     for i, tok in enumerate(tokens):
         if not tok.text[:1].isupper() or tok.low in STOPWORDS:
             continue
-        before = text[: tok.start].rstrip()
-        if i == 0 or not before or before[-1] in ".!?:\"'(":
+        if i == 0:
+            continue
+        # last non-blank character before the word (text[:start].rstrip()[-1])
+        j = tok.start - 1
+        while j >= 0 and text[j].isspace():
+            j -= 1
+        if j < 0 or text[j] in ".!?:\"'(":
             continue
         found.append(tok)
     return found
@@ -558,10 +568,18 @@ def _speaker_mismatch_of(claim_text: str, speakers: dict[str, set[str]]) -> floa
         return 0.0
     clauses = [c for c in _CLAUSE_SPLIT.split(claim_text) if c]
     checked = mismatched = 0
+    parts = _word_parts
     for clause in clauses:
-        toks = tokenize(clause)
-        named = [t.low for t in toks if t.low in speakers and t.text[:1].isupper()]
-        words = {t.stem for t in toks if t.content and t.low not in speakers}
+        raws = _WORD.findall(clause)  # the clause's tokens, without building them
+        named: list[str] = []
+        words: set[str] = set()
+        for raw in raws:
+            low, st, content = parts(raw)
+            if low in speakers:
+                if raw[:1].isupper():
+                    named.append(low)
+            elif content:
+                words.add(st)
         if not named or len(words) < 2:
             continue
         checked += 1
@@ -575,20 +593,21 @@ def _speaker_mismatch_of(claim_text: str, speakers: dict[str, set[str]]) -> floa
 def _evidence_spans(stems: set[str], sentences: Sequence[Sentence]) -> list[EvidenceSpan]:
     """Exact substrings of the turns that carry claim words: per sentence, the stretch
     from the first to the last matched content word, best sentences first (at most 3)."""
-    scored: list[tuple[int, Sentence, list[Token]]] = []
+    # s.stems holds the stems of s's content words, so the stems hit in s are
+    # s.stems & stems; the hit tokens themselves are needed for the (at most 6) best.
+    scored: list[tuple[int, Sentence, frozenset[str]]] = []
     for s in sentences:
-        if s.stems.isdisjoint(stems):  # s.stems: its content stems, so no hit
-            continue
-        hits = [t for t in s.tokens if t.content and t.stem in stems]
-        if hits:
-            scored.append((len({t.stem for t in hits}), s, hits))
+        hit = s.stems & stems
+        if hit:
+            scored.append((len(hit), s, hit))
     scored.sort(key=lambda x: -x[0])
     spans: list[EvidenceSpan] = []
     covered: set[str] = set()
-    for count, s, hits in scored[:6]:
-        new = {t.stem for t in hits} - covered
+    for count, s, hit in scored[:6]:
+        new = hit - covered
         if not new or (spans and count < 2):
             continue
+        hits = [t for t in s.tokens if t.content and t.stem in stems]
         start, end = hits[0].start, hits[-1].end
         spans.append(
             EvidenceSpan(turn_id=s.turn.id, start=start, end=end, text=s.turn.text[start:end])
