@@ -27,6 +27,7 @@ import functools
 import itertools
 import math
 import re
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -145,18 +146,19 @@ def _word_parts(raw: str) -> tuple[str, str, bool]:
 
 
 _new_tuple = tuple.__new__
+_GROUP = re.Match.group
+_SPAN = re.Match.span
 
 
 def tokenize(text: str, base: int = 0) -> list[Token]:
-    out: list[Token] = []
-    append = out.append
-    parts = _word_parts
-    for m in _WORD.finditer(text):
-        raw = m.group()
-        low, stemmed, content = parts(raw)
-        start, end = m.span()
-        append(_new_tuple(Token, (raw, low, stemmed, base + start, base + end, content)))
-    return out
+    matches = list(_WORD.finditer(text))
+    raws = list(map(_GROUP, matches))
+    return [
+        _new_tuple(Token, (raw, low, stemmed, base + start, base + end, content))
+        for raw, (low, stemmed, content), (start, end) in zip(
+            raws, map(_word_parts, raws), map(_SPAN, matches), strict=True
+        )
+    ]
 
 
 @dataclass(slots=True)
@@ -224,22 +226,18 @@ def _turn_evidence(turn: SourceTurn) -> _Evidence:
     sentences = [s for s in sentences if s.tokens]
 
     lows = {t.low for t in tokens}
-    stems: set[str] = set()
     bigrams: set[tuple[str, str]] = set()
-    positions: dict[str, list[int]] = {}
-    i = 0
+    src_seq: list[str] = []  # content stems, "\0" after each sentence
     for s in sentences:
         seq = [t.stem for t in s.tokens if t.content]
-        stems.update(seq)
         bigrams.update(itertools.pairwise(seq))
-        for st in seq:
-            got = positions.get(st)
-            if got is None:
-                positions[st] = [i]
-            else:
-                got.append(i)
-            i += 1
-        i += 1  # sentence separator
+        src_seq += seq
+        src_seq.append("\0")
+    stems = set(src_seq)
+    stems.discard("\0")
+    positions: defaultdict[str, list[int]] = defaultdict(list)
+    for i, st in enumerate(src_seq):
+        positions[st].append(i)
     numbers = set()
     for low in lows:
         num = number_value(low)
@@ -251,7 +249,7 @@ def _turn_evidence(turn: SourceTurn) -> _Evidence:
         lows=lows,
         numbers=numbers,
         bigrams=bigrams,
-        seq_len=i,
+        seq_len=len(src_seq),
         positions=positions,
         negated=any(s.negated for s in sentences),
         first=not FIRST_PERSON.isdisjoint(lows),
