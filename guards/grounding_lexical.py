@@ -413,16 +413,19 @@ def analyse(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str])
     best: Sentence | None = None
     best_cov = 0.0
     uniq = set(stems)
+    # claim stems found in each sentence: for the best sentence and for the spans
+    shared = [uniq & s.stems for s in sentences] if uniq else []
     if uniq:
         size = len(uniq)
-        for s in sentences:
-            cov = len(uniq & s.stems) / size
+        for s, hit in zip(sentences, shared, strict=True):
+            cov = len(hit) / size
             if cov > best_cov:
                 best, best_cov = s, cov
     bigrams = list(itertools.pairwise(stems))
     bigram_cov = sum(b in src_bigrams for b in bigrams) / len(bigrams) if bigrams else coverage
     longest = _longest_run_at(stems, ev.positions) / n if n else 1.0
 
+    clows = [t.low for t in ctoks]
     missing_numbers = []
     for t in ctoks:
         num = number_value(t.low)
@@ -434,13 +437,13 @@ def analyse(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str])
         if t.low not in known_names and t.low not in src_lows and t.stem not in src_stems
     ]
     # A leading "no"/"not really" answers the other speaker; it negates no stated fact.
-    claim_neg = any(t.low in _NEGATIONS_BUT_NO for t in ctoks[1:])
+    claim_neg = not _NEGATIONS_BUT_NO.isdisjoint(clows[1:])
     best_neg = best is not None and best.negated
     negation_flip = best is not None and claim_neg != best_neg
     if claim_neg and not ev.negated:
         negation_flip = True
-    first = any(t.low in FIRST_PERSON for t in ctoks) and not src_first
-    second = any(t.low in SECOND_PERSON for t in ctoks)
+    first = not FIRST_PERSON.isdisjoint(clows) and not src_first
+    second = not SECOND_PERSON.isdisjoint(clows)
     question = claim_text.rstrip().endswith("?")
     speaker_mismatch = _speaker_mismatch_of(claim_text, ev.speakers)
 
@@ -464,7 +467,7 @@ def analyse(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str])
         "coverage_x_source_len": coverage * math.log1p(ev.seq_len),
         "exact_coverage": sum(t.low in src_lows for t in content) / n if n else 1.0,
     }
-    spans = _evidence_spans(uniq, sentences)
+    spans = _evidence_spans(uniq, sentences, shared)
     conflicts = _conflicts(ctoks, claim_text, sentences, missing_numbers, missing_entities)
     features["conflicts"] = float(min(len(conflicts), 2))
     return Analysis(
@@ -588,14 +591,23 @@ def _speaker_mismatch_of(claim_text: str, speakers: dict[str, set[str]]) -> floa
     return mismatched / checked if checked else 0.0
 
 
-def _evidence_spans(stems: set[str], sentences: Sequence[Sentence]) -> list[EvidenceSpan]:
+def _evidence_spans(
+    stems: set[str],
+    sentences: Sequence[Sentence],
+    shared: Sequence[set[str] | frozenset[str]] | None = None,
+) -> list[EvidenceSpan]:
     """Exact substrings of the turns that carry claim words: per sentence, the stretch
-    from the first to the last matched content word, best sentences first (at most 3)."""
+    from the first to the last matched content word, best sentences first (at most 3).
+
+    `shared`, when given, is `stems & s.stems` for each sentence (already computed)."""
     # s.stems holds the stems of s's content words, so the stems hit in s are
     # s.stems & stems; the hit tokens themselves are needed for the (at most 6) best.
-    scored: list[tuple[int, Sentence, frozenset[str]]] = []
-    for s in sentences:
-        hit = s.stems & stems
+    if not stems:
+        return []
+    if shared is None:
+        shared = [stems & s.stems for s in sentences]
+    scored: list[tuple[int, Sentence, set[str] | frozenset[str]]] = []
+    for s, hit in zip(sentences, shared, strict=True):
         if hit:
             scored.append((len(hit), s, hit))
     scored.sort(key=lambda x: -x[0])
