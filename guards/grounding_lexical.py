@@ -764,3 +764,9 @@ def _explain(verdict: Verdict, a: Analysis) -> str:
     if a.missing_words and verdict is not Verdict.SUPPORTED:
         parts.append("unsupported words: " + ", ".join(a.missing_words[:8]))
     return f"{verdict.value}: " + "; ".join(parts)
+
+
+def clear_turn_caches() -> None:
+    """Forget the per-turn evidence cache (benchmarks: time the first sight of a turn)."""
+    _turn_evidence.cache_clear()
+    _first_person_head.cache_clear()
