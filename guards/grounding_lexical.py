@@ -359,7 +359,8 @@ class Analysis:
 
 def _speakers(turns: Sequence[SourceTurn]) -> dict[str, set[str]]:
     """Speaker name (lower) -> stems of what that speaker said, for 'Name: text' transcripts."""
-    return _evidence(turns).speakers
+    # a copy: the cached evidence must never be mutated through a caller
+    return {who: set(said) for who, said in _evidence(turns).speakers.items()}
 
 
 def _turn_speakers(text: str, tokens: list[Token], starts: list[int]) -> dict[str, set[str]]:
