@@ -37,6 +37,7 @@ from groundwire.guards.grounding import (
     Verdict,
     bounded_turns,
     finish_report,
+    locate_span,
     no_evidence_report,
     penalty_for,
     unknown_report,
@@ -690,11 +691,34 @@ class LexicalVerifier:
             turns = bounded_turns(req.turns, self.cfg.max_evidence_chars)
             if not turns:
                 return no_evidence_report(claim, self.name)
+            quoted = self._verbatim(claim, turns)
+            if quoted is not None:
+                return quoted
             analysis = analyse(claim.content, turns, known_names(claim, turns))
             analysis.features.update(self.extra_features(claim.content, turns))
             return self._decide(claim, analysis, turns)
         except Exception as exc:  # never raise into the stream
             return unknown_report(claim, self.name, f"verifier error: {type(exc).__name__}")
+
+    def _verbatim(self, claim: Claim, turns: Sequence[SourceTurn]) -> GroundingReport | None:
+        """A claim the source states word for word is supported, whatever the fitted score
+        says about its length: the weights learn from paraphrases, and a short exact quote
+        ("X is a constrained mapping.") would otherwise look thin. Three words at least, so
+        a fragment like "is not" never counts as a quote."""
+        text = claim.content.strip().rstrip(".!?;:").strip()
+        if len(text.split()) < 3:
+            return None
+        span = locate_span(turns, text)
+        if span is None:
+            return None
+        return finish_report(
+            claim,
+            Verdict.SUPPORTED,
+            verifier=self.name,
+            score=1.0,
+            spans=[span],
+            reasoning="supported: the source states the claim verbatim",
+        )
 
     def _decide(self, claim: Claim, a: Analysis, turns: Sequence[SourceTurn]) -> GroundingReport:
         p = self.score(a)

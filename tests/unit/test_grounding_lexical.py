@@ -204,9 +204,30 @@ def test_tokenizer_and_stemmer() -> None:
 
 
 def test_configured_thresholds_take_effect() -> None:
-    text = "The team has 3 engineers working on the OAuth integration"
+    text = "The team has 3 engineers working on that OAuth integration"
     claim = Claim(claim_id="c", tenant_id="t", content=text, source="chat", source_turns=TEAM)
     strict = LexicalVerifier(GroundingConfig(supported_threshold=1.0))
     report = strict.verify_one(GroundingRequest(claim, TEAM))
     assert report.verdict == Verdict.PARTIAL
     assert report.confidence_penalty == pytest.approx(0.10, abs=0.05)
+
+
+def test_a_verbatim_quote_of_the_source_is_supported_with_its_span():
+    from groundwire.guards.config import GroundingConfig
+    from groundwire.guards.grounding_lexical import LexicalVerifier
+    from groundwire.guards.interfaces import GroundingRequest
+    from groundwire.topics.records import Claim, SourceTurn
+
+    turn = SourceTurn(
+        id="p1#1", text="Intro. X is a constrained mapping. More text.", source="corpus"
+    )
+    claim = Claim(claim_id="c", tenant_id="t", content="x is a constrained mapping", source="chat")
+    report = LexicalVerifier(GroundingConfig()).verify_one(GroundingRequest(claim, [turn]))
+    assert report.verdict == "supported"
+    [span] = report.evidence_spans
+    assert turn.text[span.start : span.end] == span.text == "X is a constrained mapping"
+    fragment = Claim(claim_id="f", tenant_id="t", content="a constrained", source="chat")
+    assert (
+        LexicalVerifier(GroundingConfig()).verify_one(GroundingRequest(fragment, [turn])).reasoning
+        != "supported: the source states the claim verbatim"
+    )
