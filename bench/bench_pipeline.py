@@ -153,7 +153,16 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> tuple[float, list[floa
         c = reader(args.bootstrap, [t.approved, t.review, t.blocked, t.dlq])
         started = time.monotonic()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "groundwire.streams.cli", "worker", "--log-level", "warning"],
+            [
+                sys.executable,
+                "-m",
+                "groundwire.streams.cli",
+                "worker",
+                "--log-level",
+                "warning",
+                "--stages",
+                args.stages,
+            ],
             env=worker_env(settings, args.bootstrap, args.redis_url, run),
         )
         seen, ended = count_until(c, args.claims, 600)
@@ -243,6 +252,7 @@ def main() -> None:
     ap.add_argument("--partitions", type=int, default=6)
     ap.add_argument("--rate", type=float, default=1000.0)
     ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--stages", default="screen,route", help="worker --stages (processes)")
     args = ap.parse_args()
     run = uuid.uuid4().hex[:8]
     print(
@@ -255,7 +265,9 @@ def main() -> None:
     lat = sorted(x for x in lat if x == x)
     p50 = statistics.median(lat) if lat else float("nan")
     p99 = lat[int(len(lat) * 0.99) - 1] if lat else float("nan")
-    print(f"pipeline (groundwire worker, both stages, default guards): {rate:,.0f} claims/s")
+    print(
+        f"pipeline (groundwire worker --stages {args.stages}, default guards): {rate:,.0f} claims/s"
+    )
     print(
         f"latency at {args.rate:,.0f} claims/s offered for {args.seconds:.0f}s: "
         f"p50={p50:.1f} ms p99={p99:.1f} ms over {len(lat)} claims"

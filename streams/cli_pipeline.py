@@ -37,7 +37,11 @@ def _setup_logging(level: str) -> None:
 
 def worker(
     stages: Annotated[
-        str, typer.Option(help="Comma-separated stages to run: screen,route")
+        str,
+        typer.Option(
+            help="Comma-separated stages to run, one process each; name a stage twice "
+            "(screen,route,route) for two replicas of it"
+        ),
     ] = "screen,route",
     inline: Annotated[
         bool, typer.Option(help="Run all stages in this process (default: one process each)")
@@ -55,7 +59,7 @@ def worker(
         typer.echo(f"error: unknown stage(s) {unknown}; choose from {', '.join(STAGES)}", err=True)
         raise typer.Exit(2)
     if inline or len(chosen) == 1:
-        asyncio.run(run_worker(settings, chosen))
+        asyncio.run(run_worker(settings, sorted(set(chosen))))
         return
     from groundwire.streams.supervisor import run_supervised
 

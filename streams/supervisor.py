@@ -40,7 +40,7 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
-def _child(stage: str, log_level: str) -> None:
+def _child(stage: str, replica: int, log_level: str) -> None:
     import asyncio
 
     _die_with_parent()
@@ -54,6 +54,9 @@ def _child(stage: str, log_level: str) -> None:
     )
     # The parent serves the aggregated metrics; children only record them.
     settings = load_settings(metrics_port=0)
+    if replica:
+        # Each replica is its own transactional producer and static group member.
+        settings = settings.model_copy(update={"worker_id": f"{settings.worker_id}.{replica}"})
     asyncio.run(run_worker(settings, [stage]))
 
 
@@ -67,7 +70,8 @@ def _serve_aggregated_metrics(port: int, directory: str) -> None:
 
 
 def run_supervised(stages: Sequence[str], metrics_port: int, log_level: str = "info") -> int:
-    """Start one process per stage; return the exit code for the worker command."""
+    """Start one process per entry of `stages` (a stage named twice runs as two replicas
+    in the same consumer group); return the exit code for the worker command."""
     metrics_dir = None
     if metrics_port:
         metrics_dir = tempfile.mkdtemp(prefix="groundwire-metrics-")
@@ -75,10 +79,12 @@ def run_supervised(stages: Sequence[str], metrics_port: int, log_level: str = "i
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
         _serve_aggregated_metrics(metrics_port, metrics_dir)
     ctx = mp.get_context("spawn")
-    children = {
-        stage: ctx.Process(target=_child, args=(stage, log_level), name=f"gw-{stage}")
-        for stage in stages
-    }
+    children: dict[str, mp.process.BaseProcess] = {}
+    for stage in stages:
+        replica = sum(1 for name in children if name.split("#")[0] == stage)
+        children[f"{stage}#{replica}"] = ctx.Process(
+            target=_child, args=(stage, replica, log_level), name=f"gw-{stage}-{replica}"
+        )
     for proc in children.values():
         proc.start()
     stopping = False
