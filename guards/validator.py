@@ -30,7 +30,7 @@ from groundwire.guards.interfaces import (
     GroundingRequest,
     GroundingVerifier,
 )
-from groundwire.guards.policy import build_validation, determine_tier
+from groundwire.guards.policy import PolicyDecision, build_validation, determine_tier
 from groundwire.guards.provenance import eligible_turns
 from groundwire.guards.screening import screen_batch
 from groundwire.topics.records import Claim, GroundingReport, RoutedResult, ScreenedClaim, Tier
@@ -51,6 +51,22 @@ def _skip_reason(screened: ScreenedClaim, cfg: GuardsConfig, has_verifier: bool)
     if not has_verifier:
         return "no grounding verifier configured"
     return None
+
+
+def _tier_for(
+    s: ScreenedClaim, g: GroundingReport, d: DedupResult | None, cfg: GuardsConfig
+) -> PolicyDecision:
+    return determine_tier(
+        hedge=s.hedge,
+        source=s.claim.source.value,
+        memory_type=s.claim.memory_type,
+        confidence=s.claim.confidence,
+        citations=s.citations,
+        provenance=s.provenance,
+        grounding=g,
+        dedup=d,
+        cfg=cfg,
+    )
 
 
 class Validator:
@@ -143,17 +159,7 @@ class Validator:
         t1 = perf_counter()
         # Preliminary decision without dedup: claims blocked anyway stay out of the index.
         insert = [
-            determine_tier(
-                hedge=s.hedge,
-                source=s.claim.source.value,
-                memory_type=s.claim.memory_type,
-                confidence=s.claim.confidence,
-                citations=s.citations,
-                provenance=s.provenance,
-                grounding=g,
-                cfg=cfg,
-            ).tier
-            is not Tier.BLOCK
+            _tier_for(s, g, None, cfg).tier is not Tier.BLOCK
             for s, g in zip(screened, groundings, strict=True)
         ]
         dedups = await self._dedup(screened, insert)
@@ -163,17 +169,7 @@ class Validator:
         out: list[RoutedResult] = []
         for s, g, d in zip(screened, groundings, dedups, strict=True):
             p0 = perf_counter()
-            decision = determine_tier(
-                hedge=s.hedge,
-                source=s.claim.source.value,
-                memory_type=s.claim.memory_type,
-                confidence=s.claim.confidence,
-                citations=s.citations,
-                provenance=s.provenance,
-                grounding=g,
-                dedup=d,
-                cfg=cfg,
-            )
+            decision = _tier_for(s, g, d, cfg)
             if g.verdict == "partial" and g.adjusted_confidence is None:
                 g = g.model_copy(update={"adjusted_confidence": decision.adjusted_confidence})
             validation = build_validation(
