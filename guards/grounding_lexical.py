@@ -22,7 +22,6 @@ adds a specific the source lacks is at best partially grounded.
 
 from __future__ import annotations
 
-import bisect
 import functools
 import itertools
 import math
@@ -91,9 +90,15 @@ NUMBER_WORDS.update(
 NUMBER_WORDS.update({"million": "1000000", "billion": "1000000000", "half": "0.5"})
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[.,][0-9]+)*(?:'[A-Za-z]+)?|%")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+|\s\.\s")
+# Sentence ends: `(?<=[.!?])\s+|\n+|\s\.\s`, written to start with `\s` (same matches)
+# so the regex engine skips ahead to whitespace instead of trying every position.
+_SENTENCE_END = re.compile(r"\s(?:(?<=[.!?]\s)\s*|(?<=\n)\n*|\.\s)")
 _FIRST_PERSON_RE = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
-_SPEAKER_LINE = re.compile(r"(?:^|(?<=[.!?\n]\s)|(?<=\s\.\s))([A-Z][\w'-]{1,30}):\s")
+# 'Name: ' at a line or sentence start: `(?:^|(?<=[.!?\n]\s)|(?<=\s\.\s))([A-Z][\w'-]{1,30}):\s`
+# with the look-behinds moved after the capital (same matches, found by a fast scan).
+_SPEAKER_LINE = re.compile(
+    r"([A-Z](?:(?<=^[A-Z])|(?<=[.!?\n]\s[A-Z])|(?<=\s\.\s[A-Z]))[\w'-]{1,30}):\s"
+)
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _CLAUSE_SPLIT = re.compile(r"[.;!?]|,\s*(?:and|but|while|so)\b|\bwhile\b")
 # A leading "no"/"not really" answers the other speaker; it negates no stated fact.
@@ -138,12 +143,39 @@ class Token(NamedTuple):
     content: bool
 
 
-@functools.lru_cache(maxsize=65_536)
-def _word_parts(raw: str) -> tuple[str, str, bool]:
-    """(lowercase, stem, is-content) of one word; cached because words repeat a lot."""
+def _compute_parts(raw: str) -> tuple[str, str, bool, str | None]:
     low = raw.lower().replace("’", "'")
     content = low not in STOPWORDS and low != "%" and (len(low) > 1 or low.isdigit())
-    return low, stem(low), content
+    return low, stem(low), content, number_value(low)
+
+
+# raw word -> (lowercase, stem, is-content, number value): a plain dict (read in bulk with
+# `map(dict.get, ...)`, no call per word), emptied when it reaches its bound.
+_PARTS: dict[str, tuple[str, str, bool, str | None]] = {}
+_PARTS_MAX = 65_536
+
+
+def _word_parts(raw: str) -> tuple[str, str, bool]:
+    """(lowercase, stem, is-content) of one word; cached because words repeat a lot."""
+    return _all_parts(raw)[:3]
+
+
+def _all_parts(raw: str) -> tuple[str, str, bool, str | None]:
+    parts = _PARTS.get(raw)
+    if parts is None:
+        parts = _compute_parts(raw)
+        if len(_PARTS) >= _PARTS_MAX:
+            _PARTS.clear()
+        _PARTS[raw] = parts
+    return parts
+
+
+def _parts_of(raws: list[str]) -> list[tuple[str, str, bool, str | None]]:
+    """`_all_parts` of many words: one C-level dict pass, Python only for unseen words."""
+    parts = list(map(_PARTS.get, raws))
+    if None in parts:
+        parts = [p if p is not None else _all_parts(r) for p, r in zip(parts, raws, strict=True)]
+    return parts
 
 
 _new_tuple = tuple.__new__
@@ -156,8 +188,8 @@ def tokenize(text: str, base: int = 0) -> list[Token]:
     raws = list(map(_GROUP, matches))
     return [
         _new_tuple(Token, (raw, low, stemmed, base + start, base + end, content))
-        for raw, (low, stemmed, content), (start, end) in zip(
-            raws, map(_word_parts, raws), map(_SPAN, matches), strict=True
+        for raw, (low, stemmed, content, _), (start, end) in zip(
+            raws, _parts_of(raws), map(_SPAN, matches), strict=True
         )
     ]
 
@@ -167,26 +199,27 @@ class Sentence:
     turn: SourceTurn
     start: int
     end: int
-    tokens: list[Token]
+    raws: tuple[str, ...]  # the words as written, in order
+    lows: tuple[str, ...]  # the same, lowercase
+    word_stems: tuple[str, ...]  # their stems
+    content: tuple[bool, ...]  # whether each is a content word
     stems: frozenset[str] = field(default_factory=frozenset)
     # has a negation other than a leading-answer "no" (see `analyse`)
     negated: bool = False
+    _tokens: list[Token] | None = None
+
+    @property
+    def tokens(self) -> list[Token]:
+        """The sentence's tokens (offsets in the turn), built on first use: most
+        sentences are only ever read as word sets, a few (the best) for their spans."""
+        if self._tokens is None:
+            self._tokens = tokenize(self.turn.text[self.start : self.end], self.start)
+        return self._tokens
 
 
 def split_sentences(turn: SourceTurn) -> list[Sentence]:
     """Sentences of one turn; cached, since several claims often cite the same turns."""
     return _turn_evidence(turn).sentences
-
-
-def _make_sentence(turn: SourceTurn, start: int, end: int, tokens: list[Token]) -> Sentence:
-    return Sentence(
-        turn,
-        start,
-        end,
-        tokens,
-        frozenset([t.stem for t in tokens if t.content]),
-        not _NEGATIONS_BUT_NO.isdisjoint([t.low for t in tokens]),
-    )
 
 
 @dataclass(slots=True)
@@ -209,63 +242,70 @@ class _Evidence:
 
 @functools.lru_cache(maxsize=1_024)
 def _turn_evidence(turn: SourceTurn) -> _Evidence:
-    """One pass over a turn: sentences, token sets, the stem sequence, speakers; cached,
-    since several claims (and the core re-score of a claim) often cite the same turns."""
+    """One pass over a turn: sentences, word sets, the stem sequence, speakers; cached,
+    since several claims (and the core re-score of a claim) often cite the same turns.
+
+    Only the words (strings) are extracted here; `Token`s with offsets are built lazily
+    for the few sentences that supply evidence spans (`Sentence.tokens`)."""
     text = turn.text
-    # Tokens never span a sentence or speaker boundary (those sit on whitespace), so
-    # the turn is tokenized once and its tokens are dealt out to the pieces.
-    tokens = tokenize(text)
-    starts = [t.start for t in tokens]
-    sentences: list[Sentence] = []
+    findall = _WORD.findall
+    # Words never span a sentence boundary (those sit on whitespace), and the word pattern
+    # has no anchors or look-arounds, so each piece is read in place: findall(text, a, b).
+    bounds: list[tuple[int, int]] = []
     pos = 0
     for m in _SENTENCE_END.finditer(text):
-        if m.start() > pos:
-            sentences.append(_slice_sentence(turn, pos, m.start(), tokens, starts))
-        pos = m.end()
+        start, end = m.span()
+        if start > pos:
+            bounds.append((pos, start))
+        pos = end
     if pos < len(text):
-        sentences.append(_slice_sentence(turn, pos, len(text), tokens, starts))
-    sentences = [s for s in sentences if s.tokens]
-
-    lows = {t.low for t in tokens}
+        bounds.append((pos, len(text)))
+    sentences: list[Sentence] = []
+    lows: set[str] = set()
+    numbers: set[str | None] = set()
     bigrams: set[tuple[str, str]] = set()
     src_seq: list[str] = []  # content stems, "\0" after each sentence
-    for s in sentences:
-        seq = [t.stem for t in s.tokens if t.content]
+    for start, end in bounds:
+        raws = findall(text, start, end)
+        if not raws:
+            continue
+        s_lows, s_stems, s_content, s_nums = zip(*_parts_of(raws), strict=True)
+        seq = list(itertools.compress(s_stems, s_content))
+        lows.update(s_lows)
+        numbers.update(s_nums)
+        sentences.append(
+            Sentence(
+                turn,
+                start,
+                end,
+                tuple(raws),
+                s_lows,
+                s_stems,
+                s_content,
+                frozenset(seq),
+                not _NEGATIONS_BUT_NO.isdisjoint(s_lows),
+            )
+        )
         bigrams.update(itertools.pairwise(seq))
         src_seq += seq
         src_seq.append("\0")
+    numbers.discard(None)
     stems = set(src_seq)
     stems.discard("\0")
     positions: defaultdict[str, list[int]] = defaultdict(list)
     for i, st in enumerate(src_seq):
         positions[st].append(i)
-    numbers = set()
-    for low in lows:
-        num = number_value(low)
-        if num is not None:
-            numbers.add(num)
     return _Evidence(
         sentences=sentences,
         stems=stems,
         lows=lows,
-        numbers=numbers,
+        numbers=numbers,  # type: ignore[arg-type]  # None discarded above
         bigrams=bigrams,
         seq_len=len(src_seq),
         positions=positions,
         negated=any(s.negated for s in sentences),
         first=not FIRST_PERSON.isdisjoint(lows),
-        speakers=_turn_speakers(text, tokens, starts),
-    )
-
-
-def _slice_sentence(
-    turn: SourceTurn, start: int, end: int, tokens: list[Token], starts: list[int]
-) -> Sentence:
-    return _make_sentence(
-        turn,
-        start,
-        end,
-        tokens[bisect.bisect_left(starts, start) : bisect.bisect_left(starts, end)],
+        speakers=_turn_speakers(text),
     )
 
 
@@ -364,17 +404,21 @@ def _speakers(turns: Sequence[SourceTurn]) -> dict[str, set[str]]:
     return {who: set(said) for who, said in _evidence(turns).speakers.items()}
 
 
-def _turn_speakers(text: str, tokens: list[Token], starts: list[int]) -> dict[str, set[str]]:
-    """`_speakers` of one turn, from its tokens (a speaker's line ends where the next
-    'Name: ' starts, on whitespace, so no token straddles two lines)."""
+def _turn_speakers(text: str) -> dict[str, set[str]]:
+    """`_speakers` of one turn (a speaker's line ends where the next 'Name: ' starts, on
+    whitespace, so no word straddles two lines: each line is read in place)."""
     lines: dict[str, set[str]] = {}
     if ":" not in text:  # cheap prefilter: no 'Name: ' mark possible
         return lines
     marks = list(_SPEAKER_LINE.finditer(text))
+    findall = _WORD.findall
     for i, m in enumerate(marks):
         end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
-        said = tokens[bisect.bisect_left(starts, m.end()) : bisect.bisect_left(starts, end)]
-        lines.setdefault(m.group(1).lower(), set()).update(t.stem for t in said if t.content)
+        said = lines.setdefault(m.group(1).lower(), set())
+        raws = findall(text, m.end(), end)
+        if raws:
+            _, s_stems, s_content, _ = zip(*_parts_of(raws), strict=True)
+            said.update(itertools.compress(s_stems, s_content))
     return lines
 
 
@@ -508,21 +552,22 @@ def _conflicts(
         prev = ctoks[i - 1].low if i > 0 else None
         nxt = ctoks[i + 1].low if i + 1 < len(ctoks) else None
         for s in sentences:
-            st = s.tokens
-            for j, cand in enumerate(st):
-                if cand.low in claim_lows:
+            st = s.lows
+            raws = s.raws
+            for j, low in enumerate(st):
+                if low in claim_lows:
                     continue
                 same_kind = (
-                    (number_value(cand.low) is not None)
+                    (number_value(low) is not None)
                     if is_num
-                    else (cand.text[:1].isupper() and cand.low not in STOPWORDS and j > 0)
+                    else (raws[j][:1].isupper() and low not in STOPWORDS and j > 0)
                 )
                 if not same_kind:
                     continue
-                if (prev is not None and j > 0 and st[j - 1].low == prev) or (
-                    nxt is not None and j + 1 < len(st) and st[j + 1].low == nxt
+                if (prev is not None and j > 0 and st[j - 1] == prev) or (
+                    nxt is not None and j + 1 < len(st) and st[j + 1] == nxt
                 ):
-                    out.append((tok.text, cand.text))
+                    out.append((tok.text, raws[j]))
                     break
             if out and out[-1][0] == tok.text:
                 break
@@ -571,13 +616,13 @@ def _speaker_mismatch_of(claim_text: str, speakers: dict[str, set[str]]) -> floa
         return 0.0
     clauses = [c for c in _CLAUSE_SPLIT.split(claim_text) if c]
     checked = mismatched = 0
-    parts = _word_parts
+    parts = _all_parts
     for clause in clauses:
         raws = _WORD.findall(clause)  # the clause's tokens, without building them
         named: list[str] = []
         words: set[str] = set()
         for raw in raws:
-            low, st, content = parts(raw)
+            low, st, content, _ = parts(raw)
             if low in speakers:
                 if raw[:1].isupper():
                     named.append(low)
@@ -619,8 +664,14 @@ def _evidence_spans(
         new = hit - covered
         if not new or (spans and count < 2):
             continue
-        hits = [t for t in s.tokens if t.content and t.stem in stems]
-        start, end = hits[0].start, hits[-1].end
+        # the first and last matched content word, located by index among the words
+        hits = [c and st in stems for st, c in zip(s.word_stems, s.content, strict=True)]
+        j = hits.index(True)
+        k = len(hits) - 1 - hits[::-1].index(True)
+        words = _WORD.finditer(s.turn.text, s.start, s.end)
+        first = next(itertools.islice(words, j, None))
+        last = first if k == j else next(itertools.islice(words, k - j - 1, None))
+        start, end = first.start(), last.end()
         spans.append(
             EvidenceSpan(turn_id=s.turn.id, start=start, end=end, text=s.turn.text[start:end])
         )
