@@ -93,7 +93,12 @@ _WORD = re.compile(r"[A-Za-z0-9]+(?:[.,][0-9]+)*(?:'[A-Za-z]+)?|%")
 # Sentence ends: `(?<=[.!?])\s+|\n+|\s\.\s`, written to start with `\s` (same matches)
 # so the regex engine skips ahead to whitespace instead of trying every position.
 _SENTENCE_END = re.compile(r"\s(?:(?<=[.!?]\s)\s*|(?<=\n)\n*|\.\s)")
-_FIRST_PERSON_RE = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
+# `\b(?:I|me|my|mine|myself|we|us|our|ours)\b` (ignoring case), written to start with a
+# character class so the regex engine skips ahead instead of trying every position.
+_FIRST_PERSON_RE = re.compile(
+    r"[imwuo](?<=\b[imwuo])(?:(?<=i)|(?<=m)(?:e|y|ine|yself)|(?<=w)e|(?<=u)s|(?<=o)(?:ur|urs))\b",
+    re.IGNORECASE,
+)
 # 'Name: ' at a line or sentence start: `(?:^|(?<=[.!?\n]\s)|(?<=\s\.\s))([A-Z][\w'-]{1,30}):\s`
 # with the look-behinds moved after the capital (same matches, found by a fast scan).
 _SPEAKER_LINE = re.compile(
@@ -199,7 +204,7 @@ class Sentence:
     turn: SourceTurn
     start: int
     end: int
-    raws: tuple[str, ...]  # the words as written, in order
+    raws: list[str]  # the words as written, in order
     lows: tuple[str, ...]  # the same, lowercase
     word_stems: tuple[str, ...]  # their stems
     content: tuple[bool, ...]  # whether each is a content word
@@ -278,7 +283,7 @@ def _turn_evidence(turn: SourceTurn) -> _Evidence:
                 turn,
                 start,
                 end,
-                tuple(raws),
+                raws,
                 s_lows,
                 s_stems,
                 s_content,
