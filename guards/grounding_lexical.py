@@ -212,6 +212,7 @@ class Sentence:
     # has a negation other than a leading-answer "no" (see `analyse`)
     negated: bool = False
     _tokens: list[Token] | None = None
+    _spans: list[tuple[int, int]] | None = None
 
     @property
     def tokens(self) -> list[Token]:
@@ -220,6 +221,13 @@ class Sentence:
         if self._tokens is None:
             self._tokens = tokenize(self.turn.text[self.start : self.end], self.start)
         return self._tokens
+
+    def word_spans(self) -> list[tuple[int, int]]:
+        """(start, end) in the turn of each word, computed on first use (span sentences)."""
+        if self._spans is None:
+            words = _WORD.finditer(self.turn.text, self.start, self.end)
+            self._spans = list(map(_SPAN, words))
+        return self._spans
 
 
 def split_sentences(turn: SourceTurn) -> list[Sentence]:
@@ -621,13 +629,13 @@ def _speaker_mismatch_of(claim_text: str, speakers: dict[str, set[str]]) -> floa
         return 0.0
     clauses = [c for c in _CLAUSE_SPLIT.split(claim_text) if c]
     checked = mismatched = 0
-    parts = _all_parts
+    get = _PARTS.get
     for clause in clauses:
         raws = _WORD.findall(clause)  # the clause's tokens, without building them
         named: list[str] = []
         words: set[str] = set()
         for raw in raws:
-            low, st, content, _ = parts(raw)
+            low, st, content, _ = get(raw) or _all_parts(raw)
             if low in speakers:
                 if raw[:1].isupper():
                     named.append(low)
@@ -673,10 +681,8 @@ def _evidence_spans(
         hits = [c and st in stems for st, c in zip(s.word_stems, s.content, strict=True)]
         j = hits.index(True)
         k = len(hits) - 1 - hits[::-1].index(True)
-        words = _WORD.finditer(s.turn.text, s.start, s.end)
-        first = next(itertools.islice(words, j, None))
-        last = first if k == j else next(itertools.islice(words, k - j - 1, None))
-        start, end = first.start(), last.end()
+        offsets = s.word_spans()
+        start, end = offsets[j][0], offsets[k][1]
         spans.append(
             EvidenceSpan(turn_id=s.turn.id, start=start, end=end, text=s.turn.text[start:end])
         )
