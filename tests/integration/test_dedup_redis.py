@@ -14,6 +14,7 @@ from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
 from groundwire.guards.dedup_minhash import jaccard, tokenize
 from groundwire.guards.interfaces import DedupRequest
+from tests.text_edits import random_edit
 
 pytestmark = pytest.mark.integration
 
@@ -24,20 +25,6 @@ def _sentence(rng: random.Random, n: int) -> str:
     return " ".join(
         "".join(rng.choices("abcdefghijklmnopqrst", k=rng.randint(3, 9))) for _ in range(n)
     )
-
-
-def _edit(rng: random.Random, text: str, edits: int) -> str:
-    words = text.split()
-    for _ in range(edits):
-        pos = rng.randrange(len(words))
-        op = rng.choice("dai")
-        if op == "d" and len(words) > 2:
-            del words[pos]
-        elif op == "a":
-            words.insert(pos, "".join(rng.choices("uvwxyz", k=5)))
-        else:
-            words[pos] = "".join(rng.choices("uvwxyz", k=6))
-    return " ".join(words)
 
 
 @pytest.fixture
@@ -202,7 +189,9 @@ async def test_memory_and_redis_homes_give_identical_answers(
         for k in range(rng.randint(0, 3)):
             batch.append(
                 DedupRequest(
-                    rng.choice([tenant, *tenants]), f"e{i}.{k}", _edit(rng, text, rng.randint(0, 3))
+                    rng.choice([tenant, *tenants]),
+                    f"e{i}.{k}",
+                    random_edit(rng, text, rng.randint(0, 3)),
                 )
             )
     rng.shuffle(batch)

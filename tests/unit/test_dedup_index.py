@@ -13,6 +13,7 @@ from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
 from groundwire.guards.dedup_minhash import Fingerprint, jaccard, tokenize
 from groundwire.guards.dedup_model import Decision, Item
 from groundwire.guards.interfaces import DedupIndex, DedupRequest
+from tests.text_edits import random_edit
 
 BASE = "the billing service retries failed card payments three times with exponential backoff"
 
@@ -21,20 +22,6 @@ def _sentence(rng: random.Random, n: int = 16) -> str:
     return " ".join(
         "".join(rng.choices("abcdefghijklmnopqrst", k=rng.randint(3, 9))) for _ in range(n)
     )
-
-
-def _edit(rng: random.Random, text: str, edits: int) -> str:
-    words = text.split()
-    for _ in range(edits):
-        op = rng.choice("dai")
-        pos = rng.randrange(len(words))
-        if op == "d" and len(words) > 2:
-            del words[pos]
-        elif op == "a":
-            words.insert(pos, "".join(rng.choices("uvwxyz", k=5)))
-        else:
-            words[pos] = "".join(rng.choices("uvwxyz", k=6))
-    return " ".join(words)
 
 
 @pytest.fixture
@@ -62,7 +49,7 @@ async def test_similarity_is_exact_word_jaccard_and_threshold_is_strict() -> Non
     for _ in range(30):
         index = build_dedup_index(DedupConfig())
         text = _sentence(rng, rng.randint(10, 30))
-        edited = _edit(rng, text, rng.randint(0, 3))
+        edited = random_edit(rng, text, rng.randint(0, 3))
         res = await index.check_and_insert(
             [DedupRequest("t", "a", text), DedupRequest("t", "b", edited)]
         )
@@ -207,7 +194,7 @@ async def test_index_decisions_equal_brute_force_on_synthetic_edits() -> None:
     for i, text in enumerate(originals):
         batch.append(DedupRequest(rng.choice("ab"), f"o{i}", text, insert=rng.random() < 0.9))
         for k in range(rng.randint(0, 3)):
-            edited = _edit(rng, text, rng.randint(0, 3))
+            edited = random_edit(rng, text, rng.randint(0, 3))
             batch.append(DedupRequest(batch[-1].tenant_id, f"e{i}.{k}", edited))
     rng.shuffle(batch)
     index = build_dedup_index(DedupConfig())
