@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from datetime import UTC, datetime
 
 from confluent_kafka import Message
 from pydantic import ValidationError
@@ -52,7 +51,6 @@ class ScreenStage:
 
     async def process(self, messages: Sequence[Message]) -> list[Output]:
         started = time.perf_counter()
-        now = datetime.now(UTC)
         outputs: list[Output] = []
         claims: list[Claim] = []
         for message in messages:
@@ -67,8 +65,7 @@ class ScreenStage:
                 claims.append(decoded)
         if claims:
             screened = await screen_batch(claims, self.settings.guards, self.citation_verifier)
-            for item in screened:
-                item = item.model_copy(update={"received_at": now})
+            for item in screened:  # screen_batch stamps received_at once per batch
                 outputs.append(
                     Output(
                         self.settings.topics.screened, item.claim.tenant_id.encode(), dumps(item)
