@@ -31,15 +31,22 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import quote
 
 import httpx
 
+from groundwire.guards.citation_cache import (
+    CacheKey,
+    RedisVerdictCache,
+    TTLCache,
+    Verdict,
+    settings_scope,
+)
 from groundwire.guards.citations import Citation, CitationType
 from groundwire.guards.config import CitationConfig
+from groundwire.guards.dedup_redis import connect
 from groundwire.topics.records import CitationReport
 
 IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -51,53 +58,8 @@ _ADR_FILE = re.compile(
     r"^(?:adr[-_ ]?)?0*(\d{1,6})(?:[-_ .][^/]*)?\.(?:md|markdown|rst|txt|adoc)$", re.IGNORECASE
 )
 _GITHUB_REPO = re.compile(r"^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$")
-_TRANSIENT_TTL_S = 60.0
 _MAX_ADR_ENTRIES = 20_000
 _USER_AGENT = "groundwire-citation-verifier/0.1"
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """Outcome of one check. `transient`: a failure that says nothing about existence."""
-
-    verified: bool | None
-    reason: str
-    transient: bool = False
-
-
-class TTLCache:
-    """A small thread-safe TTL cache (verification runs in worker threads)."""
-
-    def __init__(
-        self, ttl_s: float, max_entries: int = 10_000, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self._ttl = ttl_s
-        self._max = max_entries
-        self._clock = clock
-        self._data: dict[tuple[str, str], tuple[float, Verdict]] = {}
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[str, str]) -> Verdict | None:
-        with self._lock:
-            item = self._data.get(key)
-            if item is None:
-                return None
-            if item[0] <= self._clock():
-                del self._data[key]
-                return None
-            return item[1]
-
-    def put(self, key: tuple[str, str], verdict: Verdict) -> None:
-        ttl = min(self._ttl, _TRANSIENT_TTL_S) if verdict.transient else self._ttl
-        if ttl <= 0:
-            return
-        with self._lock:
-            if len(self._data) >= self._max and key not in self._data:
-                del self._data[next(iter(self._data))]  # oldest insertion first
-            self._data[key] = (self._clock() + ttl, verdict)
-
-    def __len__(self) -> int:
-        return len(self._data)
 
 
 # ---------------------------------------------------------------------------- ADRs
@@ -417,7 +379,9 @@ def build_issue_tracker(cfg: CitationConfig) -> IssueTracker | None:
 
 
 class CitationVerifier:
-    """Verifies detected citations, with a TTL cache; sync `verify` and async `averify_many`."""
+    """Verifies detected citations through two cache levels: the process's own TTL cache
+    and, when given, a Redis cache shared by every worker (`averify_many` only; the sync
+    `verify` serves `groundwire check` and stays in-process)."""
 
     def __init__(
         self,
@@ -428,6 +392,8 @@ class CitationVerifier:
         resolver: Resolver | None = None,
         clock: Callable[[], float] = time.monotonic,
         max_concurrency: int = 16,
+        shared_cache: RedisVerdictCache | None = None,
+        on_lookups: Callable[[str, int], None] | None = None,
     ) -> None:
         self._cfg = cfg
         self._verify_urls = verify_urls
@@ -436,14 +402,22 @@ class CitationVerifier:
             cfg.url_timeout_s, cfg.url_max_redirects, cfg.url_allowlist, resolver
         )
         self.cache = TTLCache(cfg.cache_ttl_s, cfg.cache_max_entries, clock)
+        self.shared_cache = shared_cache
         self._max_concurrency = max_concurrency
         self.checks_run = 0  # uncached checks, for tests and metrics
+        self.shared_hits = 0  # verdicts taken from the shared cache
+        self._on_lookups = on_lookups
 
     def close(self) -> None:
         self._urls.close()
         close = getattr(self._issues, "close", None)
         if callable(close):
             close()
+
+    async def aclose(self) -> None:
+        self.close()
+        if self.shared_cache is not None:
+            await self.shared_cache.aclose()
 
     def _check(self, citation: Citation) -> Verdict:
         if citation.type is CitationType.ADR:
@@ -458,36 +432,126 @@ class CitationVerifier:
             return Verdict(None, "no issue tracker configured")
         return self._issues.exists(citation.number or 0)
 
-    def verify(self, citation: Citation) -> CitationReport:
-        if not self._cfg.verify:
-            return CitationReport(
-                type=citation.type.value, value=citation.value, reason="verification disabled"
-            )
-        key = (citation.type.value, citation.value)
+    def _checked(self, citation: Citation) -> Verdict:
+        """Local cache, else a real check (which lands in the local cache)."""
+        key = _key(citation)
         verdict = self.cache.get(key)
         if verdict is None:
             verdict = self._check(citation)
             self.checks_run += 1
             self.cache.put(key, verdict)
-        return CitationReport(
-            type=citation.type.value,
-            value=citation.value,
-            verified=verdict.verified,
-            reason=verdict.reason,
-        )
+        return verdict
+
+    def verify(self, citation: Citation) -> CitationReport:
+        if not self._cfg.verify:
+            return _disabled(citation)
+        return _report(citation, self._checked(citation))
 
     async def averify_many(self, citations: Sequence[Citation]) -> list[CitationReport]:
         """Verify concurrently (checks are blocking I/O, run in threads, bounded); each
-        distinct citation is checked once even if many claims cite it."""
-        unique: dict[tuple[str, str], Citation] = {}
+        distinct citation is checked once even if many claims cite it, and not at all
+        when this process or another worker already knows the verdict."""
+        if not self._cfg.verify:
+            return [_disabled(c) for c in citations]
+        unique: dict[CacheKey, Citation] = {}
         for c in citations:
-            unique.setdefault((c.type.value, c.value), c)
-        sem = asyncio.Semaphore(self._max_concurrency)
+            unique.setdefault(_key(c), c)
+        verdicts: dict[CacheKey, Verdict] = {}
+        for key in unique:
+            hit = self.cache.get(key)
+            if hit is not None:
+                verdicts[key] = hit
+        missing = [k for k in unique if k not in verdicts]
+        self._count("local", len(unique) - len(missing))
+        if missing and self.shared_cache is not None:
+            before = len(missing)
+            for key, hit in zip(missing, await self.shared_cache.get_many(missing), strict=True):
+                if hit is not None:
+                    verdicts[key] = hit[0]
+                    self.cache.put(key, hit[0], ttl_s=hit[1])
+                    self.shared_hits += 1
+            missing = [k for k in missing if k not in verdicts]
+            self._count("shared", before - len(missing))
+        if missing:
+            self._count("checked", len(missing))
+            sem = asyncio.Semaphore(self._max_concurrency)
 
-        async def one(c: Citation) -> CitationReport:
-            async with sem:
-                return await asyncio.to_thread(self.verify, c)
+            async def one(c: Citation) -> Verdict:
+                async with sem:
+                    return await asyncio.to_thread(self._checked, c)
 
-        reports = await asyncio.gather(*(one(c) for c in unique.values()))
-        by_key = dict(zip(unique, reports, strict=True))
-        return [by_key[(c.type.value, c.value)] for c in citations]
+            fresh = await asyncio.gather(*(one(unique[k]) for k in missing))
+            verdicts.update(zip(missing, fresh, strict=True))
+            if self.shared_cache is not None:
+                await self.shared_cache.put_many(list(zip(missing, fresh, strict=True)))
+        return [_report(c, verdicts[_key(c)]) for c in citations]
+
+    def _count(self, source: str, n: int) -> None:
+        if self._on_lookups is not None and n:
+            self._on_lookups(source, n)
+
+    def scope(self) -> str:
+        """What the shared cache's keys are scoped by (see `citation_cache`)."""
+        return settings_scope(verdict_settings(self._cfg, self._verify_urls))
+
+
+def verdict_settings(cfg: CitationConfig, verify_urls: bool = True) -> list[object]:
+    """The settings a verdict depends on; the token is left out (it only authorises)."""
+    return [
+        sorted(str(p) for p in cfg.adr_dirs),
+        sorted(str(p) for p in cfg.git_repos),
+        sorted(cfg.url_allowlist),
+        cfg.url_max_redirects,
+        verify_urls,
+        cfg.issue_tracker,
+        str(cfg.issue_file),
+        cfg.issue_api_base,
+        cfg.issue_repo,
+    ]
+
+
+def _key(citation: Citation) -> CacheKey:
+    return (citation.type.value, citation.value)
+
+
+def _disabled(citation: Citation) -> CitationReport:
+    return CitationReport(
+        type=citation.type.value, value=citation.value, reason="verification disabled"
+    )
+
+
+def _report(citation: Citation, verdict: Verdict) -> CitationReport:
+    return CitationReport(
+        type=citation.type.value,
+        value=citation.value,
+        verified=verdict.verified,
+        reason=verdict.reason,
+    )
+
+
+def build_citation_verifier(
+    cfg: CitationConfig,
+    redis_url: str | None = None,
+    *,
+    verify_urls: bool = True,
+    on_lookups: Callable[[str, int], None] | None = None,
+    on_cache_error: Callable[[str], None] | None = None,
+) -> CitationVerifier:
+    """The verifier the stages use: with the shared Redis cache when `cache_backend` is
+    "redis" and a Redis URL is known, in-process only otherwise."""
+    verifier = CitationVerifier(cfg, verify_urls=verify_urls, on_lookups=on_lookups)
+    if redis_url and cfg.cache_backend == "redis":
+        client = connect(
+            redis_url,
+            socket_timeout_s=cfg.redis_timeout_s,
+            connect_timeout_s=cfg.redis_timeout_s,
+            retries=0,
+        )
+        verifier.shared_cache = RedisVerdictCache(
+            client,
+            prefix=cfg.redis_prefix,
+            scope=verifier.scope(),
+            ttl_s=cfg.cache_ttl_s,
+            on_error=on_cache_error,
+        )
+    return verifier

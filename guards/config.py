@@ -39,6 +39,12 @@ class CitationConfig(BaseModel):
     issue_token: str | None = Field(default=None, repr=False)
     cache_ttl_s: float = 3600.0
     cache_max_entries: int = Field(default=10_000, ge=1)
+    # "redis": verdicts are also shared through Redis (settings.redis_url) by every screen
+    # worker and survive restarts; "memory": each process keeps its own. A Redis failure
+    # never fails a claim: the citation is then checked directly.
+    cache_backend: Literal["memory", "redis"] = "redis"
+    redis_prefix: str = Field(default="gw:cite", min_length=1, max_length=64)
+    redis_timeout_s: float = Field(default=0.5, gt=0.0)
 
 
 class ProvenanceConfig(BaseModel):

@@ -13,10 +13,13 @@ from groundwire.metrics.pipeline import observe_dlq, observe_stage_latency, set_
 from groundwire.metrics.registry import REGISTRY
 from groundwire.metrics.review import observe_review_backlog
 from groundwire.metrics.routed import observe_routed
+from groundwire.metrics.screening import observe_citation_cache_error, observe_citation_lookups
 from groundwire.metrics.server import start_metrics_server, stop_metrics_server
 
 __all__ = [
     "REGISTRY",
+    "observe_citation_cache_error",
+    "observe_citation_lookups",
     "observe_dlq",
     "observe_grounding_latency",
     "observe_review_backlog",

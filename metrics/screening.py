@@ -35,6 +35,23 @@ REENTRY_REJECTIONS = Counter(
     registry=REGISTRY,
 )
 
+CITATION_LOOKUPS = Counter(
+    "groundwire_citation_lookups_total",
+    "Distinct citations per screened batch, by where the verdict came from: local (this"
+    " process's cache), shared (the Redis cache), checked (a real ADR/git/URL/issue check).",
+    ("source",),
+    registry=REGISTRY,
+)
+CITATION_CACHE_ERRORS = Counter(
+    "groundwire_citation_cache_errors_total",
+    "Failed reads/writes of the shared (Redis) citation cache; the citation was then"
+    " checked directly.",
+    ("op",),
+    registry=REGISTRY,
+)
+LOOKUP_SOURCES = ("local", "shared", "checked")
+CACHE_OPS = ("read", "write")
+
 hedge_category = labels.BoundedLabel(labels.HEDGE_CATEGORIES)
 
 # guards/policy.py reports re-entry as one summary plus up to ten listed turns:
@@ -90,6 +107,15 @@ def record_screening(result: RoutedResult) -> None:
         REENTRY_REJECTIONS.labels(reason=reason).inc()
 
 
+def observe_citation_lookups(source: str, n: int) -> None:
+    if n > 0:
+        CITATION_LOOKUPS.labels(source=labels.one_of(source, LOOKUP_SOURCES)).inc(n)
+
+
+def observe_citation_cache_error(op: str) -> None:
+    CITATION_CACHE_ERRORS.labels(op=labels.one_of(op, CACHE_OPS)).inc()
+
+
 def _initialise(categories: Iterable[str]) -> None:
     for category in categories:
         HEDGE_DETECTIONS.labels(category=category)
@@ -98,6 +124,10 @@ def _initialise(categories: Iterable[str]) -> None:
             CITATIONS.labels(type=ctype, verified=verified)
     for reason in labels.REENTRY_REASONS:
         REENTRY_REJECTIONS.labels(reason=reason)
+    for source in LOOKUP_SOURCES:
+        CITATION_LOOKUPS.labels(source=source)
+    for op in CACHE_OPS:
+        CITATION_CACHE_ERRORS.labels(op=op)
 
 
 _initialise((*labels.HEDGE_CATEGORIES, labels.OTHER))

@@ -24,7 +24,7 @@ import orjson
 import typer
 from pydantic import ValidationError
 
-from groundwire.guards.citation_verify import CitationVerifier
+from groundwire.guards.citation_verify import CitationVerifier, build_citation_verifier
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.interfaces import DedupIndex, GroundingVerifier
 from groundwire.guards.validator import Validator
@@ -131,7 +131,7 @@ def _components(
             verifier = build_verifier(cfg.grounding)
     except ImportError as exc:
         _err(f"grounding verifier not available ({exc}); grounding is skipped")
-    citation_verifier = CitationVerifier(cfg.citation, verify_urls=verify_urls)
+    citation_verifier = build_citation_verifier(cfg.citation, redis, verify_urls=verify_urls)
     return dedup, verifier, citation_verifier
 
 
@@ -213,7 +213,9 @@ def check(
     ] = None,
     verify_urls: Annotated[bool, typer.Option("--verify-urls/--no-verify-urls")] = True,
     verify: Annotated[bool, typer.Option("--verify/--no-verify", help="Verify citations")] = True,
-    redis: Annotated[str | None, typer.Option(help="Redis URL for a shared dedup index")] = None,
+    redis: Annotated[
+        str | None, typer.Option(help="Redis URL: shared dedup index, citation cache")
+    ] = None,
 ) -> None:
     """Validate one claim or a JSONL stream of claims; one JSON result per line."""
     if (content is None) == (file is None):

@@ -18,6 +18,14 @@ def routed(result: RoutedResult) -> None:
     metrics.observe_routed(result)
 
 
+def citation_lookups(source: str, n: int) -> None:
+    metrics.observe_citation_lookups(source, n)
+
+
+def citation_cache_error(op: str) -> None:
+    metrics.observe_citation_cache_error(op)
+
+
 def dlq(reason: str) -> None:
     metrics.observe_dlq(reason)
 

@@ -14,7 +14,7 @@ import logging
 import signal
 from collections.abc import Sequence
 
-from groundwire.guards.citation_verify import CitationVerifier
+from groundwire.guards.citation_verify import CitationVerifier, build_citation_verifier
 from groundwire.guards.dedup import build_dedup_index
 from groundwire.guards.grounding import build_verifier
 from groundwire.guards.validator import Validator
@@ -55,7 +55,14 @@ async def run_worker(
     if settings.metrics_port:
         telemetry.start_server(settings.metrics_port)
     citation_verifier = (
-        CitationVerifier(settings.guards.citation) if settings.guards.citation.verify else None
+        build_citation_verifier(
+            settings.guards.citation,
+            settings.redis_url.get_secret_value(),
+            on_lookups=telemetry.citation_lookups,
+            on_cache_error=telemetry.citation_cache_error,
+        )
+        if settings.guards.citation.verify
+        else None
     )
     runners: list[StageRunner] = []
     if "screen" in stages:
@@ -78,4 +85,4 @@ async def run_worker(
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
         if citation_verifier is not None:
-            citation_verifier.close()
+            await citation_verifier.aclose()

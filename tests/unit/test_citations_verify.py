@@ -344,3 +344,25 @@ def test_switches(server: ThreadingHTTPServer) -> None:
     assert server.seen == []  # type: ignore[attr-defined]
     (issue,) = detect("see #5")
     assert CitationVerifier(CitationConfig()).verify(issue).verified is None
+
+
+def test_lookups_are_counted_by_where_the_verdict_came_from(tmp_path: Path) -> None:
+    (tmp_path / "ADR-007-x.md").write_text("x")
+    seen: list[tuple[str, int]] = []
+    v = CitationVerifier(
+        CitationConfig(adr_dirs=[tmp_path]), on_lookups=lambda s, n: seen.append((s, n))
+    )
+    cits = detect("Per ADR-007 we shard") + detect("Per ADR-008 we replicate") * 2
+    assert [r.verified for r in asyncio.run(v.averify_many(cits))] == [True, False, False]
+    assert seen == [("checked", 2)]
+    asyncio.run(v.averify_many(cits[:1]))
+    assert seen == [("checked", 2), ("local", 1)]
+
+
+def test_settings_that_decide_verdicts_change_the_cache_scope(tmp_path: Path) -> None:
+    base = CitationConfig(adr_dirs=[tmp_path])
+    same = CitationVerifier(base.model_copy(update={"issue_token": "other-token"}))
+    assert CitationVerifier(base).scope() == same.scope()  # a token only authorises
+    for update in ({"adr_dirs": []}, {"git_repos": [tmp_path]}, {"url_allowlist": ["10.0.0.0/8"]}):
+        assert CitationVerifier(base.model_copy(update=update)).scope() != same.scope(), update
+    assert CitationVerifier(base, verify_urls=False).scope() != same.scope()

@@ -315,3 +315,14 @@ def test_metrics_server_serves_and_port_zero_disables() -> None:
         assert "process_cpu_seconds_total" in body
     finally:
         metrics.stop_metrics_server()
+
+
+def test_citation_cache_counters_keep_bounded_labels() -> None:
+    before = value("groundwire_citation_lookups_total", source="shared")
+    metrics.observe_citation_lookups("shared", 3)
+    metrics.observe_citation_lookups("bogus-source", 1)
+    assert value("groundwire_citation_lookups_total", source="shared") == before + 3
+    assert value("groundwire_citation_lookups_total", source="other") >= 1
+    before_err = value("groundwire_citation_cache_errors_total", op="read")
+    metrics.observe_citation_cache_error("read")
+    assert value("groundwire_citation_cache_errors_total", op="read") == before_err + 1
