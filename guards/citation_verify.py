@@ -536,6 +536,7 @@ def build_citation_verifier(
     verify_urls: bool = True,
     on_lookups: Callable[[str, int], None] | None = None,
     on_cache_error: Callable[[str], None] | None = None,
+    cluster: bool = False,
 ) -> CitationVerifier:
     """The verifier the stages use: with the shared Redis cache when `cache_backend` is
     "redis" and a Redis URL is known, in-process only otherwise."""
@@ -546,6 +547,7 @@ def build_citation_verifier(
             socket_timeout_s=cfg.redis_timeout_s,
             connect_timeout_s=cfg.redis_timeout_s,
             retries=0,
+            cluster=cluster,
         )
         verifier.shared_cache = RedisVerdictCache(
             client,

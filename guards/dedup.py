@@ -178,8 +178,11 @@ class MinHashDedupIndex:
         await self.store.aclose()
 
 
-def build_dedup_index(cfg: DedupConfig, redis_url: str | None = None) -> MinHashDedupIndex:
-    """The index in memory (redis_url None) or in Redis; same decisions in both homes."""
+def build_dedup_index(
+    cfg: DedupConfig, redis_url: str | None = None, *, cluster: bool = False
+) -> MinHashDedupIndex:
+    """The index in memory (redis_url None) or in Redis (a single server, or a Redis Cluster
+    when `cluster`); same decisions in every home."""
     if redis_url is None:
         return MinHashDedupIndex(cfg, MemoryStore(), batch_timeout_s=None)
     from groundwire.guards.dedup_redis import RedisStore, connect
@@ -189,6 +192,7 @@ def build_dedup_index(cfg: DedupConfig, redis_url: str | None = None) -> MinHash
         socket_timeout_s=cfg.redis_socket_timeout_s,
         connect_timeout_s=cfg.redis_connect_timeout_s,
         retries=cfg.redis_retries,
+        cluster=cluster,
     )
     store = RedisStore(client, cfg.redis_prefix, cfg.redis_shard_load)
     return MinHashDedupIndex(cfg, store, batch_timeout_s=cfg.redis_batch_timeout_s)

@@ -16,11 +16,13 @@ re-run of just the affected tenants.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from typing import Any
 
 import numpy as np
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import NoScriptError
@@ -56,8 +58,20 @@ def connect(
     socket_timeout_s: float,
     connect_timeout_s: float,
     retries: int,
-) -> aioredis.Redis:
-    """A client whose every wait is bounded, so a dead Redis costs a worker seconds, not hours."""
+    cluster: bool = False,
+) -> aioredis.Redis | RedisCluster:
+    """A client whose every wait is bounded, so a dead Redis costs a worker seconds, not hours.
+
+    `cluster`: the URL names any one node of a Redis Cluster; the client discovers the rest
+    and routes each command by its key's slot (every key of a tenant shares one slot)."""
+    if cluster:
+        return RedisCluster.from_url(
+            url,
+            decode_responses=False,
+            socket_timeout=socket_timeout_s,
+            socket_connect_timeout=connect_timeout_s,
+            retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries),
+        )
     return aioredis.Redis.from_url(
         url,
         decode_responses=False,
@@ -69,10 +83,13 @@ def connect(
 
 
 class RedisStore:
-    def __init__(self, client: aioredis.Redis, prefix: str, shard_load: int) -> None:
+    def __init__(self, client: aioredis.Redis | RedisCluster, prefix: str, shard_load: int) -> None:
         if "{" in prefix or "}" in prefix:
             raise ValueError("the dedup key prefix must not contain '{' or '}' (hash tags)")
         self._client = client
+        self._cluster = isinstance(client, RedisCluster)
+        self._initialized = not self._cluster
+        self._init_lock = asyncio.Lock()
         self._prefix = prefix
         self._shard_load = shard_load
         self._check = _Script(CHECK_AND_INSERT)
@@ -135,12 +152,34 @@ class RedisStore:
                 return {tenants[0]: await self._client.evalsha(self._check.sha, 3, *keys, *args)}
             except NoScriptError as exc:
                 return {tenants[0]: exc}
+        if self._cluster:
+            # redis-py refuses EVALSHA in a cluster pipeline; concurrent calls, each routed to
+            # its tenant's node over that node's connection, still cost one round trip of time.
+            # The client must know the slot map first: concurrent first calls each start
+            # their own discovery and tear down each other's connections (seen with 8.1).
+            await self._ensure_initialized()
+
+            async def one(tenant: str) -> Any:
+                keys, bprefix, items = calls[tenant]
+                args = self._check_args(items, threshold, bprefix)
+                return await self._client.evalsha(self._check.sha, 3, *keys, *args)
+
+            results = await asyncio.gather(*(one(t) for t in tenants), return_exceptions=True)
+            return dict(zip(tenants, results, strict=True))
         pipe = self._client.pipeline(transaction=False)
         for tenant in tenants:
             keys, bprefix, items = calls[tenant]
             pipe.evalsha(self._check.sha, 3, *keys, *self._check_args(items, threshold, bprefix))
         results = await pipe.execute(raise_on_error=False)
         return dict(zip(tenants, results, strict=True))
+
+    async def _ensure_initialized(self) -> None:
+        if self._initialized:
+            return
+        async with self._init_lock:
+            if not self._initialized:
+                await self._client.initialize()  # type: ignore[union-attr]
+                self._initialized = True
 
     async def _evalsha(self, script: _Script, keys: list[str], args: list[Any]) -> Any:
         try:

@@ -10,6 +10,7 @@ venv="${GROUNDWIRE_VENV:-$repo/.venv}"
 
 need=()
 command -v redis-server >/dev/null || need+=(redis-server)
+command -v redis-cli >/dev/null || need+=(redis-tools)  # redis-cli --cluster create (tests)
 command -v mvn >/dev/null || need+=(maven)
 command -v java >/dev/null || need+=(openjdk-17-jre-headless)
 command -v prometheus >/dev/null || need+=(prometheus)

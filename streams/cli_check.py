@@ -114,14 +114,14 @@ def _read_input(file: str) -> list[bytes]:
 
 
 def _components(
-    cfg: GuardsConfig, redis: str | None, verify_urls: bool
+    cfg: GuardsConfig, redis: str | None, verify_urls: bool, cluster: bool = False
 ) -> tuple[DedupIndex | None, GroundingVerifier | None, CitationVerifier | None]:
     dedup: DedupIndex | None = None
     verifier: GroundingVerifier | None = None
     try:
         from groundwire.guards.dedup import build_dedup_index
 
-        dedup = build_dedup_index(cfg.dedup, redis_url=redis)
+        dedup = build_dedup_index(cfg.dedup, redis_url=redis, cluster=cluster)
     except ImportError as exc:
         _err(f"dedup index not available ({exc}); running without dedup")
     try:
@@ -131,7 +131,9 @@ def _components(
             verifier = build_verifier(cfg.grounding)
     except ImportError as exc:
         _err(f"grounding verifier not available ({exc}); grounding is skipped")
-    citation_verifier = build_citation_verifier(cfg.citation, redis, verify_urls=verify_urls)
+    citation_verifier = build_citation_verifier(
+        cfg.citation, redis, verify_urls=verify_urls, cluster=cluster
+    )
     return dedup, verifier, citation_verifier
 
 
@@ -157,8 +159,9 @@ async def _run(
     cfg: GuardsConfig,
     redis: str | None,
     verify_urls: bool,
+    cluster: bool = False,
 ) -> None:
-    dedup, verifier, cverifier = _components(cfg, redis, verify_urls)
+    dedup, verifier, cverifier = _components(cfg, redis, verify_urls, cluster)
     validator = Validator(cfg, dedup, verifier, cverifier)
     out = sys.stdout.buffer
     try:
@@ -216,6 +219,9 @@ def check(
     redis: Annotated[
         str | None, typer.Option(help="Redis URL: shared dedup index, citation cache")
     ] = None,
+    redis_cluster: Annotated[
+        bool, typer.Option(help="--redis names one node of a Redis Cluster")
+    ] = False,
 ) -> None:
     """Validate one claim or a JSONL stream of claims; one JSON result per line."""
     if (content is None) == (file is None):
@@ -256,7 +262,10 @@ def check(
     else:
         assert file is not None
         lines = list(enumerate(_read_input(file), start=1))
-    asyncio.run(_run(lines, single, cfg, redis, verify_urls))
+    if redis_cluster and not redis:
+        _err("--redis-cluster needs --redis URL (any one node of the cluster)")
+        raise typer.Exit(2)
+    asyncio.run(_run(lines, single, cfg, redis, verify_urls, redis_cluster))
 
 
 def register(app: typer.Typer) -> None:

@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     consumer_group: str = "groundwire"
     # Redis
     redis_url: SecretStr = SecretStr("redis://127.0.0.1:6379/0")
+    # The URL names one node of a Redis Cluster (dedup keys and citation verdicts are
+    # routed by slot; a tenant's dedup keys share one slot through their {tenant} hash tag).
+    redis_cluster: bool = False
     # Worker
     # Stable across restarts on purpose: it names the transactional.id and the static group
     # membership, so a restarted worker fences its own dead transaction at once. Give each

@@ -35,7 +35,7 @@ def build_validator(settings: Settings, citation_verifier: CitationVerifier | No
         redis_url = (
             settings.redis_url.get_secret_value() if guards.dedup.backend == "redis" else None
         )
-        dedup = build_dedup_index(guards.dedup, redis_url)
+        dedup = build_dedup_index(guards.dedup, redis_url, cluster=settings.redis_cluster)
     verifier = build_verifier(guards.grounding) if guards.grounding.enabled else None
     return Validator(guards, dedup, verifier, citation_verifier)
 
@@ -60,6 +60,7 @@ async def run_worker(
             settings.redis_url.get_secret_value(),
             on_lookups=telemetry.citation_lookups,
             on_cache_error=telemetry.citation_cache_error,
+            cluster=settings.redis_cluster,
         )
         if settings.guards.citation.verify
         else None

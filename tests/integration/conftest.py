@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.redis_server import RedisServer
+from tests.integration.redis_server import RedisClusterServer, RedisServer
 
 
 @pytest.fixture
@@ -18,3 +18,14 @@ def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisClusterServer]:
+    """A Redis Cluster of three primaries, shared by the tests of one module."""
+    cluster = RedisClusterServer(tmp_path_factory.mktemp("redis-cluster"))
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
