@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import redis
+import redis.asyncio as aioredis
 
 
 def free_port() -> int:
@@ -49,15 +50,7 @@ class RedisServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            try:
-                if client.ping():
-                    return
-            except redis.RedisError:
-                time.sleep(0.1)
-        raise RuntimeError(f"redis-server on port {self.port} did not start")
+        _wait_for_ping(self.port)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -174,3 +167,10 @@ def _wait_for_ping(port: int) -> None:
         except redis.RedisError:
             time.sleep(0.1)
     raise RuntimeError(f"redis-server on port {port} did not start")
+
+
+async def delete_prefix(client: aioredis.Redis, prefix: str) -> None:
+    """Remove a test's own keys from the shared Redis (other engineers use it too)."""
+    keys = [k async for k in client.scan_iter(match=f"{prefix}:*", count=1000)]
+    if keys:
+        await client.delete(*keys)

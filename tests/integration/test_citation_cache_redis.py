@@ -14,7 +14,7 @@ from groundwire.guards.citation_verify import CitationVerifier, build_citation_v
 from groundwire.guards.citations import detect
 from groundwire.guards.config import CitationConfig
 from groundwire.guards.dedup_redis import connect
-from tests.integration.redis_server import RedisServer
+from tests.integration.redis_server import RedisServer, delete_prefix
 
 pytestmark = pytest.mark.integration
 
@@ -37,9 +37,7 @@ def cfg(adr_dir: Path) -> CitationConfig:
 async def raw(redis_url: str, cfg: CitationConfig) -> AsyncIterator[aioredis.Redis]:
     client = aioredis.Redis.from_url(redis_url)
     yield client
-    keys = [k async for k in client.scan_iter(match=f"{cfg.redis_prefix}:*", count=1000)]
-    if keys:
-        await client.delete(*keys)
+    await delete_prefix(client, cfg.redis_prefix)
     await client.aclose()
 
 

@@ -14,6 +14,7 @@ from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
 from groundwire.guards.dedup_minhash import jaccard, tokenize
 from groundwire.guards.interfaces import DedupRequest
+from tests.integration.redis_server import delete_prefix
 from tests.text_edits import random_edit
 
 pytestmark = pytest.mark.integration
@@ -44,9 +45,7 @@ async def index(cfg: DedupConfig, redis_url: str) -> AsyncIterator[MinHashDedupI
 async def raw(redis_url: str, cfg: DedupConfig) -> AsyncIterator[aioredis.Redis]:
     client = aioredis.Redis.from_url(redis_url)
     yield client
-    keys = [k async for k in client.scan_iter(match=f"{cfg.redis_prefix}:*", count=1000)]
-    if keys:
-        await client.delete(*keys)
+    await delete_prefix(client, cfg.redis_prefix)
     await client.aclose()
 
 
