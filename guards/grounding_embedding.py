@@ -9,6 +9,11 @@ the factory falls back to the lexical verifier with a warning.
 The added signals are the cosine similarity of the claim to its best-matching source
 sentence and the mean over its three best: paraphrases that share few words with
 the source still score high, while on-topic chit-chat scores lower than a restatement.
+A third signal reads the claim alone: the projection of its vector on one fitted
+direction (`grounding_embedding_direction.npy`, shipped in the package), which separates
+statements of knowledge from personal chit-chat, opinions and questions. It costs one
+384-wide dot product: the claim vector is computed for the similarities anyway. Being a
+claim-only prior, it never checks the source; the similarities and the lexical signals do.
 """
 
 from __future__ import annotations
@@ -25,39 +30,56 @@ from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding_lexical import FEATURES, LexicalVerifier, split_sentences, tokenize
 from groundwire.topics.records import SourceTurn
 
-EMBED_FEATURES = (*FEATURES, "embed_best_sentence", "embed_top3_mean")
+EMBED_FEATURES = (*FEATURES, "embed_best_sentence", "embed_top3_mean", "embed_claim_direction")
 MAX_TOKENS = 256
 MAX_SENTENCES = 8
+EMBED_DIM = 384
+# Unit vector in the claim-embedding space; written by
+# `groundwire eval FILE --fit --verifier embedding --save-direction PATH`.
+CLAIM_DIRECTION_FILE = Path(__file__).with_name("grounding_embedding_direction.npy")
 
-# Fitted by `groundwire eval FILE --fit --verifier embedding` on the "fit" half.
+# Fitted by `groundwire eval FILE --fit --verifier embedding --save-direction
+# guards/grounding_embedding_direction.npy` on the "fit" half.
 EMBED_WEIGHTS: tuple[float, ...] = (
-    1.1015,  # coverage
-    0.7343,  # best_sentence_coverage
-    -0.9112,  # bigram_coverage
-    1.4537,  # longest_run
-    -0.6670,  # novel_words_log
-    0.2105,  # unsupported_numbers
-    -0.1668,  # unsupported_entities
-    -0.7110,  # negation_mismatch
-    -1.7886,  # first_person
-    -1.1304,  # second_person
-    -1.6825,  # question
-    -0.4304,  # speaker_mismatch
-    0.2429,  # claim_len_log
-    0.4070,  # source_len_log
-    0.1894,  # coverage_x_source_len
-    -0.8477,  # exact_coverage
-    0.1417,  # conflicts
-    5.4094,  # embed_best_sentence
-    -0.4094,  # embed_top3_mean
+    0.2967,  # coverage
+    1.2003,  # best_sentence_coverage
+    -0.9796,  # bigram_coverage
+    1.3714,  # longest_run
+    -0.8160,  # novel_words_log
+    0.0517,  # unsupported_numbers
+    -0.0963,  # unsupported_entities
+    -0.7987,  # negation_mismatch
+    -1.4704,  # first_person
+    -0.9667,  # second_person
+    -1.6343,  # question
+    -0.3006,  # speaker_mismatch
+    0.4358,  # claim_len_log
+    0.4280,  # source_len_log
+    0.2100,  # coverage_x_source_len
+    -0.7381,  # exact_coverage
+    0.1041,  # conflicts
+    5.7109,  # embed_best_sentence
+    -0.5646,  # embed_top3_mean
+    5.1068,  # embed_claim_direction
 )
-EMBED_BIAS = -5.0523
-EMBED_SUPPORTED_THRESHOLD = 0.72
-EMBED_PARTIAL_THRESHOLD = 0.45
+EMBED_BIAS = -5.4823
+EMBED_SUPPORTED_THRESHOLD = 0.73
+EMBED_PARTIAL_THRESHOLD = 0.46
 
 
 class EmbeddingUnavailable(RuntimeError):
     """The optional model, its tokenizer or onnxruntime is not installed."""
+
+
+def load_claim_direction(path: Path = CLAIM_DIRECTION_FILE) -> np.ndarray:
+    """The fitted claim direction: a unit float64 vector of the encoder's width."""
+    try:
+        direction = np.load(path, allow_pickle=False)
+    except OSError as exc:
+        raise EmbeddingUnavailable(f"claim direction file missing: {path}") from exc
+    if direction.shape != (EMBED_DIM,) or not np.isfinite(direction).all():
+        raise EmbeddingUnavailable(f"claim direction file is malformed: {path}")
+    return direction.astype(np.float64)
 
 
 def _default_paths() -> tuple[Path, Path]:
@@ -135,10 +157,19 @@ class EmbeddingVerifier(LexicalVerifier):
 
     def __init__(self, cfg: GroundingConfig | None = None) -> None:
         super().__init__(cfg)
+        self.claim_direction = load_claim_direction()
         self.encoder = SentenceEncoder(self.cfg.embedding_model_path)
 
     def extra_features(self, claim_text: str, turns: Sequence[SourceTurn]) -> dict[str, float]:
-        """Cosine of the claim to the source sentences that share most words with it.
+        features, claim_vector = self.vector_features(claim_text, turns)
+        features["embed_claim_direction"] = float(claim_vector @ self.claim_direction)
+        return features
+
+    def vector_features(
+        self, claim_text: str, turns: Sequence[SourceTurn]
+    ) -> tuple[dict[str, float], np.ndarray]:
+        """Cosine of the claim to the source sentences that share most words with it,
+        and the claim's own vector (for the claim direction and for refitting it).
 
         Only the top `MAX_SENTENCES` sentences by word overlap are embedded: the model
         costs a few ms per sentence on a CPU without int8 dot-product instructions, and
@@ -151,4 +182,5 @@ class EmbeddingVerifier(LexicalVerifier):
         vecs = self.encoder.encode([claim_text[:2000], *texts])
         sims = vecs[1:] @ vecs[0] if len(vecs) > 1 else np.zeros(1, dtype=np.float32)
         top = np.sort(sims)[::-1]
-        return {"embed_best_sentence": float(top[0]), "embed_top3_mean": float(top[:3].mean())}
+        features = {"embed_best_sentence": float(top[0]), "embed_top3_mean": float(top[:3].mean())}
+        return features, vecs[0]

@@ -9,7 +9,8 @@ the datasets differ in label balance and in how hard they are.
 The file is split deterministically by sha1(claim_id): the even half is the "fit" part
 (the lexical weights were fitted on it with `--fit`), the odd half the "test" part that
 the reported numbers come from. `--fit` refits on the fit part and prints the weights to
-paste into `guards/grounding_lexical.py`; it never writes code itself.
+paste into `guards/grounding_lexical.py`; it never writes code itself. For the embedding
+verifier it also fits the claim direction, written as data with `--save-direction PATH`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import typer
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import build_verifier, grounding_blocks, verify_batch_safely
+from groundwire.guards.grounding_embedding import EmbeddingVerifier
 from groundwire.guards.grounding_lexical import (
     LexicalVerifier,
     analyse,
@@ -39,6 +41,12 @@ from groundwire.guards.interfaces import GroundingRequest
 from groundwire.topics.records import Claim
 
 BASELINE_THRESHOLD = 0.51
+# Claim direction (embedding verifier): the claim vectors' top principal components and
+# their L2 penalty, both chosen by 5-fold cross-validation within the fit part (folds
+# grouped by source text, cell-weighted log-loss); the test part was not used.
+DIRECTION_DIMS = 16
+DIRECTION_L2 = 0.03
+SCALAR_L2 = 1e-3
 MAX_LINE_BYTES = 1_000_000
 Part = Literal["fit", "test", "all"]
 
@@ -127,12 +135,13 @@ def verifier_feature_names(verifier: LexicalVerifier) -> tuple[str, ...]:
 
 
 def fit_logistic(
-    x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1e-3
+    x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float | np.ndarray = SCALAR_L2
 ) -> tuple[np.ndarray, float]:
     """Weighted, L2-regularised logistic regression by Newton's method (IRLS).
 
     Features are standardised for the solve and the weights mapped back, so the printed
-    weights apply to raw features. A dozen features and ~1k rows: exact and instant.
+    weights apply to raw features. A few dozen features and ~1k rows: exact and instant.
+    `l2` is one penalty for all features or one per feature (on the standardised scale).
     """
     mu = x.mean(axis=0)
     sd = x.std(axis=0)
@@ -140,8 +149,8 @@ def fit_logistic(
     z = np.hstack([(x - mu) / sd, np.ones((len(x), 1))])
     w = w / w.mean()
     theta = np.zeros(z.shape[1])
-    reg = l2 * len(x) * np.eye(z.shape[1])
-    reg[-1, -1] = 0.0
+    penalty = np.broadcast_to(np.asarray(l2, dtype=np.float64), (x.shape[1],))
+    reg = np.diag(np.append(penalty, 0.0)) * len(x)
     for _ in range(50):
         p = 1.0 / (1.0 + np.exp(-np.clip(z @ theta, -30, 30)))
         grad = z.T @ ((p - y) * w) + reg @ theta
@@ -153,6 +162,33 @@ def fit_logistic(
     coef = theta[:-1] / sd
     bias = float(theta[-1] - (coef * mu).sum())
     return coef, bias
+
+
+def fit_with_direction(
+    x: np.ndarray,
+    vectors: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    dims: int = DIRECTION_DIMS,
+    l2: float = DIRECTION_L2,
+) -> tuple[np.ndarray, float, np.ndarray, float]:
+    """Logistic regression over `x` plus the top `dims` principal components of `vectors`.
+
+    The components' weights fold into one direction in vector space, so the verifier
+    needs a single dot product: score = x @ coef + scale * (v @ direction) + bias.
+    Returns (coef, scale, unit direction, bias).
+    """
+    mu = vectors.mean(axis=0)
+    _, _, vt = np.linalg.svd(vectors - mu, full_matrices=False)
+    proj = vt[:dims].T
+    z = (vectors - mu) @ proj
+    l2s = np.r_[np.full(x.shape[1], SCALAR_L2), np.full(z.shape[1], l2)]
+    coef, bias = fit_logistic(np.hstack([x, z]), y, w, l2s)
+    d = proj @ coef[x.shape[1] :]
+    bias -= float(mu @ d)
+    scale = float(np.linalg.norm(d))
+    direction = d / scale if scale > 0 else d
+    return coef[: x.shape[1]], scale, direction, bias
 
 
 def _best_threshold(scores: np.ndarray, y: np.ndarray, groups: Sequence[str]) -> float:
@@ -168,23 +204,52 @@ def _best_threshold(scores: np.ndarray, y: np.ndarray, groups: Sequence[str]) ->
     return best_t
 
 
-def run_fit(path: Path, cfg: GroundingConfig) -> None:
+def direction_matrix(
+    examples: Sequence[Example], verifier: EmbeddingVerifier
+) -> tuple[np.ndarray, np.ndarray]:
+    """Embedding verifier's features without the claim direction, and the claim vectors."""
+    names = [n for n in verifier.feature_names if n != "embed_claim_direction"]
+    rows, vectors = [], []
+    for e in examples:
+        turns = e.claim.source_turns
+        a = analyse(e.claim.content, turns, known_names(e.claim, turns))
+        extra, vector = verifier.vector_features(e.claim.content, turns)
+        a.features.update(extra)
+        rows.append([a.features[n] for n in names])
+        vectors.append(vector)
+    return np.array(rows, dtype=np.float64), np.array(vectors, dtype=np.float64)
+
+
+def run_fit(path: Path, cfg: GroundingConfig, save_direction: Path | None = None) -> None:
     verifier = build_verifier(cfg)
     if not isinstance(verifier, LexicalVerifier):
         raise typer.BadParameter("--fit applies to the lexical and embedding verifiers")
+    if save_direction is not None and not isinstance(verifier, EmbeddingVerifier):
+        raise typer.BadParameter("--save-direction applies to the embedding verifier")
     examples = load_examples(path, "fit")
-    x = feature_matrix(examples, verifier)
     y = np.array([e.supported for e in examples], dtype=np.float64)
     counts: dict[tuple[str, bool], int] = defaultdict(int)
     for e in examples:
         counts[(e.dataset, e.supported)] += 1
     # Every (dataset, label) cell weighs the same: the target is per-dataset balanced accuracy.
     w = np.array([1.0 / counts[(e.dataset, e.supported)] for e in examples])
-    theta, b = fit_logistic(x, y, w)
+    if isinstance(verifier, EmbeddingVerifier):
+        x, vectors = direction_matrix(examples, verifier)
+        coef, scale, direction, b = fit_with_direction(x, vectors, y, w)
+        theta = np.append(coef, scale)
+        x = np.hstack([x, (vectors @ direction)[:, None]])
+        if save_direction is not None:
+            np.save(save_direction, direction.astype("<f8"), allow_pickle=False)
+    else:
+        x = feature_matrix(examples, verifier)
+        theta, b = fit_logistic(x, y, w)
     scores = 1.0 / (1.0 + np.exp(-(x @ theta + b)))
     t = _best_threshold(scores, y, [e.dataset for e in examples])
     names = verifier_feature_names(verifier)
     typer.echo(f"fitted on the fit part: {len(examples)} claims, verifier={verifier.name}")
+    if isinstance(verifier, EmbeddingVerifier):
+        where = save_direction or "(not saved: pass --save-direction PATH)"
+        typer.echo(f"claim direction: {DIRECTION_DIMS} principal components -> {where}")
     typer.echo("WEIGHTS = (")
     for n, v in zip(names, theta, strict=True):
         typer.echo(f"    {v:.4f},  # {n}")
@@ -222,6 +287,10 @@ def register(app: typer.Typer) -> None:
         fit: Annotated[
             bool, typer.Option("--fit", help="refit the weights on the fit part")
         ] = False,
+        save_direction: Annotated[
+            Path | None,
+            typer.Option(help="with --fit --verifier embedding: write the claim direction (.npy)"),
+        ] = None,
     ) -> None:
         """Balanced accuracy of the grounding verifier per dataset, beside the baseline."""
         from groundwire.streams.settings import Settings
@@ -234,7 +303,7 @@ def register(app: typer.Typer) -> None:
         if part not in ("fit", "test", "all"):
             raise typer.BadParameter("part must be fit, test or all")
         if fit:
-            run_fit(file, cfg)
+            run_fit(file, cfg, save_direction)
             return
         results = run_eval(file, cfg, part)  # type: ignore[arg-type]
         name = build_verifier(cfg).name

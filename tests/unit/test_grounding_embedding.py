@@ -53,3 +53,35 @@ async def test_factory_builds_it_and_it_decides() -> None:
     reports = await verifier.verify_batch([GroundingRequest(c, turns) for c in claims])
     assert [r.verdict for r in reports] == [Verdict.SUPPORTED, Verdict.NOT_SUPPORTED]
     assert all(r.verifier == "embedding" for r in reports)
+
+
+def test_claim_direction_feature_is_the_claim_vector_projection() -> None:
+    verifier = EmbeddingVerifier(GroundingConfig(verifier="embedding"))
+    turns = [SourceTurn(id="t", text="Crayola makes crayons. It was founded in 1885.")]
+    claim = "Crayola was founded in 1885"
+    features = verifier.extra_features(claim, turns)
+    assert set(features) == {"embed_best_sentence", "embed_top3_mean", "embed_claim_direction"}
+    sims, vector = verifier.vector_features(claim, turns)
+    assert features["embed_claim_direction"] == pytest.approx(
+        float(vector @ verifier.claim_direction)
+    )
+    assert sims["embed_best_sentence"] == pytest.approx(features["embed_best_sentence"])
+
+
+def test_claim_direction_ranks_knowledge_above_chit_chat(encoder: SentenceEncoder) -> None:
+    """The fitted direction's sign and meaning: statements of fact project higher than
+    first-person experiences and questions about the same topics."""
+    direction = EmbeddingVerifier(GroundingConfig(verifier="embedding")).claim_direction
+    facts = [
+        "Crayola was founded in 1885 and makes crayons and markers.",
+        "The Eiffel Tower is a wrought-iron lattice tower in Paris.",
+        "Python is a programming language first released in 1991.",
+    ]
+    chat = [
+        "I love drawing with crayons, it is my favourite thing to do!",
+        "I went to Paris last summer and I really enjoyed it.",
+        "Do you like programming? I have always wanted to learn.",
+    ]
+    fact_scores = encoder.encode(facts) @ direction
+    chat_scores = encoder.encode(chat) @ direction
+    assert fact_scores.min() > chat_scores.max()

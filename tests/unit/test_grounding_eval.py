@@ -10,11 +10,18 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from groundwire.guards.grounding_embedding import (
+    CLAIM_DIRECTION_FILE,
+    EmbeddingUnavailable,
+    load_claim_direction,
+)
 from groundwire.streams import cli_eval
 from groundwire.streams.cli_eval import (
+    SCALAR_L2,
     balanced_accuracy,
     baseline_supported,
     fit_logistic,
+    fit_with_direction,
     load_examples,
     part_of,
 )
@@ -56,6 +63,54 @@ def test_fit_logistic_separates_a_separable_feature() -> None:
     y = (x[:, 0] > 0).astype(float)
     coef, _ = fit_logistic(x, y, np.ones(len(y)))
     assert coef[0] > 5 * abs(coef[1])
+
+
+def test_fit_logistic_penalises_each_feature_by_its_own_l2() -> None:
+    rng = np.random.default_rng(1)
+    signal = rng.normal(size=400)
+    x = np.column_stack([signal, signal + 0.01 * rng.normal(size=400)])
+    y = (signal + 0.5 * rng.normal(size=400) > 0).astype(float)
+    coef, _ = fit_logistic(x, y, np.ones(len(y)), np.array([1e-4, 10.0]))
+    assert coef[0] > 10 * abs(coef[1])
+    flipped, _ = fit_logistic(x, y, np.ones(len(y)), np.array([10.0, 1e-4]))
+    assert flipped[1] > 10 * abs(flipped[0])
+
+
+def test_fit_with_direction_folds_the_components_into_one_direction() -> None:
+    rng = np.random.default_rng(2)
+    n, dim = 600, 12
+    planted = np.zeros(dim)
+    planted[3] = 1.0
+    vectors = rng.normal(size=(n, dim)) * np.linspace(3.0, 0.5, dim)
+    x = rng.normal(size=(n, 2))
+    z = 2.0 * x[:, 0] + 1.5 * (vectors @ planted) + 0.3 * rng.normal(size=n)
+    y = (z > 0).astype(float)
+    w = np.ones(n)
+    coef, scale, direction, bias = fit_with_direction(x, vectors, y, w, dims=6, l2=1e-3)
+    assert np.linalg.norm(direction) == pytest.approx(1.0)
+    assert direction @ planted > 0.9  # found the planted axis, with the right sign
+    assert scale > 0 and coef[0] > 5 * abs(coef[1])
+    # the folded form scores exactly like the model over the principal components
+    mu = vectors.mean(axis=0)
+    _, _, vt = np.linalg.svd(vectors - mu, full_matrices=False)
+    comps = (vectors - mu) @ vt[:6].T
+    l2 = np.r_[np.full(2, SCALAR_L2), np.full(6, 1e-3)]
+    full, full_bias = fit_logistic(np.hstack([x, comps]), y, w, l2)
+    folded = x @ coef + scale * (vectors @ direction) + bias
+    assert np.allclose(folded, np.hstack([x, comps]) @ full + full_bias)
+
+
+def test_claim_direction_file_is_shipped_and_checked(tmp_path: Path) -> None:
+    assert CLAIM_DIRECTION_FILE.is_file()
+    direction = load_claim_direction()
+    assert direction.shape == (384,)
+    assert np.linalg.norm(direction) == pytest.approx(1.0)
+    bad = tmp_path / "bad.npy"
+    np.save(bad, np.ones(10))
+    with pytest.raises(EmbeddingUnavailable):
+        load_claim_direction(bad)
+    with pytest.raises(EmbeddingUnavailable):
+        load_claim_direction(tmp_path / "missing.npy")
 
 
 def _row(i: int, supported: bool) -> dict[str, object]:
