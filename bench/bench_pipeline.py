@@ -124,10 +124,13 @@ def count_until(c: Consumer, n: int, timeout_s: float) -> tuple[int, float]:
     return seen, time.monotonic()
 
 
-def worker_env(settings: Settings, bootstrap: str, redis_url: str, run: str) -> dict[str, str]:
+def worker_env(
+    settings: Settings, bootstrap: str, redis_url: str, run: str, grounding_stage: str = "screen"
+) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         {
+            "GROUNDWIRE_GROUNDING_STAGE": grounding_stage,
             "GROUNDWIRE_BOOTSTRAP_SERVERS": bootstrap,
             "GROUNDWIRE_REDIS_URL": redis_url,
             "GROUNDWIRE_TOPIC_PREFIX": settings.topic_prefix,
@@ -163,7 +166,7 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> tuple[float, list[floa
                 "--stages",
                 args.stages,
             ],
-            env=worker_env(settings, args.bootstrap, args.redis_url, run),
+            env=worker_env(settings, args.bootstrap, args.redis_url, run, args.grounding_stage),
         )
         seen, ended = count_until(c, args.claims, 600)
         rate = seen / (ended - started)
@@ -253,6 +256,12 @@ def main() -> None:
     ap.add_argument("--rate", type=float, default=1000.0)
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--stages", default="screen,route", help="worker --stages (processes)")
+    ap.add_argument(
+        "--grounding-stage",
+        choices=("screen", "route"),
+        default="screen",
+        help="where grounding runs",
+    )
     args = ap.parse_args()
     run = uuid.uuid4().hex[:8]
     print(
@@ -266,7 +275,8 @@ def main() -> None:
     p50 = statistics.median(lat) if lat else float("nan")
     p99 = lat[int(len(lat) * 0.99) - 1] if lat else float("nan")
     print(
-        f"pipeline (groundwire worker --stages {args.stages}, default guards): {rate:,.0f} claims/s"
+        f"pipeline (groundwire worker --stages {args.stages}, grounding in "
+        f"{args.grounding_stage}, default guards): {rate:,.0f} claims/s"
     )
     print(
         f"latency at {args.rate:,.0f} claims/s offered for {args.seconds:.0f}s: "

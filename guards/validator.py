@@ -2,7 +2,9 @@
 
 `decide_batch` is what the routing stage calls on `claims.screened`; `validate_batch` is
 screening plus deciding, for `groundwire check` and for library users who want the whole
-pipeline in an agent's write path without Kafka.
+pipeline in an agent's write path without Kafka. `ground` is grounding alone: it needs no
+tenant state, so the pipeline runs it in the stateless screen stage by default and
+`decide_batch` reuses the report the screened record carries.
 
 Order inside a batch matters for correctness: grounding runs first so a claim that will
 be blocked anyway (speculation, not supported, partial below the minimum) is sent to the
@@ -84,7 +86,19 @@ class Validator:
         self.verifier = verifier
         self.citation_verifier = citation_verifier
 
-    async def _ground(self, screened: Sequence[ScreenedClaim]) -> list[GroundingReport]:
+    async def aclose(self) -> None:
+        """Close what this validator owns: the dedup client and the grounding verifier (the
+        citation verifier may be shared with the screen stage; its owner closes it)."""
+        for owned in (self.dedup, self.verifier):
+            close = getattr(owned, "aclose", None)
+            if close is not None:
+                try:
+                    await close()
+                except Exception as exc:  # shutting down: log, keep closing the rest
+                    log.warning("closing %s failed: %s", type(owned).__name__, exc)
+
+    async def ground(self, screened: Sequence[ScreenedClaim]) -> list[GroundingReport]:
+        """Grounding alone: stateless, so the screen stage may run it (see decide_batch)."""
         reports: list[GroundingReport] = []
         pending: list[tuple[int, GroundingRequest]] = []
         for i, s in enumerate(screened):
@@ -129,6 +143,15 @@ class Validator:
                 reports[i] = report
         return reports
 
+    async def _groundings(self, screened: Sequence[ScreenedClaim]) -> list[GroundingReport]:
+        """The screen stage's reports where it grounded the claim; the rest grounded here
+        (a record from a worker with grounding_stage=route, e.g. mid rolling upgrade)."""
+        missing = [s for s in screened if s.grounding is None]
+        if not missing:
+            return [s.grounding for s in screened if s.grounding is not None]
+        fresh = iter(await self.ground(missing))
+        return [s.grounding if s.grounding is not None else next(fresh) for s in screened]
+
     async def _dedup(
         self, screened: Sequence[ScreenedClaim], insert: Sequence[bool]
     ) -> list[DedupResult | None]:
@@ -155,7 +178,7 @@ class Validator:
     ) -> list[RoutedResult]:
         cfg = self.cfg
         t0 = perf_counter()
-        groundings = await self._ground(screened)
+        groundings = await self._groundings(screened)
         t1 = perf_counter()
         # Preliminary decision without dedup: claims blocked anyway stay out of the index.
         insert = [
@@ -176,8 +199,10 @@ class Validator:
                 s.claim, decision, citations=s.citations, grounding=g, dedup=d, now=now
             )
             timings = dict(s.timings_ms)
-            # Batch stages are shared: each claim is charged its share.
-            timings["grounding"] = (t1 - t0) * 1e3 / n
+            # Batch stages are shared: each claim is charged its share. A claim grounded in
+            # the screen stage keeps the time charged there.
+            if s.grounding is None:
+                timings["grounding"] = (t1 - t0) * 1e3 / n
             timings["dedup"] = (t2 - t1) * 1e3 / n
             timings["policy"] = (perf_counter() - p0) * 1e3
             duplicate = d is not None and d.is_duplicate and not d.failed

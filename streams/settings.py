@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import (
@@ -53,6 +53,11 @@ class Settings(BaseSettings):
     batch_within_s: float = Field(default=0.05, gt=0)
     metrics_port: int = Field(default=9464, ge=0)  # 0 disables the /metrics endpoint
     prometheus_url: str = "http://127.0.0.1:9090"  # read by `groundwire report`
+    # Where grounding runs. "screen" (default): in the stateless stage, which serves any
+    # partition and otherwise has little CPU work, so the keyed route stage is left with
+    # dedup and the policy. "route": as DESIGN.md draws it. Either way the route stage
+    # grounds any screened record that arrives without a report.
+    grounding_stage: Literal["screen", "route"] = "screen"
     # Guards
     guards: GuardsConfig = Field(default_factory=GuardsConfig)
 

@@ -44,10 +44,18 @@ def _dlq_output(settings: Settings, message: Message, error: DecodeError) -> Out
 class ScreenStage:
     name = "screen"
 
-    def __init__(self, settings: Settings, citation_verifier: object | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        citation_verifier: object | None = None,
+        grounder: Validator | None = None,
+    ) -> None:
         self.settings = settings
         self.source_topic = settings.topics.claims
         self.citation_verifier = citation_verifier
+        # grounding_stage="screen": grounding needs no tenant state, so it runs here, where
+        # any partition can be served and the CPU splits evenly between the two stages.
+        self.grounder = grounder
 
     async def process(self, messages: Sequence[Message]) -> list[Output]:
         started = time.perf_counter()
@@ -65,6 +73,8 @@ class ScreenStage:
                 claims.append(decoded)
         if claims:
             screened = await screen_batch(claims, self.settings.guards, self.citation_verifier)
+            if self.grounder is not None:
+                await self._ground(screened)
             for item in screened:  # screen_batch stamps received_at once per batch
                 outputs.append(
                     Output(
@@ -74,8 +84,21 @@ class ScreenStage:
         telemetry.stage_latency("screen", time.perf_counter() - started)
         return outputs
 
+    async def _ground(self, screened: list[ScreenedClaim]) -> None:
+        assert self.grounder is not None
+        t0 = time.perf_counter()
+        reports = await self.grounder.ground(screened)
+        elapsed = time.perf_counter() - t0
+        share = elapsed * 1e3 / len(screened)
+        for item, report in zip(screened, reports, strict=True):
+            item.grounding = report
+            item.timings_ms["grounding"] = share
+        telemetry.stage_latency("grounding", elapsed)
+        telemetry.grounding_latency(elapsed)
+
     async def close(self) -> None:
-        return None
+        if self.grounder is not None:
+            await self.grounder.aclose()
 
 
 _TIER_TOPIC = {
@@ -85,18 +108,20 @@ _TIER_TOPIC = {
 }
 
 
-def _observe_batch_timings(results: Sequence[RoutedResult]) -> None:
+def _observe_batch_timings(results: Sequence[RoutedResult], grounded_here: bool) -> None:
     """The validator reports grounding and dedup time per claim, amortised over its batch;
     the histograms record the batch's total, the unit of work that waits on Redis or on a
-    verifier (per-batch, like the other stage latencies)."""
+    verifier (per-batch, like the other stage latencies). Grounding done by the screen
+    stage was recorded there."""
     if not results:
         return
     n = len(results)
     timings = results[0].timings_ms
-    for stage in ("grounding", "dedup"):
+    stages = ("grounding", "dedup") if grounded_here else ("dedup",)
+    for stage in stages:
         if stage in timings:
             telemetry.stage_latency(stage, timings[stage] * n / 1e3)
-    if "grounding" in timings:
+    if grounded_here and "grounding" in timings:
         telemetry.grounding_latency(timings["grounding"] * n / 1e3)
 
 
@@ -123,8 +148,9 @@ class RouteStage:
                     )
                 )
         if screened:
+            grounded_here = any(s.grounding is None for s in screened)
             results = await self.validator.decide_batch(screened, worker=self.settings.worker_id)
-            _observe_batch_timings(results)
+            _observe_batch_timings(results, grounded_here)
             topics = self.settings.topics
             for result in results:
                 key = result.claim.tenant_id.encode()

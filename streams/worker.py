@@ -67,7 +67,12 @@ async def run_worker(
     )
     runners: list[StageRunner] = []
     if "screen" in stages:
-        runners.append(StageRunner(settings, ScreenStage(settings, citation_verifier), stop))
+        grounder = None
+        if settings.grounding_stage == "screen" and settings.guards.grounding.enabled:
+            grounder = Validator(settings.guards, None, build_verifier(settings.guards.grounding))
+        runners.append(
+            StageRunner(settings, ScreenStage(settings, citation_verifier, grounder), stop)
+        )
     if "route" in stages:
         runners.append(
             StageRunner(

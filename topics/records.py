@@ -173,5 +173,8 @@ class ScreenedClaim(BaseModel):
     hedge: HedgeReport
     citations: list[CitationReport] = Field(default_factory=list)
     provenance: ProvenanceReport = Field(default_factory=ProvenanceReport)
+    # Set when the screen stage already ran grounding (settings.grounding_stage="screen");
+    # absent, the route stage grounds the claim itself.
+    grounding: GroundingReport | None = None
     timings_ms: dict[str, float] = Field(default_factory=dict)
     received_at: datetime | None = None

@@ -87,6 +87,29 @@ class Pipeline:
     def reader(self) -> OutputReader:
         return OutputReader(self.bootstrap, self.settings)
 
+    def read_topic(self, topic: str, count: int, timeout_s: float = 30.0) -> list[dict]:
+        """Up to `count` committed records of one topic (e.g. the internal claims.screened)."""
+        consumer = Consumer(
+            {
+                "bootstrap.servers": self.bootstrap,
+                "group.id": f"peek-{time.time_ns()}",
+                "enable.auto.commit": False,
+                "isolation.level": "read_committed",
+                "auto.offset.reset": "earliest",
+            }
+        )
+        consumer.subscribe([topic])
+        out: list[dict] = []
+        deadline = time.monotonic() + timeout_s
+        try:
+            while len(out) < count and time.monotonic() < deadline:
+                out.extend(
+                    orjson.loads(m.value()) for m in consumer.consume(500, 0.5) if not m.error()
+                )
+        finally:
+            consumer.close()
+        return out
+
     def close(self) -> None:
         for proc in self.procs:
             if proc.poll() is None:

@@ -18,8 +18,15 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "groundwire" / "examples" / "cl
 
 
 @pytest.fixture
-def pipeline(bootstrap_servers, redis_url, unique_prefix, tmp_path):
-    p = Pipeline(bootstrap_servers, redis_url, unique_prefix, log_dir=tmp_path)
+def pipeline(request, bootstrap_servers, redis_url, unique_prefix, tmp_path):
+    grounding_stage = getattr(request, "param", "screen")
+    p = Pipeline(
+        bootstrap_servers,
+        redis_url,
+        unique_prefix,
+        log_dir=tmp_path,
+        extra_env={"GROUNDWIRE_GROUNDING_STAGE": grounding_stage},
+    )
     p.create_topics()
     yield p
     p.close()
@@ -53,6 +60,8 @@ def _synthetic_claims(n: int, tenants: int = 25) -> list[bytes]:
     return out
 
 
+# Grounding runs in the screen stage by default; "route" is DESIGN.md's placement.
+@pytest.mark.parametrize("pipeline", ["screen", "route"], indirect=True)
 def test_examples_each_reach_exactly_one_topic_and_bad_input_goes_to_dlq(pipeline):
     lines = [line for line in EXAMPLES.read_bytes().splitlines() if line.strip()]
     oversized = orjson.dumps(
@@ -93,6 +102,16 @@ def test_examples_each_reach_exactly_one_topic_and_bad_input_goes_to_dlq(pipelin
     # Same content in one tenant: only the first may pass; another tenant is unaffected.
     assert {routed["s000-adr"], routed["s000-adr-duplicate"]} >= {"blocked"}
     assert routed["r-other-tenant-dup"] != "blocked"
+    # Where grounding ran shows on the internal topic: a report on every screened record
+    # (screen), or none (route grounds them itself).
+    screened = pipeline.read_topic(pipeline.settings.topics.screened, len(routed))
+    assert len(screened) == len(routed)
+    carried = [doc.get("grounding") is not None for doc in screened]
+    assert (
+        all(carried)
+        if pipeline.extra_env["GROUNDWIRE_GROUNDING_STAGE"] == "screen"
+        else not any(carried)
+    )
 
 
 def test_sigkill_mid_stream_loses_nothing_and_doubles_nothing(pipeline):

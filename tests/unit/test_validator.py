@@ -159,3 +159,39 @@ def test_through_the_real_offline_verifier() -> None:
     assert fabricated.grounding.verdict == "not_supported"
     assert fabricated.validation.tier is Tier.BLOCK
     assert grounded.validation.tier is not Tier.BLOCK
+
+
+def test_grounding_done_in_the_screen_stage_is_reused_and_the_rest_grounded_here() -> None:
+    """grounding_stage=screen: the route stage must not ground again what the screened
+    record already carries, and must ground a record that arrives without a report."""
+    cfg = GuardsConfig()
+    screener = Validator(cfg, None, ScriptedVerifier(default=substring_verifier))
+    claims = [
+        _claim("b", "The API returns JSON for REST responses", source_turns=TURNS),
+        _claim("c", "The API returns YAML", source_turns=TURNS),
+    ]
+    screened = asyncio.run(screen_batch(claims, cfg))
+    for item, report in zip(screened, asyncio.run(screener.ground(screened)), strict=True):
+        item.grounding = report
+    # a verifier that disagrees with everything: if the route stage re-grounded, tiers flip
+    contrary = ScriptedVerifier(default=lambda _req: GroundingReport(verdict="not_supported"))
+    router = Validator(cfg, ExactDedup(), contrary)
+    results = asyncio.run(router.decide_batch(screened))
+    assert contrary.seen == []
+    assert [r.validation.tier for r in results] == [Tier.AUTO_APPROVE, Tier.BLOCK]
+    assert [r.grounding.verdict for r in results] == ["supported", "not_supported"]
+    # mixed batch (e.g. during a rolling upgrade): only the record without a report is grounded
+    screened[1].grounding = None
+    results = asyncio.run(router.decide_batch(screened))
+    assert [req.claim.claim_id for req in contrary.seen] == ["c"]
+    assert results[0].validation.tier is Tier.AUTO_APPROVE
+
+
+def test_the_screened_record_carries_the_grounding_report_over_the_wire() -> None:
+    cfg = GuardsConfig()
+    (item,) = asyncio.run(
+        screen_batch([_claim("b", "The API returns JSON", source_turns=TURNS)], cfg)
+    )
+    item.grounding = GroundingReport(verdict="supported", score=0.9, verifier="lexical")
+    again = type(item).model_validate_json(item.model_dump_json())
+    assert again.grounding == item.grounding
