@@ -186,10 +186,19 @@ _TECHNICAL: tuple[Spec, ...] = (
     # "must be set" / "must have 3 GB" are obligations or requirements.
     ("must", r"must(?:'ve| have) (?:been|\w+(?:ed|en|wn))\b"),
     # Generic counter-expectation ("you'd think it would fit"): the writer hedges what
-    # the reader would infer. A third party's reported belief ("people think") is not.
+    # the reader would infer.
     # (two literal-first patterns: a leading alternation was measured ~8x slower)
     ("think", r"you(?:'d| would) think\b"),
     ("think", r"one(?:'d| would) think\b"),
+    # Attributed belief ("many people think X", "some believe X"): the claim reports an
+    # opinion held by unnamed others, not a fact; worth a reviewer's look, not a block.
+    # "think about / of / through" is deliberation, not belief.
+    (
+        "think believe suspect suppose",
+        r"(?:people|many|some|most|others|everyone|everybody|they|fans|critics)"
+        r"(?: \w+)? (?:think|believe|suspect|suppose)\b"
+        r"(?! (?:about|of|through|twice|ahead|back)\b)",
+    ),
     ("cases", r"in most cases\b"),
 )
 _FREQUENCY = re.compile(r"^(?:typically|usually|often|generally|normally|tends? to|in most cases)$")

@@ -163,6 +163,13 @@ def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatc
         ("If I'm not mistaken the port is 8080", "block"),
         ("It is unclear whether the index is rebuilt", "block"),
         ("The disk looks as if it is failing", "review"),
+        # attributed belief of unnamed others: an opinion reported, not a fact
+        ("Many people think the broker is faster on ZFS", "review"),
+        ("Some engineers believe the cache never expires", "review"),
+        ("They suspect the replica is corrupt", "review"),
+        # deliberation is not belief
+        ("People think about latency before throughput", "none"),
+        ("Most teams think through failover in design reviews", "none"),
     ],
 )
 def test_linguistic_refinements(text: str, action: str) -> None:
