@@ -125,12 +125,19 @@ def count_until(c: Consumer, n: int, timeout_s: float) -> tuple[int, float]:
 
 
 def worker_env(
-    settings: Settings, bootstrap: str, redis_url: str, run: str, grounding_stage: str = "screen"
+    settings: Settings,
+    bootstrap: str,
+    redis_url: str,
+    run: str,
+    grounding_stage: str = "screen",
+    gc_gen0: int = 50_000,
 ) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         {
             "GROUNDWIRE_GROUNDING_STAGE": grounding_stage,
+            "GROUNDWIRE_GC_GEN0_THRESHOLD": str(gc_gen0),
+            "GROUNDWIRE_GC_FREEZE": "true" if gc_gen0 else "false",
             "GROUNDWIRE_BOOTSTRAP_SERVERS": bootstrap,
             "GROUNDWIRE_REDIS_URL": redis_url,
             "GROUNDWIRE_TOPIC_PREFIX": settings.topic_prefix,
@@ -166,7 +173,9 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> tuple[float, list[floa
                 "--stages",
                 args.stages,
             ],
-            env=worker_env(settings, args.bootstrap, args.redis_url, run, args.grounding_stage),
+            env=worker_env(
+                settings, args.bootstrap, args.redis_url, run, args.grounding_stage, args.gc_gen0
+            ),
         )
         seen, ended = count_until(c, args.claims, 600)
         rate = seen / (ended - started)
@@ -257,6 +266,12 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--stages", default="screen,route", help="worker --stages (processes)")
     ap.add_argument(
+        "--gc-gen0",
+        type=int,
+        default=50_000,
+        help="GROUNDWIRE_GC_GEN0_THRESHOLD (0 = Python's default GC, no freeze)",
+    )
+    ap.add_argument(
         "--grounding-stage",
         choices=("screen", "route"),
         default="screen",
@@ -276,7 +291,8 @@ def main() -> None:
     p99 = lat[int(len(lat) * 0.99) - 1] if lat else float("nan")
     print(
         f"pipeline (groundwire worker --stages {args.stages}, grounding in "
-        f"{args.grounding_stage}, default guards): {rate:,.0f} claims/s"
+        f"{args.grounding_stage}, gc gen0 {args.gc_gen0 or 'default'}, default guards): "
+        f"{rate:,.0f} claims/s"
     )
     print(
         f"latency at {args.rate:,.0f} claims/s offered for {args.seconds:.0f}s: "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 from collections.abc import Sequence
@@ -38,6 +39,16 @@ def build_validator(settings: Settings, citation_verifier: CitationVerifier | No
         dedup = build_dedup_index(guards.dedup, redis_url, cluster=settings.redis_cluster)
     verifier = build_verifier(guards.grounding) if guards.grounding.enabled else None
     return Validator(guards, dedup, verifier, citation_verifier)
+
+
+def tune_gc(settings: Settings) -> None:
+    """Apply the settings' GC tuning once everything long-lived has been built."""
+    if settings.gc_freeze:
+        gc.collect()
+        gc.freeze()
+    if settings.gc_gen0_threshold:
+        _gen0, gen1, gen2 = gc.get_threshold()
+        gc.set_threshold(settings.gc_gen0_threshold, gen1, gen2)
 
 
 async def run_worker(
@@ -79,6 +90,7 @@ async def run_worker(
                 settings, RouteStage(settings, build_validator(settings, citation_verifier)), stop
             )
         )
+    tune_gc(settings)
     log.info("worker %s running stages %s", settings.worker_id, [r.stage.name for r in runners])
     tasks = [asyncio.create_task(r.run(), name=f"stage-{r.stage.name}") for r in runners]
     try:
