@@ -128,10 +128,13 @@ def test_missing_file_and_non_utf8(tmp_path: Path) -> None:
     assert res.stdout == ""
 
 
-@pytest.mark.parametrize("args", [[], ["text", "--file", "x.jsonl"]])
+@pytest.mark.parametrize(
+    "args", [[], ["text", "--file", "x.jsonl"], ["I prefer tabs", "--redis-cluster"]]
+)
 def test_usage_errors(args: list[str]) -> None:
     res = runner.invoke(app, ["check", *args])
     assert res.exit_code == 2
+    assert res.stdout == ""
 
 
 def test_no_verify_urls_makes_no_request() -> None:
