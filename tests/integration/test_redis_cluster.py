@@ -6,6 +6,7 @@ import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import orjson
 import pytest
 
 from groundwire.guards.citation_verify import build_citation_verifier
@@ -13,6 +14,7 @@ from groundwire.guards.citations import detect
 from groundwire.guards.config import CitationConfig, DedupConfig
 from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
 from groundwire.guards.interfaces import DedupRequest
+from tests.integration.pipeline_harness import Pipeline
 from tests.integration.redis_server import RedisClusterServer
 
 pytestmark = pytest.mark.integration
@@ -91,3 +93,48 @@ async def test_citation_verdicts_are_shared_through_the_cluster(
     finally:
         await one.aclose()
         await two.aclose()
+
+
+def test_the_worker_runs_on_the_cluster_end_to_end(
+    redis_cluster: RedisClusterServer, bootstrap_servers: str, unique_prefix: str, tmp_path: Path
+) -> None:
+    """GROUNDWIRE_REDIS_CLUSTER wires the worker's dedup index and citation cache to the
+    cluster: duplicates across a batch spanning nodes are caught, nothing fails closed."""
+    pipeline = Pipeline(
+        bootstrap_servers,
+        redis_cluster.url,
+        unique_prefix,
+        log_dir=tmp_path,
+        extra_env={"GROUNDWIRE_REDIS_CLUSTER": "true"},
+    )
+    pipeline.create_topics()
+    try:
+        claims = [
+            orjson.dumps(
+                {
+                    "claim_id": f"{tenant}-{n}",
+                    "tenant_id": tenant,
+                    "content": TEXT,
+                    "memory_type": "fact",
+                    "source": "user",
+                }
+            )
+            for n in (1, 2)
+            for tenant in TENANTS[:12]
+        ]
+        pipeline.start_worker()
+        pipeline.produce(claims, key_of=lambda v: orjson.loads(v)["tenant_id"].encode())
+        reader = pipeline.reader()
+        try:
+            assert reader.poll_until(len(claims), 120) == len(claims)
+        finally:
+            reader.close()
+        routed = {doc["claim"]["claim_id"]: (topic, doc) for topic, doc in reader.records}
+        for tenant in TENANTS[:12]:
+            first_topic, _ = routed[f"{tenant}-1"]
+            second_topic, second = routed[f"{tenant}-2"]
+            assert first_topic == "approved"
+            assert second_topic == "blocked" and second["duplicate_of"] == f"{tenant}-1"
+        assert not any("dedup_failed" in doc["validation"]["reason"] for _, doc in routed.values())
+    finally:
+        pipeline.close()
