@@ -223,6 +223,22 @@ SCREENING = Row(
             stack=True,
             description="Evidence refused because it is model output re-entering the store.",
         ),
+        Panel(
+            "Citation verdicts: from cache or checked",
+            (
+                Target(
+                    "sum by (source) (rate(groundwire_citation_lookups_total[$__rate_interval]))",
+                    "{{source}}",
+                ),
+                Target(
+                    "sum by (op) (rate(groundwire_citation_cache_errors_total[$__rate_interval]))",
+                    "Redis cache errors ({{op}})",
+                ),
+            ),
+            unit="reqps",
+            description="local = this process's cache, shared = the Redis cache, checked = a "
+            "real ADR/git/URL/issue check. Cache errors fall back to checks.",
+        ),
     ),
 )
 
