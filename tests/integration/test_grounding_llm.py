@@ -19,7 +19,7 @@ from aiohttp import web
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import Verdict, build_verifier
-from groundwire.guards.grounding_llm import LlmVerifier
+from groundwire.guards.grounding_llm import CircuitBreaker, LlmVerifier
 from groundwire.guards.interfaces import GroundingRequest
 from groundwire.topics.records import Claim, SourceTurn
 
@@ -83,6 +83,16 @@ async def server() -> AsyncIterator[tuple[FakeLlm, str]]:
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     yield fake, f"http://127.0.0.1:{port}/v1"
     await runner.cleanup()
+
+
+class _Clock:
+    """A monotonic clock the breaker tests move by hand: no sleeping, no wall-clock race."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 def make(base_url: str, **overrides: Any) -> LlmVerifier:
@@ -232,7 +242,9 @@ async def test_slow_answer_times_out_to_unknown(server: tuple[FakeLlm, str]) -> 
 async def test_breaker_opens_then_recovers(server: tuple[FakeLlm, str]) -> None:
     fake, url = server
     fake.reply = lambda body: (500, "down")
-    verifier = make(url, llm_max_retries=0, llm_breaker_failures=2, llm_breaker_cooldown_s=0.3)
+    verifier = make(url, llm_max_retries=0)
+    clock = _Clock()
+    verifier.breaker = CircuitBreaker(failures=2, cooldown_s=30.0, clock=clock)
     for _ in range(2):
         assert (await one(verifier)).verdict == Verdict.UNKNOWN
     assert verifier.breaker.state == "open"
@@ -241,7 +253,9 @@ async def test_breaker_opens_then_recovers(server: tuple[FakeLlm, str]) -> None:
     assert report.verdict == Verdict.UNKNOWN and "circuit open" in report.reasoning
     assert len(fake.requests) == calls  # failed fast, the endpoint was not called
     fake.reply = lambda body: verdict("SUPPORTED", ["done with the MVP"])
-    await asyncio.sleep(0.35)
+    clock.now += 29.0
+    assert verifier.breaker.state == "open"
+    clock.now += 1.0
     assert verifier.breaker.state == "half_open"
     assert (await one(verifier)).verdict == Verdict.SUPPORTED
     assert verifier.breaker.state == "closed"
@@ -251,10 +265,13 @@ async def test_breaker_opens_then_recovers(server: tuple[FakeLlm, str]) -> None:
 async def test_half_open_probe_failure_reopens(server: tuple[FakeLlm, str]) -> None:
     fake, url = server
     fake.reply = lambda body: (500, "down")
-    verifier = make(url, llm_max_retries=0, llm_breaker_failures=1, llm_breaker_cooldown_s=0.2)
+    verifier = make(url, llm_max_retries=0)
+    clock = _Clock()
+    verifier.breaker = CircuitBreaker(failures=1, cooldown_s=30.0, clock=clock)
     await one(verifier)
     assert verifier.breaker.state == "open"
-    await asyncio.sleep(0.25)
+    clock.now += 30.0
+    assert verifier.breaker.state == "half_open"
     await one(verifier)  # the probe fails
     assert verifier.breaker.state == "open"
     await verifier.aclose()
