@@ -31,7 +31,7 @@ from groundwire.guards.hedge import HedgeDetector
 from groundwire.guards.policy import determine_tier
 from groundwire.guards.provenance import check_provenance
 from groundwire.guards.screening import screen, screen_batch
-from groundwire.topics.records import Claim
+from groundwire.topics.records import Claim, ScreenedClaim
 
 CHUNK = 50
 
@@ -176,33 +176,27 @@ def main() -> None:
                 cfg=cfg,
             )
 
+    def decide(s: ScreenedClaim) -> None:
+        c = s.claim
+        determine_tier(
+            hedge=s.hedge,
+            source=c.source.value,
+            memory_type=c.memory_type,
+            confidence=c.confidence,
+            citations=s.citations,
+            provenance=s.provenance,
+            cfg=cfg,
+        )
+
     def screened(part: list[Claim]) -> None:
         for c in part:
-            s = screen(c, cfg)
-            determine_tier(
-                hedge=s.hedge,
-                source=c.source.value,
-                memory_type=c.memory_type,
-                confidence=c.confidence,
-                citations=s.citations,
-                provenance=s.provenance,
-                cfg=cfg,
-            )
+            decide(screen(c, cfg))
 
     loop = asyncio.new_event_loop()
 
     def batch_screened(part: list[Claim]) -> None:
         for s in loop.run_until_complete(screen_batch(part, cfg)):
-            c = s.claim
-            determine_tier(
-                hedge=s.hedge,
-                source=c.source.value,
-                memory_type=c.memory_type,
-                confidence=c.confidence,
-                citations=s.citations,
-                provenance=s.provenance,
-                cfg=cfg,
-            )
+            decide(s)
 
     turn_claims = make_turn_claims(args.claims)
     turn_words = sum(len(c.content.split()) for c in turn_claims) / len(turn_claims)

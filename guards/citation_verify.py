@@ -46,7 +46,7 @@ from groundwire.guards.citation_cache import (
 )
 from groundwire.guards.citations import Citation, CitationType
 from groundwire.guards.config import CitationConfig
-from groundwire.guards.dedup_redis import connect
+from groundwire.guards.redis_client import connect
 from groundwire.topics.records import CitationReport
 
 IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address

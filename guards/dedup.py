@@ -185,7 +185,8 @@ def build_dedup_index(
     when `cluster`); same decisions in every home."""
     if redis_url is None:
         return MinHashDedupIndex(cfg, MemoryStore(), batch_timeout_s=None)
-    from groundwire.guards.dedup_redis import RedisStore, connect
+    from groundwire.guards.dedup_redis import RedisStore
+    from groundwire.guards.redis_client import connect
 
     client = connect(
         redis_url,

@@ -23,8 +23,6 @@ from typing import Any
 import numpy as np
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff
 from redis.exceptions import NoScriptError
 
 from groundwire.guards.dedup_lua import CHECK_AND_INSERT, FETCH_TOKENS, REMOVE
@@ -50,36 +48,6 @@ class _Script:
         sha = await client.script_load(self.source)
         if sha != self.sha:
             raise DedupStoreError("Redis returned an unexpected script digest")
-
-
-def connect(
-    url: str,
-    *,
-    socket_timeout_s: float,
-    connect_timeout_s: float,
-    retries: int,
-    cluster: bool = False,
-) -> aioredis.Redis | RedisCluster:
-    """A client whose every wait is bounded, so a dead Redis costs a worker seconds, not hours.
-
-    `cluster`: the URL names any one node of a Redis Cluster; the client discovers the rest
-    and routes each command by its key's slot (every key of a tenant shares one slot)."""
-    if cluster:
-        return RedisCluster.from_url(
-            url,
-            decode_responses=False,
-            socket_timeout=socket_timeout_s,
-            socket_connect_timeout=connect_timeout_s,
-            retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries),
-        )
-    return aioredis.Redis.from_url(
-        url,
-        decode_responses=False,
-        socket_timeout=socket_timeout_s,
-        socket_connect_timeout=connect_timeout_s,
-        retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries),
-        health_check_interval=0,
-    )
 
 
 class RedisStore:
