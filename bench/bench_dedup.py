@@ -38,8 +38,8 @@ from eval_dedup import build_stream, load_sentences
 
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import build_dedup_index
-from groundwire.guards.dedup_minhash import clear_token_cache, tokenize
-from groundwire.guards.interfaces import DedupRequest
+from groundwire.guards.dedup.minhash import clear_token_cache, tokenize
+from groundwire.guards.protocols import DedupRequest
 
 
 def _free_port() -> int:

@@ -26,9 +26,10 @@ import orjson
 
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.dedup import build_dedup_index
-from groundwire.guards.grounding import bounded_turns, build_verifier
-from groundwire.guards.grounding_lexical import LexicalVerifier, analyse, known_names
-from groundwire.guards.interfaces import GroundingRequest
+from groundwire.guards.grounding import build_verifier
+from groundwire.guards.grounding.base import bounded_turns
+from groundwire.guards.grounding.lexical import LexicalVerifier, analyse, known_names
+from groundwire.guards.protocols import GroundingRequest
 from groundwire.guards.screening import screen_batch
 from groundwire.guards.validator import Validator
 from groundwire.topics.records import Claim

@@ -29,8 +29,8 @@ from pathlib import Path
 
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import build_dedup_index
-from groundwire.guards.dedup_minhash import jaccard, tokenize
-from groundwire.guards.interfaces import DedupRequest
+from groundwire.guards.dedup.minhash import jaccard, tokenize
+from groundwire.guards.protocols import DedupRequest
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "grounding-dev.jsonl"
 _SENT = re.compile(r"(?<=[.!?])\s+")

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from groundwire.guards.config import GuardsConfig
-from groundwire.guards.interfaces import DedupResult
+from groundwire.guards.protocols import DedupResult
 from groundwire.topics.records import (
     CitationReport,
     Claim,

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from time import perf_counter
 
-from groundwire.guards.citation_verify import CitationVerifier
 from groundwire.guards.citations import Citation, CitationType, detect
+from groundwire.guards.citations.verifier import CitationVerifier
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.hedge import HedgeDetector
 from groundwire.guards.provenance import check_provenance

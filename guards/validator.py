@@ -23,16 +23,16 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from time import perf_counter
 
-from groundwire.guards.citation_verify import CitationVerifier
+from groundwire.guards.citations.verifier import CitationVerifier
 from groundwire.guards.config import GuardsConfig
-from groundwire.guards.interfaces import (
+from groundwire.guards.policy import PolicyDecision, build_validation, determine_tier
+from groundwire.guards.protocols import (
     DedupIndex,
     DedupRequest,
     DedupResult,
     GroundingRequest,
     GroundingVerifier,
 )
-from groundwire.guards.policy import PolicyDecision, build_validation, determine_tier
 from groundwire.guards.provenance import eligible_turns
 from groundwire.guards.screening import screen_batch
 from groundwire.topics.records import Claim, GroundingReport, RoutedResult, ScreenedClaim, Tier

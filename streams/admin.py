@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from confluent_kafka import KafkaException
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from groundwire.streams import kafka
 from groundwire.streams.settings import Settings
 from groundwire.topics.names import TOPIC_SUFFIXES
 
@@ -25,7 +26,7 @@ class TopicOutcome:
 
 
 def create_topics(settings: Settings, timeout_s: float = 30.0) -> list[TopicOutcome]:
-    admin = AdminClient({"bootstrap.servers": settings.bootstrap_servers})
+    admin = kafka.admin(settings)
     wanted: list[NewTopic] = []
     for suffix, cleanup in TOPIC_SUFFIXES.items():
         config = {"cleanup.policy": cleanup}
@@ -62,7 +63,7 @@ def _partitions(admin: AdminClient, name: str) -> int:
 
 def delete_topics(settings: Settings, timeout_s: float = 30.0) -> None:
     """Remove every topic of this prefix (tests and demo clean-up only)."""
-    admin = AdminClient({"bootstrap.servers": settings.bootstrap_servers})
+    admin = kafka.admin(settings)
     names = list(settings.topics.all().values())
     futures = admin.delete_topics(names, operation_timeout=timeout_s)
     for future in futures.values():

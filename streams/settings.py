@@ -1,18 +1,25 @@
 """All runtime settings in one object: env vars `GROUNDWIRE_*` (nested with `__`), optional YAML.
 
 Precedence, highest first: explicit keyword arguments, environment variables, the YAML
-file named by `GROUNDWIRE_CONFIG` (e.g. config/guards.prod.yaml), defaults. One object
-means one place to audit a threshold change before promotion (seed 002: "lenient in dev,
-strict in prod").
+file named by `GROUNDWIRE_CONFIG` (config/guards.example.yaml documents every key),
+defaults. One object means one place to audit a threshold change before promotion.
+
+Strict on purpose: an unknown key anywhere in the YAML file, or a `GROUNDWIRE_*`
+environment variable that names no setting, is an error at start (`SettingsError`), so a
+typo in a threshold never passes silently. The only `GROUNDWIRE_*` names that are not
+settings are the ones in `TOOLING_ENV` and those starting with `GROUNDWIRE_STACK_`, read
+by the repository's scripts.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -23,14 +30,130 @@ from pydantic_settings import (
 from groundwire.guards.config import GuardsConfig
 from groundwire.topics.names import DEFAULT_PREFIX, TopicNames
 
+ENV_PREFIX = "GROUNDWIRE_"
+# Read by the scripts (scripts/*.sh) and the YAML loader, not by Settings fields.
+TOOLING_ENV = frozenset({"GROUNDWIRE_CONFIG", "GROUNDWIRE_VENV", "GROUNDWIRE_TOOLS_DIR"})
+TOOLING_PREFIX = "GROUNDWIRE_STACK_"
+
+
+class SettingsError(ValueError):
+    """Settings that cannot be used: unknown names or invalid values, all listed."""
+
+
+# librdkafka properties the pipeline owns: setting them through the extra maps would
+# break exactly-once (transactions, isolation, offset handling) or group identity.
+OWNED_KAFKA_PROPERTIES = frozenset(
+    {
+        "bootstrap.servers",
+        "group.id",
+        "group.instance.id",
+        "transactional.id",
+        "enable.idempotence",
+        "isolation.level",
+        "enable.auto.commit",
+        "enable.auto.offset.store",
+        "transaction.timeout.ms",
+    }
+)
+# ... and the ones KafkaClientConfig has typed (and secret-safe) settings for.
+TYPED_KAFKA_PROPERTIES = frozenset(
+    {
+        "security.protocol",
+        "sasl.mechanism",
+        "sasl.mechanisms",
+        "sasl.username",
+        "sasl.password",
+        "ssl.ca.location",
+        "ssl.certificate.location",
+        "ssl.key.location",
+        "ssl.key.password",
+    }
+)
+KafkaValue = str | int | float | bool
+
+
+class KafkaClientConfig(BaseModel):
+    """How every Kafka client of groundwire connects to the cluster.
+
+    Secrets are SecretStr: they reach librdkafka and nothing else (never a log line or a
+    repr). `*_extra` passes further librdkafka properties through (e.g. `client.rack`,
+    `socket.keepalive.enable`, `ssl.endpoint.identification.algorithm`), except the ones
+    in OWNED_KAFKA_PROPERTIES, which the pipeline's guarantees depend on.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    security_protocol: Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"] = "PLAINTEXT"
+    sasl_mechanism: Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"] | None = None
+    sasl_username: str | None = None
+    sasl_password: SecretStr | None = None
+    ssl_ca_location: Path | None = None
+    ssl_certificate_location: Path | None = None
+    ssl_key_location: Path | None = None
+    ssl_key_password: SecretStr | None = None
+    # Extra librdkafka properties for every client, then per client kind (these win).
+    extra: dict[str, KafkaValue] = Field(default_factory=dict)
+    consumer_extra: dict[str, KafkaValue] = Field(default_factory=dict)
+    producer_extra: dict[str, KafkaValue] = Field(default_factory=dict)
+    admin_extra: dict[str, KafkaValue] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> KafkaClientConfig:
+        sasl = self.security_protocol.startswith("SASL_")
+        if sasl and not (self.sasl_mechanism and self.sasl_username and self.sasl_password):
+            raise ValueError(
+                f"security_protocol {self.security_protocol} needs sasl_mechanism, "
+                "sasl_username and sasl_password"
+            )
+        if not sasl and (self.sasl_mechanism or self.sasl_username or self.sasl_password):
+            raise ValueError(
+                f"sasl_* settings are set but security_protocol is {self.security_protocol}"
+            )
+        owned = sorted(
+            key
+            for extra in (self.extra, self.consumer_extra, self.producer_extra, self.admin_extra)
+            for key in extra
+            if key in OWNED_KAFKA_PROPERTIES or key in TYPED_KAFKA_PROPERTIES
+        )
+        if owned:
+            raise ValueError(
+                f"{', '.join(owned)}: set by groundwire itself or by the security settings, "
+                "not through the extra librdkafka properties"
+            )
+        return self
+
+    def common(self) -> dict[str, KafkaValue]:
+        """The properties every client gets: security first, then `extra`."""
+        props: dict[str, KafkaValue] = {"security.protocol": self.security_protocol}
+        if self.sasl_mechanism:
+            props["sasl.mechanism"] = self.sasl_mechanism
+        if self.sasl_username is not None:
+            props["sasl.username"] = self.sasl_username
+        if self.sasl_password is not None:
+            props["sasl.password"] = self.sasl_password.get_secret_value()
+        for key, path in (
+            ("ssl.ca.location", self.ssl_ca_location),
+            ("ssl.certificate.location", self.ssl_certificate_location),
+            ("ssl.key.location", self.ssl_key_location),
+        ):
+            if path is not None:
+                props[key] = str(path)
+        if self.ssl_key_password is not None:
+            props["ssl.key.password"] = self.ssl_key_password.get_secret_value()
+        props.update(self.extra)
+        return props
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
-        env_prefix="GROUNDWIRE_", env_nested_delimiter="__", extra="forbid"
+        env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid"
     )
 
     # Kafka
     bootstrap_servers: str = "127.0.0.1:9092"
+    # How every consumer, producer and admin client connects: security protocol, SASL,
+    # TLS files and extra librdkafka properties (streams/kafka_config.py).
+    kafka: KafkaClientConfig = Field(default_factory=KafkaClientConfig)
     topic_prefix: str = DEFAULT_PREFIX
     partitions: int = Field(default=6, ge=1)
     replication_factor: int = Field(default=1, ge=1)
@@ -93,6 +216,60 @@ class Settings(BaseSettings):
         return tuple(sources)
 
 
+def env_name_error(name: str) -> str | None:
+    """None when the environment variable `name` names a setting (or is tooling's), else
+    why it does not. Nested sections use `__`; a dict-valued setting takes any key below."""
+    upper = name.upper()
+    if upper in TOOLING_ENV or upper.startswith(TOOLING_PREFIX):
+        return None
+    if not upper.startswith(ENV_PREFIX):
+        return f"{name} lacks the {ENV_PREFIX} prefix"
+    model: type[BaseModel] = Settings
+    parts = upper[len(ENV_PREFIX) :].lower().split("__")
+    for i, part in enumerate(parts):
+        field = model.model_fields.get(part)
+        if field is None:
+            return f"{name}: {part!r} is not a setting of {model.__name__}"
+        if i == len(parts) - 1:
+            return None
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            model = annotation
+            continue
+        if getattr(annotation, "__origin__", None) is dict:
+            return None
+        return f"{name}: {part!r} is not a nested settings section"
+    return None
+
+
+def unknown_env_names(environ: Mapping[str, str] | None = None) -> list[str]:
+    """Every `GROUNDWIRE_*` variable in `environ` that names no setting, with why."""
+    env = os.environ if environ is None else environ
+    problems = []
+    for name in sorted(env):
+        if name.upper().startswith(ENV_PREFIX):
+            why = env_name_error(name)
+            if why is not None:
+                problems.append(why)
+    return problems
+
+
 def load_settings(**overrides: Any) -> Settings:
-    """Build settings; keyword overrides win over environment and YAML."""
-    return Settings(**overrides)
+    """Build settings; keyword overrides win over environment and YAML.
+
+    Raises SettingsError naming every unknown environment variable, unknown YAML key and
+    invalid value at once, so one start-up shows everything to fix.
+    """
+    unknown = unknown_env_names()
+    if unknown:
+        raise SettingsError("unknown environment variable(s): " + "; ".join(unknown))
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
+            for err in exc.errors()
+        )
+        raise SettingsError(problems) from None
+    except (OSError, yaml.YAMLError) as exc:
+        raise SettingsError(f"GROUNDWIRE_CONFIG: {exc}") from None

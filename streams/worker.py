@@ -15,18 +15,16 @@ import logging
 import signal
 from collections.abc import Sequence
 
-from groundwire.guards.citation_verify import CitationVerifier, build_citation_verifier
+from groundwire.guards.citations.verifier import CitationVerifier, build_citation_verifier
 from groundwire.guards.dedup import build_dedup_index
 from groundwire.guards.grounding import build_verifier
 from groundwire.guards.validator import Validator
 from groundwire.streams import telemetry
+from groundwire.streams.runner import StageRunner
 from groundwire.streams.settings import Settings
-from groundwire.streams.stage import StageRunner
-from groundwire.streams.stages import RouteStage, ScreenStage
+from groundwire.streams.stages import STAGES, RouteStage, ScreenStage
 
 log = logging.getLogger(__name__)
-
-STAGES = ("screen", "route")
 
 
 def build_validator(settings: Settings, citation_verifier: CitationVerifier | None) -> Validator:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from groundwire.guards.citation_cache import RedisVerdictCache, Verdict
-from groundwire.guards.citation_verify import CitationVerifier, build_citation_verifier
 from groundwire.guards.citations import detect
+from groundwire.guards.citations.cache import RedisVerdictCache, Verdict
+from groundwire.guards.citations.verifier import CitationVerifier, build_citation_verifier
 from groundwire.guards.config import CitationConfig
 from groundwire.guards.redis_client import connect
 from tests.integration.redis_server import RedisServer, delete_prefix

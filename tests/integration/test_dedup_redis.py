@@ -12,8 +12,8 @@ import redis.asyncio as aioredis
 
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
-from groundwire.guards.dedup_minhash import jaccard, tokenize
-from groundwire.guards.interfaces import DedupRequest
+from groundwire.guards.dedup.minhash import jaccard, tokenize
+from groundwire.guards.protocols import DedupRequest
 from tests.integration.redis_server import delete_prefix
 from tests.text_edits import random_edit
 

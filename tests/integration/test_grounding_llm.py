@@ -19,8 +19,8 @@ from aiohttp import web
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import Verdict, build_verifier
-from groundwire.guards.grounding_llm import CircuitBreaker, LlmVerifier
-from groundwire.guards.interfaces import GroundingRequest
+from groundwire.guards.grounding.llm import CircuitBreaker, LlmVerifier
+from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, SourceTurn
 
 pytestmark = pytest.mark.integration

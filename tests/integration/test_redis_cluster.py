@@ -9,11 +9,11 @@ from pathlib import Path
 import orjson
 import pytest
 
-from groundwire.guards.citation_verify import build_citation_verifier
 from groundwire.guards.citations import detect
+from groundwire.guards.citations.verifier import build_citation_verifier
 from groundwire.guards.config import CitationConfig, DedupConfig
 from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
-from groundwire.guards.interfaces import DedupRequest
+from groundwire.guards.protocols import DedupRequest
 from tests.integration.pipeline_harness import Pipeline
 from tests.integration.redis_server import RedisClusterServer
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from groundwire.guards.citation_verify import CitationVerifier, Verdict
 from groundwire.guards.citations import Citation
+from groundwire.guards.citations.verifier import CitationVerifier, Verdict
 from groundwire.guards.config import CitationConfig
-from groundwire.guards.interfaces import DedupRequest, DedupResult, GroundingRequest
+from groundwire.guards.protocols import DedupRequest, DedupResult, GroundingRequest
 from groundwire.topics.records import GroundingReport
 
 

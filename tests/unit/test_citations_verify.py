@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from groundwire.guards.citation_verify import (
+from groundwire.guards.citations import Citation, CitationType, detect
+from groundwire.guards.citations.verifier import (
     CitationVerifier,
     FileIssueTracker,
     GitHubIssueTracker,
@@ -23,7 +24,6 @@ from groundwire.guards.citation_verify import (
     verify_adr,
     verify_commit,
 )
-from groundwire.guards.citations import Citation, CitationType, detect
 from groundwire.guards.config import CitationConfig
 
 # --------------------------------------------------------------------- local server

@@ -10,9 +10,9 @@ import pytest
 
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
-from groundwire.guards.dedup_minhash import Fingerprint, jaccard, tokenize
-from groundwire.guards.dedup_model import Decision, Item
-from groundwire.guards.interfaces import DedupIndex, DedupRequest
+from groundwire.guards.dedup.minhash import Fingerprint, jaccard, tokenize
+from groundwire.guards.dedup.store import Decision, Item
+from groundwire.guards.protocols import DedupIndex, DedupRequest
 from tests.text_edits import random_edit
 
 BASE = "the billing service retries failed card payments three times with exponential backoff"

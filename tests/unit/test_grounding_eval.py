@@ -10,13 +10,13 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from groundwire.guards.grounding_embedding import (
+from groundwire.guards.grounding.embedding import (
     CLAIM_DIRECTION_FILE,
     EmbeddingUnavailable,
     load_claim_direction,
 )
-from groundwire.streams import cli_eval
-from groundwire.streams.cli_eval import (
+from groundwire.streams.cli import eval as cli_eval
+from groundwire.guards.grounding.evaluation import (
     SCALAR_L2,
     balanced_accuracy,
     baseline_supported,

@@ -11,8 +11,8 @@ import pytest
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import Verdict, grounding_blocks
-from groundwire.guards.grounding_lexical import LexicalVerifier, analyse, stem, tokenize
-from groundwire.guards.interfaces import GroundingRequest
+from groundwire.guards.grounding.lexical import LexicalVerifier, analyse, stem, tokenize
+from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, GroundingReport, SourceTurn
 
 CFG = GroundingConfig()
@@ -214,8 +214,8 @@ def test_configured_thresholds_take_effect() -> None:
 
 def test_a_verbatim_quote_of_the_source_is_supported_with_its_span():
     from groundwire.guards.config import GroundingConfig
-    from groundwire.guards.grounding_lexical import LexicalVerifier
-    from groundwire.guards.interfaces import GroundingRequest
+    from groundwire.guards.grounding.lexical import LexicalVerifier
+    from groundwire.guards.protocols import GroundingRequest
     from groundwire.topics.records import Claim, SourceTurn
 
     turn = SourceTurn(

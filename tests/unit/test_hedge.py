@@ -102,7 +102,7 @@ def test_bounded_input() -> None:
 def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatch) -> None:
     """The word-set prefilter is an optimisation only: running every pattern on every
     text must give the same reports."""
-    import groundwire.guards.hedge as hedge_module
+    import groundwire.guards.hedge.detector as hedge_module
 
     texts = [
         "I think we should use Redis, definitely",
@@ -202,7 +202,7 @@ def test_prefilter_and_split_patterns_never_change_a_result(
 ) -> None:
     """Splitting leading alternations into literal-first patterns and memoising the
     candidate lists are optimisations only: every pattern on every text agrees."""
-    import groundwire.guards.hedge as hedge_module
+    import groundwire.guards.hedge.detector as hedge_module
 
     expected = HedgeDetector().analyze(text)
     monkeypatch.setattr(

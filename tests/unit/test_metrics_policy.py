@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from groundwire.guards.config import GuardsConfig
-from groundwire.guards.interfaces import DedupResult
 from groundwire.guards.policy import build_validation, determine_tier
+from groundwire.guards.protocols import DedupResult
 from groundwire.metrics import labels
 from groundwire.metrics.dedup import dedup_result
 from groundwire.metrics.screening import reentry_reasons

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from groundwire.guards.config import GuardsConfig
-from groundwire.guards.interfaces import DedupResult
 from groundwire.guards.policy import determine_tier
+from groundwire.guards.protocols import DedupResult
 from groundwire.topics.records import (
     CitationReport,
     GroundingReport,

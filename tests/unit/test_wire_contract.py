@@ -9,8 +9,8 @@ import jsonschema
 import orjson
 import pytest
 
-from groundwire.streams.codec import DecodeError, decode_claim, dlq_record
 from groundwire.streams.settings import Settings
+from groundwire.topics.codec import DecodeError, decode_claim, dlq_record
 from groundwire.topics.names import TOPIC_SUFFIXES, TopicNames
 from groundwire.topics.records import Claim
 from groundwire.topics.schemas import MODELS, load_schema, stale_schemas

@@ -12,7 +12,7 @@ from typing import Protocol
 
 import numpy as np
 
-from groundwire.guards.dedup_minhash import Fingerprint
+from groundwire.guards.dedup.minhash import Fingerprint
 
 UNIQUE = 0  # not a duplicate (inserted when asked to and the text has words)
 INDEXED = 1  # this claim_id is already indexed: a replay, reported unique

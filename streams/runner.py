@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from confluent_kafka import Consumer, KafkaError, KafkaException, Message, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Message, TopicPartition
 
-from groundwire.streams import telemetry
+from groundwire.streams import kafka, telemetry
 from groundwire.streams.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -66,32 +66,8 @@ class StageRunner:
         group = f"{settings.consumer_group}.{stage.name}"
         instance = f"{settings.worker_id}.{stage.name}"
         self.group = group
-        self.consumer = Consumer(
-            {
-                "bootstrap.servers": settings.bootstrap_servers,
-                "group.id": group,
-                "group.instance.id": instance,
-                "enable.auto.commit": False,
-                "enable.auto.offset.store": False,
-                "isolation.level": "read_committed",
-                "auto.offset.reset": "earliest",
-                "session.timeout.ms": settings.session_timeout_ms,
-                "max.poll.interval.ms": 300_000,
-                "fetch.min.bytes": 1,
-                "fetch.wait.max.ms": 50,
-            }
-        )
-        self.producer = Producer(
-            {
-                "bootstrap.servers": settings.bootstrap_servers,
-                "transactional.id": f"{group}.{settings.worker_id}",
-                "transaction.timeout.ms": settings.transaction_timeout_ms,
-                "enable.idempotence": True,
-                "linger.ms": 5,
-                "compression.type": "lz4",
-                "queue.buffering.max.messages": 500_000,
-            }
-        )
+        self.consumer = kafka.transactional_consumer(settings, group, instance)
+        self.producer = kafka.transactional_producer(settings, f"{group}.{settings.worker_id}")
 
     # -- lifecycle -----------------------------------------------------------------
     async def run(self) -> None:
@@ -181,14 +157,9 @@ class StageRunner:
         telemetry.stage_latency(self.stage.name, time.perf_counter() - started)
 
     def _produce(self, out: Output) -> None:
-        while True:
-            try:
-                self.producer.produce(
-                    out.topic, value=out.value, key=out.key, headers=list(out.headers) or None
-                )
-                return
-            except BufferError:
-                self.producer.poll(0.05)  # local queue full: let deliveries drain
+        kafka.produce(
+            self.producer, out.topic, out.value, out.key, headers=list(out.headers) or None
+        )
 
     def _recover(self, exc: KafkaException, records: list[Message]) -> None:
         err = exc.args[0]

@@ -24,9 +24,9 @@ import orjson
 import typer
 from pydantic import ValidationError
 
-from groundwire.guards.citation_verify import CitationVerifier, build_citation_verifier
+from groundwire.guards.citations.verifier import CitationVerifier, build_citation_verifier
 from groundwire.guards.config import GuardsConfig
-from groundwire.guards.interfaces import DedupIndex, GroundingVerifier
+from groundwire.guards.protocols import DedupIndex, GroundingVerifier
 from groundwire.guards.validator import Validator
 from groundwire.topics.records import Claim, RoutedResult, Source
 

@@ -8,30 +8,31 @@ never see each other's memories), and removes and stops everything it created.
 from __future__ import annotations
 
 import asyncio
+import logging
 import shutil
 import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Annotated
 
 import orjson
 import redis
-from confluent_kafka import Consumer
+import typer
 from rich.console import Console
 from rich.table import Table
 
+import groundwire
+from groundwire.streams import kafka
 from groundwire.streams.admin import create_topics, delete_topics
-from groundwire.streams.cli_pipeline import _produce_lines
+from groundwire.streams.publish import publish_claims
 from groundwire.streams.settings import Settings, load_settings
 from groundwire.streams.worker import run_worker
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "groundwire" / "examples"
-if not EXAMPLES.is_dir():  # installed (non-editable): package data sits in the package
-    import groundwire
-
-    EXAMPLES = Path(groundwire.__file__).resolve().parent / "examples"
-STACK_SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "stack.sh"
+EXAMPLES = Path(groundwire.__file__).resolve().parent / "examples"
+# In a source checkout (the only place the local stack script exists): <repo>/scripts.
+STACK_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "stack.sh"
 
 
 def _reachable(host_port: str) -> bool:
@@ -70,14 +71,12 @@ def _make_git_repo(root: Path) -> str:
 
 def _collect(settings: Settings, expected: int, timeout_s: float) -> list[tuple[str, dict]]:
     topics = settings.topics
-    consumer = Consumer(
-        {
-            "bootstrap.servers": settings.bootstrap_servers,
-            "group.id": f"groundwire-demo-reader-{time.time_ns()}",
-            "enable.auto.commit": False,
-            "isolation.level": "read_committed",
-            "auto.offset.reset": "earliest",
-        }
+    consumer = kafka.consumer(
+        settings,
+        group_id=f"groundwire-demo-reader-{time.time_ns()}",
+        enable_auto_commit=False,
+        isolation_level="read_committed",
+        auto_offset_reset="earliest",
     )
     consumer.subscribe([topics.approved, topics.review, topics.blocked, topics.dlq])
     found: list[tuple[str, dict]] = []
@@ -98,7 +97,7 @@ async def _run(settings: Settings, lines: list[bytes], timeout_s: float) -> list
     stop = asyncio.Event()
     worker = asyncio.create_task(run_worker(settings, stop=stop))
     try:
-        sent, failures = await asyncio.to_thread(_produce_lines, settings, lines)
+        sent, failures = await asyncio.to_thread(publish_claims, settings, lines)
         if failures:
             raise RuntimeError(f"could not publish: {failures[0]}")
         collect = asyncio.create_task(asyncio.to_thread(_collect, settings, sent, timeout_s))
@@ -211,3 +210,20 @@ def _forget_dedup_keys(url: str, prefix: str) -> None:
             client.delete(*batch)
     except redis.RedisError:
         pass
+
+
+def demo(
+    keep_stack: Annotated[
+        bool, typer.Option(help="Leave a stack this command started running")
+    ] = False,
+    timeout: Annotated[
+        float, typer.Option(help="Seconds to wait for every claim to be routed")
+    ] = 180.0,
+) -> None:
+    """Run the pipeline on the bundled example claims; print where each went and why."""
+    logging.basicConfig(level=logging.WARNING)
+    raise typer.Exit(run_demo(keep_stack=keep_stack, timeout_s=timeout))
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(demo)

@@ -37,14 +37,14 @@ from urllib.parse import quote
 
 import httpx
 
-from groundwire.guards.citation_cache import (
+from groundwire.guards.citations.cache import (
     CacheKey,
     RedisVerdictCache,
     TTLCache,
     Verdict,
     settings_scope,
 )
-from groundwire.guards.citations import Citation, CitationType
+from groundwire.guards.citations.detect import Citation, CitationType
 from groundwire.guards.config import CitationConfig
 from groundwire.guards.redis_client import connect
 from groundwire.topics.records import CitationReport

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from groundwire.guards.dedup_minhash import Fingerprint
-from groundwire.guards.dedup_model import DUPLICATE, INDEXED, UNIQUE, Decision, Item
+from groundwire.guards.dedup.minhash import Fingerprint
+from groundwire.guards.dedup.store import DUPLICATE, INDEXED, UNIQUE, Decision, Item
 
 
 @dataclass(slots=True)

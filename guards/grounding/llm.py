@@ -31,7 +31,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from groundwire.guards.config import GroundingConfig
-from groundwire.guards.grounding import (
+from groundwire.guards.grounding.base import (
     Verdict,
     bounded_turns,
     finish_report,
@@ -39,7 +39,7 @@ from groundwire.guards.grounding import (
     no_evidence_report,
     unknown_report,
 )
-from groundwire.guards.interfaces import GroundingRequest
+from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from groundwire.guards.config import GroundingConfig
-from groundwire.guards.interfaces import GroundingRequest, GroundingVerifier
+from groundwire.guards.protocols import GroundingRequest, GroundingVerifier
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
 
 log = logging.getLogger(__name__)
@@ -190,23 +190,3 @@ async def verify_batch_safely(
     if len(reports) != len(batch):
         return [unknown_report(r.claim, name, "verifier returned a wrong count") for r in batch]
     return list(reports)
-
-
-def build_verifier(cfg: GroundingConfig) -> GroundingVerifier:
-    """Pick the configured verifier; "embedding" degrades to lexical when not installed."""
-    from groundwire.guards.grounding_lexical import LexicalVerifier
-
-    if cfg.verifier == "llm":
-        from groundwire.guards.grounding_llm import LlmVerifier
-
-        if not cfg.llm_base_url or not cfg.llm_model:
-            raise ValueError("grounding verifier 'llm' needs llm_base_url and llm_model")
-        return LlmVerifier(cfg)
-    if cfg.verifier == "embedding":
-        from groundwire.guards.grounding_embedding import EmbeddingUnavailable, EmbeddingVerifier
-
-        try:
-            return EmbeddingVerifier(cfg)
-        except EmbeddingUnavailable as exc:
-            log.warning("embedding verifier unavailable (%s); using the lexical verifier", exc)
-    return LexicalVerifier(cfg)

@@ -1,4 +1,4 @@
-"""`groundwire eval FILE.jsonl`: grounding quality on labelled data, beside a baseline.
+"""Grounding quality on labelled data, beside a word-overlap baseline, and the fits.
 
 A claim counts as "predicted supported" iff the pipeline would NOT block it on grounding
 (`grounding_blocks`: NOT_SUPPORTED blocks, PARTIAL blocks under
@@ -9,7 +9,7 @@ the datasets differ in label balance and in how hard they are.
 The file is split deterministically by sha1(claim_id): the even half is the "fit" part
 (the lexical weights were fitted on it with `--fit`), the odd half the "test" part that
 the reported numbers come from. `--fit` refits on the fit part and prints the weights to
-paste into `guards/grounding_lexical.py`; it never writes code itself. For the embedding
+paste into `guards/grounding/lexical/`; it never writes code itself. For the embedding
 verifier it also fits the claim direction, written as data with `--save-direction PATH`.
 """
 
@@ -17,27 +17,25 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Literal
 
 import numpy as np
 import orjson
-import typer
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import build_verifier, grounding_blocks, verify_batch_safely
-from groundwire.guards.grounding_embedding import EmbeddingVerifier
-from groundwire.guards.grounding_lexical import (
+from groundwire.guards.grounding.embedding import EmbeddingVerifier
+from groundwire.guards.grounding.lexical import (
     LexicalVerifier,
     analyse,
     known_names,
     tokenize,
 )
-from groundwire.guards.interfaces import GroundingRequest
+from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim
 
 BASELINE_THRESHOLD = 0.51
@@ -70,7 +68,7 @@ def load_examples(path: Path, part: Part = "all") -> list[Example]:
             if not line.strip():
                 continue
             if len(line) > MAX_LINE_BYTES:
-                raise typer.BadParameter(f"line {lineno} is larger than {MAX_LINE_BYTES} bytes")
+                raise ValueError(f"line {lineno} is larger than {MAX_LINE_BYTES} bytes")
             row = orjson.loads(line)
             label = row.get("label")
             if label not in ("supported", "not_supported"):
@@ -121,17 +119,13 @@ async def predict(examples: Sequence[Example], cfg: GroundingConfig) -> list[boo
 
 def feature_matrix(examples: Sequence[Example], verifier: LexicalVerifier) -> np.ndarray:
     rows = []
-    names = verifier_feature_names(verifier)
+    names = verifier.feature_names
     for e in examples:
         turns = e.claim.source_turns
         a = analyse(e.claim.content, turns, known_names(e.claim, turns))
         a.features.update(verifier.extra_features(e.claim.content, turns))
         rows.append([a.features[n] for n in names])
     return np.array(rows, dtype=np.float64)
-
-
-def verifier_feature_names(verifier: LexicalVerifier) -> tuple[str, ...]:
-    return verifier.feature_names
 
 
 def fit_logistic(
@@ -220,13 +214,44 @@ def direction_matrix(
     return np.array(rows, dtype=np.float64), np.array(vectors, dtype=np.float64)
 
 
-def run_fit(path: Path, cfg: GroundingConfig, save_direction: Path | None = None) -> None:
+@dataclass(frozen=True, slots=True)
+class FitResult:
+    """Fitted weights over `feature_names`, to be pasted into the verifier's model module
+    (code is never written by the fit itself)."""
+
+    verifier: str
+    examples: int
+    feature_names: tuple[str, ...]
+    weights: tuple[float, ...]
+    bias: float
+    partial_threshold: float
+    supported_threshold: float
+    direction_saved_to: Path | None = None
+
+    def as_python(self) -> str:
+        names = self.feature_names
+        lines = [
+            f"# fitted on the fit part: {self.examples} claims, verifier={self.verifier}",
+            "WEIGHTS = (",
+            *(f"    {v:.4f},  # {n}" for n, v in zip(names, self.weights, strict=True)),
+            ")",
+            f"BIAS = {self.bias:.4f}",
+            f"PARTIAL_THRESHOLD = {self.partial_threshold:.2f}",
+            f"SUPPORTED_THRESHOLD = {self.supported_threshold:.2f}",
+        ]
+        return "\n".join(lines) + "\n"
+
+
+def fit(path: Path, cfg: GroundingConfig, save_direction: Path | None = None) -> FitResult:
+    """Refit the lexical (or embedding) verifier's weights on the fit part of `path`."""
     verifier = build_verifier(cfg)
     if not isinstance(verifier, LexicalVerifier):
-        raise typer.BadParameter("--fit applies to the lexical and embedding verifiers")
+        raise ValueError("fitting applies to the lexical and embedding verifiers")
     if save_direction is not None and not isinstance(verifier, EmbeddingVerifier):
-        raise typer.BadParameter("--save-direction applies to the embedding verifier")
+        raise ValueError("saving a claim direction applies to the embedding verifier")
     examples = load_examples(path, "fit")
+    if not examples:
+        raise ValueError(f"no labelled claims in the fit part of {path}")
     y = np.array([e.supported for e in examples], dtype=np.float64)
     counts: dict[tuple[str, bool], int] = defaultdict(int)
     for e in examples:
@@ -245,24 +270,25 @@ def run_fit(path: Path, cfg: GroundingConfig, save_direction: Path | None = None
         theta, b = fit_logistic(x, y, w)
     scores = 1.0 / (1.0 + np.exp(-(x @ theta + b)))
     t = _best_threshold(scores, y, [e.dataset for e in examples])
-    names = verifier_feature_names(verifier)
-    typer.echo(f"fitted on the fit part: {len(examples)} claims, verifier={verifier.name}")
-    if isinstance(verifier, EmbeddingVerifier):
-        where = save_direction or "(not saved: pass --save-direction PATH)"
-        typer.echo(f"claim direction: {DIRECTION_DIMS} principal components -> {where}")
-    typer.echo("WEIGHTS = (")
-    for n, v in zip(names, theta, strict=True):
-        typer.echo(f"    {v:.4f},  # {n}")
-    typer.echo(")")
-    typer.echo(f"BIAS = {b:.4f}")
-    typer.echo(f"PARTIAL_THRESHOLD = {t:.2f}")
-    typer.echo(f"SUPPORTED_THRESHOLD = {min(0.95, (t + 1.0) / 2):.2f}")
+    return FitResult(
+        verifier=verifier.name,
+        examples=len(examples),
+        feature_names=tuple(verifier.feature_names),
+        weights=tuple(float(v) for v in theta),
+        bias=float(b),
+        partial_threshold=t,
+        supported_threshold=min(0.95, (t + 1.0) / 2),
+        direction_saved_to=save_direction,
+    )
 
 
-def run_eval(path: Path, cfg: GroundingConfig, part: Part) -> dict[str, tuple[int, float, float]]:
+def evaluate(
+    path: Path, cfg: GroundingConfig, part: Part = "test"
+) -> dict[str, tuple[int, float, float]]:
+    """Per dataset: (claims, baseline balanced accuracy, verifier balanced accuracy)."""
     examples = load_examples(path, part)
     if not examples:
-        raise typer.BadParameter(f"no labelled claims in {path} (part={part})")
+        raise ValueError(f"no labelled claims in {path} (part={part})")
     preds = asyncio.run(predict(examples, cfg))
     by: dict[str, list[tuple[Example, bool]]] = defaultdict(list)
     for e, p in zip(examples, preds, strict=True):
@@ -274,45 +300,3 @@ def run_eval(path: Path, cfg: GroundingConfig, part: Part) -> dict[str, tuple[in
         mine = balanced_accuracy((e.supported, p) for e, p in rows)
         results[ds] = (len(rows), base, mine)
     return results
-
-
-def register(app: typer.Typer) -> None:
-    @app.command("eval")
-    def eval_command(
-        file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="labelled JSONL")],
-        verifier: Annotated[
-            str | None, typer.Option(help="lexical | embedding | llm (default: settings)")
-        ] = None,
-        part: Annotated[str, typer.Option(help="test (default) | fit | all")] = "test",
-        fit: Annotated[
-            bool, typer.Option("--fit", help="refit the weights on the fit part")
-        ] = False,
-        save_direction: Annotated[
-            Path | None,
-            typer.Option(help="with --fit --verifier embedding: write the claim direction (.npy)"),
-        ] = None,
-    ) -> None:
-        """Balanced accuracy of the grounding verifier per dataset, beside the baseline."""
-        from groundwire.streams.settings import Settings
-
-        cfg = Settings().guards.grounding
-        if verifier:
-            if verifier not in ("lexical", "embedding", "llm"):
-                raise typer.BadParameter("verifier must be lexical, embedding or llm")
-            cfg = cfg.model_copy(update={"verifier": verifier})
-        if part not in ("fit", "test", "all"):
-            raise typer.BadParameter("part must be fit, test or all")
-        if fit:
-            run_fit(file, cfg, save_direction)
-            return
-        results = run_eval(file, cfg, part)  # type: ignore[arg-type]
-        name = build_verifier(cfg).name
-        typer.echo(f"part: {part} (split by sha1(claim_id); weights were fitted on 'fit')")
-        typer.echo("predicted supported = not blocked on grounding")
-        typer.echo(f"{'dataset':<20} {'n':>5} {'baseline':>9} {name:>10}")
-        for ds, (n, base, mine) in results.items():
-            typer.echo(f"{ds:<20} {n:>5} {_fmt(base):>9} {_fmt(mine):>10}")
-
-
-def _fmt(v: float) -> str:
-    return "n/a" if math.isnan(v) else f"{v:.3f}"

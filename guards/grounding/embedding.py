@@ -10,7 +10,7 @@ The added signals are the cosine similarity of the claim to its best-matching so
 sentence and the mean over its three best: paraphrases that share few words with
 the source still score high, while on-topic chit-chat scores lower than a restatement.
 A third signal reads the claim alone: the projection of its vector on one fitted
-direction (`grounding_embedding_direction.npy`, shipped in the package), which separates
+direction (`data/claim_direction.npy`, shipped in the package), which separates
 statements of knowledge from personal chit-chat, opinions and questions. It costs one
 384-wide dot product: the claim vector is computed for the similarities anyway. Being a
 claim-only prior, it never checks the source; the similarities and the lexical signals do.
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from groundwire.guards.config import GroundingConfig
-from groundwire.guards.grounding_lexical import FEATURES, LexicalVerifier, split_sentences, tokenize
+from groundwire.guards.grounding.lexical import FEATURES, LexicalVerifier, split_sentences, tokenize
 from groundwire.topics.records import SourceTurn
 
 EMBED_FEATURES = (*FEATURES, "embed_best_sentence", "embed_top3_mean", "embed_claim_direction")
@@ -36,10 +36,10 @@ MAX_SENTENCES = 8
 EMBED_DIM = 384
 # Unit vector in the claim-embedding space; written by
 # `groundwire eval FILE --fit --verifier embedding --save-direction PATH`.
-CLAIM_DIRECTION_FILE = Path(__file__).with_name("grounding_embedding_direction.npy")
+CLAIM_DIRECTION_FILE = Path(__file__).parent / "data" / "claim_direction.npy"
 
 # Fitted by `groundwire eval FILE --fit --verifier embedding --save-direction
-# guards/grounding_embedding_direction.npy` on the "fit" half.
+# guards/grounding/data/claim_direction.npy` on the "fit" half.
 EMBED_WEIGHTS: tuple[float, ...] = (
     0.2967,  # coverage
     1.2003,  # best_sentence_coverage

@@ -26,8 +26,8 @@ import logging
 from collections.abc import Sequence
 
 from groundwire.guards.config import DedupConfig
-from groundwire.guards.dedup_memory import MemoryStore
-from groundwire.guards.dedup_minhash import (
+from groundwire.guards.dedup.memory import MemoryStore
+from groundwire.guards.dedup.minhash import (
     Fingerprint,
     MinHasher,
     choose_bands,
@@ -35,8 +35,8 @@ from groundwire.guards.dedup_minhash import (
     jaccard,
     tokenize,
 )
-from groundwire.guards.dedup_model import DUPLICATE, DedupStore, DedupStoreError, Item
-from groundwire.guards.interfaces import DedupRequest, DedupResult
+from groundwire.guards.dedup.store import DUPLICATE, DedupStore, DedupStoreError, Item
+from groundwire.guards.protocols import DedupRequest, DedupResult
 
 __all__ = [
     "DedupStoreError",
@@ -185,7 +185,7 @@ def build_dedup_index(
     when `cluster`); same decisions in every home."""
     if redis_url is None:
         return MinHashDedupIndex(cfg, MemoryStore(), batch_timeout_s=None)
-    from groundwire.guards.dedup_redis import RedisStore
+    from groundwire.guards.dedup.redis_store import RedisStore
     from groundwire.guards.redis_client import connect
 
     client = connect(

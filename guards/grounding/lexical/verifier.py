@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from groundwire.guards.config import GroundingConfig
-from groundwire.guards.grounding import (
+from groundwire.guards.grounding.base import (
     Verdict,
     bounded_turns,
     finish_report,
@@ -41,7 +41,7 @@ from groundwire.guards.grounding import (
     penalty_for,
     unknown_report,
 )
-from groundwire.guards.interfaces import GroundingRequest
+from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
 
 

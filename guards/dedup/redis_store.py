@@ -25,9 +25,9 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
-from groundwire.guards.dedup_lua import CHECK_AND_INSERT, FETCH_TOKENS, REMOVE
-from groundwire.guards.dedup_minhash import Fingerprint
-from groundwire.guards.dedup_model import (
+from groundwire.guards.dedup.lua import CHECK_AND_INSERT, FETCH_TOKENS, REMOVE
+from groundwire.guards.dedup.minhash import Fingerprint
+from groundwire.guards.dedup.store import (
     DUPLICATE,
     INDEXED,
     UNIQUE,

@@ -3,36 +3,21 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import sys
 import time
 from pathlib import Path
 from typing import Annotated
 
-import orjson
 import typer
-from confluent_kafka import Consumer, KafkaException, Producer
+from confluent_kafka import KafkaException
 
-from groundwire.streams.settings import Settings, load_settings
+from groundwire.streams import kafka
+from groundwire.streams.cli.common import load_settings_or_exit, setup_logging
+from groundwire.streams.publish import publish_claims
+from groundwire.streams.settings import Settings
 
 topics_app = typer.Typer(help="Create and inspect the contract's topics.", no_args_is_help=True)
 schemas_app = typer.Typer(help="The wire contract's JSON Schemas.", no_args_is_help=True)
-
-
-def _settings() -> Settings:
-    try:
-        return load_settings()
-    except Exception as exc:  # invalid env / YAML: a usage error, not a crash
-        typer.echo(f"error: invalid settings: {exc}", err=True)
-        raise typer.Exit(2) from exc
-
-
-def _setup_logging(level: str) -> None:
-    logging.basicConfig(
-        level=getattr(logging, level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
 
 
 def worker(
@@ -49,10 +34,11 @@ def worker(
     log_level: Annotated[str, typer.Option(help="Python log level")] = "info",
 ) -> None:
     """Run a worker: consume claims, screen, route; until SIGTERM/SIGINT."""
-    from groundwire.streams.worker import STAGES, run_worker
+    from groundwire.streams.stages import STAGES
+    from groundwire.streams.worker import run_worker
 
-    _setup_logging(log_level)
-    settings = _settings()
+    setup_logging(log_level)
+    settings = load_settings_or_exit()
     chosen = [s.strip() for s in stages.split(",") if s.strip()]
     unknown = sorted(set(chosen) - set(STAGES))
     if unknown or not chosen:
@@ -71,7 +57,7 @@ def topics_create() -> None:
     """Create every topic of the contract with explicit partition counts (idempotent)."""
     from groundwire.streams.admin import create_topics
 
-    settings = _settings()
+    settings = load_settings_or_exit()
     failed = False
     for outcome in create_topics(settings):
         typer.echo(
@@ -85,7 +71,7 @@ def topics_create() -> None:
 @topics_app.command("list")
 def topics_list() -> None:
     """Print the contract's topic names for the configured prefix."""
-    for suffix, name in _settings().topics.all().items():
+    for suffix, name in load_settings_or_exit().topics.all().items():
         typer.echo(f"{suffix:16} {name}")
 
 
@@ -102,7 +88,7 @@ def produce(
     line still goes in, and the pipeline routes it to the dlq with a reason."""
     from tqdm import tqdm
 
-    settings = _settings()
+    settings = load_settings_or_exit()
     if str(file) == "-":
         lines = sys.stdin.buffer.read().splitlines()
     else:
@@ -112,65 +98,12 @@ def produce(
             typer.echo(f"error: cannot read {file}: {exc.strerror}", err=True)
             raise typer.Exit(2) from exc
     lines = [line for line in lines if line.strip()]
-    sent, failures = _produce_lines(settings, lines, progress=None if quiet else tqdm)
+    with tqdm(total=len(lines), unit="claim", file=sys.stderr, disable=quiet) as bar:
+        sent, failures = publish_claims(settings, lines, on_sent=bar.update)
     typer.echo(f"published {sent} record(s) to {settings.topics.claims}", err=True)
     if failures:
         typer.echo(f"error: {len(failures)} record(s) not acknowledged: {failures[0]}", err=True)
         raise typer.Exit(1)
-
-
-def _tenant_key(line: bytes) -> bytes | None:
-    try:
-        doc = orjson.loads(line)
-    except orjson.JSONDecodeError:
-        return None
-    tenant = doc.get("tenant_id") if isinstance(doc, dict) else None
-    return tenant.encode("utf-8") if isinstance(tenant, str) and tenant else None
-
-
-def _produce_lines(
-    settings: Settings, lines: list[bytes], progress: object = None
-) -> tuple[int, list[str]]:
-    producer = Producer(
-        {
-            "bootstrap.servers": settings.bootstrap_servers,
-            "enable.idempotence": True,
-            "linger.ms": 10,
-            "compression.type": "lz4",
-        }
-    )
-    failures: list[str] = []
-    acked = 0
-
-    def on_delivery(err: object, _msg: object) -> None:
-        nonlocal acked
-        if err is not None:
-            failures.append(str(err))
-        else:
-            acked += 1
-
-    bar = progress(total=len(lines), unit="claim", file=sys.stderr) if progress else None  # type: ignore[operator]
-    for line in lines:
-        while True:
-            try:
-                producer.produce(
-                    settings.topics.claims,
-                    value=line,
-                    key=_tenant_key(line),
-                    on_delivery=on_delivery,
-                )
-                break
-            except BufferError:
-                producer.poll(0.1)
-        producer.poll(0)
-        if bar is not None:
-            bar.update(1)
-    remaining = producer.flush(60)
-    if bar is not None:
-        bar.close()
-    if remaining:
-        failures.append(f"{remaining} record(s) still queued after 60s")
-    return acked, failures
 
 
 def tail(
@@ -191,16 +124,14 @@ def tail(
     ] = 0.0,
 ) -> None:
     """Print a topic's records as JSON lines (read_committed: only what the pipeline committed)."""
-    settings = _settings()
+    settings = load_settings_or_exit()
     name = _resolve_topic(settings, topic)
-    consumer = Consumer(
-        {
-            "bootstrap.servers": settings.bootstrap_servers,
-            "group.id": f"groundwire-tail-{time.time_ns()}",
-            "enable.auto.commit": False,
-            "isolation.level": "read_committed",
-            "auto.offset.reset": "earliest" if from_beginning else "latest",
-        }
+    consumer = kafka.consumer(
+        settings,
+        group_id=f"groundwire-tail-{time.time_ns()}",
+        enable_auto_commit=False,
+        isolation_level="read_committed",
+        auto_offset_reset="earliest" if from_beginning else "latest",
     )
     consumer.subscribe([name])
     seen = 0
@@ -247,25 +178,9 @@ def schemas_check() -> None:
     typer.echo("schemas up to date")
 
 
-def demo(
-    keep_stack: Annotated[
-        bool, typer.Option(help="Leave a stack this command started running")
-    ] = False,
-    timeout: Annotated[
-        float, typer.Option(help="Seconds to wait for every claim to be routed")
-    ] = 180.0,
-) -> None:
-    """Run the pipeline on the bundled example claims; print where each went and why."""
-    from groundwire.streams.demo import run_demo
-
-    _setup_logging("warning")
-    raise typer.Exit(run_demo(keep_stack=keep_stack, timeout_s=timeout))
-
-
 def register(app: typer.Typer) -> None:
     app.command()(worker)
     app.add_typer(topics_app, name="topics")
     app.command()(produce)
     app.command()(tail)
-    app.command()(demo)
     app.add_typer(schemas_app, name="schemas")

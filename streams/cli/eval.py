@@ -1,0 +1,66 @@
+"""`groundwire eval FILE.jsonl`: grounding quality on labelled data, beside a baseline.
+
+The measuring and fitting live in `groundwire.guards.grounding.evaluation`; this command
+parses arguments and prints.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated, Literal, cast
+
+import typer
+
+from groundwire.guards.grounding import build_verifier
+from groundwire.guards.grounding.evaluation import DIRECTION_DIMS, evaluate, fit
+from groundwire.streams.cli.common import load_settings_or_exit
+
+VERIFIER_NAMES = ("lexical", "embedding", "llm")
+
+
+def eval_command(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="labelled JSONL")],
+    verifier: Annotated[
+        str | None, typer.Option(help="lexical | embedding | llm (default: settings)")
+    ] = None,
+    part: Annotated[str, typer.Option(help="test (default) | fit | all")] = "test",
+    refit: Annotated[bool, typer.Option("--fit", help="refit the weights on the fit part")] = False,
+    save_direction: Annotated[
+        Path | None,
+        typer.Option(help="with --fit --verifier embedding: write the claim direction (.npy)"),
+    ] = None,
+) -> None:
+    """Balanced accuracy of the grounding verifier per dataset, beside the baseline."""
+    cfg = load_settings_or_exit().guards.grounding
+    if verifier:
+        if verifier not in VERIFIER_NAMES:
+            raise typer.BadParameter(f"verifier must be one of {', '.join(VERIFIER_NAMES)}")
+        cfg = cfg.model_copy(update={"verifier": verifier})
+    if part not in ("fit", "test", "all"):
+        raise typer.BadParameter("part must be fit, test or all")
+    try:
+        if refit:
+            result = fit(file, cfg, save_direction)
+            if result.verifier == "embedding":
+                where = save_direction or "(not saved: pass --save-direction PATH)"
+                typer.echo(f"claim direction: {DIRECTION_DIMS} principal components -> {where}")
+            typer.echo(result.as_python(), nl=False)
+            return
+        results = evaluate(file, cfg, cast(Literal["fit", "test", "all"], part))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    name = build_verifier(cfg).name
+    typer.echo(f"part: {part} (split by sha1(claim_id); weights were fitted on 'fit')")
+    typer.echo("predicted supported = not blocked on grounding")
+    typer.echo(f"{'dataset':<20} {'n':>5} {'baseline':>9} {name:>10}")
+    for ds, (n, base, mine) in results.items():
+        typer.echo(f"{ds:<20} {n:>5} {_fmt(base):>9} {_fmt(mine):>10}")
+
+
+def _fmt(v: float) -> str:
+    return "n/a" if math.isnan(v) else f"{v:.3f}"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("eval")(eval_command)

@@ -1,0 +1,14 @@
+"""The pipeline's stages, by name: what `groundwire worker --stages` accepts.
+
+A stage implements `groundwire.streams.runner.Stage` (a batch of records in, outputs
+out); the runner owns the consumer, the transaction and the offsets.
+"""
+
+from __future__ import annotations
+
+from groundwire.streams.stages.route import RouteStage
+from groundwire.streams.stages.screen import ScreenStage
+
+STAGES = ("screen", "route")
+
+__all__ = ["STAGES", "RouteStage", "ScreenStage"]

@@ -1,0 +1,83 @@
+"""The stateless stage: decode, screen (hedge, citations, provenance) and, by default,
+ground each claim; any replica may serve any partition of `claims`.
+
+Unreadable input goes to the dlq with a machine-readable reason; everything else goes to
+`claims.screened`, keyed by tenant, for the route stage.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from confluent_kafka import Message
+
+from groundwire.guards.citations import CitationVerifier
+from groundwire.guards.screening import screen_batch
+from groundwire.guards.validator import Validator
+from groundwire.streams import telemetry
+from groundwire.streams.runner import Output
+from groundwire.streams.settings import Settings
+from groundwire.streams.stages.dlq import dlq_output
+from groundwire.topics.codec import DecodeError, decode_claim, dumps
+from groundwire.topics.records import Claim, ScreenedClaim
+
+
+class ScreenStage:
+    name = "screen"
+
+    def __init__(
+        self,
+        settings: Settings,
+        citation_verifier: CitationVerifier | None = None,
+        grounder: Validator | None = None,
+    ) -> None:
+        self.settings = settings
+        self.source_topic = settings.topics.claims
+        self.citation_verifier = citation_verifier
+        # grounding_stage="screen": grounding needs no tenant state, so it runs here, where
+        # any partition can be served and the CPU splits evenly between the two stages.
+        self.grounder = grounder
+
+    async def process(self, messages: Sequence[Message]) -> list[Output]:
+        started = time.perf_counter()
+        outputs: list[Output] = []
+        claims: list[Claim] = []
+        for message in messages:
+            decoded = decode_claim(
+                message.value(),
+                max_record_bytes=self.settings.max_record_bytes,
+                max_content_bytes=self.settings.max_content_bytes,
+            )
+            if isinstance(decoded, DecodeError):
+                outputs.append(dlq_output(self.settings, message, decoded))
+            else:
+                claims.append(decoded)
+        if claims:
+            screened = await screen_batch(claims, self.settings.guards, self.citation_verifier)
+            if self.grounder is not None:
+                await self._ground(screened)
+            for item in screened:  # screen_batch stamps received_at once per batch
+                outputs.append(
+                    Output(
+                        self.settings.topics.screened, item.claim.tenant_id.encode(), dumps(item)
+                    )
+                )
+        telemetry.stage_latency("screen", time.perf_counter() - started)
+        return outputs
+
+    async def _ground(self, screened: list[ScreenedClaim]) -> None:
+        assert self.grounder is not None
+        t0 = time.perf_counter()
+        reports = await self.grounder.ground(screened)
+        elapsed = time.perf_counter() - t0
+        share = elapsed * 1e3 / len(screened)
+        for item, report in zip(screened, reports, strict=True):
+            item.grounding = report
+            item.timings_ms["grounding"] = share
+        telemetry.stage_latency("grounding", elapsed)
+        telemetry.grounding_latency(elapsed)
+
+    async def close(self) -> None:
+        if self.grounder is not None:
+            await self.grounder.aclose()
