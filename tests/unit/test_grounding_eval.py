@@ -15,7 +15,6 @@ from groundwire.guards.grounding.embedding import (
     EmbeddingUnavailable,
     load_claim_direction,
 )
-from groundwire.streams.cli import eval as cli_eval
 from groundwire.guards.grounding.evaluation import (
     SCALAR_L2,
     balanced_accuracy,
@@ -25,6 +24,7 @@ from groundwire.guards.grounding.evaluation import (
     load_examples,
     part_of,
 )
+from groundwire.streams.cli import eval as cli_eval
 from groundwire.topics.records import Claim, SourceTurn
 
 
