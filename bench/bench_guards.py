@@ -168,25 +168,12 @@ def main() -> None:
             detect(c.content)
             p = check_provenance(c, cfg.provenance)
             determine_tier(
-                hedge=h,
-                source=c.source.value,
-                memory_type=c.memory_type,
-                confidence=c.confidence,
-                provenance=p,
+                ScreenedClaim.model_construct(claim=c, hedge=h, citations=[], provenance=p),
                 cfg=cfg,
             )
 
     def decide(s: ScreenedClaim) -> None:
-        c = s.claim
-        determine_tier(
-            hedge=s.hedge,
-            source=c.source.value,
-            memory_type=c.memory_type,
-            confidence=c.confidence,
-            citations=s.citations,
-            provenance=s.provenance,
-            cfg=cfg,
-        )
+        determine_tier(s, cfg=cfg)
 
     def screened(part: list[Claim]) -> None:
         for c in part:

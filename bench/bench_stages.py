@@ -59,11 +59,10 @@ class _Message:
 async def _measure(n: int, grounding_stage: str, gc_gen0: int) -> dict[str, float]:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from bench.bench_pipeline import claim
-    from groundwire.guards.grounding import build_verifier
-    from groundwire.guards.validator import Validator
+    from groundwire.guards.factory import build_grounder, build_validator
     from groundwire.streams.settings import Settings
     from groundwire.streams.stages import RouteStage, ScreenStage
-    from groundwire.streams.worker import build_validator, tune_gc
+    from groundwire.streams.worker import tune_gc
 
     settings = Settings(
         grounding_stage=grounding_stage,
@@ -72,11 +71,9 @@ async def _measure(n: int, grounding_stage: str, gc_gen0: int) -> dict[str, floa
         metrics_port=0,
         guards={"dedup": {"backend": "memory"}, "citation": {"verify": False}},
     )
-    grounder = None
-    if grounding_stage == "screen":
-        grounder = Validator(settings.guards, None, build_verifier(settings.guards.grounding))
+    grounder = build_grounder(settings.guards) if grounding_stage == "screen" else None
     screen = ScreenStage(settings, None, grounder)
-    route = RouteStage(settings, build_validator(settings, None))
+    route = RouteStage(settings, build_validator(settings.guards))
     messages = [_Message(claim(i, "bench"), b"tenant") for i in range(n)]
     tune_gc(settings)  # as run_worker does, once the long-lived objects exist
     batch = settings.batch_size

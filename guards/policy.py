@@ -35,8 +35,7 @@ from groundwire.topics.records import (
     Claim,
     EvidenceObject,
     GroundingReport,
-    HedgeReport,
-    ProvenanceReport,
+    ScreenedClaim,
     Tier,
     ValidationResult,
 )
@@ -71,21 +70,26 @@ def _adjusted(confidence: float, grounding: GroundingReport) -> float:
 
 
 def determine_tier(
+    screened: ScreenedClaim,
     *,
-    hedge: HedgeReport,
-    source: str,
-    memory_type: str,
-    confidence: float = 1.0,
-    citations: Sequence[CitationReport] = (),
-    provenance: ProvenanceReport | None = None,
     grounding: GroundingReport | None = None,
     dedup: DedupResult | None = None,
     cfg: GuardsConfig | None = None,
 ) -> PolicyDecision:
-    """Decide the tier. `dedup=None` means dedup did not run (disabled), not a failure."""
+    """Decide the tier of a screened claim.
+
+    `grounding=None` means: the report the screened record carries, else SKIPPED.
+    `dedup=None` means dedup did not run (disabled), not a failure.
+    """
     cfg = cfg or GuardsConfig()
-    grounding = grounding or GroundingReport()
-    provenance = provenance or ProvenanceReport()
+    grounding = grounding or screened.grounding or GroundingReport()
+    claim = screened.claim
+    hedge = screened.hedge
+    provenance = screened.provenance
+    citations = screened.citations
+    source = claim.source.value
+    memory_type = claim.memory_type
+    confidence = claim.confidence
     passed: list[str] = []
     failed: list[str] = []
     tags: list[str] = []

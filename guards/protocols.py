@@ -46,6 +46,8 @@ class DedupIndex(Protocol):
 
     async def remove(self, tenant_id: str, claim_id: str) -> bool: ...
 
+    async def aclose(self) -> None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class GroundingRequest:
@@ -61,3 +63,7 @@ class GroundingVerifier(Protocol):
     name: str
 
     async def verify_batch(self, batch: Sequence[GroundingRequest]) -> list[GroundingReport]: ...
+
+    async def aclose(self) -> None:
+        """Release connections (an HTTP client); a verifier without any does nothing."""
+        ...

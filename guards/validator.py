@@ -2,9 +2,9 @@
 
 `decide_batch` is what the routing stage calls on `claims.screened`; `validate_batch` is
 screening plus deciding, for `groundwire check` and for library users who want the whole
-pipeline in an agent's write path without Kafka. `ground` is grounding alone: it needs no
-tenant state, so the pipeline runs it in the stateless screen stage by default and
-`decide_batch` reuses the report the screened record carries.
+pipeline in an agent's write path without Kafka. Grounding is a `Grounder` of its own: it
+needs no tenant state, so the pipeline runs it in the stateless screen stage by default
+and `decide_batch` reuses the report the screened record carries.
 
 Order inside a batch matters for correctness: grounding runs first so a claim that will
 be blocked anyway (speculation, not supported, partial below the minimum) is sent to the
@@ -23,52 +23,21 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from time import perf_counter
 
-from groundwire.guards.citations.verifier import CitationVerifier
+from groundwire.guards.citations import CitationVerifier
 from groundwire.guards.config import GuardsConfig
+from groundwire.guards.grounder import Grounder
 from groundwire.guards.policy import PolicyDecision, build_validation, determine_tier
-from groundwire.guards.protocols import (
-    DedupIndex,
-    DedupRequest,
-    DedupResult,
-    GroundingRequest,
-    GroundingVerifier,
-)
-from groundwire.guards.provenance import eligible_turns
+from groundwire.guards.protocols import DedupIndex, DedupRequest, DedupResult, GroundingVerifier
 from groundwire.guards.screening import screen_batch
 from groundwire.topics.records import Claim, GroundingReport, RoutedResult, ScreenedClaim, Tier
 
 log = logging.getLogger(__name__)
 
 
-def _skip_reason(screened: ScreenedClaim, cfg: GuardsConfig, has_verifier: bool) -> str | None:
-    claim = screened.claim
-    if not cfg.grounding.enabled:
-        return "grounding disabled"
-    if claim.memory_type in cfg.grounding.skip_for_types:
-        return f"memory_type {claim.memory_type} is not grounded"
-    if not claim.source_turns:
-        return "no source turns"
-    if not screened.provenance.eligible_turn_ids:
-        return None  # had turns, none admissible: decided as not_supported, never skipped
-    if not has_verifier:
-        return "no grounding verifier configured"
-    return None
-
-
 def _tier_for(
     s: ScreenedClaim, g: GroundingReport, d: DedupResult | None, cfg: GuardsConfig
 ) -> PolicyDecision:
-    return determine_tier(
-        hedge=s.hedge,
-        source=s.claim.source.value,
-        memory_type=s.claim.memory_type,
-        confidence=s.claim.confidence,
-        citations=s.citations,
-        provenance=s.provenance,
-        grounding=g,
-        dedup=d,
-        cfg=cfg,
-    )
+    return determine_tier(s, grounding=g, dedup=d, cfg=cfg)
 
 
 class Validator:
@@ -83,65 +52,19 @@ class Validator:
     ) -> None:
         self.cfg = cfg
         self.dedup = dedup
-        self.verifier = verifier
+        self.grounder = Grounder(cfg, verifier)
         self.citation_verifier = citation_verifier
 
     async def aclose(self) -> None:
         """Close what this validator owns: the dedup client and the grounding verifier (the
         citation verifier may be shared with the screen stage; its owner closes it)."""
-        for owned in (self.dedup, self.verifier):
-            close = getattr(owned, "aclose", None)
-            if close is not None:
-                try:
-                    await close()
-                except Exception as exc:  # shutting down: log, keep closing the rest
-                    log.warning("closing %s failed: %s", type(owned).__name__, exc)
-
-    async def ground(self, screened: Sequence[ScreenedClaim]) -> list[GroundingReport]:
-        """Grounding alone: stateless, so the screen stage may run it (see decide_batch)."""
-        reports: list[GroundingReport] = []
-        pending: list[tuple[int, GroundingRequest]] = []
-        for i, s in enumerate(screened):
-            skip = _skip_reason(s, self.cfg, self.verifier is not None)
-            if skip is not None:
-                reports.append(GroundingReport(verdict="skipped", reasoning=skip))
+        for owned in (self.dedup, self.grounder):
+            if owned is None:
                 continue
-            turns = eligible_turns(s.claim, s.provenance)
-            if not turns:
-                # Documented decision: evidence that exists but is all inadmissible
-                # (model output, reserved ids, later than the claim) must not ground, and
-                # must not be "skipped" either, or the claim would fall through to approval
-                # rules as if it had never cited anything.
-                reports.append(
-                    GroundingReport(
-                        verdict="not_supported",
-                        score=0.0,
-                        reasoning="every source turn failed the provenance guard",
-                        verifier="provenance",
-                    )
-                )
-                continue
-            reports.append(GroundingReport(verdict="unknown"))  # placeholder
-            pending.append((i, GroundingRequest(claim=s.claim, turns=turns)))
-        if pending and self.verifier is not None:
             try:
-                results = await self.verifier.verify_batch([r for _, r in pending])
-                if len(results) != len(pending):
-                    raise ValueError(f"verifier returned {len(results)} for {len(pending)}")
-            except Exception as exc:  # fail closed: UNKNOWN, routed per on_verifier_failure
-                log.warning("grounding verifier failed: %s", type(exc).__name__)
-                name = getattr(self.verifier, "name", "")
-                results = [
-                    GroundingReport(
-                        verdict="unknown",
-                        reasoning=f"verifier error: {type(exc).__name__}",
-                        verifier=name,
-                    )
-                    for _ in pending
-                ]
-            for (i, _), report in zip(pending, results, strict=True):
-                reports[i] = report
-        return reports
+                await owned.aclose()
+            except Exception as exc:  # shutting down: log, keep closing the rest
+                log.warning("closing %s failed: %s", type(owned).__name__, exc)
 
     async def _groundings(self, screened: Sequence[ScreenedClaim]) -> list[GroundingReport]:
         """The screen stage's reports where it grounded the claim; the rest grounded here
@@ -149,7 +72,7 @@ class Validator:
         missing = [s for s in screened if s.grounding is None]
         if not missing:
             return [s.grounding for s in screened if s.grounding is not None]
-        fresh = iter(await self.ground(missing))
+        fresh = iter(await self.grounder.ground(missing))
         return [s.grounding if s.grounding is not None else next(fresh) for s in screened]
 
     async def _dedup(

@@ -1,9 +1,10 @@
-"""One groundwire worker process: both stages, the metrics endpoint, clean shutdown.
+"""One groundwire worker process: the chosen stages, the metrics endpoint, clean shutdown.
 
-Stages run as two loops on one asyncio event loop; librdkafka's blocking calls run in
-threads and release the GIL. Scale out by starting more workers (each with its own
-GROUNDWIRE_WORKER_ID): Kafka's consumer groups spread the partitions, and per-tenant
-keying keeps one tenant on one partition.
+`groundwire worker` runs one process per stage under `supervisor.py`; each process runs
+`run_worker` for its stage (`--inline` runs all stages here, as loops on one asyncio event
+loop; librdkafka's blocking calls run in threads and release the GIL). Scale out by
+starting more workers (each with its own GROUNDWIRE_WORKER_ID): Kafka's consumer groups
+spread the partitions, and per-tenant keying keeps one tenant on one partition.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ import logging
 import signal
 from collections.abc import Sequence
 
-from groundwire.guards.citations.verifier import CitationVerifier, build_citation_verifier
-from groundwire.guards.dedup import build_dedup_index
-from groundwire.guards.grounding import build_verifier
-from groundwire.guards.validator import Validator
+from groundwire.guards.factory import (
+    GuardServices,
+    build_citation_verifier,
+    build_grounder,
+    build_validator,
+)
 from groundwire.streams import telemetry
 from groundwire.streams.runner import StageRunner
 from groundwire.streams.settings import Settings
@@ -27,16 +30,13 @@ from groundwire.streams.stages import STAGES, RouteStage, ScreenStage
 log = logging.getLogger(__name__)
 
 
-def build_validator(settings: Settings, citation_verifier: CitationVerifier | None) -> Validator:
-    guards = settings.guards
-    dedup = None
-    if guards.dedup.enabled:
-        redis_url = (
-            settings.redis_url.get_secret_value() if guards.dedup.backend == "redis" else None
-        )
-        dedup = build_dedup_index(guards.dedup, redis_url, cluster=settings.redis_cluster)
-    verifier = build_verifier(guards.grounding) if guards.grounding.enabled else None
-    return Validator(guards, dedup, verifier, citation_verifier)
+def guard_services(settings: Settings) -> GuardServices:
+    return GuardServices(
+        redis_url=settings.redis_url.get_secret_value(),
+        redis_cluster=settings.redis_cluster,
+        on_citation_lookups=telemetry.citation_lookups,
+        on_citation_cache_error=telemetry.citation_cache_error,
+    )
 
 
 def tune_gc(settings: Settings) -> None:
@@ -63,31 +63,17 @@ async def run_worker(
             loop.add_signal_handler(sig, stop.set)
     if settings.metrics_port:
         telemetry.start_server(settings.metrics_port)
-    citation_verifier = (
-        build_citation_verifier(
-            settings.guards.citation,
-            settings.redis_url.get_secret_value(),
-            on_lookups=telemetry.citation_lookups,
-            on_cache_error=telemetry.citation_cache_error,
-            cluster=settings.redis_cluster,
-        )
-        if settings.guards.citation.verify
-        else None
-    )
+    guards = settings.guards
+    services = guard_services(settings)
+    citation_verifier = build_citation_verifier(guards, services)
     runners: list[StageRunner] = []
     if "screen" in stages:
-        grounder = None
-        if settings.grounding_stage == "screen" and settings.guards.grounding.enabled:
-            grounder = Validator(settings.guards, None, build_verifier(settings.guards.grounding))
-        runners.append(
-            StageRunner(settings, ScreenStage(settings, citation_verifier, grounder), stop)
-        )
+        grounder = build_grounder(guards) if settings.grounding_stage == "screen" else None
+        screen = ScreenStage(settings, citation_verifier, grounder)
+        runners.append(StageRunner(settings, screen, stop))
     if "route" in stages:
-        runners.append(
-            StageRunner(
-                settings, RouteStage(settings, build_validator(settings, citation_verifier)), stop
-            )
-        )
+        route = RouteStage(settings, build_validator(guards, services, citation_verifier))
+        runners.append(StageRunner(settings, route, stop))
     tune_gc(settings)
     log.info("worker %s running stages %s", settings.worker_id, [r.stage.name for r in runners])
     tasks = [asyncio.create_task(r.run(), name=f"stage-{r.stage.name}") for r in runners]
@@ -100,5 +86,4 @@ async def run_worker(
     finally:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
-        if citation_verifier is not None:
-            await citation_verifier.aclose()
+        await citation_verifier.aclose()

@@ -2,8 +2,8 @@
 
 This module holds what every verifier shares: the verdict vocabulary, how a PARTIAL
 score becomes a confidence penalty, how a quoted span is pinned to exact offsets in a
-source turn, the reports for the cases that need no verifier (skipped, no admissible
-evidence, verifier failure), the pipeline's "would grounding block this?" rule used by
+source turn, the reports for the cases that need no verifier (no admissible evidence,
+verifier failure), the pipeline's "would grounding block this?" rule used by
 `groundwire eval`, and the factory that picks an implementation from settings.
 
 Verifiers never raise into the stream: a failure becomes an UNKNOWN report for that
@@ -23,7 +23,6 @@ from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, Sour
 log = logging.getLogger(__name__)
 
 NO_ADMISSIBLE_EVIDENCE = "no admissible evidence"
-PARTIAL_TAG = "grounding_partial"
 
 
 class Verdict(StrEnum):
@@ -32,24 +31,6 @@ class Verdict(StrEnum):
     NOT_SUPPORTED = "not_supported"
     UNKNOWN = "unknown"
     SKIPPED = "skipped"
-
-
-def should_skip(claim: Claim, cfg: GroundingConfig) -> bool:
-    """True when grounding does not apply: disabled, a skipped memory type, or no evidence.
-
-    A claim without any source turns cannot be checked against a source, so the caller
-    records SKIPPED (the policy then relies on the other guards); a claim whose turns were
-    all rejected by provenance is different and reaches the verifier (-> NOT_SUPPORTED).
-    """
-    if not cfg.enabled:
-        return True
-    if claim.memory_type in cfg.skip_for_types:
-        return True
-    return not claim.source_turns
-
-
-def skipped_report(reason: str) -> GroundingReport:
-    return GroundingReport(verdict=Verdict.SKIPPED, reasoning=reason)
 
 
 def unknown_report(claim: Claim, verifier: str, reason: str) -> GroundingReport:

@@ -24,10 +24,9 @@ import orjson
 import typer
 from pydantic import ValidationError
 
-from groundwire.guards.citations.verifier import CitationVerifier, build_citation_verifier
 from groundwire.guards.config import GuardsConfig
-from groundwire.guards.protocols import DedupIndex, GroundingVerifier
-from groundwire.guards.validator import Validator
+from groundwire.guards.factory import GuardServices, build_citation_verifier, build_validator
+from groundwire.streams.cli.common import load_settings_or_exit
 from groundwire.topics.records import Claim, RoutedResult, Source
 
 BATCH = 256
@@ -113,41 +112,6 @@ def _read_input(file: str) -> list[bytes]:
     return data.splitlines()
 
 
-def _components(
-    cfg: GuardsConfig, redis: str | None, verify_urls: bool, cluster: bool = False
-) -> tuple[DedupIndex | None, GroundingVerifier | None, CitationVerifier | None]:
-    dedup: DedupIndex | None = None
-    verifier: GroundingVerifier | None = None
-    try:
-        from groundwire.guards.dedup import build_dedup_index
-
-        dedup = build_dedup_index(cfg.dedup, redis_url=redis, cluster=cluster)
-    except ImportError as exc:
-        _err(f"dedup index not available ({exc}); running without dedup")
-    try:
-        from groundwire.guards.grounding import build_verifier
-
-        if cfg.grounding.enabled:
-            verifier = build_verifier(cfg.grounding)
-    except ImportError as exc:
-        _err(f"grounding verifier not available ({exc}); grounding is skipped")
-    citation_verifier = build_citation_verifier(
-        cfg.citation, redis, verify_urls=verify_urls, cluster=cluster
-    )
-    return dedup, verifier, citation_verifier
-
-
-async def _close(*things: object) -> None:
-    for thing in things:
-        for name in ("aclose", "close"):
-            fn = getattr(thing, name, None)
-            if callable(fn):
-                res = fn()
-                if asyncio.iscoroutine(res):
-                    await res
-                break
-
-
 def _chunks(items: list[tuple[int, bytes]]) -> Iterator[list[tuple[int, bytes]]]:
     for i in range(0, len(items), BATCH):
         yield items[i : i + BATCH]
@@ -161,8 +125,9 @@ async def _run(
     verify_urls: bool,
     cluster: bool = False,
 ) -> None:
-    dedup, verifier, cverifier = _components(cfg, redis, verify_urls, cluster)
-    validator = Validator(cfg, dedup, verifier, cverifier)
+    services = GuardServices(redis_url=redis, redis_cluster=cluster, verify_urls=verify_urls)
+    citation_verifier = build_citation_verifier(cfg, services)
+    validator = build_validator(cfg, services, citation_verifier)
     out = sys.stdout.buffer
     try:
         if single is not None:
@@ -179,17 +144,12 @@ async def _run(
                 out.write(orjson.dumps(row) + b"\n")
             out.flush()
     finally:
-        await _close(dedup, verifier, cverifier)
+        await validator.aclose()
+        await citation_verifier.aclose()
 
 
 def _load_guards() -> GuardsConfig:
-    try:
-        from groundwire.streams.settings import load_settings
-
-        return load_settings().guards.model_copy(deep=True)
-    except Exception as exc:  # a broken config file must be reported, not a traceback
-        _err(f"invalid settings: {exc}")
-        raise typer.Exit(2) from exc
+    return load_settings_or_exit().guards.model_copy(deep=True)
 
 
 def check(

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from confluent_kafka import Message
 
 from groundwire.guards.citations import CitationVerifier
+from groundwire.guards.grounder import Grounder
 from groundwire.guards.screening import screen_batch
-from groundwire.guards.validator import Validator
 from groundwire.streams import telemetry
 from groundwire.streams.runner import Output
 from groundwire.streams.settings import Settings
@@ -30,7 +30,7 @@ class ScreenStage:
         self,
         settings: Settings,
         citation_verifier: CitationVerifier | None = None,
-        grounder: Validator | None = None,
+        grounder: Grounder | None = None,
     ) -> None:
         self.settings = settings
         self.source_topic = settings.topics.claims

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from groundwire.guards.config import GroundingConfig
+from groundwire.guards.config import GroundingConfig, GuardsConfig
+from groundwire.guards.grounder import skip_reason
 from groundwire.guards.grounding import build_verifier
 from groundwire.guards.grounding.base import (
     Verdict,
@@ -15,11 +16,11 @@ from groundwire.guards.grounding.base import (
     grounding_blocks,
     locate_span,
     penalty_for,
-    should_skip,
     verify_batch_safely,
 )
 from groundwire.guards.grounding.lexical import LexicalVerifier
 from groundwire.guards.protocols import GroundingRequest, GroundingVerifier
+from groundwire.guards.screening import screen
 from groundwire.topics.records import Claim, GroundingReport, SourceTurn
 
 TURNS = [
@@ -39,13 +40,23 @@ def claim(**kw: object) -> Claim:
     return Claim(**(base | kw))  # type: ignore[arg-type]
 
 
-def test_should_skip() -> None:
-    cfg = GroundingConfig()
-    assert not should_skip(claim(), cfg)
-    assert should_skip(claim(memory_type="preference"), cfg)  # seed default skip type
-    assert should_skip(claim(source_turns=[]), cfg)
-    assert should_skip(claim(), GroundingConfig(enabled=False))
-    assert not should_skip(claim(memory_type="preference"), GroundingConfig(skip_for_types=[]))
+def test_skip_rule() -> None:
+    cfg = GuardsConfig()
+
+    def reason(c: Claim, cfg: GuardsConfig = cfg) -> str | None:
+        return skip_reason(screen(c, cfg), cfg, has_verifier=True)
+
+    assert reason(claim()) is None
+    assert reason(claim(memory_type="preference")) is not None  # default skip type
+    assert reason(claim(source_turns=[])) == "no source turns"
+    off = GuardsConfig(grounding=GroundingConfig(enabled=False))
+    assert reason(claim(), off) == "grounding disabled"
+    every_type = GuardsConfig(grounding=GroundingConfig(skip_for_types=[]))
+    assert reason(claim(memory_type="preference"), every_type) is None
+    assert skip_reason(screen(claim(), cfg), cfg, has_verifier=False) is not None
+    # turns that all fail provenance are judged (not supported), never skipped
+    model_turns = [SourceTurn(id="m", text="We moved the API to Go.", source="model")]
+    assert reason(claim(source_turns=model_turns)) is None
 
 
 def test_penalty_range_and_direction() -> None:

@@ -26,6 +26,7 @@ from groundwire.topics.records import (
     HedgeReport,
     ProvenanceReport,
     RoutedResult,
+    ScreenedClaim,
 )
 
 UNIQUE = DedupResult(is_duplicate=False)
@@ -46,17 +47,8 @@ def _routed(**kwargs: Any) -> RoutedResult:
     grounding = kwargs.pop("grounding", GroundingReport())
     dedup = kwargs.pop("dedup", UNIQUE)
     provenance = kwargs.pop("provenance", ProvenanceReport())
-    decision = determine_tier(
-        hedge=hedge,
-        source=claim.source.value,
-        memory_type=claim.memory_type,
-        confidence=claim.confidence,
-        citations=citations,
-        provenance=provenance,
-        grounding=grounding,
-        dedup=dedup,
-        cfg=cfg,
-    )
+    screened = ScreenedClaim(claim=claim, hedge=hedge, citations=citations, provenance=provenance)
+    decision = determine_tier(screened, grounding=grounding, dedup=dedup, cfg=cfg)
     now = datetime.now(UTC)
     validation = build_validation(
         claim, decision, citations=citations, grounding=grounding, dedup=dedup, now=now

@@ -1,7 +1,7 @@
 """Conformance table: the seeds' worked examples, through the real detectors, the real
 policy and the in-process Validator. Where an example depends on something outside the
 guards (does ADR-003 exist? what did the grounding verifier say?), the test feeds exactly
-what the seed states, through the protocol doubles in guard_doubles.py."""
+what the seed states, through the protocol doubles of groundwire.guards.testing."""
 
 from __future__ import annotations
 
@@ -9,9 +9,14 @@ import asyncio
 from dataclasses import dataclass, field
 
 import pytest
-from guard_doubles import ExactDedup, ScriptedVerifier, StatedCitationVerifier, substring_verifier
 
 from groundwire.guards.config import GuardsConfig
+from groundwire.guards.testing import (
+    ExactDedup,
+    ScriptedVerifier,
+    StatedCitationVerifier,
+    substring_verifier,
+)
 from groundwire.guards.validator import Validator
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, RoutedResult, Tier
 

@@ -3,15 +3,48 @@
 from __future__ import annotations
 
 from groundwire.guards.config import GuardsConfig
-from groundwire.guards.policy import determine_tier
+from groundwire.guards.policy import PolicyDecision, determine_tier
 from groundwire.guards.protocols import DedupResult
 from groundwire.topics.records import (
     CitationReport,
+    Claim,
     GroundingReport,
     HedgeReport,
     ProvenanceReport,
+    ScreenedClaim,
     Tier,
 )
+
+
+def decide(
+    *,
+    hedge: HedgeReport,
+    source: str,
+    memory_type: str,
+    confidence: float = 1.0,
+    citations: list[CitationReport] | None = None,
+    provenance: ProvenanceReport | None = None,
+    grounding: GroundingReport | None = None,
+    dedup: DedupResult | None = None,
+    cfg: GuardsConfig | None = None,
+) -> PolicyDecision:
+    """The policy on a screened claim carrying exactly these detector reports."""
+    claim = Claim(
+        claim_id="c",
+        tenant_id="t",
+        content="a claim",
+        source=source,
+        memory_type=memory_type,
+        confidence=confidence,
+    )  # type: ignore[arg-type]
+    screened = ScreenedClaim(
+        claim=claim,
+        hedge=hedge,
+        citations=citations or [],
+        provenance=provenance or ProvenanceReport(),
+    )
+    return determine_tier(screened, grounding=grounding, dedup=dedup, cfg=cfg)
+
 
 NONE = HedgeReport(action="none")
 ADR_OK = CitationReport(type="adr", value="ADR-3", verified=True, reason="exists")
@@ -19,7 +52,7 @@ ADR_BAD = CitationReport(type="adr", value="ADR-9", verified=False, reason="ADR 
 
 
 def test_speculation_beats_everything() -> None:
-    d = determine_tier(
+    d = decide(
         hedge=HedgeReport(action="block", category="personal_speculation", words=["I think"]),
         source="user",
         memory_type="fact",
@@ -33,7 +66,7 @@ def test_speculation_beats_everything() -> None:
 
 
 def test_duplicate_beats_verified_citation() -> None:
-    d = determine_tier(
+    d = decide(
         hedge=NONE,
         source="ai_synthesis",
         memory_type="fact",
@@ -44,7 +77,7 @@ def test_duplicate_beats_verified_citation() -> None:
 
 
 def test_not_supported_beats_trusted_source() -> None:
-    d = determine_tier(
+    d = decide(
         hedge=NONE,
         source="user",
         memory_type="fact",
@@ -54,28 +87,24 @@ def test_not_supported_beats_trusted_source() -> None:
 
 
 def test_refuted_citation_never_approves_even_from_trusted_source() -> None:
-    d = determine_tier(
-        hedge=NONE, source="documentation", memory_type="fact", citations=[ADR_BAD, ADR_OK]
-    )
+    d = decide(hedge=NONE, source="documentation", memory_type="fact", citations=[ADR_BAD, ADR_OK])
     assert d.tier is Tier.FLAG_REVIEW and "ADR-9" in d.reason
 
 
 def test_unchecked_citation_neither_approves_nor_blocks_approval() -> None:
     unchecked = CitationReport(type="issue", value="#5", verified=None, reason="no tracker")
-    ai = determine_tier(
-        hedge=NONE, source="ai_synthesis", memory_type="fact", citations=[unchecked]
-    )
-    user = determine_tier(hedge=NONE, source="user", memory_type="fact", citations=[unchecked])
+    ai = decide(hedge=NONE, source="ai_synthesis", memory_type="fact", citations=[unchecked])
+    user = decide(hedge=NONE, source="user", memory_type="fact", citations=[unchecked])
     assert (ai.tier, user.tier) == (Tier.FLAG_REVIEW, Tier.AUTO_APPROVE)
 
 
 def test_partial_penalty_threshold_and_option() -> None:
     partial = GroundingReport(verdict="partial", confidence_penalty=0.3)
-    kept = determine_tier(
+    kept = decide(
         hedge=NONE, source="ai_synthesis", memory_type="fact", confidence=0.7, grounding=partial
     )
     assert (kept.tier, kept.adjusted_confidence) == (Tier.FLAG_REVIEW, 0.4)
-    dropped = determine_tier(
+    dropped = decide(
         hedge=NONE, source="ai_synthesis", memory_type="fact", confidence=0.5, grounding=partial
     )
     assert dropped.tier is Tier.BLOCK and "below 0.30" in dropped.reason
@@ -83,7 +112,7 @@ def test_partial_penalty_threshold_and_option() -> None:
     cfg.policy.approve_partial = True
     cfg.grounding.min_confidence_after_penalty = 0.1
     assert (
-        determine_tier(
+        decide(
             hedge=NONE,
             source="ai_synthesis",
             memory_type="fact",
@@ -97,7 +126,7 @@ def test_partial_penalty_threshold_and_option() -> None:
 
 def test_verifier_adjusted_confidence_wins_over_own_arithmetic() -> None:
     g = GroundingReport(verdict="partial", confidence_penalty=0.1, adjusted_confidence=0.2)
-    d = determine_tier(hedge=NONE, source="user", memory_type="fact", confidence=0.9, grounding=g)
+    d = decide(hedge=NONE, source="user", memory_type="fact", confidence=0.9, grounding=g)
     assert d.tier is Tier.BLOCK and d.adjusted_confidence == 0.2
 
 
@@ -106,7 +135,7 @@ def test_reentry_rejections_listed_and_counted() -> None:
         eligible_turn_ids=["k1"],
         rejections={f"chat:{i}": "reserved_prefix:chat:" for i in range(12)},
     )
-    d = determine_tier(hedge=NONE, source="ai_synthesis", memory_type="fact", provenance=prov)
+    d = decide(hedge=NONE, source="ai_synthesis", memory_type="fact", provenance=prov)
     assert "reentry_rejections: 12 of 13 source turns" in d.checks_failed
     assert sum(f.startswith("reentry_rejected: ") for f in d.checks_failed) == 10  # bounded
     assert "reentry_rejected" in d.tags
@@ -114,7 +143,7 @@ def test_reentry_rejections_listed_and_counted() -> None:
 
 def test_decision_and_preference_sources() -> None:
     def tier(source: str, memory_type: str) -> Tier:
-        return determine_tier(hedge=NONE, source=source, memory_type=memory_type).tier
+        return decide(hedge=NONE, source=source, memory_type=memory_type).tier
 
     assert tier("conversation", "decision") is Tier.AUTO_APPROVE
     assert tier("chat", "decision") is Tier.FLAG_REVIEW

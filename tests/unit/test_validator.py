@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from guard_doubles import ExactDedup, ScriptedVerifier, substring_verifier
 
 from groundwire.guards.config import GuardsConfig
+from groundwire.guards.grounder import Grounder
 from groundwire.guards.screening import screen, screen_batch
+from groundwire.guards.testing import ExactDedup, ScriptedVerifier, substring_verifier
 from groundwire.guards.validator import Validator
 from groundwire.topics.records import Claim, GroundingReport, Tier
 
@@ -165,7 +166,7 @@ def test_grounding_done_in_the_screen_stage_is_reused_and_the_rest_grounded_here
     """grounding_stage=screen: the route stage must not ground again what the screened
     record already carries, and must ground a record that arrives without a report."""
     cfg = GuardsConfig()
-    screener = Validator(cfg, None, ScriptedVerifier(default=substring_verifier))
+    screener = Grounder(cfg, ScriptedVerifier(default=substring_verifier))
     claims = [
         _claim("b", "The API returns JSON for REST responses", source_turns=TURNS),
         _claim("c", "The API returns YAML", source_turns=TURNS),

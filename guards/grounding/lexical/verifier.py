@@ -740,6 +740,9 @@ class LexicalVerifier:
     async def verify_batch(self, batch: Sequence[GroundingRequest]) -> list[GroundingReport]:
         return [self.verify_one(req) for req in batch]
 
+    async def aclose(self) -> None:
+        """Nothing to release: the verifier holds no connections."""
+
     def extra_features(self, claim_text: str, turns: Sequence[SourceTurn]) -> dict[str, float]:
         """Hook for subclasses that add signals (the embedding verifier)."""
         return {}

@@ -1,11 +1,23 @@
-"""Small test doubles implementing the guard protocols (pure logic; not Kafka or Redis)."""
+"""Test doubles for the guard seams, for people who embed the guards and test their own code.
+
+Each implements a protocol of `groundwire.guards.protocols` (or subclasses the citation
+verifier) with answers the test states, and records what it was asked, so a test can pin
+a decision without a model, Redis or the network:
+
+    from groundwire.guards import GuardsConfig, Validator
+    from groundwire.guards.testing import ExactDedup, ScriptedVerifier, substring_verifier
+
+    verifier = ScriptedVerifier(default=substring_verifier)
+    validator = Validator(GuardsConfig(), ExactDedup(), verifier)
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 from groundwire.guards.citations import Citation
-from groundwire.guards.citations.verifier import CitationVerifier, Verdict
+from groundwire.guards.citations.cache import Verdict
+from groundwire.guards.citations.verifier import CitationVerifier
 from groundwire.guards.config import CitationConfig
 from groundwire.guards.protocols import DedupRequest, DedupResult, GroundingRequest
 from groundwire.topics.records import GroundingReport
@@ -40,6 +52,9 @@ class ScriptedVerifier:
             else:
                 out.append(GroundingReport(verdict="unknown"))
         return out
+
+    async def aclose(self) -> None:
+        """Nothing to release."""
 
 
 def substring_verifier(req: GroundingRequest) -> GroundingReport:
@@ -80,7 +95,15 @@ class ExactDedup:
         return out
 
     async def remove(self, tenant_id: str, claim_id: str) -> bool:
+        """Forget `claim_id`'s text for its tenant; True when it was indexed."""
+        for key, owner in list(self.index.items()):
+            if key[0] == tenant_id and owner == claim_id:
+                del self.index[key]
+                return True
         return False
+
+    async def aclose(self) -> None:
+        """Nothing to release."""
 
 
 class StatedCitationVerifier(CitationVerifier):
