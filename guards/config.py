@@ -11,10 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
-class HedgeConfig(BaseModel):
+class Section(BaseModel):
+    """A settings section: an unknown key is an error, never silently ignored (a typo in
+    a threshold would otherwise leave the default in force without a word)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class HedgeConfig(Section):
     enabled: bool = True
     # Frequency adverbs (typically, usually, often, ...) are seed 000 technical hedges
     # -> review; a deployment whose claims are mostly documentation may turn them off.
@@ -24,7 +31,7 @@ class HedgeConfig(BaseModel):
     max_words: int = Field(default=20, ge=1)
 
 
-class CitationConfig(BaseModel):
+class CitationConfig(Section):
     verify: bool = True
     adr_dirs: list[Path] = Field(default_factory=lambda: [Path("docs/adrs")])
     git_repos: list[Path] = Field(default_factory=list)
@@ -47,7 +54,7 @@ class CitationConfig(BaseModel):
     redis_timeout_s: float = Field(default=0.5, gt=0.0)
 
 
-class ProvenanceConfig(BaseModel):
+class ProvenanceConfig(Section):
     allowed_sources: list[str] = Field(default_factory=lambda: ["corpus", "user", "documentation"])
     reserved_prefixes: list[str] = Field(
         default_factory=lambda: ["chat:", "draft:", "tmp:", "gen:", "assistant:"]
@@ -72,7 +79,7 @@ class ProvenanceConfig(BaseModel):
     max_clock_skew_s: float = Field(default=0.0, ge=0.0)
 
 
-class DedupConfig(BaseModel):
+class DedupConfig(Section):
     enabled: bool = True
     # A claim is a duplicate when its word Jaccard to a memory EXCEEDS this (seed: ">92%").
     threshold: float = Field(default=0.92, ge=0.0, le=1.0)
@@ -97,7 +104,7 @@ class DedupConfig(BaseModel):
     redis_batch_timeout_s: float = Field(default=5.0, gt=0.0)
 
 
-class GroundingConfig(BaseModel):
+class GroundingConfig(Section):
     enabled: bool = True
     verifier: Literal["lexical", "embedding", "llm"] = "lexical"
     skip_for_types: list[str] = Field(default_factory=lambda: ["preference"])
@@ -129,7 +136,7 @@ class GroundingConfig(BaseModel):
     rewrite_partial: bool = False
 
 
-class PolicyConfig(BaseModel):
+class PolicyConfig(Section):
     trusted_sources: list[str] = Field(
         default_factory=lambda: ["user", "documentation", "adr", "commit", "manual"]
     )
@@ -141,7 +148,7 @@ class PolicyConfig(BaseModel):
     approve_partial: bool = False
 
 
-class GuardsConfig(BaseModel):
+class GuardsConfig(Section):
     hedge: HedgeConfig = Field(default_factory=HedgeConfig)
     citation: CitationConfig = Field(default_factory=CitationConfig)
     provenance: ProvenanceConfig = Field(default_factory=ProvenanceConfig)

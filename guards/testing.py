@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from groundwire.guards.citations import Citation
-from groundwire.guards.citations.cache import Verdict
+from groundwire.guards.citations.cache import CitationVerdict
 from groundwire.guards.citations.verifier import CitationVerifier
 from groundwire.guards.config import CitationConfig
 from groundwire.guards.protocols import DedupRequest, DedupResult, GroundingRequest
@@ -113,8 +113,8 @@ class StatedCitationVerifier(CitationVerifier):
         super().__init__(CitationConfig(adr_dirs=[]))
         self.exists = exists
 
-    def _check(self, citation: Citation) -> Verdict:
+    def _check(self, citation: Citation) -> CitationVerdict:
         found = self.exists.get(citation.value)
         if found is None:
-            return Verdict(None, "not stated")
-        return Verdict(found, "exists" if found else "not found")
+            return CitationVerdict(None, "not stated")
+        return CitationVerdict(found, "exists" if found else "not found")

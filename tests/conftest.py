@@ -10,12 +10,8 @@ from __future__ import annotations
 
 import os
 import uuid
-from pathlib import Path
 
 import pytest
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
-SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
 
 
 @pytest.fixture(scope="session")

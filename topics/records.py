@@ -8,25 +8,31 @@ language can validate before publishing. A test fails if the checked-in schemas 
 from __future__ import annotations
 
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from groundwire.topics.vocab import Source, Tier
+
 ID_MAX = 256
 
-
-class Source(StrEnum):
-    USER = "user"
-    DOCUMENTATION = "documentation"
-    ADR = "adr"
-    COMMIT = "commit"
-    MANUAL = "manual"
-    CONVERSATION = "conversation"
-    CHAT = "chat"
-    AI_SYNTHESIS = "ai_synthesis"
-    MODEL = "model"
-    SYSTEM = "system"
+__all__ = [
+    "ID_MAX",
+    "CitationReport",
+    "Claim",
+    "DlqRecord",
+    "EvidenceObject",
+    "EvidenceSpan",
+    "GroundingReport",
+    "HedgeReport",
+    "ProvenanceReport",
+    "RoutedResult",
+    "ScreenedClaim",
+    "Source",
+    "SourceTurn",
+    "Tier",
+    "ValidationResult",
+]
 
 
 class SourceTurn(BaseModel):
@@ -60,14 +66,6 @@ class Claim(BaseModel):
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
     created_at: datetime | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
-
-
-class Tier(StrEnum):
-    """Ingestion tiers of seed 000 (wire values are the readable names)."""
-
-    AUTO_APPROVE = "auto_approve"
-    FLAG_REVIEW = "flag_review"
-    BLOCK = "block"
 
 
 class EvidenceObject(BaseModel):

@@ -40,7 +40,7 @@ CacheKey = tuple[str, str]  # (citation type, citation value)
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class CitationVerdict:
     """Outcome of one check. `transient`: a failure that says nothing about existence."""
 
     verified: bool | None
@@ -48,7 +48,7 @@ class Verdict:
     transient: bool = False
 
 
-def ttl_for(verdict: Verdict, ttl_s: float) -> float:
+def ttl_for(verdict: CitationVerdict, ttl_s: float) -> float:
     return min(ttl_s, TRANSIENT_TTL_S) if verdict.transient else ttl_s
 
 
@@ -61,10 +61,10 @@ class TTLCache:
         self._ttl = ttl_s
         self._max = max_entries
         self._clock = clock
-        self._data: dict[CacheKey, tuple[float, Verdict]] = {}
+        self._data: dict[CacheKey, tuple[float, CitationVerdict]] = {}
         self._lock = threading.Lock()
 
-    def get(self, key: CacheKey) -> Verdict | None:
+    def get(self, key: CacheKey) -> CitationVerdict | None:
         with self._lock:
             item = self._data.get(key)
             if item is None:
@@ -74,7 +74,7 @@ class TTLCache:
                 return None
             return item[1]
 
-    def put(self, key: CacheKey, verdict: Verdict, ttl_s: float | None = None) -> None:
+    def put(self, key: CacheKey, verdict: CitationVerdict, ttl_s: float | None = None) -> None:
         ttl = ttl_for(verdict, self._ttl) if ttl_s is None else min(ttl_s, self._ttl)
         if ttl <= 0:
             return
@@ -128,7 +128,9 @@ class RedisVerdictCache:
         digest = hashlib.sha256(key[1].encode("utf-8", "surrogatepass")).hexdigest()
         return f"{self._prefix}{key[0]}:{digest}"
 
-    async def get_many(self, keys: Sequence[CacheKey]) -> list[tuple[Verdict, float] | None]:
+    async def get_many(
+        self, keys: Sequence[CacheKey]
+    ) -> list[tuple[CitationVerdict, float] | None]:
         """Each hit with the seconds it has left to live, so the L1 copy expires with it."""
         if not keys:
             return []
@@ -144,13 +146,13 @@ class RedisVerdictCache:
         except (RedisError, OSError) as exc:
             self._failed("read", exc)
             return [None] * len(keys)
-        out: list[tuple[Verdict, float] | None] = []
+        out: list[tuple[CitationVerdict, float] | None] = []
         for raw, pttl in zip(replies[0::2], replies[1::2], strict=True):
             verdict = _decode(raw)
             out.append(None if verdict is None else (verdict, max(pttl, 0) / 1000.0))
         return out
 
-    async def put_many(self, items: Sequence[tuple[CacheKey, Verdict]]) -> None:
+    async def put_many(self, items: Sequence[tuple[CacheKey, CitationVerdict]]) -> None:
         if not items or not self.available:
             return
         try:
@@ -175,11 +177,11 @@ class RedisVerdictCache:
             self._on_error(op)
 
 
-def _encode(verdict: Verdict) -> bytes:
+def _encode(verdict: CitationVerdict) -> bytes:
     return orjson.dumps({"v": verdict.verified, "r": verdict.reason, "t": verdict.transient})
 
 
-def _decode(raw: bytes | None) -> Verdict | None:
+def _decode(raw: bytes | None) -> CitationVerdict | None:
     """A value this version cannot read is a miss, not an error: it will be overwritten."""
     if raw is None:
         return None
@@ -188,6 +190,6 @@ def _decode(raw: bytes | None) -> Verdict | None:
         verified = data["v"]
         if verified is not None and not isinstance(verified, bool):
             return None
-        return Verdict(verified, str(data["r"]), bool(data.get("t", False)))
+        return CitationVerdict(verified, str(data["r"]), bool(data.get("t", False)))
     except (orjson.JSONDecodeError, KeyError, TypeError):
         return None

@@ -14,19 +14,13 @@ too because their hex groups are not commits.
 from __future__ import annotations
 
 import re
-from enum import StrEnum
 from typing import NamedTuple
+
+from groundwire.topics.vocab import CitationType
 
 MAX_SCAN_CHARS = 20_000
 MAX_CITATIONS = 32
 MAX_URL_CHARS = 2_048
-
-
-class CitationType(StrEnum):
-    ADR = "adr"
-    COMMIT = "commit"
-    URL = "url"
-    ISSUE = "issue"
 
 
 class Citation(NamedTuple):

@@ -39,9 +39,9 @@ import httpx
 
 from groundwire.guards.citations.cache import (
     CacheKey,
+    CitationVerdict,
     RedisVerdictCache,
     TTLCache,
-    Verdict,
     settings_scope,
 )
 from groundwire.guards.citations.detect import Citation, CitationType
@@ -65,7 +65,7 @@ _USER_AGENT = "groundwire-citation-verifier/0.1"
 # ---------------------------------------------------------------------------- ADRs
 
 
-def verify_adr(number: int, dirs: Sequence[Path]) -> Verdict:
+def verify_adr(number: int, dirs: Sequence[Path]) -> CitationVerdict:
     """An ADR exists when a configured directory holds a file named for its number
     (ADR-003-title.md, adr_3.md, 0003-title.md: zero padding and prefix vary by tool)."""
     for directory in dirs:
@@ -76,21 +76,21 @@ def verify_adr(number: int, dirs: Sequence[Path]) -> Verdict:
                 break
             m = _ADR_FILE.match(entry.name)
             if m and int(m.group(1)) == number and entry.is_file():
-                return Verdict(True, f"ADR file exists: {entry.name}")
-    return Verdict(False, "ADR not found")
+                return CitationVerdict(True, f"ADR file exists: {entry.name}")
+    return CitationVerdict(False, "ADR not found")
 
 
 # -------------------------------------------------------------------------- commits
 
 
-def verify_commit(sha: str, repos: Sequence[Path], timeout_s: float = 5.0) -> Verdict:
+def verify_commit(sha: str, repos: Sequence[Path], timeout_s: float = 5.0) -> CitationVerdict:
     """`git cat-file -t <sha>^{commit}` in each configured repository (argument list, the
     hash validated first, so nothing from the claim reaches a shell or an option slot)."""
     sha = sha.lower()
     if not _COMMIT_HASH.match(sha):
-        return Verdict(False, "not a commit hash")
+        return CitationVerdict(False, "not a commit hash")
     if not repos:
-        return Verdict(None, "no git repository configured")
+        return CitationVerdict(None, "no git repository configured")
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
     for repo in repos:
         try:
@@ -103,10 +103,10 @@ def verify_commit(sha: str, repos: Sequence[Path], timeout_s: float = 5.0) -> Ve
                 check=False,
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
-            return Verdict(False, f"git failed: {type(exc).__name__}", transient=True)
+            return CitationVerdict(False, f"git failed: {type(exc).__name__}", transient=True)
         if proc.returncode == 0 and proc.stdout.strip() == "commit":
-            return Verdict(True, f"commit exists in {repo.name}")
-    return Verdict(False, "unknown commit")
+            return CitationVerdict(True, f"commit exists in {repo.name}")
+    return CitationVerdict(False, "unknown commit")
 
 
 # ----------------------------------------------------------------------------- URLs
@@ -214,11 +214,11 @@ class UrlVerifier:
         response.close()  # status and headers are all we need; never read a body
         return response
 
-    def verify(self, raw_url: str) -> Verdict:
+    def verify(self, raw_url: str) -> CitationVerdict:
         try:
             url = httpx.URL(raw_url)
         except (httpx.InvalidURL, ValueError) as exc:
-            return Verdict(False, f"invalid URL: {type(exc).__name__}")
+            return CitationVerdict(False, f"invalid URL: {type(exc).__name__}")
         try:
             for _hop in range(self._max_redirects + 1):
                 response = self._request("HEAD", url)
@@ -229,12 +229,12 @@ class UrlVerifier:
                     url = url.join(location)
                     continue
                 code = response.status_code
-                return Verdict(200 <= code < 300, f"HTTP {code}", transient=code >= 500)
-            return Verdict(False, f"more than {self._max_redirects} redirects")
+                return CitationVerdict(200 <= code < 300, f"HTTP {code}", transient=code >= 500)
+            return CitationVerdict(False, f"more than {self._max_redirects} redirects")
         except UrlRefused as exc:
-            return Verdict(False, f"refused: {exc}")
+            return CitationVerdict(False, f"refused: {exc}")
         except httpx.HTTPError as exc:
-            return Verdict(False, f"fetch failed: {type(exc).__name__}", transient=True)
+            return CitationVerdict(False, f"fetch failed: {type(exc).__name__}", transient=True)
 
 
 # --------------------------------------------------------------------------- issues
@@ -243,7 +243,7 @@ class UrlVerifier:
 class IssueTracker(Protocol):
     """Answers "does issue N exist?": True, False, or None when it cannot tell."""
 
-    def exists(self, number: int) -> Verdict: ...
+    def exists(self, number: int) -> CitationVerdict: ...
 
 
 class FileIssueTracker:
@@ -265,14 +265,16 @@ class FileIssueTracker:
                 self._mtime = mtime
             return self._numbers
 
-    def exists(self, number: int) -> Verdict:
+    def exists(self, number: int) -> CitationVerdict:
         try:
             numbers = self._load()
         except (OSError, ValueError) as exc:
-            return Verdict(None, f"issue file unreadable: {type(exc).__name__}", transient=True)
+            return CitationVerdict(
+                None, f"issue file unreadable: {type(exc).__name__}", transient=True
+            )
         if number in numbers:
-            return Verdict(True, "issue listed")
-        return Verdict(False, "issue not found")
+            return CitationVerdict(True, "issue listed")
+        return CitationVerdict(False, "issue not found")
 
 
 def _parse_issue_numbers(text: str) -> list[int]:
@@ -307,16 +309,20 @@ class _RestIssueTracker:
     def __repr__(self) -> str:  # never show the token
         return f"{type(self).__name__}(token={'***' if self._token else None})"
 
-    def _get(self, url: str, headers: dict[str, str]) -> Verdict:
+    def _get(self, url: str, headers: dict[str, str]) -> CitationVerdict:
         try:
             response = self._client.get(url, headers=headers)
         except httpx.HTTPError as exc:
-            return Verdict(None, f"tracker unreachable: {type(exc).__name__}", transient=True)
+            return CitationVerdict(
+                None, f"tracker unreachable: {type(exc).__name__}", transient=True
+            )
         if response.status_code == 200:
-            return Verdict(True, "issue exists")
+            return CitationVerdict(True, "issue exists")
         if response.status_code in (404, 410):
-            return Verdict(False, "issue not found")
-        return Verdict(None, f"tracker answered HTTP {response.status_code}", transient=True)
+            return CitationVerdict(False, "issue not found")
+        return CitationVerdict(
+            None, f"tracker answered HTTP {response.status_code}", transient=True
+        )
 
     def close(self) -> None:
         self._client.close()
@@ -336,7 +342,7 @@ class GitHubIssueTracker(_RestIssueTracker):
         self._base = (api_base or "https://api.github.com").rstrip("/")
         self._repo = repo
 
-    def exists(self, number: int) -> Verdict:
+    def exists(self, number: int) -> CitationVerdict:
         headers = {"Accept": "application/vnd.github+json"}
         if self._token:
             headers["Authorization"] = f"Bearer {self._token}"
@@ -355,7 +361,7 @@ class GitLabIssueTracker(_RestIssueTracker):
         self._base = (api_base or "https://gitlab.com/api/v4").rstrip("/")
         self._project = quote(project, safe="")
 
-    def exists(self, number: int) -> Verdict:
+    def exists(self, number: int) -> CitationVerdict:
         headers = {"PRIVATE-TOKEN": self._token} if self._token else {}
         return self._get(f"{self._base}/projects/{self._project}/issues/{int(number)}", headers)
 
@@ -419,20 +425,20 @@ class CitationVerifier:
         if self.shared_cache is not None:
             await self.shared_cache.aclose()
 
-    def _check(self, citation: Citation) -> Verdict:
+    def _check(self, citation: Citation) -> CitationVerdict:
         if citation.type is CitationType.ADR:
             return verify_adr(citation.number or 0, self._cfg.adr_dirs)
         if citation.type is CitationType.COMMIT:
             return verify_commit(citation.value, self._cfg.git_repos, self._cfg.url_timeout_s)
         if citation.type is CitationType.URL:
             if not self._verify_urls:
-                return Verdict(None, "URL verification disabled")
+                return CitationVerdict(None, "URL verification disabled")
             return self._urls.verify(citation.value)
         if self._issues is None:
-            return Verdict(None, "no issue tracker configured")
+            return CitationVerdict(None, "no issue tracker configured")
         return self._issues.exists(citation.number or 0)
 
-    def _checked(self, citation: Citation) -> Verdict:
+    def _checked(self, citation: Citation) -> CitationVerdict:
         """Local cache, else a real check (which lands in the local cache)."""
         key = _key(citation)
         verdict = self.cache.get(key)
@@ -456,7 +462,7 @@ class CitationVerifier:
         unique: dict[CacheKey, Citation] = {}
         for c in citations:
             unique.setdefault(_key(c), c)
-        verdicts: dict[CacheKey, Verdict] = {}
+        verdicts: dict[CacheKey, CitationVerdict] = {}
         for key in unique:
             hit = self.cache.get(key)
             if hit is not None:
@@ -476,7 +482,7 @@ class CitationVerifier:
             self._count("checked", len(missing))
             sem = asyncio.Semaphore(self._max_concurrency)
 
-            async def one(c: Citation) -> Verdict:
+            async def one(c: Citation) -> CitationVerdict:
                 async with sem:
                     return await asyncio.to_thread(self._checked, c)
 
@@ -520,7 +526,7 @@ def _disabled(citation: Citation) -> CitationReport:
     )
 
 
-def _report(citation: Citation, verdict: Verdict) -> CitationReport:
+def _report(citation: Citation, verdict: CitationVerdict) -> CitationReport:
     return CitationReport(
         type=citation.type.value,
         value=citation.value,

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 
 from groundwire.guards.config import GroundingConfig
-from groundwire.guards.grounding.base import Verdict, grounding_blocks, verify_batch_safely
+from groundwire.guards.grounding.base import grounding_blocks, verify_batch_safely
 from groundwire.guards.protocols import GroundingVerifier
 
 log = logging.getLogger(__name__)
@@ -65,4 +65,4 @@ def build_verifier(cfg: GroundingConfig) -> GroundingVerifier:
     return factory(cfg)
 
 
-__all__ = ["VERIFIERS", "Verdict", "build_verifier", "grounding_blocks", "verify_batch_safely"]
+__all__ = ["VERIFIERS", "build_verifier", "grounding_blocks", "verify_batch_safely"]

@@ -14,29 +14,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from enum import StrEnum
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.protocols import GroundingRequest, GroundingVerifier
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
+from groundwire.topics.vocab import GroundingVerdict
 
 log = logging.getLogger(__name__)
 
 NO_ADMISSIBLE_EVIDENCE = "no admissible evidence"
 
 
-class Verdict(StrEnum):
-    SUPPORTED = "supported"
-    PARTIAL = "partial"
-    NOT_SUPPORTED = "not_supported"
-    UNKNOWN = "unknown"
-    SKIPPED = "skipped"
-
-
 def unknown_report(claim: Claim, verifier: str, reason: str) -> GroundingReport:
     """The verifier itself failed; the claim keeps its confidence, the policy decides."""
     return GroundingReport(
-        verdict=Verdict.UNKNOWN,
+        verdict=GroundingVerdict.UNKNOWN,
         reasoning=reason[:500],
         adjusted_confidence=claim.confidence,
         verifier=verifier,
@@ -46,7 +38,7 @@ def unknown_report(claim: Claim, verifier: str, reason: str) -> GroundingReport:
 def no_evidence_report(claim: Claim, verifier: str) -> GroundingReport:
     """The claim had evidence, but provenance admitted none of it: nothing can ground it."""
     return GroundingReport(
-        verdict=Verdict.NOT_SUPPORTED,
+        verdict=GroundingVerdict.NOT_SUPPORTED,
         score=0.0,
         reasoning=NO_ADMISSIBLE_EVIDENCE,
         adjusted_confidence=0.0,
@@ -69,7 +61,7 @@ def penalty_for(score: float, low: float, high: float, cfg: GroundingConfig) -> 
 
 def finish_report(
     claim: Claim,
-    verdict: Verdict,
+    verdict: GroundingVerdict,
     *,
     verifier: str,
     score: float | None,
@@ -79,10 +71,10 @@ def finish_report(
     rewritten_content: str | None = None,
 ) -> GroundingReport:
     """Build a report whose adjusted confidence is consistent with its verdict."""
-    if verdict is Verdict.NOT_SUPPORTED:
+    if verdict is GroundingVerdict.NOT_SUPPORTED:
         adjusted = 0.0
         penalty = 0.0
-    elif verdict is Verdict.PARTIAL:
+    elif verdict is GroundingVerdict.PARTIAL:
         adjusted = max(0.0, round(claim.confidence - penalty, 4))
     else:
         penalty = 0.0
@@ -108,12 +100,12 @@ def grounding_blocks(report: GroundingReport, cfg: GroundingConfig) -> bool:
     when `on_verifier_failure` is "block"; SUPPORTED and SKIPPED never block.
     """
     verdict = report.verdict
-    if verdict == Verdict.NOT_SUPPORTED:
+    if verdict == GroundingVerdict.NOT_SUPPORTED:
         return True
-    if verdict == Verdict.PARTIAL:
+    if verdict == GroundingVerdict.PARTIAL:
         adjusted = report.adjusted_confidence if report.adjusted_confidence is not None else 0.0
         return adjusted < cfg.min_confidence_after_penalty
-    if verdict == Verdict.UNKNOWN:
+    if verdict == GroundingVerdict.UNKNOWN:
         return cfg.on_verifier_failure == "block"
     return False
 

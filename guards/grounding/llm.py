@@ -32,7 +32,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding.base import (
-    Verdict,
     bounded_turns,
     finish_report,
     locate_span,
@@ -41,6 +40,7 @@ from groundwire.guards.grounding.base import (
 )
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
+from groundwire.topics.vocab import GroundingVerdict
 
 log = logging.getLogger(__name__)
 
@@ -248,17 +248,17 @@ class LlmVerifier:
         reasoning = answer.reasoning.strip()[:1000]
         if invented:
             reasoning += f" [{invented} quoted span(s) not found in the source were discarded]"
-        verdict = Verdict(answer.verdict.lower())
-        if verdict is not Verdict.NOT_SUPPORTED and not spans:
+        verdict = GroundingVerdict(answer.verdict.lower())
+        if verdict is not GroundingVerdict.NOT_SUPPORTED and not spans:
             # Support without a single verifiable quote is not support we can record.
             return unknown_report(
                 claim, self.name, "verifier claimed support but quoted no source text"
             )
-        if verdict is Verdict.SUPPORTED:
+        if verdict is GroundingVerdict.SUPPORTED:
             return finish_report(
                 claim, verdict, verifier=self.name, score=1.0, spans=spans, reasoning=reasoning
             )
-        if verdict is Verdict.NOT_SUPPORTED:
+        if verdict is GroundingVerdict.NOT_SUPPORTED:
             return finish_report(
                 claim, verdict, verifier=self.name, score=0.0, spans=spans, reasoning=reasoning
             )
@@ -268,7 +268,7 @@ class LlmVerifier:
         rewritten = await self._rewrite(claim, spans) if self.cfg.rewrite_partial else None
         return finish_report(
             claim,
-            Verdict.PARTIAL,
+            GroundingVerdict.PARTIAL,
             verifier=self.name,
             score=round(1.0 - penalty, 4),
             spans=spans,

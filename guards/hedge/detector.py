@@ -18,26 +18,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import NamedTuple
 
 from groundwire.guards.config import HedgeConfig
 from groundwire.topics.records import HedgeReport
-
-
-class HedgeAction(StrEnum):
-    BLOCK = "block"
-    REVIEW = "review"
-    NONE = "none"
-
-
-class HedgeCategory(StrEnum):
-    PERSONAL_SPECULATION = "personal_speculation"
-    ADMITTED_UNCERTAINTY = "admitted_uncertainty"
-    SUGGESTION = "suggestion"
-    TECHNICAL_HEDGE = "technical_hedge"
-    APPROXIMATION = "approximation"
-
+from groundwire.topics.vocab import HedgeAction, HedgeCategory
 
 ACTION_OF: dict[HedgeCategory, HedgeAction] = {
     HedgeCategory.PERSONAL_SPECULATION: HedgeAction.BLOCK,

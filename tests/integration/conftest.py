@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.redis_server import RedisClusterServer, RedisServer
+from tests.support.redis_server import RedisClusterServer, RedisServer
 
 
 @pytest.fixture

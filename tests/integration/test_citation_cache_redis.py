@@ -10,11 +10,11 @@ import pytest
 import redis.asyncio as aioredis
 
 from groundwire.guards.citations import detect
-from groundwire.guards.citations.cache import RedisVerdictCache, Verdict
+from groundwire.guards.citations.cache import CitationVerdict, RedisVerdictCache
 from groundwire.guards.citations.verifier import CitationVerifier, build_citation_verifier
 from groundwire.guards.config import CitationConfig
 from groundwire.guards.redis_client import connect
-from tests.integration.redis_server import RedisServer, delete_prefix
+from tests.support.redis_server import RedisServer, delete_prefix
 
 pytestmark = pytest.mark.integration
 
@@ -83,8 +83,8 @@ async def test_keys_hold_a_digest_and_expire_with_the_ttl(
         assert cache is not None
         await cache.put_many(
             [
-                (("url", url), Verdict(True, "HTTP 200")),
-                (("url", url + "2"), Verdict(None, "timeout", transient=True)),
+                (("url", url), CitationVerdict(True, "HTTP 200")),
+                (("url", url + "2"), CitationVerdict(None, "timeout", transient=True)),
             ]
         )
         keys = [k.decode() async for k in raw.scan_iter(match=f"{cfg.redis_prefix}:*")]
@@ -180,13 +180,13 @@ async def test_after_a_failure_redis_is_skipped_for_the_cooldown(own_redis: Redi
         assert await cache.get_many([("adr", "ADR-1")]) == [None]
         assert errors == ["read"] and not cache.available
         own_redis.start()
-        await cache.put_many([(("adr", "ADR-1"), Verdict(True, "found"))])
+        await cache.put_many([(("adr", "ADR-1"), CitationVerdict(True, "found"))])
         assert await cache.get_many([("adr", "ADR-1")]) == [None]  # skipped, not tried
         now[0] = 5.0
-        await cache.put_many([(("adr", "ADR-1"), Verdict(True, "found"))])
+        await cache.put_many([(("adr", "ADR-1"), CitationVerdict(True, "found"))])
         (hit,) = await cache.get_many([("adr", "ADR-1")])
         assert (
-            hit is not None and hit[0] == Verdict(True, "found") and 60 < hit[1] <= 600
+            hit is not None and hit[0] == CitationVerdict(True, "found") and 60 < hit[1] <= 600
         )  # the stored TTL, not the transient cap
         assert errors == ["read"]
     finally:

@@ -14,8 +14,8 @@ from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
 from groundwire.guards.dedup.minhash import jaccard, tokenize
 from groundwire.guards.protocols import DedupRequest
-from tests.integration.redis_server import delete_prefix
-from tests.text_edits import random_edit
+from tests.support.redis_server import delete_prefix
+from tests.support.text_edits import random_edit
 
 pytestmark = pytest.mark.integration
 

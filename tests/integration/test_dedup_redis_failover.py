@@ -13,7 +13,7 @@ import pytest
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import DedupStoreError, build_dedup_index
 from groundwire.guards.protocols import DedupRequest
-from tests.integration.redis_server import RedisServer
+from tests.support.redis_server import RedisServer
 
 pytestmark = pytest.mark.integration
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 import collections
 import os
 import signal
-from pathlib import Path
 
 import orjson
 import pytest
 
-from tests.integration.pipeline_harness import Pipeline
+from tests.support import REPO
+from tests.support.pipeline_harness import Pipeline
 
 pytestmark = pytest.mark.integration
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "groundwire" / "examples" / "claims.jsonl"
+EXAMPLES = REPO / "groundwire" / "examples" / "claims.jsonl"
 
 
 @pytest.fixture

@@ -38,10 +38,10 @@ from groundwire.metrics import dashboard, labels
 from groundwire.metrics.dedup import dedup_result
 from groundwire.metrics.screening import reentry_reasons
 from groundwire.topics.records import DlqRecord, RoutedResult
+from tests.support import REPO
 
 pytestmark = pytest.mark.integration
 
-REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "groundwire" / "examples" / "claims.jsonl"
 GROUNDWIRE = [sys.executable, "-m", "groundwire.streams.cli"]
 PROMETHEUS_BIN = shutil.which("prometheus") or "/usr/bin/prometheus"

@@ -14,8 +14,8 @@ from groundwire.guards.citations.verifier import build_citation_verifier
 from groundwire.guards.config import CitationConfig, DedupConfig
 from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
 from groundwire.guards.protocols import DedupRequest
-from tests.integration.pipeline_harness import Pipeline
-from tests.integration.redis_server import RedisClusterServer
+from tests.support.pipeline_harness import Pipeline
+from tests.support.redis_server import RedisClusterServer
 
 pytestmark = pytest.mark.integration
 

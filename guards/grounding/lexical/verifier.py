@@ -33,7 +33,6 @@ from typing import NamedTuple
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding.base import (
-    Verdict,
     bounded_turns,
     finish_report,
     locate_span,
@@ -43,6 +42,7 @@ from groundwire.guards.grounding.base import (
 )
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
+from groundwire.topics.vocab import GroundingVerdict
 
 
 def _words(text: str) -> list[str]:
@@ -778,7 +778,7 @@ class LexicalVerifier:
             return None
         return finish_report(
             claim,
-            Verdict.SUPPORTED,
+            GroundingVerdict.SUPPORTED,
             verifier=self.name,
             score=1.0,
             spans=[span],
@@ -794,21 +794,21 @@ class LexicalVerifier:
         )
         penalty = 0.0
         if contradiction or a.features["speaker_mismatch"] >= 1.0:
-            verdict = Verdict.NOT_SUPPORTED
+            verdict = GroundingVerdict.NOT_SUPPORTED
         elif p >= hi and not specifics and not a.negation_flip:
-            verdict = Verdict.SUPPORTED
+            verdict = GroundingVerdict.SUPPORTED
         elif p >= lo and a.spans:
-            verdict = Verdict.PARTIAL
+            verdict = GroundingVerdict.PARTIAL
             # just under SUPPORTED loses little, barely above NOT_SUPPORTED the most
             penalty = penalty_for(min(p, hi), lo, hi, self.cfg)
         elif specifics and a.spans and self._core_supported(claim, a, turns, lo):
             # Seed 002's PARTIAL: the core is in the source, the claim adds specifics
             # (a date, a percentage, a project name) the source never gave.
-            verdict = Verdict.PARTIAL
+            verdict = GroundingVerdict.PARTIAL
             lo_pen, hi_pen = sorted((self.cfg.penalty_min, self.cfg.penalty_max))
             penalty = round(min(hi_pen, lo_pen + 0.05 * (len(specifics) - 1)), 4)
         else:
-            verdict = Verdict.NOT_SUPPORTED
+            verdict = GroundingVerdict.NOT_SUPPORTED
         return finish_report(
             claim,
             verdict,
@@ -834,7 +834,7 @@ class LexicalVerifier:
         return self.score(b) >= floor and not b.missing_numbers and not b.missing_entities
 
 
-def _explain(verdict: Verdict, a: Analysis) -> str:
+def _explain(verdict: GroundingVerdict, a: Analysis) -> str:
     parts = [f"{a.features['coverage']:.0%} of content words found in the source"]
     if a.missing_numbers:
         parts.append("numbers not in the source: " + ", ".join(a.missing_numbers[:5]))
@@ -851,7 +851,7 @@ def _explain(verdict: Verdict, a: Analysis) -> str:
         parts.append("first-person statement the source does not make")
     if a.features["speaker_mismatch"]:
         parts.append("attributed to a speaker who did not say it")
-    if a.missing_words and verdict is not Verdict.SUPPORTED:
+    if a.missing_words and verdict is not GroundingVerdict.SUPPORTED:
         parts.append("unsupported words: " + ", ".join(a.missing_words[:8]))
     return f"{verdict.value}: " + "; ".join(parts)
 

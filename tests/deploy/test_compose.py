@@ -17,7 +17,9 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-from test_deploy_support import REPO, settings_env_error
+
+from tests.support import REPO
+from tests.support.deploy import settings_env_error
 
 COMPOSE = yaml.safe_load((REPO / "docker-compose.yml").read_text())
 SERVICES: dict[str, dict[str, Any]] = COMPOSE["services"]

@@ -10,10 +10,11 @@ from __future__ import annotations
 import pytest
 
 from groundwire.guards.config import GroundingConfig
-from groundwire.guards.grounding import Verdict, grounding_blocks
+from groundwire.guards.grounding import grounding_blocks
 from groundwire.guards.grounding.lexical import LexicalVerifier, analyse, stem, tokenize
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+from groundwire.topics.vocab import GroundingVerdict
 
 CFG = GroundingConfig()
 
@@ -60,7 +61,7 @@ def test_seed_fabricated_employer_is_not_supported() -> None:
         confidence=0.85,
         user_id="georgian",
     )
-    assert report.verdict == Verdict.NOT_SUPPORTED
+    assert report.verdict == GroundingVerdict.NOT_SUPPORTED
     assert report.evidence_spans == []
     assert "Google" in report.reasoning
     assert grounding_blocks(report, CFG)
@@ -73,7 +74,7 @@ def test_seed_partial_grounding_keeps_evidence_and_penalises() -> None:
         confidence=0.82,
         user_id="georgian",
     )
-    assert report.verdict == Verdict.PARTIAL
+    assert report.verdict == GroundingVerdict.PARTIAL
     assert 0.10 <= report.confidence_penalty <= 0.30
     assert report.adjusted_confidence == pytest.approx(0.82 - report.confidence_penalty)
     texts = " ".join(s.text for s in report.evidence_spans)
@@ -87,12 +88,12 @@ def test_seed_partial_grounding_keeps_evidence_and_penalises() -> None:
         confidence=0.4,
         user_id="georgian",
     )
-    assert low.verdict == Verdict.PARTIAL and grounding_blocks(low, CFG)
+    assert low.verdict == GroundingVerdict.PARTIAL and grounding_blocks(low, CFG)
 
 
 def test_faithful_restatement_is_supported_with_spans() -> None:
     report = verify("Georgian should be done with the MVP by end of April", MVP, user_id="georgian")
-    assert report.verdict == Verdict.SUPPORTED
+    assert report.verdict == GroundingVerdict.SUPPORTED
     assert report.evidence_spans and report.evidence_spans[0].turn_id == "turn-1"
     assert_spans_exact(report, MVP)
     assert report.confidence_penalty == 0.0
@@ -105,37 +106,37 @@ TEAM = [SourceTurn(id="s", text="The team has 3 engineers working on the OAuth i
 
 def test_changed_number_contradicts() -> None:
     assert verify("The team has 3 engineers working on the OAuth integration", TEAM).verdict == (
-        Verdict.SUPPORTED
+        GroundingVerdict.SUPPORTED
     )
     report = verify("The team has 5 engineers working on the OAuth integration", TEAM)
-    assert report.verdict == Verdict.NOT_SUPPORTED
+    assert report.verdict == GroundingVerdict.NOT_SUPPORTED
     assert "'5' where the source says '3'" in report.reasoning
 
 
 def test_swapped_entity_contradicts() -> None:
     report = verify("The team has 3 engineers working on the Stripe integration", TEAM)
-    assert report.verdict == Verdict.NOT_SUPPORTED
+    assert report.verdict == GroundingVerdict.NOT_SUPPORTED
     assert "Stripe" in report.reasoning
 
 
 def test_added_quantity_is_at_most_partial() -> None:
     report = verify("The team has 3 engineers working on the OAuth integration since 2019", TEAM)
-    assert report.verdict in (Verdict.PARTIAL, Verdict.NOT_SUPPORTED)
+    assert report.verdict in (GroundingVerdict.PARTIAL, GroundingVerdict.NOT_SUPPORTED)
     assert "2019" in report.reasoning
 
 
 def test_number_words_match_digits() -> None:
     report = verify("The team has three engineers working on the OAuth integration", TEAM)
-    assert report.verdict == Verdict.SUPPORTED
+    assert report.verdict == GroundingVerdict.SUPPORTED
 
 
 def test_negation_flip_is_not_supported() -> None:
     turns = [SourceTurn(id="s", text="The payment service uses Postgres for the ledger.")]
     assert verify("The payment service uses Postgres for the ledger", turns).verdict == (
-        Verdict.SUPPORTED
+        GroundingVerdict.SUPPORTED
     )
     report = verify("The payment service does not use Postgres for the ledger", turns)
-    assert report.verdict == Verdict.NOT_SUPPORTED
+    assert report.verdict == GroundingVerdict.NOT_SUPPORTED
     assert "negation" in report.reasoning
 
 
@@ -145,9 +146,9 @@ def test_claim_about_a_different_speaker() -> None:
             id="chat", text="Anna: I will bring the cake tomorrow . Bob: great, I'll bring drinks"
         )
     ]
-    assert verify("Anna will bring the cake tomorrow", turns).verdict == Verdict.SUPPORTED
+    assert verify("Anna will bring the cake tomorrow", turns).verdict == GroundingVerdict.SUPPORTED
     report = verify("Bob will bring the cake tomorrow", turns)
-    assert report.verdict == Verdict.NOT_SUPPORTED
+    assert report.verdict == GroundingVerdict.NOT_SUPPORTED
     assert "speaker" in report.reasoning
 
 
@@ -157,13 +158,13 @@ def test_owner_name_is_not_an_invented_entity_only_for_first_person_evidence() -
     assert "Georgian" in analyse(text, third_person, set()).missing_entities
     assert "Georgian" not in analyse(text, MVP, {"georgian"}).missing_entities
     report = verify(text, MVP, user_id="georgian")
-    assert report.verdict == Verdict.SUPPORTED
+    assert report.verdict == GroundingVerdict.SUPPORTED
 
 
 def test_no_admissible_turns_is_not_supported() -> None:
     claim = Claim(claim_id="c", tenant_id="t", content="x is y", source="chat", source_turns=MVP)
     [report] = [LexicalVerifier(CFG).verify_one(GroundingRequest(claim, []))]
-    assert report.verdict == Verdict.NOT_SUPPORTED
+    assert report.verdict == GroundingVerdict.NOT_SUPPORTED
     assert report.reasoning == "no admissible evidence"
 
 
@@ -177,7 +178,10 @@ async def test_verify_batch_keeps_order_and_never_raises() -> None:
     reports = await LexicalVerifier(CFG).verify_batch(
         [GroundingRequest(c, c.source_turns) for c in claims]
     )
-    assert [r.verdict for r in reports] == [Verdict.SUPPORTED, Verdict.NOT_SUPPORTED]
+    assert [r.verdict for r in reports] == [
+        GroundingVerdict.SUPPORTED,
+        GroundingVerdict.NOT_SUPPORTED,
+    ]
     assert all(r.verifier == "lexical" for r in reports)
 
 
@@ -192,7 +196,9 @@ def test_evidence_is_bounded() -> None:
         source_turns=turns,
     )
     report = LexicalVerifier(cfg).verify_one(GroundingRequest(claim, turns))
-    assert report.verdict == Verdict.NOT_SUPPORTED  # the evidence past the budget is not read
+    assert (
+        report.verdict == GroundingVerdict.NOT_SUPPORTED
+    )  # the evidence past the budget is not read
 
 
 def test_tokenizer_and_stemmer() -> None:
@@ -208,7 +214,7 @@ def test_configured_thresholds_take_effect() -> None:
     claim = Claim(claim_id="c", tenant_id="t", content=text, source="chat", source_turns=TEAM)
     strict = LexicalVerifier(GroundingConfig(supported_threshold=1.0))
     report = strict.verify_one(GroundingRequest(claim, TEAM))
-    assert report.verdict == Verdict.PARTIAL
+    assert report.verdict == GroundingVerdict.PARTIAL
     assert report.confidence_penalty == pytest.approx(0.10, abs=0.05)
 
 

@@ -11,7 +11,6 @@ from groundwire.guards.config import GroundingConfig, GuardsConfig
 from groundwire.guards.grounder import skip_reason
 from groundwire.guards.grounding import build_verifier
 from groundwire.guards.grounding.base import (
-    Verdict,
     finish_report,
     grounding_blocks,
     locate_span,
@@ -22,6 +21,7 @@ from groundwire.guards.grounding.lexical import LexicalVerifier
 from groundwire.guards.protocols import GroundingRequest, GroundingVerifier
 from groundwire.guards.screening import screen
 from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+from groundwire.topics.vocab import GroundingVerdict
 
 TURNS = [
     SourceTurn(id="a", text="We moved the API to Go."),
@@ -71,15 +71,15 @@ def test_penalty_range_and_direction() -> None:
 def test_finish_report_adjusts_confidence_by_verdict() -> None:
     c = claim(confidence=0.8)
     partial = finish_report(
-        c, Verdict.PARTIAL, verifier="x", score=0.5, spans=[], reasoning="", penalty=0.2
+        c, GroundingVerdict.PARTIAL, verifier="x", score=0.5, spans=[], reasoning="", penalty=0.2
     )
     assert partial.adjusted_confidence == pytest.approx(0.6)
     supported = finish_report(
-        c, Verdict.SUPPORTED, verifier="x", score=0.9, spans=[], reasoning="", penalty=0.2
+        c, GroundingVerdict.SUPPORTED, verifier="x", score=0.9, spans=[], reasoning="", penalty=0.2
     )
     assert supported.confidence_penalty == 0 and supported.adjusted_confidence == 0.8
     blocked = finish_report(
-        c, Verdict.NOT_SUPPORTED, verifier="x", score=0.1, spans=[], reasoning=""
+        c, GroundingVerdict.NOT_SUPPORTED, verifier="x", score=0.1, spans=[], reasoning=""
     )
     assert blocked.adjusted_confidence == 0.0
 
@@ -153,5 +153,5 @@ class Short:
 async def test_verify_batch_safely_turns_failures_into_unknown(verifier: object) -> None:
     c = claim(confidence=0.7)
     reports = await verify_batch_safely(verifier, [GroundingRequest(c, TURNS)] * 2)  # type: ignore[arg-type]
-    assert [r.verdict for r in reports] == [Verdict.UNKNOWN] * 2
+    assert [r.verdict for r in reports] == [GroundingVerdict.UNKNOWN] * 2
     assert reports[0].adjusted_confidence == 0.7

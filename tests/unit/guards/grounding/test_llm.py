@@ -18,10 +18,11 @@ import pytest
 from aiohttp import web
 
 from groundwire.guards.config import GroundingConfig
-from groundwire.guards.grounding import Verdict, build_verifier
+from groundwire.guards.grounding import build_verifier
 from groundwire.guards.grounding.llm import CircuitBreaker, LlmVerifier
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, SourceTurn
+from groundwire.topics.vocab import GroundingVerdict
 
 pytestmark = pytest.mark.integration
 
@@ -133,7 +134,7 @@ async def test_supported_spans_are_exact_substrings(server: tuple[FakeLlm, str])
     verifier = make(url)
     report = await one(verifier)
     await verifier.aclose()
-    assert report.verdict == Verdict.SUPPORTED
+    assert report.verdict == GroundingVerdict.SUPPORTED
     [span] = report.evidence_spans
     assert span.turn_id == "t1"
     assert TURN.text[span.start : span.end] == span.text == "done with the MVP"
@@ -174,7 +175,7 @@ async def test_invented_spans_are_discarded(server: tuple[FakeLlm, str]) -> None
     )
     verifier = make(url)
     report = await one(verifier)
-    assert report.verdict == Verdict.PARTIAL
+    assert report.verdict == GroundingVerdict.PARTIAL
     assert [s.text for s in report.evidence_spans] == ["done with the MVP by end of April"]
     assert "discarded" in report.reasoning
     assert report.confidence_penalty == pytest.approx(0.2)
@@ -183,7 +184,7 @@ async def test_invented_spans_are_discarded(server: tuple[FakeLlm, str]) -> None
     fake.reply = lambda body: verdict("SUPPORTED", ["Georgian works at Google"])
     report = await one(verifier)
     await verifier.aclose()
-    assert report.verdict == Verdict.UNKNOWN
+    assert report.verdict == GroundingVerdict.UNKNOWN
     assert report.evidence_spans == []
 
 
@@ -197,7 +198,7 @@ async def test_garbage_answers_are_unknown(server: tuple[FakeLlm, str], content:
     verifier = make(url)
     report = await one(verifier)
     await verifier.aclose()
-    assert report.verdict == Verdict.UNKNOWN
+    assert report.verdict == GroundingVerdict.UNKNOWN
     assert len(fake.requests) == 1  # a bad answer is not retried
 
 
@@ -212,7 +213,7 @@ async def test_5xx_and_429_are_retried_then_succeed(server: tuple[FakeLlm, str])
     verifier = make(url, llm_max_retries=2)
     report = await one(verifier)
     await verifier.aclose()
-    assert report.verdict == Verdict.NOT_SUPPORTED
+    assert report.verdict == GroundingVerdict.NOT_SUPPORTED
     assert len(fake.requests) == 3
     assert report.adjusted_confidence == 0.0
 
@@ -223,7 +224,7 @@ async def test_persistent_5xx_is_unknown_after_retries(server: tuple[FakeLlm, st
     verifier = make(url, llm_max_retries=2)
     report = await one(verifier)
     await verifier.aclose()
-    assert report.verdict == Verdict.UNKNOWN
+    assert report.verdict == GroundingVerdict.UNKNOWN
     assert "503" in report.reasoning
     assert len(fake.requests) == 3
 
@@ -234,7 +235,7 @@ async def test_slow_answer_times_out_to_unknown(server: tuple[FakeLlm, str]) -> 
     verifier = make(url, llm_timeout_s=0.2, llm_max_retries=1)
     report = await one(verifier)
     await verifier.aclose()
-    assert report.verdict == Verdict.UNKNOWN
+    assert report.verdict == GroundingVerdict.UNKNOWN
     assert "timeout" in report.reasoning
     assert len(fake.requests) == 2
 
@@ -246,18 +247,18 @@ async def test_breaker_opens_then_recovers(server: tuple[FakeLlm, str]) -> None:
     clock = _Clock()
     verifier.breaker = CircuitBreaker(failures=2, cooldown_s=30.0, clock=clock)
     for _ in range(2):
-        assert (await one(verifier)).verdict == Verdict.UNKNOWN
+        assert (await one(verifier)).verdict == GroundingVerdict.UNKNOWN
     assert verifier.breaker.state == "open"
     calls = len(fake.requests)
     report = await one(verifier)
-    assert report.verdict == Verdict.UNKNOWN and "circuit open" in report.reasoning
+    assert report.verdict == GroundingVerdict.UNKNOWN and "circuit open" in report.reasoning
     assert len(fake.requests) == calls  # failed fast, the endpoint was not called
     fake.reply = lambda body: verdict("SUPPORTED", ["done with the MVP"])
     clock.now += 29.0
     assert verifier.breaker.state == "open"
     clock.now += 1.0
     assert verifier.breaker.state == "half_open"
-    assert (await one(verifier)).verdict == Verdict.SUPPORTED
+    assert (await one(verifier)).verdict == GroundingVerdict.SUPPORTED
     assert verifier.breaker.state == "closed"
     await verifier.aclose()
 
@@ -283,7 +284,7 @@ async def test_concurrency_is_bounded(server: tuple[FakeLlm, str]) -> None:
     verifier = make(url, llm_max_concurrency=2)
     reports = await verifier.verify_batch([request() for _ in range(8)])
     await verifier.aclose()
-    assert [r.verdict for r in reports] == [Verdict.SUPPORTED] * 8
+    assert [r.verdict for r in reports] == [GroundingVerdict.SUPPORTED] * 8
     assert fake.max_in_flight == 2
 
 
@@ -299,7 +300,7 @@ async def test_partial_rewrite_is_a_second_call(server: tuple[FakeLlm, str]) -> 
     verifier = make(url, rewrite_partial=True)
     report = await one(verifier, request("Georgian will deliver the MVP by April 30, 95% sure"))
     await verifier.aclose()
-    assert report.verdict == Verdict.PARTIAL
+    assert report.verdict == GroundingVerdict.PARTIAL
     assert report.rewritten_content == "Georgian expects to deliver the MVP by end of April"
     assert len(fake.requests) == 2
     rewrite_data = fake.requests[1]["messages"][1]["content"]
@@ -314,7 +315,7 @@ async def test_no_admissible_turns_is_not_supported_without_a_call(
     claim = request().claim
     [report] = await verifier.verify_batch([GroundingRequest(claim, [])])
     await verifier.aclose()
-    assert report.verdict == Verdict.NOT_SUPPORTED
+    assert report.verdict == GroundingVerdict.NOT_SUPPORTED
     assert report.reasoning == "no admissible evidence"
     assert fake.requests == []
 
@@ -323,4 +324,4 @@ async def test_unreachable_endpoint_is_unknown() -> None:
     verifier = make("http://127.0.0.1:9/v1", llm_max_retries=1)
     report = await one(verifier)
     await verifier.aclose()
-    assert report.verdict == Verdict.UNKNOWN
+    assert report.verdict == GroundingVerdict.UNKNOWN

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support import REPO
+
 RULES_DIR = REPO / "metrics" / "rules"
 TESTS_DIR = RULES_DIR / "tests"
 OPERATIONS_DOC = REPO / "docs" / "operations.md"

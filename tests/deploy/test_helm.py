@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 import yaml
-from test_deploy_support import REPO, settings_env_error
+
+from tests.support import REPO
+from tests.support.deploy import settings_env_error
 
 HELM_SH = REPO / "scripts" / "helm.sh"
 REDIS_SECRET = "redis://:s3cr3t-pw@redis.example:6379/0"

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from groundwire.guards.config import GroundingConfig
-from groundwire.guards.grounding import Verdict, build_verifier
+from groundwire.guards.grounding import build_verifier
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, SourceTurn
 
@@ -17,6 +17,7 @@ from groundwire.guards.grounding.embedding import (
     EmbeddingVerifier,
     SentenceEncoder,
 )
+from groundwire.topics.vocab import GroundingVerdict
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +52,10 @@ async def test_factory_builds_it_and_it_decides() -> None:
         )
     ]
     reports = await verifier.verify_batch([GroundingRequest(c, turns) for c in claims])
-    assert [r.verdict for r in reports] == [Verdict.SUPPORTED, Verdict.NOT_SUPPORTED]
+    assert [r.verdict for r in reports] == [
+        GroundingVerdict.SUPPORTED,
+        GroundingVerdict.NOT_SUPPORTED,
+    ]
     assert all(r.verifier == "embedding" for r in reports)
 
 

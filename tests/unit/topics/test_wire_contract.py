@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-from pathlib import Path
 
 import jsonschema
 import orjson
@@ -14,8 +13,9 @@ from groundwire.topics.codec import DecodeError, decode_claim, dlq_record
 from groundwire.topics.names import TOPIC_SUFFIXES, TopicNames
 from groundwire.topics.records import Claim
 from groundwire.topics.schemas import MODELS, load_schema, stale_schemas
+from tests.support import REPO
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "groundwire" / "examples" / "claims.jsonl"
+EXAMPLES = REPO / "groundwire" / "examples" / "claims.jsonl"
 LIMITS = {"max_record_bytes": 4096, "max_content_bytes": 256}
 
 

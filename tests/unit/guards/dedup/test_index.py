@@ -13,7 +13,7 @@ from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
 from groundwire.guards.dedup.minhash import Fingerprint, jaccard, tokenize
 from groundwire.guards.dedup.store import Decision, Item
 from groundwire.guards.protocols import DedupIndex, DedupRequest
-from tests.text_edits import random_edit
+from tests.support.text_edits import random_edit
 
 BASE = "the billing service retries failed card payments three times with exponential backoff"
 
