@@ -21,9 +21,9 @@ from pathlib import Path
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import build_verifier
+from groundwire.guards.grounding.evaluation import baseline_supported, load_examples
 from groundwire.guards.grounding.lexical import clear_turn_caches
 from groundwire.guards.protocols import GroundingRequest, GroundingVerifier
-from groundwire.streams.cli.eval import baseline_supported, load_examples
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "grounding-dev.jsonl"
 BATCH = 500  # the stream's default batch size
