@@ -1,0 +1,250 @@
+"""The source side of a claim: each turn read once into sentences, word sets and speakers.
+
+Several claims in a batch (and the core re-score of a claim, see `verifier.py`) often cite
+the same turns, so everything the features need from a turn is computed in one pass and
+cached per turn (`_turn_evidence`); the evidence of several turns is those per-turn
+indexes concatenated. Only the words (strings) are extracted up front: `Token`s with
+offsets are built lazily, for the few sentences that supply evidence spans.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from groundwire.guards.grounding.lexical.text import (
+    FIRST_PERSON,
+    NEGATIONS_BUT_NO,
+    WORD,
+    Token,
+    parts_of,
+    tokenize,
+    word_offsets,
+)
+from groundwire.topics.records import Claim, SourceTurn
+
+__all__ = [
+    "Evidence",
+    "Sentence",
+    "clear_turn_caches",
+    "evidence_for",
+    "known_names",
+    "split_sentences",
+]
+
+# Sentence ends: `(?<=[.!?])\s+|\n+|\s\.\s`, written to start with `\s` (same matches)
+# so the regex engine skips ahead to whitespace instead of trying every position.
+_SENTENCE_END = re.compile(r"\s(?:(?<=[.!?]\s)\s*|(?<=\n)\n*|\.\s)")
+# `\b(?:I|me|my|mine|myself|we|us|our|ours)\b` (ignoring case), written to start with a
+# character class so the regex engine skips ahead instead of trying every position.
+_FIRST_PERSON_RE = re.compile(
+    r"[imwuo](?<=\b[imwuo])(?:(?<=i)|(?<=m)(?:e|y|ine|yself)|(?<=w)e|(?<=u)s|(?<=o)(?:ur|urs))\b",
+    re.IGNORECASE,
+)
+# 'Name: ' at a line or sentence start: `(?:^|(?<=[.!?\n]\s)|(?<=\s\.\s))([A-Z][\w'-]{1,30}):\s`
+# with the look-behinds moved after the capital (same matches, found by a fast scan).
+_SPEAKER_LINE = re.compile(
+    r"([A-Z](?:(?<=^[A-Z])|(?<=[.!?\n]\s[A-Z])|(?<=\s\.\s[A-Z]))[\w'-]{1,30}):\s"
+)
+
+
+@dataclass(slots=True)
+class Sentence:
+    """One sentence of a source turn, read as words (its `Token`s are built on demand)."""
+
+    turn: SourceTurn
+    start: int
+    end: int
+    raws: list[str]  # the words as written, in order
+    lows: tuple[str, ...]  # the same, lowercase
+    word_stems: tuple[str, ...]  # their stems
+    content: tuple[bool, ...]  # whether each is a content word
+    stems: frozenset[str] = field(default_factory=frozenset)
+    # has a negation other than a leading-answer "no" (see `features.analyse`)
+    negated: bool = False
+    _tokens: list[Token] | None = None
+    _spans: list[tuple[int, int]] | None = None
+
+    @property
+    def tokens(self) -> list[Token]:
+        """The sentence's tokens (offsets in the turn), built on first use: most
+        sentences are only ever read as word sets, a few (the best) for their spans."""
+        if self._tokens is None:
+            self._tokens = tokenize(self.turn.text[self.start : self.end], self.start)
+        return self._tokens
+
+    def word_spans(self) -> list[tuple[int, int]]:
+        """(start, end) in the turn of each word, computed on first use (span sentences)."""
+        if self._spans is None:
+            self._spans = word_offsets(self.turn.text, self.start, self.end)
+        return self._spans
+
+
+def split_sentences(turn: SourceTurn) -> list[Sentence]:
+    """Sentences of one turn; cached, since several claims often cite the same turns."""
+    return _turn_evidence(turn).sentences
+
+
+@dataclass(slots=True)
+class Evidence:
+    """Everything `features.analyse` needs from the source side, computed once per turn.
+
+    Never mutated after construction (shared through the cache)."""
+
+    sentences: list[Sentence]
+    stems: set[str]
+    lows: set[str]
+    numbers: set[str]
+    bigrams: set[tuple[str, str]]
+    seq_len: int  # content stems + one separator per sentence
+    positions: dict[str, list[int]]  # content stem -> indices in that sequence
+    negated: bool
+    first: bool
+    speakers: dict[str, set[str]]  # speaker name (lower) -> stems of what they said
+
+
+@functools.lru_cache(maxsize=1_024)
+def _turn_evidence(turn: SourceTurn) -> Evidence:
+    """One pass over a turn: sentences, word sets, the stem sequence, speakers; cached,
+    since several claims (and the core re-score of a claim) often cite the same turns.
+
+    Only the words (strings) are extracted here; `Token`s with offsets are built lazily
+    for the few sentences that supply evidence spans (`Sentence.tokens`)."""
+    text = turn.text
+    findall = WORD.findall
+    # Words never span a sentence boundary (those sit on whitespace), and the word pattern
+    # has no anchors or look-arounds, so each piece is read in place: findall(text, a, b).
+    bounds: list[tuple[int, int]] = []
+    pos = 0
+    for m in _SENTENCE_END.finditer(text):
+        start, end = m.span()
+        if start > pos:
+            bounds.append((pos, start))
+        pos = end
+    if pos < len(text):
+        bounds.append((pos, len(text)))
+    sentences: list[Sentence] = []
+    lows: set[str] = set()
+    numbers: set[str | None] = set()
+    bigrams: set[tuple[str, str]] = set()
+    src_seq: list[str] = []  # content stems, "\0" after each sentence
+    for start, end in bounds:
+        raws = findall(text, start, end)
+        if not raws:
+            continue
+        s_lows, s_stems, s_content, s_nums = zip(*parts_of(raws), strict=True)
+        seq = list(itertools.compress(s_stems, s_content))
+        lows.update(s_lows)
+        numbers.update(s_nums)
+        sentences.append(
+            Sentence(
+                turn,
+                start,
+                end,
+                raws,
+                s_lows,
+                s_stems,
+                s_content,
+                frozenset(seq),
+                not NEGATIONS_BUT_NO.isdisjoint(s_lows),
+            )
+        )
+        bigrams.update(itertools.pairwise(seq))
+        src_seq += seq
+        src_seq.append("\0")
+    numbers.discard(None)
+    stems = set(src_seq)
+    stems.discard("\0")
+    positions: defaultdict[str, list[int]] = defaultdict(list)
+    for i, st in enumerate(src_seq):
+        positions[st].append(i)
+    return Evidence(
+        sentences=sentences,
+        stems=stems,
+        lows=lows,
+        numbers=numbers,  # type: ignore[arg-type]  # None discarded above
+        bigrams=bigrams,
+        seq_len=len(src_seq),
+        positions=positions,
+        negated=any(s.negated for s in sentences),
+        first=not FIRST_PERSON.isdisjoint(lows),
+        speakers=_turn_speakers(text),
+    )
+
+
+def evidence_for(turns: Sequence[SourceTurn]) -> Evidence:
+    """The evidence of several turns: their per-turn evidence, concatenated in order."""
+    if len(turns) == 1:
+        return _turn_evidence(turns[0])
+    parts = [_turn_evidence(t) for t in turns]
+    positions: dict[str, list[int]] = {}
+    speakers: dict[str, set[str]] = {}
+    offset = 0
+    for p in parts:
+        for st, idx in p.positions.items():
+            positions.setdefault(st, []).extend(j + offset for j in idx)
+        offset += p.seq_len
+        for who, said in p.speakers.items():
+            speakers.setdefault(who, set()).update(said)
+    return Evidence(
+        sentences=[s for p in parts for s in p.sentences],
+        stems=set().union(*(p.stems for p in parts)),
+        lows=set().union(*(p.lows for p in parts)),
+        numbers=set().union(*(p.numbers for p in parts)),
+        bigrams=set().union(*(p.bigrams for p in parts)),
+        seq_len=offset,
+        positions=positions,
+        negated=any(p.negated for p in parts),
+        first=any(p.first for p in parts),
+        speakers=speakers,
+    )
+
+
+def _turn_speakers(text: str) -> dict[str, set[str]]:
+    """Speaker name (lower) -> stems of what that speaker said, for 'Name: text'
+    transcripts (a speaker's line ends where the next 'Name: ' starts, on whitespace, so
+    no word straddles two lines: each line is read in place)."""
+    lines: dict[str, set[str]] = {}
+    if ":" not in text:  # cheap prefilter: no 'Name: ' mark possible
+        return lines
+    marks = list(_SPEAKER_LINE.finditer(text))
+    findall = WORD.findall
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        said = lines.setdefault(m.group(1).lower(), set())
+        raws = findall(text, m.end(), end)
+        if raws:
+            _, s_stems, s_content, _ = zip(*parts_of(raws), strict=True)
+            said.update(itertools.compress(s_stems, s_content))
+    return lines
+
+
+@functools.lru_cache(maxsize=1_024)
+def _first_person_head(text: str) -> bool:
+    return _FIRST_PERSON_RE.search(text[:2000]) is not None
+
+
+def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
+    """Names that refer to the speaker of first-person evidence (the memory's owner).
+
+    A memory about its owner says "Georgian will ..." where the owner said "I will ...":
+    the owner's name is not an invented entity when the evidence is in the first person.
+    """
+    names: set[str] = set()
+    if not (claim.user_id or claim.subject):
+        return names
+    if any(_first_person_head(turn.text) for turn in turns):
+        for value in (claim.user_id, claim.subject):
+            if value:
+                names.update(t.low for t in tokenize(value.replace("_", " ")))
+    return names
+
+
+def clear_turn_caches() -> None:
+    """Forget the per-turn evidence cache (benchmarks: time the first sight of a turn)."""
+    _turn_evidence.cache_clear()
+    _first_person_head.cache_clear()

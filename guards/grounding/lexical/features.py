@@ -1,0 +1,302 @@
+"""The lexical verifier's signals: what one claim has, and lacks, against its evidence.
+
+Coverage of content words alone (the reference baseline) misses the hallucinations seed
+002 cares about, so `analyse` combines several cheap signals (their order and names are
+the model's contract, `model.FEATURES`):
+
+* content-word coverage, over all evidence and over the best single sentence (a long
+  source covers many words by chance; support usually sits in one sentence),
+* coverage of content-word bigrams and the longest copied run (phrasing kept intact),
+* numbers and quantities in the claim that the source never states,
+* named entities (capitalised words) the source never mentions,
+* negation present on one side and not the other in the best-matching sentence,
+* first/second-person statements and questions that the (third-person) source cannot
+  ground, and a claim about a named speaker whose own lines do not carry it.
+
+It also finds the evidence spans that explain a verdict, and the swapped specifics (a
+different number or name in the slot the source fills) that make a claim contradict its
+source rather than extend it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
+from groundwire.guards.grounding.lexical.text import (
+    FIRST_PERSON,
+    NEGATIONS_BUT_NO,
+    SECOND_PERSON,
+    STOPWORDS,
+    WORD,
+    Token,
+    number_value,
+    parts_of,
+    tokenize,
+)
+from groundwire.topics.records import EvidenceSpan, SourceTurn
+
+__all__ = ["Analysis", "analyse"]
+
+_CLAUSE_SPLIT = re.compile(r"[.;!?]|,\s*(?:and|but|while|so)\b|\bwhile\b")
+
+
+@dataclass(slots=True)
+class Analysis:
+    """Signals for one claim against its evidence, plus what explains them."""
+
+    features: dict[str, float]
+    spans: list[EvidenceSpan]
+    missing_words: list[str]
+    missing_numbers: list[str]
+    missing_entities: list[str]
+    negation_flip: bool
+    # (claim word, source word) pairs where the claim puts a different number or name
+    # in the slot the source fills: a contradiction, not an extrapolation.
+    conflicts: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _entities(tokens: Sequence[Token], text: str) -> list[Token]:
+    """Capitalised words that are not sentence-initial: a cheap named-entity proxy."""
+    found: list[Token] = []
+    for i, tok in enumerate(tokens):
+        if not tok.text[:1].isupper() or tok.low in STOPWORDS:
+            continue
+        if i == 0:
+            continue
+        # last non-blank character before the word (text[:start].rstrip()[-1])
+        j = tok.start - 1
+        while j >= 0 and text[j].isspace():
+            j -= 1
+        if j < 0 or text[j] in ".!?:\"'(":
+            continue
+        found.append(tok)
+    return found
+
+
+def analyse(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str]) -> Analysis:
+    """Compute the verifier's signals. Pure function; the unit tests drive it directly."""
+    ctoks = tokenize(claim_text)
+    content = [t for t in ctoks if t.content and t.low not in known_names]
+    ev = evidence_for(turns)
+    sentences = ev.sentences
+    src_stems = ev.stems
+    src_lows = ev.lows
+    src_numbers = ev.numbers
+    src_bigrams = ev.bigrams
+    src_first = ev.first
+
+    n = len(content)
+    stems = [t.stem for t in content]
+    found = [s in src_stems for s in stems]
+    coverage = sum(found) / n if n else 1.0
+    best: Sentence | None = None
+    best_cov = 0.0
+    uniq = set(stems)
+    # claim stems found in each sentence: for the best sentence and for the spans
+    shared = [uniq & s.stems for s in sentences] if uniq else []
+    if uniq:
+        size = len(uniq)
+        for s, hit in zip(sentences, shared, strict=True):
+            cov = len(hit) / size
+            if cov > best_cov:
+                best, best_cov = s, cov
+    bigrams = list(itertools.pairwise(stems))
+    bigram_cov = sum(b in src_bigrams for b in bigrams) / len(bigrams) if bigrams else coverage
+    longest = _longest_run(stems, ev.positions) / n if n else 1.0
+
+    clows = [t.low for t in ctoks]
+    missing_numbers = []
+    for t in ctoks:
+        num = number_value(t.low)
+        if num is not None and num not in src_numbers and t.low not in src_lows:
+            missing_numbers.append(t.text)
+    missing_entities = [
+        t.text
+        for t in _entities(ctoks, claim_text)
+        if t.low not in known_names and t.low not in src_lows and t.stem not in src_stems
+    ]
+    # A leading "no"/"not really" answers the other speaker; it negates no stated fact.
+    claim_neg = not NEGATIONS_BUT_NO.isdisjoint(clows[1:])
+    best_neg = best is not None and best.negated
+    negation_flip = best is not None and claim_neg != best_neg
+    if claim_neg and not ev.negated:
+        negation_flip = True
+    first = not FIRST_PERSON.isdisjoint(clows) and not src_first
+    second = not SECOND_PERSON.isdisjoint(clows)
+    question = claim_text.rstrip().endswith("?")
+    speaker_mismatch = _speaker_mismatch(claim_text, ev.speakers)
+
+    missing_words = [t.text for t, ok in zip(content, found, strict=True) if not ok]
+    features = {
+        "coverage": coverage,
+        "best_sentence_coverage": best_cov,
+        "bigram_coverage": bigram_cov,
+        "longest_run": longest,
+        "novel_words_log": math.log1p(len(missing_words)),
+        "unsupported_numbers": float(min(len(missing_numbers), 3)),
+        "unsupported_entities": float(min(len(missing_entities), 3)),
+        "negation_mismatch": float(negation_flip),
+        "first_person": float(first),
+        "second_person": float(second),
+        "question": float(question),
+        "speaker_mismatch": speaker_mismatch,
+        "claim_len_log": math.log1p(n),
+        # Long sources cover many words by chance: let the model shift with length.
+        "source_len_log": math.log1p(ev.seq_len),
+        "coverage_x_source_len": coverage * math.log1p(ev.seq_len),
+        "exact_coverage": sum(t.low in src_lows for t in content) / n if n else 1.0,
+    }
+    spans = _evidence_spans(uniq, sentences, shared)
+    conflicts = _conflicts(ctoks, claim_text, sentences, missing_numbers, missing_entities)
+    features["conflicts"] = float(min(len(conflicts), 2))
+    return Analysis(
+        features,
+        spans,
+        missing_words,
+        missing_numbers,
+        missing_entities,
+        negation_flip,
+        conflicts,
+    )
+
+
+def _conflicts(
+    ctoks: Sequence[Token],
+    claim_text: str,
+    sentences: Sequence[Sentence],
+    missing_numbers: Sequence[str],
+    missing_entities: Sequence[str],
+) -> list[tuple[str, str]]:
+    """Swapped specifics: the claim's number/name sits between the same neighbours as a
+    different number/name in the source ("has 5 engineers" vs "has 3 engineers").
+
+    An added specific with no counterpart ("April 30" where the source says "end of
+    April") is an extrapolation (PARTIAL); a replaced one contradicts the source.
+    """
+    wanted = set(missing_numbers) | set(missing_entities)
+    if not wanted:
+        return []
+    claim_lows = {t.low for t in ctoks}
+    out: list[tuple[str, str]] = []
+    for i, tok in enumerate(ctoks):
+        if tok.text not in wanted:
+            continue
+        is_num = number_value(tok.low) is not None
+        prev = ctoks[i - 1].low if i > 0 else None
+        nxt = ctoks[i + 1].low if i + 1 < len(ctoks) else None
+        for s in sentences:
+            st = s.lows
+            raws = s.raws
+            for j, low in enumerate(st):
+                if low in claim_lows:
+                    continue
+                same_kind = (
+                    (number_value(low) is not None)
+                    if is_num
+                    else (raws[j][:1].isupper() and low not in STOPWORDS and j > 0)
+                )
+                if not same_kind:
+                    continue
+                if (prev is not None and j > 0 and st[j - 1] == prev) or (
+                    nxt is not None and j + 1 < len(st) and st[j + 1] == nxt
+                ):
+                    out.append((tok.text, raws[j]))
+                    break
+            if out and out[-1][0] == tok.text:
+                break
+    return out
+
+
+def _longest_run(stems: Sequence[str], positions: dict[str, list[int]]) -> int:
+    """Longest run of consecutive claim content words that also appears consecutively in
+    the source's content-stem sequence, given as stem -> positions in that sequence."""
+    best = 0
+    prev: dict[int, int] = {}
+    for s in stems:
+        at = positions.get(s)
+        if not at:
+            prev = {}
+            continue
+        get = prev.get
+        cur = {j: get(j - 1, 0) + 1 for j in at}
+        top = max(cur.values())
+        if top > best:
+            best = top
+        prev = cur
+    return best
+
+
+def _speaker_mismatch(claim_text: str, speakers: dict[str, set[str]]) -> float:
+    """Share of claim clauses that name a speaker whose own lines do not carry the clause.
+
+    "Anna will bring the cake" is not grounded by "Bob: I'll bring the cake": the words are
+    all in the source, but said by someone else about someone else.
+    """
+    if len(speakers) < 2:
+        return 0.0
+    clauses = [c for c in _CLAUSE_SPLIT.split(claim_text) if c]
+    checked = mismatched = 0
+    for clause in clauses:
+        raws = WORD.findall(clause)  # the clause's words, without building tokens
+        named: list[str] = []
+        words: set[str] = set()
+        for raw, (low, st, content, _) in zip(raws, parts_of(raws), strict=True):
+            if low in speakers:
+                if raw[:1].isupper():
+                    named.append(low)
+            elif content:
+                words.add(st)
+        if not named or len(words) < 2:
+            continue
+        checked += 1
+        own = len(words & speakers[named[0]])
+        others = max(len(words & said) for who, said in speakers.items() if who != named[0])
+        if own + 1 < others:
+            mismatched += 1
+    return mismatched / checked if checked else 0.0
+
+
+def _evidence_spans(
+    stems: set[str],
+    sentences: Sequence[Sentence],
+    shared: Sequence[set[str] | frozenset[str]] | None = None,
+) -> list[EvidenceSpan]:
+    """Exact substrings of the turns that carry claim words: per sentence, the stretch
+    from the first to the last matched content word, best sentences first (at most 3).
+
+    `shared`, when given, is `stems & s.stems` for each sentence (already computed)."""
+    # s.stems holds the stems of s's content words, so the stems hit in s are
+    # s.stems & stems; the hit tokens themselves are needed for the (at most 6) best.
+    if not stems:
+        return []
+    if shared is None:
+        shared = [stems & s.stems for s in sentences]
+    scored: list[tuple[int, Sentence, set[str] | frozenset[str]]] = []
+    for s, hit in zip(sentences, shared, strict=True):
+        if hit:
+            scored.append((len(hit), s, hit))
+    scored.sort(key=lambda x: -x[0])
+    spans: list[EvidenceSpan] = []
+    covered: set[str] = set()
+    for count, s, hit in scored[:6]:
+        new = hit - covered
+        if not new or (spans and count < 2):
+            continue
+        # the first and last matched content word, located by index among the words
+        hits = [c and st in stems for st, c in zip(s.word_stems, s.content, strict=True)]
+        j = hits.index(True)
+        k = len(hits) - 1 - hits[::-1].index(True)
+        offsets = s.word_spans()
+        start, end = offsets[j][0], offsets[k][1]
+        spans.append(
+            EvidenceSpan(turn_id=s.turn.id, start=start, end=end, text=s.turn.text[start:end])
+        )
+        covered |= new
+        if len(spans) == 3:
+            break
+    return spans

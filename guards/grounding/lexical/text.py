@@ -1,0 +1,175 @@
+"""Words, as the lexical verifier reads them: tokens, stems, number values, stopwords.
+
+Every claim and every source turn goes through here, so this is the verifier's hot path
+(benchmarked by `bench/bench_grounding.py`). Words repeat a lot across claims and turns, so
+what a word is (lowercase, stem, content or not, the number it states) is computed once
+and kept in a bounded dict (`_PARTS`) that is read in bulk with `map(dict.get, ...)`, and
+the tokens are plain tuples built in C. Those micro-optimisations (`_new_tuple`,
+`_GROUP`, `_SPAN`) live here, beside the only code that needs them.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import NamedTuple
+
+__all__ = [
+    "FIRST_PERSON",
+    "NEGATIONS",
+    "NEGATIONS_BUT_NO",
+    "NUMBER_WORDS",
+    "SECOND_PERSON",
+    "STOPWORDS",
+    "WORD",
+    "Token",
+    "number_value",
+    "parts_of",
+    "stem",
+    "tokenize",
+    "word_offsets",
+    "word_parts",
+]
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+# Function words carry no claim content; kept short and generic on purpose.
+STOPWORDS = frozenset(
+    _words(
+        """a an the and or but if then than so of to in on at by for with from into onto over
+    under about as is are was were be been being am do does did doing have has had having
+    it its it's this that these those there here which who whom whose what when where why
+    how all any both each few more most other some such only own same too very can could
+    will would shall should may might must just also even still yet again ever already
+    not no nor never none n't don't doesn't didn't isn't aren't wasn't weren't won't
+    can't couldn't shouldn't wouldn't i me my mine myself we us our ours ourselves you
+    your yours yourself he him his himself she her hers herself they them their theirs
+    themselves i'm i've i'd i'll you're you've we're they're he's she's that's there's
+    what's let's yes yeah oh well really like lot lots thing things something anything
+    get got go going gone went make made one ones up down out off just quite pretty
+    much many way know think said say says tell"""
+    )
+)
+NEGATIONS = frozenset(
+    _words(
+        """not no never none nobody nothing neither nor without cannot n't don't doesn't
+    didn't isn't aren't wasn't weren't won't can't couldn't shouldn't wouldn't hasn't
+    haven't hadn't"""
+    )
+)
+# A leading "no"/"not really" answers the other speaker; it negates no stated fact.
+NEGATIONS_BUT_NO = NEGATIONS - {"no"}
+FIRST_PERSON = frozenset(_words("i me my mine myself we us our ours ourselves i'm i've i'd i'll"))
+SECOND_PERSON = frozenset(_words("you your yours yourself you're you've you'd you'll"))
+NUMBER_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        _words(
+            """zero one two three four five six seven eight nine ten eleven twelve thirteen
+            fourteen fifteen sixteen seventeen eighteen nineteen twenty"""
+        )
+    )
+}
+NUMBER_WORDS.update(
+    {"thirty": "30", "forty": "40", "fifty": "50", "hundred": "100", "thousand": "1000"}
+)
+NUMBER_WORDS.update({"million": "1000000", "billion": "1000000000", "half": "0.5"})
+
+# One word: letters/digits (with decimal or thousands separators and an 's/'t ending), or %.
+# No anchors or look-arounds, so a slice of a text is read in place: findall(text, a, b).
+WORD = re.compile(r"[A-Za-z0-9]+(?:[.,][0-9]+)*(?:'[A-Za-z]+)?|%")
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+
+def stem(word: str) -> str:
+    """Crude, fast suffix stripping + truncation: 'works'~'work', 'confident'~'confidence'."""
+    w = word.lower()
+    if w.endswith("'s"):
+        w = w[:-2]
+    for suffix in ("ing", "ed", "es", "s", "ly"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith("ss"):
+            w = w[: -len(suffix)]
+            break
+    return w[:6]
+
+
+@functools.lru_cache(maxsize=65_536)
+def number_value(word: str) -> str | None:
+    """The number a word states ('five' -> '5', '1,200' -> '1200'), else None; cached."""
+    lowered = word.lower()
+    if lowered in NUMBER_WORDS:
+        return NUMBER_WORDS[lowered]
+    if lowered[:1].isdigit():
+        digits = lowered.replace(",", "")
+        m = _NUMBER.match(digits)
+        if m:
+            value = m.group(0)
+            return value[:-2] if value.endswith(".0") else value
+    return None
+
+
+class Token(NamedTuple):
+    """One word (a tuple: built in C, about twice as fast as a dataclass instance)."""
+
+    text: str  # as written
+    low: str
+    stem: str
+    start: int
+    end: int
+    content: bool
+
+
+def _compute_parts(raw: str) -> tuple[str, str, bool, str | None]:
+    low = raw.lower().replace("’", "'")
+    content = low not in STOPWORDS and low != "%" and (len(low) > 1 or low.isdigit())
+    return low, stem(low), content, number_value(low)
+
+
+# raw word -> (lowercase, stem, is-content, number value): a plain dict (read in bulk with
+# `map(dict.get, ...)`, no call per word), emptied when it reaches its bound.
+_PARTS: dict[str, tuple[str, str, bool, str | None]] = {}
+_PARTS_MAX = 65_536
+
+
+def word_parts(raw: str) -> tuple[str, str, bool, str | None]:
+    """(lowercase, stem, is-content, number value) of one word; cached (words repeat)."""
+    parts = _PARTS.get(raw)
+    if parts is None:
+        parts = _compute_parts(raw)
+        if len(_PARTS) >= _PARTS_MAX:
+            _PARTS.clear()
+        _PARTS[raw] = parts
+    return parts
+
+
+def parts_of(raws: list[str]) -> list[tuple[str, str, bool, str | None]]:
+    """`word_parts` of many words: one C-level dict pass, Python only for unseen words."""
+    parts = list(map(_PARTS.get, raws))
+    if None in parts:
+        parts = [p if p is not None else word_parts(r) for p, r in zip(parts, raws, strict=True)]
+    return parts  # type: ignore[return-value]  # every None was replaced above
+
+
+_new_tuple = tuple.__new__
+_GROUP = re.Match.group
+_SPAN = re.Match.span
+
+
+def tokenize(text: str, base: int = 0) -> list[Token]:
+    """The words of `text` as `Token`s, their offsets shifted by `base`."""
+    matches = list(WORD.finditer(text))
+    raws = list(map(_GROUP, matches))
+    return [
+        _new_tuple(Token, (raw, low, stemmed, base + start, base + end, content))
+        for raw, (low, stemmed, content, _), (start, end) in zip(
+            raws, parts_of(raws), map(_SPAN, matches), strict=True
+        )
+    ]
+
+
+def word_offsets(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) of each word in `text[start:end]`, as offsets in `text`."""
+    return list(map(_SPAN, WORD.finditer(text, start, end)))
