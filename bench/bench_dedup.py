@@ -1,10 +1,11 @@
 """Dedup speed and Redis memory: groundwire's index vs datasketch's MinHashLSH on Redis.
 
 Both run in the same process against the same freshly started redis-server (own temp dir,
-free port, so memory numbers are this index's alone), on the same corpus: real sentences
-from ../shared/data/grounding-dev.jsonl plus synthetic near-duplicate edits
-(bench/eval_dedup.py builds it). Check-and-insert means: decide each claim against the
-tenant's memories and index it when unique, in stream order.
+free port, so memory numbers are this index's alone), on the same corpus: the sentences of
+a labelled claims file (`--data`, default: the synthetic sample in bench/data/; the figures
+in docs/dedup.md use the real set bench/data/README.md describes) plus synthetic
+near-duplicate edits (bench/eval_dedup.py builds it). Check-and-insert means: decide each
+claim against the tenant's memories and index it when unique, in stream order.
 
 * groundwire: `check_and_insert` in batches (signatures for the whole batch in numpy, one
   Lua call per tenant, one round trip per batch), exact Jaccard confirmation included.
@@ -12,7 +13,7 @@ tenant's memories and index it when unique, in stream order.
   per claim `query` then `insert` when no candidate (no exact confirmation, so it does
   less work than groundwire); its MinHashes come from `MinHash.bulk`, signatures untimed.
 
-    python bench/bench_dedup.py [--claims N] [--batch B] [--baseline-claims N]
+    python bench/bench_dedup.py [--data PATH] [--claims N] [--batch B] [--baseline-claims N]
 
 Last line: dedup_per_s=... vs_datasketch=...x bytes_per_memory=...
 """
@@ -34,7 +35,7 @@ import redis
 from datasketch import MinHash, MinHashLSH
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from eval_dedup import build_stream, load_sentences
+from eval_dedup import add_data_argument, build_stream, load_sentences
 
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import build_dedup_index
@@ -147,10 +148,11 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="alternating runs; best one counts")
     ap.add_argument("--lsh-max-miss", type=float, default=DedupConfig().lsh_max_miss)
     ap.add_argument("--shard-load", type=int, default=DedupConfig().redis_shard_load)
+    add_data_argument(ap)
     args = ap.parse_args()
 
     cfg = DedupConfig(lsh_max_miss=args.lsh_max_miss, redis_shard_load=args.shard_load)
-    reqs = build_stream(load_sentences(), args.seed).requests
+    reqs = build_stream(load_sentences(args.data), args.seed).requests
     if args.claims:
         reqs = reqs[: args.claims]
     texts = [r.text for r in reqs]

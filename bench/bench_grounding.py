@@ -1,9 +1,10 @@
 """Cost of the grounding verifiers per claim, beside the coverage baseline in the same run.
 
-    python bench/bench_grounding.py [FILE.jsonl] [--embedding]
+    python bench/bench_grounding.py [--data FILE.jsonl] [--embedding]
 
-Runs over the labelled dev claims (real claim and evidence lengths) the reference
-baseline (content-word coverage), then the lexical verifier through `verify_batch` in
+Runs over labelled claims (`--data`; default: the synthetic sample in bench/data/; the
+real set bench/data/README.md describes gives real claim and evidence lengths) the
+reference baseline (content-word coverage), then the lexical verifier through `verify_batch` in
 batches like the stream's (warm, then with its per-turn cache cleared before each round),
 and prints µs per claim and the ratio to the baseline. The baseline shares the verifier's
 `tokenize`, so a faster tokenizer moves both numbers.
@@ -13,6 +14,7 @@ timings belong here, not in tests.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import statistics
 import sys
@@ -25,7 +27,7 @@ from groundwire.guards.grounding.evaluation import baseline_supported, load_exam
 from groundwire.guards.grounding.lexical import clear_turn_caches
 from groundwire.guards.protocols import GroundingRequest, GroundingVerifier
 
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "grounding-dev.jsonl"
+DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "grounding-sample.jsonl"
 BATCH = 500  # the stream's default batch size
 
 
@@ -57,8 +59,18 @@ def time_verifier(
 
 
 def main(argv: list[str]) -> None:
-    args = [a for a in argv if not a.startswith("--")]
-    path = Path(args[0]) if args else DEFAULT_DATA
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
+        help="JSONL of labelled claims (default: the synthetic sample in bench/data/)",
+    )
+    ap.add_argument("--embedding", action="store_true", help="also time the embedding model")
+    args = ap.parse_args(argv)
+    if not args.data.is_file():
+        ap.error(f"--data {args.data}: no such file (see bench/data/README.md)")
+    path = args.data
     claims = [e.claim for e in load_examples(path)]
     chars = statistics.mean(
         len(c.content) + sum(len(t.text) for t in c.source_turns) for c in claims
@@ -73,7 +85,7 @@ def main(argv: list[str]) -> None:
     # the rounds above see every turn again): each round here starts with that cache empty.
     cold = time_verifier(lexical, claims, rounds=3, cold=True)
     print(f"lexical, turn cache cleared:      {cold:8.1f} µs/claim   ratio {cold / base:.1f}x")
-    if "--embedding" in argv:
+    if args.embedding:
         emb = build_verifier(GroundingConfig(verifier="embedding"))
         if emb.name != "embedding":
             print("embedding verifier not installed (pip install 'groundwire[embedding]')")

@@ -12,7 +12,11 @@ grounding) in its own process, as deployed. The passthrough is confluent-kafka c
 and producing the same bytes in its own process with no transactions: the ceiling of
 this client on this broker.
 
-Usage: python bench/bench_pipeline.py [--claims 30000] [--rate 1000] [--seconds 20]
+Claims cycle through a labelled claims file with real source turns (`--data`; default: the
+small synthetic sample in bench/data/; the figures in bench/results/pipeline.md use the
+real set bench/data/README.md describes).
+
+Usage: python bench/bench_pipeline.py [--data PATH] [--claims 30000] [--rate 1000] [--seconds 20]
 Needs the stack running (scripts/stack.sh start). Last line is the headline.
 """
 
@@ -61,21 +65,22 @@ while True:
 """
 
 
-DATA = REPO.parent / "shared" / "data" / "grounding-dev.jsonl"
+DEFAULT_DATA = REPO / "bench" / "data" / "grounding-sample.jsonl"
+CORPUS: list[dict] = []
 
 
-def _corpus() -> list[dict]:
-    """Real claims with their real source turns (public labelled data, see its README)."""
-    with DATA.open("rb") as f:
-        return [orjson.loads(line) for line in f]
-
-
-CORPUS = _corpus()
+def load_corpus(path: Path) -> None:
+    """The claims `claim()` cycles through: claims with their source turns, one JSON object
+    per line (see bench/data/README.md)."""
+    with path.open("rb") as f:
+        CORPUS[:] = [orjson.loads(line) for line in f]
 
 
 def claim(i: int, run: str, sent_ns: int | None = None) -> bytes:
     """Claim i of the run: the corpus cycled, one tenant per cycle, so a tenant never sees
     the same text twice (dedup does real candidate work without everything being a copy)."""
+    if not CORPUS:
+        load_corpus(DEFAULT_DATA)
     row = CORPUS[i % len(CORPUS)]
     doc = {
         "claim_id": f"{run}-{i}",
@@ -277,7 +282,16 @@ def main() -> None:
         default="screen",
         help="where grounding runs",
     )
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
+        help="JSONL of claims with source turns (default: the synthetic sample in bench/data/)",
+    )
     args = ap.parse_args()
+    if not args.data.is_file():
+        ap.error(f"--data {args.data}: no such file (see bench/data/README.md)")
+    load_corpus(args.data)
     run = uuid.uuid4().hex[:8]
     print(
         f"machine: {platform.machine()} {os.cpu_count()} cores, {platform.platform()}, "

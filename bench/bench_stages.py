@@ -11,7 +11,8 @@ Baseline, in the same run: the first session's configuration (grounding in the r
 stage, Python's default GC). The bottleneck stage bounds a worker's throughput, so the
 headline is the ratio of the slower stage's CPU per claim.
 
-Usage: python bench/bench_stages.py [--claims 6000] [--repeats 3]
+Usage: python bench/bench_stages.py [--data PATH] [--claims 6000] [--repeats 3]
+(`--data` as in bench_pipeline.py: default the synthetic sample in bench/data/)
 """
 
 from __future__ import annotations
@@ -56,9 +57,9 @@ class _Message:
         return 0
 
 
-async def _measure(n: int, grounding_stage: str, gc_gen0: int) -> dict[str, float]:
+async def _measure(n: int, grounding_stage: str, gc_gen0: int, data: Path) -> dict[str, float]:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from bench.bench_pipeline import claim
+    from bench.bench_pipeline import claim, load_corpus
     from groundwire.guards.factory import build_grounder, build_validator
     from groundwire.streams.settings import Settings
     from groundwire.streams.stages import RouteStage, ScreenStage
@@ -74,6 +75,7 @@ async def _measure(n: int, grounding_stage: str, gc_gen0: int) -> dict[str, floa
     grounder = build_grounder(settings.guards) if grounding_stage == "screen" else None
     screen = ScreenStage(settings, None, grounder)
     route = RouteStage(settings, build_validator(settings.guards))
+    load_corpus(data)
     messages = [_Message(claim(i, "bench"), b"tenant") for i in range(n)]
     tune_gc(settings)  # as run_worker does, once the long-lived objects exist
     batch = settings.batch_size
@@ -90,7 +92,7 @@ async def _measure(n: int, grounding_stage: str, gc_gen0: int) -> dict[str, floa
 
 
 def _child(args: argparse.Namespace) -> None:
-    result = asyncio.run(_measure(args.claims, args.grounding_stage, args.gc_gen0))
+    result = asyncio.run(_measure(args.claims, args.grounding_stage, args.gc_gen0, args.data))
     print(json.dumps(result))
 
 
@@ -101,7 +103,15 @@ def main() -> None:
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--grounding-stage", default="screen", help=argparse.SUPPRESS)
     ap.add_argument("--gc-gen0", type=int, default=0, help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=Path(__file__).resolve().parent / "data" / "grounding-sample.jsonl",
+        help="JSONL of claims with source turns (default: the synthetic sample in bench/data/)",
+    )
     args = ap.parse_args()
+    if not args.data.is_file():
+        ap.error(f"--data {args.data}: no such file (see bench/data/README.md)")
     if args.child:
         _child(args)
         return
@@ -123,6 +133,8 @@ def main() -> None:
                     stage,
                     "--gc-gen0",
                     str(gen0),
+                    "--data",
+                    str(args.data),
                 ],
                 check=True,
                 capture_output=True,

@@ -1,9 +1,10 @@
 """Golden-output check for performance work on the route stage (grounding + policy).
 
-    python bench/check_grounding_equivalence.py --record [GOLDEN]   # before a change
-    python bench/check_grounding_equivalence.py [GOLDEN]            # after: must match
+    python bench/check_grounding_equivalence.py --record [GOLDEN] [--data PATH]  # before
+    python bench/check_grounding_equivalence.py [GOLDEN] [--data PATH]           # after
 
-Runs every claim of the labelled dev data (real claims, real source turns) through
+Runs every claim of the labelled data file (`--data`, default: the synthetic sample in
+bench/data/; use a large real set such as the one bench/data/README.md describes) through
 
 * the lexical verifier (`verify_batch`, batches of 500) plus the raw model score and
   features of `analyse` (rounded to 9 digits), and
@@ -18,6 +19,7 @@ the first differing lines are printed. Exit status 1 on any difference.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 from pathlib import Path
@@ -34,7 +36,7 @@ from groundwire.guards.screening import screen_batch
 from groundwire.guards.validator import Validator
 from groundwire.topics.records import Claim
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "grounding-dev.jsonl"
+DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "grounding-sample.jsonl"
 GOLDEN = Path("/tmp/route_golden.jsonl")
 BATCH = 500
 
@@ -47,8 +49,8 @@ def _spans(report) -> list:
     return [[s.turn_id, s.start, s.end, s.text] for s in report.evidence_spans]
 
 
-def _rows() -> list[dict]:
-    with DATA.open("rb") as f:
+def _rows(path: Path) -> list[dict]:
+    with path.open("rb") as f:
         return [orjson.loads(line) for line in f if line.strip()]
 
 
@@ -133,17 +135,28 @@ async def _route_lines(rows: list[dict]) -> list[str]:
     return out
 
 
-async def _all() -> list[str]:
-    rows = _rows()
+async def _all(path: Path) -> list[str]:
+    rows = _rows(path)
     return [*(await _lexical_lines(rows)), *(await _route_lines(rows))]
 
 
 def main(argv: list[str]) -> int:
-    args = [a for a in argv if not a.startswith("--")]
-    golden = Path(args[0]) if args else GOLDEN
-    lines = asyncio.run(_all())
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("golden", nargs="?", type=Path, default=GOLDEN, help=f"default {GOLDEN}")
+    ap.add_argument("--record", action="store_true", help="write the golden file")
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
+        help="JSONL of labelled claims (default: the synthetic sample in bench/data/)",
+    )
+    args = ap.parse_args(argv)
+    if not args.data.is_file():
+        ap.error(f"--data {args.data}: no such file (see bench/data/README.md)")
+    golden = args.golden
+    lines = asyncio.run(_all(args.data))
     text = "\n".join(lines) + "\n"
-    if "--record" in argv:
+    if args.record:
         golden.write_text(text, encoding="utf-8")
         print(f"recorded {len(lines)} lines to {golden}")
         return 0

@@ -1,18 +1,22 @@
 """Precision/recall of the dedup index against a brute-force Jaccard scan, on real sentences.
 
-Corpus: the sentences of `source_turns` and the claims in ../shared/data/grounding-dev.jsonl
-(public, human-written text). Near-duplicates are made synthetically by random word
-edits (drop, insert or replace with another corpus word, swap neighbours, change case or
-punctuation) stopped at a random target Jaccard in [0.84, 1.0], so many pairs sit right at
-the 0.92 threshold. Originals and variants are shuffled into one stream per tenant and fed
-in batches to the index; an independent sequential brute-force scan over the same stream
-is the reference. "Positive" = blocked as a duplicate.
+Corpus: the sentences of `source_turns` and the claims of a labelled claims file (`--data`;
+default: the small synthetic sample in bench/data/; the figures in docs/dedup.md use the
+public, human-written set bench/data/README.md describes). Near-duplicates are made
+synthetically by random word edits (drop, insert or replace with another corpus word, swap
+neighbours, change case or punctuation) stopped at a random target Jaccard in [0.84, 1.0],
+so many pairs sit right at the 0.92 threshold. Originals and variants are shuffled into
+one stream per tenant and fed in batches to the index; an independent sequential
+brute-force scan over the same stream is the reference. "Positive" = blocked as a
+duplicate.
 
 Paraphrases: claims labelled `supported` in the same file restate their source in other
 words; the script reports the highest Jaccard of each against its source's sentences and
-how many would be caught at the threshold (the seed accepts that lexical dedup misses them).
+how many would be caught at the threshold (docs/spec.md §Near-duplicates accepts that
+lexical dedup misses them).
 
-    python bench/eval_dedup.py [--redis redis://127.0.0.1:6379/15] [--limit N] [--seed S]
+    python bench/eval_dedup.py [--data PATH] [--redis redis://127.0.0.1:6379/15] [--limit N]
+                               [--seed S]
 """
 
 from __future__ import annotations
@@ -32,11 +36,11 @@ from groundwire.guards.dedup import build_dedup_index
 from groundwire.guards.dedup.minhash import jaccard, tokenize
 from groundwire.guards.protocols import DedupRequest
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "grounding-dev.jsonl"
+DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "grounding-sample.jsonl"
 _SENT = re.compile(r"(?<=[.!?])\s+")
 
 
-def load_sentences(path: Path = DATA, min_words: int = 6) -> list[str]:
+def load_sentences(path: Path = DEFAULT_DATA, min_words: int = 6) -> list[str]:
     seen: set[str] = set()
     out: list[str] = []
     with path.open(encoding="utf-8") as fh:
@@ -157,7 +161,7 @@ async def drop_keys(redis_url: str, prefix: str) -> None:
         await client.aclose()
 
 
-def paraphrase_report(threshold: float, path: Path = DATA) -> tuple[int, int, float]:
+def paraphrase_report(threshold: float, path: Path = DEFAULT_DATA) -> tuple[int, int, float]:
     """(supported claims, caught as duplicates, median best Jaccard to a source sentence)."""
     best: list[float] = []
     with path.open(encoding="utf-8") as fh:
@@ -172,16 +176,34 @@ def paraphrase_report(threshold: float, path: Path = DATA) -> tuple[int, int, fl
     return len(best), sum(b > threshold for b in best), best[len(best) // 2]
 
 
+def add_data_argument(ap: argparse.ArgumentParser) -> None:
+    """`--data PATH` (default: the synthetic sample); checked when the arguments are parsed."""
+
+    def existing(text: str) -> Path:
+        path = Path(text)
+        if not path.is_file():
+            raise argparse.ArgumentTypeError(f"{text}: no such file (see bench/data/README.md)")
+        return path
+
+    ap.add_argument(
+        "--data",
+        type=existing,
+        default=str(DEFAULT_DATA),
+        help="JSONL of labelled claims (default: the synthetic sample in bench/data/)",
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--redis", default=None, help="Redis URL (default: in-memory index)")
     ap.add_argument("--limit", type=int, default=0, help="use only the first N sentences")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--batch", type=int, default=256)
+    add_data_argument(ap)
     args = ap.parse_args()
 
     cfg = DedupConfig(redis_prefix=f"gweval:{uuid.uuid4().hex[:8]}")
-    sentences = load_sentences()
+    sentences = load_sentences(args.data)
     if args.limit:
         sentences = sentences[: args.limit]
     stream = build_stream(sentences, args.seed)
@@ -193,7 +215,7 @@ def main() -> int:
     same_match = sum(e == g for e, g in zip(expected, got, strict=True) if e is not None)
     precision = tp / (tp + fp) if tp + fp else 1.0
     recall = tp / (tp + fn) if tp + fn else 1.0
-    n_para, caught, median = paraphrase_report(cfg.threshold)
+    n_para, caught, median = paraphrase_report(cfg.threshold, args.data)
     home = "redis" if args.redis else "memory"
     print(f"corpus: {len(sentences)} sentences, {len(stream.requests)} claims, home={home}")
     print(f"variants within 0.02 of the threshold: {stream.near_threshold}")

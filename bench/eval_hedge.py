@@ -1,4 +1,4 @@
-"""Measure the hedge detector on the SFU speculation annotations (../shared/data/hedge-dev.jsonl).
+"""Measure the hedge detector on sentences annotated for speculation (`--data PATH`).
 
 Recall is over sentences whose cues are epistemic (`epistemic: true`): did the detector
 flag the sentence at all (block or review)? The false-positive rate is over sentences the
@@ -6,12 +6,17 @@ annotators marked with no speculation cue (`label: certain`). Sentences with onl
 conditional/alternative cues ("if", "or") are in neither set.
 
 Columns: FP any = any flag; FP spec = flagged by something other than an approximator or
-a frequency adverb; FP blk = would block; FP seed = flagged ONLY by those two seed-000
-review categories (FP any - FP spec), which the corpus never annotates as speculation.
+a frequency adverb; FP blk = would block; FP seed = flagged ONLY by those two
+review-only categories of docs/spec.md §Hedges (FP any - FP spec), which the corpus never
+annotates as speculation.
+
+The figures in the docs come from the SFU Review Corpus speculation annotations (see
+bench/data/README.md for where that data comes from); without `--data` the script runs
+on the small synthetic sample in bench/data/.
 
 The word lists were written from the linguistics of hedging; while developing them only
 the BOOKS and CARS reviews were inspected ("fit"), so COOKWARE and MUSIC ("held-out") are
-the honest figure. Usage:
+the honest figure (on the SFU corpus). Usage:
 
     python bench/eval_hedge.py [--data PATH] [--show-misses N]
 """
@@ -26,7 +31,7 @@ from pathlib import Path
 
 from groundwire.guards.hedge import HedgeCategory, HedgeDetector
 
-DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hedge-dev.jsonl"
+DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "hedge-sample.jsonl"
 FIT = {"BOOKS", "CARS"}
 FREQUENCY = re.compile(r"^(?:typically|usually|often|generally|normally|tends? to|in most cases)$")
 
@@ -37,12 +42,12 @@ def evaluate(rows: list[dict], detector: HedgeDetector) -> dict[str, float | int
     actions = Counter(detector.analyze(r["content"]).action for r in epi)
     fp = sum(1 for r in certain if detector.analyze(r["content"]).action != "none")
     # The corpus annotates speculation only; approximators ("about 300 pages") and
-    # frequency adverbs ("usually") are seed-000 review hedges it never marks. Count the
+    # frequency adverbs ("usually") are review hedges (spec: Hedges) it never marks. Count the
     # false positives that remain when those two kinds of hit are set aside, too.
     fp_spec = sum(1 for r in certain if _speculative_hits(detector, r["content"]))
     fp_block = sum(1 for r in certain if detector.analyze(r["content"]).action == "block")
-    # Flagged ONLY by seed-mandated review hedges (approximators, frequency adverbs): the
-    # part of "FP any" that no detector honouring seed 000 can remove on this corpus.
+    # Flagged ONLY by the review hedges the spec requires (approximators, frequency
+    # adverbs): the part of "FP any" no detector following docs/spec.md §Hedges can remove.
     fp_seed = sum(
         1
         for r in certain
@@ -73,9 +78,16 @@ def _speculative_hits(detector: HedgeDetector, text: str) -> bool:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
+        help="JSONL of annotated sentences (default: the synthetic sample in bench/data/)",
+    )
     ap.add_argument("--show-misses", type=int, default=0, help="print N fit-split errors")
     args = ap.parse_args()
+    if not args.data.is_file():
+        ap.error(f"--data {args.data}: no such file (see bench/data/README.md)")
     with args.data.open(encoding="utf-8") as fh:
         rows = [json.loads(line) for line in fh if line.strip()]
     detector = HedgeDetector()
