@@ -6,6 +6,7 @@ import pytest
 
 from groundwire.guards.config import HedgeConfig
 from groundwire.guards.hedge import HedgeDetector, analyze
+from groundwire.guards.hedge.lexicon import PATTERNS
 
 
 @pytest.mark.parametrize(
@@ -102,7 +103,7 @@ def test_bounded_input() -> None:
 def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatch) -> None:
     """The word-set prefilter is an optimisation only: running every pattern on every
     text must give the same reports."""
-    import groundwire.guards.hedge.detector as hedge_module
+    import groundwire.guards.hedge.detector as detector_module
 
     texts = [
         "I think we should use Redis, definitely",
@@ -116,9 +117,9 @@ def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatc
     detector = HedgeDetector()
     expected = [detector.analyze(t) for t in texts]
     monkeypatch.setattr(
-        hedge_module,
-        "_candidates",
-        lambda lower, tokens=None: list(range(len(hedge_module._PATTERNS))),
+        detector_module,
+        "candidates",
+        lambda lower, tokens=None: list(range(len(PATTERNS))),
     )
     assert [detector.analyze(t) for t in texts] == expected
     assert any(r.action == "none" for r in expected) and any(r.action == "block" for r in expected)
@@ -202,13 +203,13 @@ def test_prefilter_and_split_patterns_never_change_a_result(
 ) -> None:
     """Splitting leading alternations into literal-first patterns and memoising the
     candidate lists are optimisations only: every pattern on every text agrees."""
-    import groundwire.guards.hedge.detector as hedge_module
+    import groundwire.guards.hedge.detector as detector_module
 
     expected = HedgeDetector().analyze(text)
     monkeypatch.setattr(
-        hedge_module,
-        "_candidates",
-        lambda lower, tokens=None: list(range(len(hedge_module._PATTERNS))),
+        detector_module,
+        "candidates",
+        lambda lower, tokens=None: list(range(len(PATTERNS))),
     )
     assert HedgeDetector().analyze(text) == expected
 

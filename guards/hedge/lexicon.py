@@ -1,0 +1,349 @@
+"""The hedge lexicon: what counts as a hedge, and the index that finds candidates fast.
+
+Five tables, one per category (seed 000): personal speculation, admitted uncertainty and
+suggestions (these block), technical hedges and approximations (these send to review).
+The word lists follow the linguistics of hedging (epistemic modals, epistemic
+adverbs/verbs, first-person propositional-attitude verbs, approximators of quantity), not
+any dataset.
+
+Each table entry is compiled into one or more `HedgePattern`s, which record their trigger
+words and which post-match filter applies; `candidates` then picks, from a claim's word
+set, the few patterns worth running.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from groundwire.topics.vocab import HedgeCategory
+
+__all__ = [
+    "CATEGORY_ORDER",
+    "CHECK_BELIEVE",
+    "CHECK_FREQUENCY",
+    "CHECK_MODAL",
+    "CHECK_NONE",
+    "PATTERNS",
+    "TRIGGER_WORDS",
+    "HedgePattern",
+    "byte_words",
+    "candidates",
+]
+
+# Each pattern comes with the words one of which it cannot match without ("" = always
+# try). A claim's word set is computed once; a pattern whose trigger words are all absent is
+# never run, so most claims pay for a set intersection, not for ~40 regex scans. Patterns
+# start with a literal (never \b: the regex engine then cannot skip ahead to the first
+# letter, measured ~10x slower); `HedgeDetector.hits` checks the left word boundary in
+# Python instead.
+_ATTITUDE_WORDS = "think guess believe assume suppose suspect reckon imagine presume bet"
+_ATTITUDE = "(?:" + _ATTITUDE_WORDS.replace(" ", "|") + ")"
+_Spec = tuple[str, str]  # (trigger words, regex)
+_PERSONAL: tuple[_Spec, ...] = (
+    # First-person propositional-attitude verbs: the speaker reports a belief, not a fact.
+    (
+        _ATTITUDE_WORDS,
+        r"i(?: \w+ly| do| don't| do not| did| didn't| really| kind of| sort of| just|'d| would|"
+        r" even| also| still| sometimes)?"
+        rf" {_ATTITUDE}\b",
+    ),
+    (
+        "guessing assuming thinking supposing betting speculating",
+        r"i(?:'m| am| was) (?:guessing|assuming|thinking|supposing|betting|speculating)\b",
+    ),
+    (
+        "think guess assume suspect reckon",
+        r"we(?: \w+ly| do| really| kind of| sort of| just)?"
+        r" (?:think|guess|assume|suspect|reckon)\b",
+    ),
+    ("feel", r"i feel (?:like|that)\b"),
+    # Informal subject drop at the start of a sentence ("Guess it's just me", "Suppose
+    # so"): still the writer's attitude. Not "think"/"believe", whose sentence-initial
+    # uses are imperatives ("Think about it", "Believe me"); not "Guess what".
+    ("guess suppose reckon", r"(?:^|(?<=[.!?] ))(?:guess|suppose|reckon)\b(?! what\b)"),
+    (
+        "thought guessed assumed imagined",
+        r"i(?:'d| would) have (?:thought|guessed|assumed|imagined)\b",
+    ),
+    # "X leads me to believe Y": the writer's own inference, stated as such.
+    ("believe think suspect", r"(?:leads?|led) me to (?:believe|think|suspect)\b"),
+    # "pretty sure" is a commitment short of certainty; "quite sure" (British: fully) is not.
+    (
+        "sure certain confident",
+        r"(?:i'm|i am|we're|we are) (?:pretty|fairly|reasonably|almost|mostly) "
+        r"(?:sure|certain|confident)\b",
+    ),
+    (
+        "guess hunch gut impression sense feeling",
+        r"my (?:guess|hunch|gut feeling|gut|impression|sense|feeling) (?:is|was|says)\b",
+    ),
+    ("feeling hunch impression sense", r"i have (?:a|the) (?:feeling|hunch|impression|sense)\b"),
+    ("guess wager imagine", r"i'd (?:guess|wager|imagine)\b"),
+    # "I doubt that X" is the speaker's disbelief; "no doubt" / "without a doubt" assert
+    # and never match, because the pattern needs the first-person subject.
+    ("doubt", r"i(?: \w+ly| do| really)? doubt\b"),
+    # Bare "maybe"/"perhaps": the seed lists "maybe" as strong speculation.
+    # ... except before a quantity ("maybe 15k"), where it approximates a number (below).
+    ("maybe perhaps", r"(?:maybe|perhaps)\b(?! [~$€£]?\d)"),
+)
+_ADMITTED: tuple[_Spec, ...] = (
+    (
+        "know remember recall",
+        r"i (?:don't|do not|didn't|did not) (?:really |actually )?(?:know|remember|recall)\b",
+    ),
+    (
+        "sure certain positive convinced",
+        r"(?:not|never) (?:entirely |completely |totally |really |quite |100% )?"
+        r"(?:sure|certain|positive|convinced)\b",
+    ),
+    ("unsure", r"unsure\b"),
+    ("uncertain", r"(?:i'm|i am|we're|we are|it's|it is|it remains) (?:still )?uncertain\b"),
+    ("uncertain", r"uncertain (?:whether|if|about|how|what|why|when|where|who)\b"),
+    (
+        "wrong mistaken misremembering",
+        r"i (?:could|might|may) (?:be|have been) (?:wrong|mistaken|misremembering)\b",
+    ),
+    (
+        "idea clue",
+        r"(?:no|not much of an?) (?:idea|clue) (?:whether|if|what|why|how|where|when|who)\b",
+    ),
+    ("remember recall", r"i (?:can't|cannot|can not) (?:remember|recall)\b"),
+    ("correctly right", r"if i (?:recall|remember|understand) (?:correctly|right)\b"),
+    ("iirc afaik afaict", r"(?:iirc|afaik|afaict)\b"),
+    ("know tell remember", r"as far as i (?:know|can tell|remember)\b"),
+    ("knows", r"who knows\b"),
+    ("say tell", r"hard to (?:say|tell)\b"),
+    ("wonder", r"i wonder\b"),
+    ("mistaken", r"if i'm not mistaken\b"),
+    ("unclear clear", r"(?:unclear|not clear) (?:whether|if)\b"),
+)
+_SUGGESTION: tuple[_Spec, ...] = (
+    (
+        "maybe perhaps possibly",
+        r"(?:maybe|perhaps|possibly) (?:we|you|i|they|someone|one) (?:should|could|might|can|"
+        r"ought|try|need|want)\b",
+    ),
+    (
+        "could might",
+        r"(?:we|you) (?:could|might) (?:try|consider|want to|think about|look into|switch)\b",
+    ),
+    ("why", r"why (?:don't|not) (?:we|you)\b"),
+    ("about", r"(?:how|what) about (?:we|using|trying|switching)\b"),
+    ("what", r"what if we\b"),
+    ("let", r"let's (?:try|consider|experiment)\b"),
+    (
+        "worth idea better wise",
+        r"it (?:might|may|could|would) be (?:worth|a good idea|better to|wise)\b",
+    ),
+)
+# Epistemic modals and adverbs/verbs of appearance and likelihood. "could" and "should"
+# skip their negated forms ("couldn't" is already one token after normalization); "may"
+# is checked against the month reading afterwards.
+_FREQUENCY_WORDS = "typically usually often generally normally"
+_TECHNICAL: tuple[_Spec, ...] = (
+    ("may might mightn", r"(?:may|might|mightn't)\b"),
+    # "could not only X" negates "only", not the modal: still a hedge.
+    ("could should", r"(?:could|should)\b(?! not\b(?! only\b)| never\b)"),
+    (
+        "probably possibly potentially presumably apparently seemingly supposedly conceivably "
+        "arguably likely unlikely",
+        r"(?:probably|possibly|potentially|presumably|apparently|seemingly|supposedly|"
+        r"conceivably|arguably|likely|unlikely)\b",
+    ),
+    ("seem seems seemed seeming seemingly", r"seem(?:s|ed|ing|ingly)?\b"),
+    ("appear appears appeared", r"appear(?:s|ed)? (?:to|that|as if|as though|\w+ly)\b"),
+    (_FREQUENCY_WORDS, r"(?:typically|usually|often|generally|normally)\b"),
+    ("tend tends", r"tends? to\b"),
+    # Hearsay evidentials: the writer passes on a claim without vouching for it.
+    ("allegedly reportedly purportedly", r"(?:allegedly|reportedly|purportedly)\b"),
+    ("doubtful", r"doubtful (?:that|whether|if)\b"),
+    ("appear", r"would appear\b"),
+    # Evidential appearance with a clause ("looks as if it leaks"); "looks like X" is
+    # mostly a visual comparison ("looks like a toy"), so it is not listed.
+    ("looks sounds", r"(?:looks|sounds) as (?:if|though)\b"),
+    ("theory", r"in theory\b"),
+    # Impersonal likelihood: "it is possible that", "the possibility that", "chances are".
+    # Root "possible" ("as fast as possible", "made possible") has no "that" clause.
+    ("possible possibility", r"(?:possible|possibility) that\b"),
+    ("chances", r"chances are\b"),
+    # Epistemic "must" of inference: only the perfect ("must have been", "must've gone");
+    # "must be set" / "must have 3 GB" are obligations or requirements.
+    ("must", r"must(?:'ve| have) (?:been|\w+(?:ed|en|wn))\b"),
+    # Generic counter-expectation ("you'd think it would fit"): the writer hedges what
+    # the reader would infer.
+    # (two literal-first patterns: a leading alternation was measured ~8x slower)
+    ("think", r"you(?:'d| would) think\b"),
+    ("think", r"one(?:'d| would) think\b"),
+    # Attributed belief ("many people think X", "some believe X"): the claim reports an
+    # opinion held by unnamed others, not a fact; worth a reviewer's look, not a block.
+    # "think about / of / through" is deliberation, not belief.
+    (
+        "think believe suspect suppose",
+        r"(?:people|many|some|most|others|everyone|everybody|they|fans|critics)"
+        r"(?: \w+)? (?:think|believe|suspect|suppose)\b"
+        r"(?! (?:about|of|through|twice|ahead|back)\b)",
+    ),
+    ("cases", r"in most cases\b"),
+)
+_APPROXIMATION: tuple[_Spec, ...] = (
+    ("approximately roughly circa", r"(?:approximately|roughly|circa)\b"),
+    ("give", r"give or take\b"),
+    ("ballpark", r"ballpark\b"),
+    (
+        # "up to 10" is a bound, not an approximation, so it is not listed.
+        "around about nearly almost close some",
+        r"(?:around|about|nearly|almost|close to|some) [~$€£]?\d[\d.,]*",
+    ),
+    ("~ ≈", r"[~≈]\s?\d[\d.,]*"),
+    ("ish", r"\d+(?:\.\d+)?-?ish\b"),
+    ("maybe perhaps", r"(?:maybe|perhaps) [~$€£]?\d[\d.,/]*"),
+    ("so", r"or so\b"),
+)
+# Triggers that are characters or word endings rather than words: checked as substrings.
+_SUBSTRING_TRIGGERS = frozenset({"~", "≈", "ish"})
+
+
+# Which post-match filter a pattern needs (decided once, when the pattern is built):
+# none; "may" as a month / "should" stating a value or giving advice / attributive
+# "unlikely"; the frequency-adverb config switch; "I believe it." (credence, no clause).
+CHECK_NONE, CHECK_MODAL, CHECK_FREQUENCY, CHECK_BELIEVE = range(4)
+
+
+@dataclass(frozen=True, slots=True)
+class HedgePattern:
+    """One compiled pattern, with the trigger words one of which it cannot match without."""
+
+    category: HedgeCategory
+    words: frozenset[str]
+    substrings: tuple[str, ...]
+    regex: re.Pattern[str]
+    check: int = CHECK_NONE  # one of the CHECK_* values above
+
+
+def _check_for(category: HedgeCategory, regex: str) -> int:
+    if category is HedgeCategory.TECHNICAL_HEDGE:
+        if regex.startswith(("may", "should", "unlikely")):
+            return CHECK_MODAL
+        if regex.startswith(("typically", "usually", "often", "generally", "normally")):
+            return CHECK_FREQUENCY
+        if regex.startswith(("tend", "in most cases")):
+            return CHECK_FREQUENCY
+    if category is HedgeCategory.PERSONAL_SPECULATION and "believe" in regex:
+        return CHECK_BELIEVE
+    return CHECK_NONE
+
+
+_PLAIN_ALTERNATIVES = frozenset("abcdefghijklmnopqrstuvwxyz' |")
+
+
+def _split_alternation(triggers: str, regex: str) -> list[tuple[str, str]]:
+    """ "(?:may|might)\\b" -> [("may", "may\\b"), ("might", "might\\b")].
+
+    A regex that starts with an alternation has no literal prefix, so Python's engine
+    tries it at every position (~2 us on a 30-word claim); each literal-first piece is
+    found by a fast substring scan (~0.3 us), and only the pieces whose own word occurs
+    in the claim run at all. Applied only to a leading group of plain words that is
+    not quantified; a piece whose first word is not a trigger keeps all the triggers."""
+    if not regex.startswith("(?:"):
+        return [(triggers, regex)]
+    close = regex.find(")")
+    inner, rest = regex[3:close], regex[close + 1 :]
+    if not set(inner) <= _PLAIN_ALTERNATIVES or rest[:1] in ("?", "*", "+", "{"):
+        return [(triggers, regex)]
+    own = set(triggers.split())
+    pieces = []
+    for alt in inner.split("|"):
+        first = alt.replace("'", " ").split()[0]
+        pieces.append((first if first in own else triggers, alt + rest))
+    return pieces
+
+
+PATTERNS: tuple[HedgePattern, ...] = tuple(
+    HedgePattern(
+        category,
+        frozenset(w for w in words.split() if w not in _SUBSTRING_TRIGGERS),
+        tuple(w for w in words.split() if w in _SUBSTRING_TRIGGERS),
+        re.compile(piece),
+        _check_for(category, piece),
+    )
+    for category, specs in (
+        (HedgeCategory.SUGGESTION, _SUGGESTION),
+        (HedgeCategory.ADMITTED_UNCERTAINTY, _ADMITTED),
+        (HedgeCategory.PERSONAL_SPECULATION, _PERSONAL),
+        (HedgeCategory.TECHNICAL_HEDGE, _TECHNICAL),
+        (HedgeCategory.APPROXIMATION, _APPROXIMATION),
+    )
+    for triggers, regex in specs
+    for words, piece in _split_alternation(triggers, regex)
+)
+# Category -> rank in the tables' order (block categories first): how hits are sorted.
+CATEGORY_ORDER = {c: i for i, c in enumerate(dict.fromkeys(p.category for p in PATTERNS))}
+
+
+def _word_index(patterns: Sequence[HedgePattern]) -> dict[bytes, tuple[int, ...]]:
+    """Trigger word (as bytes) -> indices of the patterns it enables, in pattern order."""
+    by_word: dict[str, tuple[int, ...]] = {}
+    for i, pattern in enumerate(patterns):
+        for word in pattern.words:
+            by_word[word] = (*by_word.get(word, ()), i)
+    return {w.encode(): v for w, v in by_word.items()}
+
+
+# trigger word -> indices of the patterns it enables (one set intersection per claim).
+_BY_BYTES = _word_index(PATTERNS)
+_BY_SUBSTRING: tuple[tuple[str, tuple[int, ...]], ...] = tuple(
+    (sub, tuple(i for i, p in enumerate(PATTERNS) if sub in p.substrings))
+    for sub in sorted(_SUBSTRING_TRIGGERS)
+)
+_BY_WORDSET: dict[frozenset[bytes], tuple[int, ...]] = {}
+# Every trigger word, as bytes (what `byte_words` yields).
+TRIGGER_WORDS = frozenset(_BY_BYTES)
+
+# Punctuation (apostrophes too: "let's" -> let, s) becomes space for the word-set check.
+_PUNCT = "'!\"#$%&()*+,./:;<=>?@[\\]^_`{|}-"
+_TO_SPACE_BYTES = bytes.maketrans(_PUNCT.encode(), b" " * len(_PUNCT))
+
+
+def byte_words(lower: str) -> list[bytes]:
+    """The claim's words as bytes (bytes.translate/split measured twice as fast as str's).
+
+    A list, not a set: the only consumers are frozenset.intersection/isdisjoint, which
+    take any iterable, and building a set of ~35 words costs more than they save."""
+    return lower.encode("utf-8", "surrogatepass").translate(_TO_SPACE_BYTES).split()
+
+
+def _numeric_ish(lower: str) -> bool:
+    """ "5ish" / "5-ish" somewhere? ("publishes" is not; the digit-first regex is costly)."""
+    at = lower.find("ish")
+    while at > 0:
+        before = lower[at - 1]
+        if before.isdigit() or (before == "-" and at > 1 and lower[at - 2].isdigit()):
+            return True
+        at = lower.find("ish", at + 3)
+    return False
+
+
+def candidates(lower: str, tokens: Iterable[bytes] | None = None) -> Sequence[int]:
+    """Indices of the patterns whose trigger words or substrings occur in `lower`."""
+    if tokens is None:
+        tokens = byte_words(lower)
+    words = TRIGGER_WORDS.intersection(tokens)
+    if "~" in lower or "\u2248" in lower or "ish" in lower:
+        chosen: set[int] = set()
+        for word in words:
+            chosen.update(_BY_BYTES[word])
+        for sub, indices in _BY_SUBSTRING:
+            if sub in lower and (sub != "ish" or _numeric_ish(lower)):
+                chosen.update(indices)
+        return sorted(chosen)
+    # Few distinct trigger-word sets occur in practice ({"may"}, {"about", "so"}, …):
+    # memoise their sorted pattern lists instead of rebuilding them per claim.
+    found = _BY_WORDSET.get(words)
+    if found is None:
+        found = tuple(sorted({i for word in words for i in _BY_BYTES[word]}))
+        if len(_BY_WORDSET) >= 4096:
+            _BY_WORDSET.clear()
+        _BY_WORDSET[words] = found
+    return found

@@ -1,0 +1,64 @@
+"""Contractions spelled one way before the hedge patterns see the text.
+
+Informal and scraped text spells contractions many ways ("don’t", "don?t" from a lost
+encoding, "dont", "do nt", "do n't"); the patterns are written for "don't" only, so every
+spelling is mapped to it first, or a first-person hedge ("I dont know") would slip
+through. Matching is done on the normalized form only, so it need not keep the length of
+the original.
+
+Two passes: `normalize` (typographic and lost apostrophes, split clitics) runs on every
+claim and is cheap when there is nothing to fix; `normalize_bare` (apostrophe-less
+contractions, a regex that costs ~10 us) runs only when the claim's word set holds one of
+`BARE_WORDS`, which the detector learns for free from the set it builds anyway.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["BARE_WORDS", "normalize", "normalize_bare"]
+
+# Typographic apostrophes (incl. the cp1252 byte seen in scraped text) become plain ones.
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\x92": "'", "`": "'"})
+# Tokenized clitics ("could n't", "I 'm") become plain contractions.
+_SPLIT_NEGATION = re.compile(r"\s+n'?t\b")
+_SPLIT_CLITIC = re.compile(r"\s+'(m|d|s|re|ve|ll)\b")
+# "didn?t", "I?m": a typographic apostrophe lost to a wrong code page became "?".
+_LOST_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\?(?=(?:t|s|m|d|re|ve|ll)\b)")
+# Apostrophe-less contractions the patterns care about (no English word collides, except
+# rare "cant"/"wont", which are harmless here).
+_BARE_CONTRACTION = re.compile(
+    r"\b(?:[Dd]ont|[Dd]idnt|[Dd]oesnt|[Cc]ant|[Cc]ouldnt|[Ss]houldnt|[Ww]ouldnt|[Ii]snt|"
+    r"[Ww]asnt|[Aa]rent|[Mm]ightnt|I[Mm]|im)\b"
+)
+# Words that mean the text needs the second pass (found via the word set, as bytes).
+BARE_WORDS = frozenset(
+    b"dont didnt doesnt cant couldnt shouldnt wouldnt isnt wasnt arent mightnt im nt".split()
+)
+
+
+def normalize(text: str) -> str:
+    """First pass: typographic and lost apostrophes, split clitics ("could n't").
+
+    Apostrophe-less forms ("dont") are handled by `normalize_bare`, run by
+    `HedgeDetector.hits` only when the word set tells there are any."""
+    if "`" in text or (
+        not text.isascii() and ("\u2019" in text or "\u2018" in text or "\x92" in text)
+    ):
+        text = text.translate(_APOSTROPHES)
+    if "?" in text and _LOST_APOSTROPHE.search(text):
+        text = _LOST_APOSTROPHE.sub("'", text)
+    if "'" in text and (" n't" in text or " '" in text):
+        text = _SPLIT_NEGATION.sub("n't", text)
+        text = _SPLIT_CLITIC.sub(r"'\1", text)
+    return text
+
+
+def normalize_bare(text: str) -> str:
+    """Second pass, only when the word set holds "nt" or an apostrophe-less contraction."""
+    return _BARE_CONTRACTION.sub(_add_apostrophe, _SPLIT_NEGATION.sub("n't", text))
+
+
+def _add_apostrophe(m: re.Match[str]) -> str:
+    word = m.group(0)
+    return word[:-1] + "'m" if word[-1] in "mM" else word[:-2] + "n't"
