@@ -3,7 +3,7 @@
 They live in `guards` (not in the streaming settings) so the guards stay usable without
 Kafka; `groundwire.streams.settings.Settings` nests them and fills them from
 `GROUNDWIRE_*` environment variables or a YAML file. Each guard's owner extends its own
-section; defaults follow the seeds.
+section; defaults follow docs/spec.md.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ class Section(BaseModel):
 
 class HedgeConfig(Section):
     enabled: bool = True
-    # Frequency adverbs (typically, usually, often, ...) are seed 000 technical hedges
-    # -> review; a deployment whose claims are mostly documentation may turn them off.
+    # Frequency adverbs (typically, usually, often, ...) are technical hedges -> review
+    # (spec: Hedges); a deployment whose claims are mostly documentation may turn them off.
     frequency_adverbs_review: bool = True
     # Bounded input: text beyond this many characters is not scanned.
     max_chars: int = Field(default=20_000, ge=1)
@@ -59,9 +59,9 @@ class ProvenanceConfig(Section):
     reserved_prefixes: list[str] = Field(
         default_factory=lambda: ["chat:", "draft:", "tmp:", "gen:", "assistant:"]
     )
-    # Regexes marking text as model output or prompt-template residue (seed 004: "reject
-    # evidence containing citations: or template artifacts"). They are matched against the
-    # LOWER-CASED text, so write them in lower case; start them with a literal, not \b.
+    # Regexes marking text as model output or prompt-template residue (spec: Provenance and
+    # re-entry, the content-signature check). They are matched against the LOWER-CASED
+    # text, so write them in lower case; start them with a literal, not \b.
     template_signatures: list[str] = Field(
         default_factory=lambda: [
             r"citations\s*:\s*\[",
@@ -81,7 +81,8 @@ class ProvenanceConfig(Section):
 
 class DedupConfig(Section):
     enabled: bool = True
-    # A claim is a duplicate when its word Jaccard to a memory EXCEEDS this (seed: ">92%").
+    # A claim is a duplicate when its word Jaccard to a memory EXCEEDS this; a pair exactly
+    # at the threshold is not a duplicate (spec: Near-duplicates).
     threshold: float = Field(default=0.92, ge=0.0, le=1.0)
     num_perm: int = Field(default=128, ge=1, le=1024)
     backend: Literal["memory", "redis"] = "redis"
@@ -115,7 +116,8 @@ class GroundingConfig(Section):
     # None = the verifier's own calibrated default (see docs/grounding.md).
     supported_threshold: float | None = Field(default=None, ge=0.0, le=1.0)
     partial_threshold: float | None = Field(default=None, ge=0.0, le=1.0)
-    # Seed 002: a PARTIAL verdict costs 0.10-0.30 confidence, more the weaker the support.
+    # A PARTIAL verdict costs 0.10-0.30 confidence, more the weaker the support (spec:
+    # Grounding).
     penalty_min: float = Field(default=0.10, ge=0.0, le=1.0)
     penalty_max: float = Field(default=0.30, ge=0.0, le=1.0)
     # Bounded input: evidence text beyond this many characters per claim is not read.
@@ -140,7 +142,7 @@ class PolicyConfig(Section):
     trusted_sources: list[str] = Field(
         default_factory=lambda: ["user", "documentation", "adr", "commit", "manual"]
     )
-    # seed 000: decisions stated in a conversation, preferences stated by the user.
+    # Decisions stated in a conversation, preferences stated by the user (spec: Tier policy).
     decision_sources: list[str] = Field(default_factory=lambda: ["conversation"])
     preference_sources: list[str] = Field(default_factory=lambda: ["conversation", "chat"])
     # PARTIAL grounding keeps the claim (tag grounding_partial); it still needs another

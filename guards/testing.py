@@ -24,7 +24,7 @@ from groundwire.topics.records import GroundingReport
 
 
 class ScriptedVerifier:
-    """Returns a fixed report per claim_id (the verdict a seed states); records requests."""
+    """Returns a fixed report per claim_id (the verdict a test states); records requests."""
 
     name = "scripted"
 
@@ -107,7 +107,7 @@ class ExactDedup:
 
 
 class StatedCitationVerifier(CitationVerifier):
-    """A citation verifier whose existence answers are the ones a seed states."""
+    """A citation verifier whose existence answers are the ones a test states."""
 
     def __init__(self, exists: dict[str, bool]) -> None:
         super().__init__(CitationConfig(adr_dirs=[]))

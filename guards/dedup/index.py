@@ -1,4 +1,4 @@
-"""Near-duplicate detection (seed 000 "Deduplication"): MinHash-LSH with exact confirmation.
+"""Near-duplicate detection (spec: Near-duplicates): MinHash-LSH with exact confirmation.
 
 `build_dedup_index(cfg, redis_url)` returns a `MinHashDedupIndex` implementing the
 `DedupIndex` protocol. Its logic is one piece of code with two homes: the index tokenises,

@@ -1,10 +1,11 @@
-"""Grounding verification (seed 002, guard #1): does the source conversation say this?
+"""Grounding verification (spec: Grounding): does the source conversation say this?
 
 This module holds what every verifier shares: the verdict vocabulary, how a PARTIAL
 score becomes a confidence penalty, how a quoted span is pinned to exact offsets in a
 source turn, the reports for the cases that need no verifier (no admissible evidence,
-verifier failure), the pipeline's "would grounding block this?" rule used by
-`groundwire eval`, and the factory that picks an implementation from settings.
+verifier failure) and the pipeline's "would grounding block this?" rule used by
+`groundwire eval`. The factory that picks an implementation from settings is
+`build_verifier` in the package (`VERIFIERS`).
 
 Verifiers never raise into the stream: a failure becomes an UNKNOWN report for that
 item, and the tier policy decides (per `on_verifier_failure`) what UNKNOWN means.
@@ -49,8 +50,8 @@ def no_evidence_report(claim: Claim, verifier: str) -> GroundingReport:
 def penalty_for(score: float, low: float, high: float, cfg: GroundingConfig) -> float:
     """Map a PARTIAL score in [low, high) onto [penalty_min, penalty_max], weaker -> larger.
 
-    Seed 002 allows −0.10 to −0.30; a claim just under the SUPPORTED line loses little,
-    one barely above NOT_SUPPORTED loses the most.
+    The penalty lies between −0.10 and −0.30 (spec: Grounding); a claim just under the
+    SUPPORTED line loses little, one barely above NOT_SUPPORTED loses the most.
     """
     lo_pen, hi_pen = sorted((cfg.penalty_min, cfg.penalty_max))
     if high <= low:

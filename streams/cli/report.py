@@ -1,4 +1,5 @@
-"""`groundwire report`: seed 002's weekly hallucination-risk summary from Prometheus."""
+"""`groundwire report`: the weekly hallucination-risk summary from Prometheus (spec: Metrics
+and alerts)."""
 
 from __future__ import annotations
 
