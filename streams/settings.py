@@ -178,7 +178,8 @@ class Settings(BaseSettings):
     prometheus_url: str = "http://127.0.0.1:9090"  # read by `groundwire report`
     # Where grounding runs. "screen" (default): in the stateless stage, which serves any
     # partition and otherwise has little CPU work, so the keyed route stage is left with
-    # dedup and the policy. "route": as DESIGN.md draws it. Either way the route stage
+    # dedup and the policy. "route": in the keyed stage, where the design first placed it
+    # (docs/architecture.md, "Departures from the design"). Either way the route stage
     # grounds any screened record that arrives without a report.
     grounding_stage: Literal["screen", "route"] = "screen"
     # Python's cyclic GC, per stage process. Each batch allocates tens of thousands of
