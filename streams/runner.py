@@ -11,23 +11,42 @@ Restart speed matters as much as correctness: the transactional.id and the consu
 group.instance.id are derived from the stable worker id, so a worker restarted after
 SIGKILL fences its own dead transaction at once and takes its partitions back without
 waiting for a session timeout.
+
+Liveness is the third property, and brokers fail in ways that leave clients unusable
+rather than erroring: a fenced static member, a fatal transactional error, a transaction
+the coordinator timed out while the broker was away. The runner therefore
+* runs every blocking librdkafka call in a thread, so the event loop (signals, health,
+  lag) never stops;
+* aborts and replays on abortable errors, and on fatal ones throws both clients away and
+  builds new ones, which resume from the committed offsets (the new producer fences the
+  old transactional id, so nothing half-written survives);
+* isolates a record whose processing keeps failing and dead-letters it, so one poison
+  record never blocks the records behind it;
+* keeps `progress` (last commit, input lag, state) that the worker's watchdog turns into
+  health, and into a restart when a stage with input stops committing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
-from confluent_kafka import Consumer, KafkaError, KafkaException, Message, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Message, Producer, TopicPartition
 
 from groundwire.streams import kafka, telemetry
 from groundwire.streams.settings import Settings
 
 log = logging.getLogger(__name__)
+
+# Back-off between rebuilds of broken clients, and between replays of a failing batch.
+_BACKOFF_MIN_S = 0.5
+_BACKOFF_MAX_S = 5.0
+_LAG_EVERY_S = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +61,9 @@ class Stage(Protocol):
     """One step of the pipeline: a batch of input records in, output records out.
 
     `process` must return at least one output per input record (the stage guarantees
-    nothing is dropped silently) and must not raise on bad input; an exception is treated
-    as a transient failure and the whole batch is retried.
+    nothing is dropped silently) and must not raise on bad input: a producer's mistake is
+    a dlq record with a reason. An exception is a fault: the runner retries, then
+    isolates the record that keeps failing and asks `dead_letter` for its dlq record.
     """
 
     name: str
@@ -51,57 +71,159 @@ class Stage(Protocol):
 
     async def process(self, messages: Sequence[Message]) -> list[Output]: ...
 
+    def dead_letter(self, message: Message, reason: str, detail: str) -> Output: ...
+
     async def close(self) -> None: ...
 
 
+class ClientsBroken(Exception):
+    """The consumer or producer cannot go on (fatal error, fenced, failed abort)."""
+
+
+@dataclass(slots=True)
+class Progress:
+    """What the watchdog and the health endpoint read. Times are time.monotonic()."""
+
+    state: str = "starting"  # starting | running | rebuilding | stopping
+    started: float = field(default_factory=time.monotonic)
+    last_commit: float | None = None
+    last_loop: float = field(default_factory=time.monotonic)
+    lag: int | None = None  # records behind on the assigned partitions; None = unknown
+    committed_records: int = 0
+    rebuilds: int = 0
+
+    def idle_since(self) -> float:
+        return self.last_commit if self.last_commit is not None else self.started
+
+
 class StageRunner:
-    """Runs one stage until `stop` is set. Blocking librdkafka calls run in threads."""
+    """Runs one stage until `stop` is set, rebuilding its clients when they break."""
 
     def __init__(self, settings: Settings, stage: Stage, stop: asyncio.Event) -> None:
         self.settings = settings
         self.stage = stage
         self.stop = stop
-        self.processed = 0
+        self.group = f"{settings.consumer_group}.{stage.name}"
+        self._instance = f"{settings.worker_id}.{stage.name}"
+        self._transactional_id = f"{self.group}.{settings.worker_id}"
+        self.progress = Progress()
         self._assignment: list[TopicPartition] = []
-        group = f"{settings.consumer_group}.{stage.name}"
-        instance = f"{settings.worker_id}.{stage.name}"
-        self.group = group
-        self.consumer = kafka.transactional_consumer(settings, group, instance)
-        self.producer = kafka.transactional_producer(settings, f"{group}.{settings.worker_id}")
+        self._consumer: Consumer | None = None
+        self._producer: Producer | None = None
+        self._call_timeout_s = settings.kafka_call_timeout_s
+
+    @property
+    def processed(self) -> int:
+        return self.progress.committed_records
 
     # -- lifecycle -----------------------------------------------------------------
     async def run(self) -> None:
-        await asyncio.to_thread(self.producer.init_transactions, 60)
-        self.consumer.subscribe(
+        backoff = _BACKOFF_MIN_S
+        try:
+            while not self.stop.is_set():
+                try:
+                    await self._connect()
+                    backoff = _BACKOFF_MIN_S
+                    await self._loop()
+                except ClientsBroken as exc:
+                    self.progress.state = "rebuilding"
+                    self.progress.rebuilds += 1
+                    telemetry.stage_rebuilt(self.stage.name)
+                    log.error("stage %s: %s; rebuilding its Kafka clients", self.stage.name, exc)
+                    await asyncio.to_thread(self._drop_clients)
+                    await self._sleep(backoff)
+                    backoff = min(_BACKOFF_MAX_S, backoff * 2)
+        finally:
+            self.progress.state = "stopping"
+            await self.stage.close()
+            await asyncio.to_thread(self._close_clients)
+
+    async def _connect(self) -> None:
+        """New clients; init_transactions fences any earlier producer of this id and
+        aborts what it left open. Retries until the broker answers or `stop`."""
+        self.progress.state = "starting"
+        producer = kafka.transactional_producer(self.settings, self._transactional_id)
+        while not self.stop.is_set():
+            try:
+                await asyncio.to_thread(producer.init_transactions, self._call_timeout_s)
+                break
+            except KafkaException as exc:
+                err = exc.args[0]
+                log.warning("stage %s: init_transactions: %s", self.stage.name, err)
+                if isinstance(err, KafkaError) and err.fatal():
+                    raise ClientsBroken(f"init_transactions failed fatally: {err}") from exc
+                await self._sleep(_BACKOFF_MIN_S)
+        self._producer = producer
+        consumer = kafka.transactional_consumer(self.settings, self.group, self._instance)
+        consumer.subscribe(
             [self.stage.source_topic], on_assign=self._on_assign, on_revoke=self._on_revoke
         )
+        self._consumer = consumer
+        self.progress.state = "running"
         log.info(
             "stage %s consuming %s as %s", self.stage.name, self.stage.source_topic, self.group
         )
-        lag_due = 0.0
-        try:
-            while not self.stop.is_set():
-                messages = await asyncio.to_thread(
-                    self.consumer.consume, self.settings.batch_size, self.settings.batch_within_s
-                )
-                records = [m for m in messages if not self._is_error(m)]
-                if records:
-                    await self._process_batch(records)
-                now = time.monotonic()
-                if now >= lag_due:
-                    lag_due = now + 10.0
-                    await asyncio.to_thread(self._report_lag)
-        finally:
-            await self.stage.close()
-            await asyncio.to_thread(self._close)
 
-    def _close(self) -> None:
+    async def _loop(self) -> None:
+        lag_due = 0.0
+        while not self.stop.is_set():
+            self.progress.last_loop = time.monotonic()
+            records = await self._consume()
+            if records:
+                await self._process_batch(records)
+            now = time.monotonic()
+            if now >= lag_due:
+                lag_due = now + _LAG_EVERY_S
+                await asyncio.to_thread(self._report_lag)
+
+    async def _consume(self) -> list[Message]:
+        consumer = self._clients()[0]
         try:
-            self.producer.flush(10)
-        finally:
-            # close() leaves the group; with static membership the broker would otherwise
-            # keep our partitions until session timeout.
-            self.consumer.close()
+            messages = await asyncio.to_thread(
+                consumer.consume, self.settings.batch_size, self.settings.batch_within_s
+            )
+        except KafkaException as exc:
+            self._raise_if_fatal(exc.args[0], "consume")
+            log.warning("stage %s: consume failed: %s", self.stage.name, exc)
+            return []
+        records = []
+        for m in messages:
+            err = m.error()
+            if err is None:
+                records.append(m)
+            elif err.code() != KafkaError._PARTITION_EOF:
+                self._raise_if_fatal(err, "consumer")
+                log.warning("stage %s consumer error: %s", self.stage.name, err)
+        return records
+
+    def _raise_if_fatal(self, err: object, where: str) -> None:
+        if isinstance(err, KafkaError) and err.fatal():
+            raise ClientsBroken(f"{where}: fatal error {err}")
+
+    def _clients(self) -> tuple[Consumer, Producer]:
+        if self._consumer is None or self._producer is None:
+            raise ClientsBroken("clients are not connected")
+        return self._consumer, self._producer
+
+    def _drop_clients(self) -> None:
+        """Throw broken clients away without waiting on a broker that may be gone."""
+        consumer, self._consumer = self._consumer, None
+        self._producer = None  # freed by refcount; its transaction is fenced by the next one
+        self._assignment = []
+        if consumer is not None:
+            try:
+                consumer.close()
+            except (KafkaException, RuntimeError) as exc:
+                log.info("stage %s: closing the old consumer: %s", self.stage.name, exc)
+
+    def _close_clients(self) -> None:
+        if self._producer is not None:
+            self._producer.flush(10)
+        self._drop_clients()
+
+    async def _sleep(self, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.stop.wait(), seconds)
 
     def _on_assign(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
         self._assignment = list(partitions)
@@ -111,41 +233,21 @@ class StageRunner:
         revoked = {(p.topic, p.partition) for p in partitions}
         self._assignment = [p for p in self._assignment if (p.topic, p.partition) not in revoked]
 
-    def _is_error(self, message: Message) -> bool:
-        err = message.error()
-        if err is None:
-            return False
-        if err.code() != KafkaError._PARTITION_EOF:
-            log.warning("stage %s consumer error: %s", self.stage.name, err)
-        return True
-
     # -- one batch, one transaction ------------------------------------------------
     async def _process_batch(self, records: list[Message]) -> None:
         started = time.perf_counter()
-        try:
-            outputs = await self.stage.process(records)
-        except Exception:
-            log.exception(
-                "stage %s failed on a batch of %d; retrying it", self.stage.name, len(records)
-            )
+        outputs = await self._outputs(records)
+        if outputs is None:  # every record failed: a fault, not a poison record
             await asyncio.to_thread(self._rewind, records)
-            await asyncio.sleep(1.0)
+            await self._sleep(_BACKOFF_MAX_S)
             return
         produce_started = time.perf_counter()
-        try:
-            self.producer.begin_transaction()
-            for out in outputs:
-                self._produce(out)
-            offsets = _next_offsets(records)
-            self.producer.send_offsets_to_transaction(
-                offsets, self.consumer.consumer_group_metadata(), 30
-            )
-            await asyncio.to_thread(self.producer.commit_transaction, 60)
-        except KafkaException as exc:
-            await asyncio.to_thread(self._recover, exc, records)
+        if not await self._commit(outputs, records):
             return
-        self.processed += len(records)
         finished = time.perf_counter()
+        self.progress.last_commit = time.monotonic()
+        self.progress.committed_records += len(records)
+        telemetry.stage_committed(self.stage.name, len(records))
         log.debug(
             "stage %s: batch=%d process=%.1fms commit=%.1fms",
             self.stage.name,
@@ -156,55 +258,134 @@ class StageRunner:
         telemetry.stage_latency("produce", finished - produce_started)
         telemetry.stage_latency(self.stage.name, time.perf_counter() - started)
 
-    def _produce(self, out: Output) -> None:
-        kafka.produce(
-            self.producer, out.topic, out.value, out.key, headers=list(out.headers) or None
-        )
-
-    def _recover(self, exc: KafkaException, records: list[Message]) -> None:
-        err = exc.args[0]
-        if isinstance(err, KafkaError) and err.fatal():
-            log.critical("stage %s: fatal producer error (fenced?): %s", self.stage.name, err)
-            raise exc
-        log.warning(
-            "stage %s: transaction failed (%s); aborting and replaying", self.stage.name, err
-        )
+    async def _outputs(self, records: list[Message]) -> list[Output] | None:
+        """The batch's outputs; when processing raises, each record is retried alone and
+        the ones that keep failing are dead-lettered. None when every record failed:
+        then the cause is not the records (a bug or a dependency down), and the batch is
+        replayed after a pause instead of being dead-lettered wholesale."""
         try:
-            self.producer.abort_transaction(30)
-        except KafkaException as abort_exc:
-            log.error("stage %s: abort failed: %s", self.stage.name, abort_exc)
-            raise
-        self._rewind(records)
+            return await self.stage.process(records)
+        except Exception:
+            log.exception(
+                "stage %s failed on a batch of %d; retrying each record alone",
+                self.stage.name,
+                len(records),
+            )
+        outputs: list[Output] = []
+        failed = 0
+        for message in records:
+            error: Exception | None = None
+            for attempt in range(self.settings.record_max_attempts):
+                try:
+                    outputs.extend(await self.stage.process([message]))
+                    error = None
+                    break
+                except Exception as exc:
+                    error = exc
+                    await self._sleep(0.05 * (attempt + 1))
+            if error is not None:
+                failed += 1
+                outputs.append(self._poison(message, error))
+        if failed == len(records) and len(records) > 1:
+            return None
+        return outputs
+
+    def _poison(self, message: Message, error: Exception) -> Output:
+        attempts = self.settings.record_max_attempts
+        log.error(
+            "stage %s: %s[%d]@%d failed %d times (%s); sent to the dlq",
+            self.stage.name,
+            message.topic(),
+            message.partition(),
+            message.offset(),
+            attempts,
+            type(error).__name__,
+        )
+        detail = f"{type(error).__name__} in stage {self.stage.name} after {attempts} attempts"
+        return self.stage.dead_letter(message, "processing_failed", detail)
+
+    async def _commit(self, outputs: list[Output], records: list[Message]) -> bool:
+        """Outputs and offsets in one transaction; False when it was aborted (the batch
+        is rewound and will be processed again)."""
+        consumer, producer = self._clients()
+        offsets = _next_offsets(records)
+        timeout = self._call_timeout_s
+
+        def transact() -> None:
+            producer.begin_transaction()
+            for out in outputs:
+                kafka.produce(
+                    producer, out.topic, out.value, out.key, headers=list(out.headers) or None
+                )
+            producer.send_offsets_to_transaction(
+                offsets, consumer.consumer_group_metadata(), timeout
+            )
+            producer.commit_transaction(timeout)
+
+        try:
+            await asyncio.to_thread(transact)
+            return True
+        except KafkaException as exc:
+            err = exc.args[0]
+            self._raise_if_fatal(err, "transaction")
+            log.warning(
+                "stage %s: transaction failed (%s); aborting and replaying", self.stage.name, err
+            )
+        await asyncio.to_thread(self._abort, producer)
+        await asyncio.to_thread(self._rewind, records)
+        await self._sleep(_BACKOFF_MIN_S)
+        return False
+
+    def _abort(self, producer: Producer) -> None:
+        try:
+            producer.abort_transaction(self._call_timeout_s)
+        except KafkaException as exc:
+            # The transaction state is unknown: only new clients (whose producer fences
+            # this one) restore a known state.
+            raise ClientsBroken(f"abort failed: {exc.args[0]}") from exc
 
     def _rewind(self, records: list[Message]) -> None:
         """Seek back to the first record of the batch so it is processed again."""
+        consumer = self._consumer
+        if consumer is None:
+            return
         first: dict[tuple[str, int], int] = {}
         for m in records:
             tp = (m.topic(), m.partition())
             first[tp] = min(first.get(tp, m.offset()), m.offset())
         for (topic, partition), offset in first.items():
             try:
-                self.consumer.seek(TopicPartition(topic, partition, offset))
+                consumer.seek(TopicPartition(topic, partition, offset))
             except KafkaException as exc:  # partition revoked meanwhile: its new owner replays
                 log.info(
                     "stage %s: seek %s[%d] skipped: %s", self.stage.name, topic, partition, exc
                 )
 
     def _report_lag(self) -> None:
+        consumer = self._consumer
         assignment = list(self._assignment)
+        if consumer is None:
+            return
         if not assignment:
+            self.progress.lag = 0
+            telemetry.stage_lag(self.stage.name, 0)
             return
         try:
-            positions = self.consumer.position(assignment)
+            positions = consumer.position(assignment)
         except KafkaException:
             return
+        total = 0
         for tp in positions:
             try:
-                _low, high = self.consumer.get_watermark_offsets(tp, timeout=2, cached=False)
+                low, high = consumer.get_watermark_offsets(tp, timeout=2, cached=False)
             except KafkaException:
-                continue
-            if tp.offset >= 0:
-                telemetry.consumer_lag(self.group, tp.topic, tp.partition, max(0, high - tp.offset))
+                return  # broker unreachable: keep the last known lag
+            position = tp.offset if tp.offset >= 0 else low
+            lag = max(0, high - position)
+            total += lag
+            telemetry.consumer_lag(self.group, tp.topic, tp.partition, lag)
+        self.progress.lag = total
+        telemetry.stage_lag(self.stage.name, total)
 
 
 def _next_offsets(records: Sequence[Message]) -> list[TopicPartition]:

@@ -174,6 +174,14 @@ class Settings(BaseSettings):
     max_record_bytes: int = Field(default=1_048_576, ge=1)
     batch_size: int = Field(default=500, ge=1)
     batch_within_s: float = Field(default=0.05, gt=0)
+    # Liveness. Each transactional call (send offsets, commit, abort, init) gives up after
+    # kafka_call_timeout_s; a record whose processing raises is retried alone this many
+    # times, then dead-lettered (reason processing_failed). A stage with input waiting
+    # and no commit for stall_timeout_s is unhealthy: its process exits and the
+    # supervisor starts it again (from the committed offsets).
+    kafka_call_timeout_s: float = Field(default=30.0, gt=0)
+    record_max_attempts: int = Field(default=3, ge=1, le=20)
+    stall_timeout_s: float = Field(default=120.0, ge=5.0)
     metrics_port: int = Field(default=9464, ge=0)  # 0 disables the /metrics endpoint
     prometheus_url: str = "http://127.0.0.1:9090"  # read by `groundwire report`
     # Where grounding runs. "screen" (default): in the stateless stage, which serves any

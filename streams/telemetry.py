@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from groundwire import metrics
+from groundwire.metrics import health
 from groundwire.topics.records import RoutedResult
 
 
@@ -36,3 +37,19 @@ def consumer_lag(group: str, topic: str, partition: int, lag: int) -> None:
 
 def start_server(port: int) -> None:
     metrics.start_metrics_server(port)
+
+
+def stage_lag(stage: str, lag: int) -> None:
+    health.set_stage_lag(stage, lag)
+
+
+def stage_committed(stage: str, records: int) -> None:
+    health.observe_stage_commit(stage, records)
+
+
+def stage_rebuilt(stage: str) -> None:
+    health.observe_stage_rebuild(stage)
+
+
+def stage_healthy(stage: str, healthy: bool) -> None:
+    health.set_stage_healthy(stage, healthy)

@@ -15,6 +15,8 @@ import gc
 import logging
 import signal
 from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
 
 from groundwire.guards.factory import (
     GuardServices,
@@ -22,7 +24,9 @@ from groundwire.guards.factory import (
     build_grounder,
     build_validator,
 )
-from groundwire.streams import telemetry
+from groundwire.metrics.registry import REGISTRY
+from groundwire.streams import health, telemetry
+from groundwire.streams.health import Watchdog
 from groundwire.streams.runner import StageRunner
 from groundwire.streams.settings import Settings
 from groundwire.streams.stages import STAGES, RouteStage, ScreenStage
@@ -50,9 +54,19 @@ def tune_gc(settings: Settings) -> None:
 
 
 async def run_worker(
-    settings: Settings, stages: Sequence[str] = STAGES, stop: asyncio.Event | None = None
+    settings: Settings,
+    stages: Sequence[str] = STAGES,
+    stop: asyncio.Event | None = None,
+    *,
+    replica: int = 0,
+    status_dir: Path | None = None,
 ) -> None:
-    """Run until SIGTERM/SIGINT (or `stop` is set); finish the batch in flight, then close."""
+    """Run until SIGTERM/SIGINT (or `stop` is set); finish the batch in flight, then close.
+
+    A watchdog thread ends the process (exit code STALLED_EXIT) when a stage stalls; under
+    the supervisor it reports through `status_dir`, and the supervisor restarts it.
+    Without a supervisor, `metrics_port` serves /metrics and /healthz from here.
+    """
     unknown = set(stages) - set(STAGES)
     if unknown:
         raise ValueError(f"unknown stage(s) {sorted(unknown)}; choose from {STAGES}")
@@ -61,8 +75,6 @@ async def run_worker(
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread
             loop.add_signal_handler(sig, stop.set)
-    if settings.metrics_port:
-        telemetry.start_server(settings.metrics_port)
     guards = settings.guards
     services = guard_services(settings)
     citation_verifier = build_citation_verifier(guards, services)
@@ -74,6 +86,16 @@ async def run_worker(
     if "route" in stages:
         route = RouteStage(settings, build_validator(guards, services, citation_verifier))
         runners.append(StageRunner(settings, route, stop))
+    watchdog = Watchdog(
+        runners,
+        replica=replica,
+        stall_timeout_s=settings.stall_timeout_s,
+        status_dir=status_dir,
+    )
+    server = None
+    if settings.metrics_port:
+        server = health.serve(settings.metrics_port, REGISTRY, lambda: _inline_health(watchdog))
+    watchdog.start()
     tune_gc(settings)
     log.info("worker %s running stages %s", settings.worker_id, [r.stage.name for r in runners])
     tasks = [asyncio.create_task(r.run(), name=f"stage-{r.stage.name}") for r in runners]
@@ -85,5 +107,14 @@ async def run_worker(
                 raise task.exception()  # type: ignore[misc]
     finally:
         stop.set()
+        watchdog.stop()
         await asyncio.gather(*tasks, return_exceptions=True)
         await citation_verifier.aclose()
+        if server is not None:
+            server.shutdown()
+
+
+def _inline_health(watchdog: Watchdog) -> tuple[bool, dict[str, object]]:
+    statuses = watchdog.statuses()
+    healthy = all(s.healthy for s in statuses)
+    return healthy, {"healthy": healthy, "stages": [asdict(s) for s in statuses]}

@@ -7,10 +7,11 @@ from confluent_kafka import Message
 from groundwire.streams import telemetry
 from groundwire.streams.runner import Output
 from groundwire.streams.settings import Settings
-from groundwire.topics.codec import DecodeError, dlq_record, dumps
+from groundwire.topics.codec import DecodeFailure, dlq_record, dumps
+from groundwire.topics.vocab import DlqReason
 
 
-def dlq_output(settings: Settings, message: Message, error: DecodeError) -> Output:
+def dlq_output(settings: Settings, message: Message, error: DecodeFailure) -> Output:
     """The dlq record for `message`, counted; its reason also travels as a header so a
     consumer of the dlq can filter without parsing the body."""
     record = dlq_record(
@@ -25,3 +26,9 @@ def dlq_output(settings: Settings, message: Message, error: DecodeError) -> Outp
     return Output(
         settings.topics.dlq, message.key(), dumps(record), (("reason", error.reason.encode()),)
     )
+
+
+def dead_letter(settings: Settings, message: Message, reason: str, detail: str) -> Output:
+    """The dlq record for a record the stage could not process (not a producer's
+    mistake: `reason` says which of our failures it was)."""
+    return dlq_output(settings, message, DecodeFailure(DlqReason(reason), detail))

@@ -19,9 +19,10 @@ from groundwire.guards.validator import Validator
 from groundwire.streams import telemetry
 from groundwire.streams.runner import Output
 from groundwire.streams.settings import Settings
-from groundwire.streams.stages.dlq import dlq_output
-from groundwire.topics.codec import DecodeError, dumps
+from groundwire.streams.stages.dlq import dead_letter, dlq_output
+from groundwire.topics.codec import DecodeFailure, dumps
 from groundwire.topics.records import RoutedResult, ScreenedClaim, Tier
+from groundwire.topics.vocab import DlqReason
 
 log = logging.getLogger(__name__)
 
@@ -67,11 +68,8 @@ class RouteStage:
                 screened.append(ScreenedClaim.model_validate_json(message.value() or b""))
             except ValidationError as exc:
                 # Only another producer writing to our internal topic can cause this.
-                outputs.append(
-                    dlq_output(
-                        self.settings, message, DecodeError("invalid_screened", str(exc)[:1000])
-                    )
-                )
+                failure = DecodeFailure(DlqReason.INVALID_SCREENED, str(exc)[:1000])
+                outputs.append(dlq_output(self.settings, message, failure))
         if screened:
             grounded_here = any(s.grounding is None for s in screened)
             results = await self.validator.decide_batch(screened, worker=self.settings.worker_id)
@@ -88,7 +86,8 @@ class RouteStage:
         telemetry.stage_latency("route", time.perf_counter() - started)
         return outputs
 
+    def dead_letter(self, message: Message, reason: str, detail: str) -> Output:
+        return dead_letter(self.settings, message, reason, detail)
+
     async def close(self) -> None:
-        close = getattr(self.validator, "aclose", None)
-        if close is not None:
-            await close()
+        await self.validator.aclose()

@@ -18,8 +18,8 @@ from groundwire.guards.screening import screen_batch
 from groundwire.streams import telemetry
 from groundwire.streams.runner import Output
 from groundwire.streams.settings import Settings
-from groundwire.streams.stages.dlq import dlq_output
-from groundwire.topics.codec import DecodeError, decode_claim, dumps
+from groundwire.streams.stages.dlq import dead_letter, dlq_output
+from groundwire.topics.codec import DecodeFailure, decode_claim, dumps
 from groundwire.topics.records import Claim, ScreenedClaim
 
 
@@ -49,7 +49,7 @@ class ScreenStage:
                 max_record_bytes=self.settings.max_record_bytes,
                 max_content_bytes=self.settings.max_content_bytes,
             )
-            if isinstance(decoded, DecodeError):
+            if isinstance(decoded, DecodeFailure):
                 outputs.append(dlq_output(self.settings, message, decoded))
             else:
                 claims.append(decoded)
@@ -77,6 +77,9 @@ class ScreenStage:
             item.timings_ms["grounding"] = share
         telemetry.stage_latency("grounding", elapsed)
         telemetry.grounding_latency(elapsed)
+
+    def dead_letter(self, message: Message, reason: str, detail: str) -> Output:
+        return dead_letter(self.settings, message, reason, detail)
 
     async def close(self) -> None:
         if self.grounder is not None:
