@@ -3,34 +3,64 @@
 # Maven Central jars, no Docker) and one Debian redis-server.
 #
 #   scripts/stack.sh start    fetch jars if needed, start both, wait until they accept connections
-#   scripts/stack.sh status   report what runs (exit 0 when both answer, 1 otherwise)
+#   scripts/stack.sh status   report what runs (exit 0 when everything answers, 1 otherwise;
+#                             a broker started before the SASL listener existed, or not by
+#                             this script, is reported without it and still counts as up)
 #   scripts/stack.sh stop     stop what this script started (never a service it did not start)
 #   scripts/stack.sh logs     print the paths of the log files
 #
 # Idempotent: `start` on a running stack only reports it. A Kafka or Redis already
 # answering on the configured port (started by someone else) is reused, not restarted.
 #
-# Settings (environment):
-#   GROUNDWIRE_STACK_DIR     state, data and logs            (default: <repo>/.stack)
-#   GROUNDWIRE_KAFKA_LIBS    directory of broker jars          (default: ~/.cache/groundwire/kafka-<version>/lib)
-#   GROUNDWIRE_KAFKA_PORT    broker listener port               (default: 9092; controller uses port+1)
-#   GROUNDWIRE_REDIS_PORT    redis port                         (default: 6379)
-#   GROUNDWIRE_STACK_TIMEOUT seconds to wait for readiness     (default: 90)
+# The broker has two client listeners: PLAINTEXT on the Kafka port, which everything uses
+# by default, and SASL_PLAINTEXT with SCRAM-SHA-512 on the SASL port, to run groundwire
+# against an authenticating listener (tests/integration/test_kafka_security.py does):
+#   GROUNDWIRE_BOOTSTRAP_SERVERS=127.0.0.1:9095 GROUNDWIRE_KAFKA__SECURITY_PROTOCOL=SASL_PLAINTEXT \
+#   GROUNDWIRE_KAFKA__SASL_MECHANISM=SCRAM-SHA-512 GROUNDWIRE_KAFKA__SASL_USERNAME=groundwire \
+#   GROUNDWIRE_KAFKA__SASL_PASSWORD=groundwire-secret groundwire topics create
+# The SCRAM user is written into the cluster metadata when a fresh data dir is formatted.
+# On every `start`, a user that cannot log in (a data dir formatted before the SASL
+# listener existed, or another password) is created or updated through the PLAINTEXT
+# listener, so no data dir ever needs a reformat. The defaults are local development
+# credentials, not secrets.
+#
+# Settings (environment). Every name starts with GROUNDWIRE_STACK_, a prefix that
+# groundwire's own settings never use:
+#   GROUNDWIRE_STACK_DIR           state, data and logs          (default: <repo>/.stack)
+#   GROUNDWIRE_STACK_KAFKA_LIBS    directory of broker jars      (default: ~/.cache/groundwire/kafka-<version>/lib)
+#   GROUNDWIRE_STACK_KAFKA_PORT    PLAINTEXT listener port       (default: 9092; the controller uses port+1)
+#   GROUNDWIRE_STACK_SASL_PORT     SASL_PLAINTEXT listener port  (default: Kafka port+3, which keeps clear of
+#                                  docker compose's 9094; 0 turns the SASL listener off)
+#   GROUNDWIRE_STACK_SASL_USER     its SCRAM-SHA-512 user        (default: groundwire)
+#   GROUNDWIRE_STACK_SASL_PASSWORD that user's password          (default: groundwire-secret)
+#   GROUNDWIRE_STACK_REDIS_PORT    redis port                    (default: 6379)
+#   GROUNDWIRE_STACK_TIMEOUT       seconds to wait for readiness (default: 90)
 set -euo pipefail
 
 KAFKA_VERSION=4.4.0
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
 stack_dir="${GROUNDWIRE_STACK_DIR:-$repo/.stack}"
-libs="${GROUNDWIRE_KAFKA_LIBS:-${XDG_CACHE_HOME:-$HOME/.cache}/groundwire/kafka-$KAFKA_VERSION/lib}"
-kafka_port="${GROUNDWIRE_KAFKA_PORT:-9092}"
+libs="${GROUNDWIRE_STACK_KAFKA_LIBS:-${XDG_CACHE_HOME:-$HOME/.cache}/groundwire/kafka-$KAFKA_VERSION/lib}"
+kafka_port="${GROUNDWIRE_STACK_KAFKA_PORT:-9092}"
 controller_port=$((kafka_port + 1))
-redis_port="${GROUNDWIRE_REDIS_PORT:-6379}"
+sasl_port="${GROUNDWIRE_STACK_SASL_PORT:-$((kafka_port + 3))}"
+sasl_user="${GROUNDWIRE_STACK_SASL_USER:-groundwire}"
+# Exported for kafka_probe.py, which reads it from the environment (not from its arguments).
+export GROUNDWIRE_STACK_SASL_PASSWORD="${GROUNDWIRE_STACK_SASL_PASSWORD:-groundwire-secret}"
+redis_port="${GROUNDWIRE_STACK_REDIS_PORT:-6379}"
 timeout_s="${GROUNDWIRE_STACK_TIMEOUT:-90}"
 log_dir="$stack_dir/logs"
 
 say() { printf '[stack] %s\n' "$*"; }
 die() { printf '[stack] error: %s\n' "$*" >&2; exit 1; }
+
+# Plain words only: both go into the format tool's SCRAM spec (a bracketed key=value list).
+[[ "$sasl_user" =~ ^[A-Za-z0-9._-]+$ ]] || die "GROUNDWIRE_STACK_SASL_USER: letters, digits and . _ - only"
+[[ "$GROUNDWIRE_STACK_SASL_PASSWORD" =~ ^[A-Za-z0-9._-]+$ ]] \
+  || die "GROUNDWIRE_STACK_SASL_PASSWORD: letters, digits and . _ - only"
+
+sasl_on() { [ "$sasl_port" != 0 ]; }
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
@@ -38,27 +68,18 @@ pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
 redis_ping() { [ "$(redis-cli -p "$redis_port" ping 2>/dev/null)" = "PONG" ]; }
 
+# Kafka protocol probes in plain python3 (standard library; no virtualenv needed).
+probe() { python3 "$here/kafka-runtime/kafka_probe.py" "$@"; }
+
 kafka_ready() {
-  # Ready means the broker answers a metadata request, not merely that the port is open.
-  port_open "$kafka_port" || return 1
-  python3 - "$kafka_port" <<'PY' 2>/dev/null
-import socket, struct, sys
-# ApiVersions v0 request: size, api_key=18, version=0, correlation_id=1, client_id="probe"
-cid = b"probe"
-body = struct.pack(">hhih", 18, 0, 1, len(cid)) + cid
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2)
-s.sendall(struct.pack(">i", len(body)) + body)
-hdr = s.recv(4)
-size = struct.unpack(">i", hdr)[0]
-data = b""
-while len(data) < size:
-    chunk = s.recv(size - len(data))
-    if not chunk:
-        break
-    data += chunk
-# correlation id then error code 0
-sys.exit(0 if len(data) >= 6 and struct.unpack(">ih", data[:6]) == (1, 0) else 1)
-PY
+  # Ready means the broker answers an ApiVersions request, not merely that the port is open.
+  port_open "$kafka_port" && probe ready "$kafka_port" 2>/dev/null
+}
+
+# 0: the SCRAM user logs in on the SASL listener; 2: the listener refuses it; 1: no answer.
+sasl_login() {
+  port_open "$sasl_port" || return 1
+  probe sasl "$sasl_port" "$sasl_user" 2>/dev/null
 }
 
 fetch_jars() {
@@ -74,17 +95,18 @@ fetch_jars() {
 }
 
 write_kafka_config() {
-  local cfg="$stack_dir/kafka/server.properties"
+  local cfg="$stack_dir/kafka/server.properties" sasl_listener=""
+  sasl_on && sasl_listener=",SASL_PLAINTEXT://127.0.0.1:$sasl_port"
   mkdir -p "$stack_dir/kafka/data"
   cat >"$cfg" <<EOF
 process.roles=broker,controller
 node.id=1
 controller.quorum.bootstrap.servers=127.0.0.1:$controller_port
-listeners=PLAINTEXT://127.0.0.1:$kafka_port,CONTROLLER://127.0.0.1:$controller_port
-advertised.listeners=PLAINTEXT://127.0.0.1:$kafka_port,CONTROLLER://127.0.0.1:$controller_port
+listeners=PLAINTEXT://127.0.0.1:$kafka_port,CONTROLLER://127.0.0.1:$controller_port$sasl_listener
+advertised.listeners=PLAINTEXT://127.0.0.1:$kafka_port,CONTROLLER://127.0.0.1:$controller_port$sasl_listener
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
 log.dirs=$stack_dir/kafka/data
 auto.create.topics.enable=false
 num.partitions=1
@@ -98,6 +120,14 @@ share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
 log.retention.hours=24
 EOF
+  if sasl_on; then
+    # SCRAM credentials live in the cluster metadata, so the login module lists no users.
+    # Broker-to-controller traffic stays on PLAINTEXT.
+    cat >>"$cfg" <<EOF
+sasl.enabled.mechanisms=SCRAM-SHA-512
+listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+EOF
+  fi
   echo "$cfg"
 }
 
@@ -113,18 +143,24 @@ start_kafka() {
     return 0
   fi
   port_open "$kafka_port" && die "port $kafka_port is taken by something that is not a Kafka broker"
+  if sasl_on && port_open "$sasl_port"; then
+    die "port $sasl_port (the SASL listener) is taken: set GROUNDWIRE_STACK_SASL_PORT, or 0 to turn it off"
+  fi
   command -v java >/dev/null || die "java not found: install a JDK 17+"
   fetch_jars
   local cfg; cfg="$(write_kafka_config)"
   if [ ! -f "$stack_dir/kafka/data/meta.properties" ]; then
-    local cluster_id
+    local cluster_id scram=()
+    sasl_on && scram=(--add-scram "SCRAM-SHA-512=[name=$sasl_user,password=$GROUNDWIRE_STACK_SASL_PASSWORD]")
     # shellcheck disable=SC2046
     cluster_id="$(java -cp "$libs/*" $(java_opts) kafka.tools.StorageTool random-uuid 2>>"$log_dir/kafka-format.log")"
     # shellcheck disable=SC2046
     java -cp "$libs/*" $(java_opts) kafka.tools.StorageTool format -t "$cluster_id" -c "$cfg" --standalone \
-      >>"$log_dir/kafka-format.log" 2>&1 || { cat "$log_dir/kafka-format.log" >&2; die "kafka storage format failed"; }
+      "${scram[@]}" >>"$log_dir/kafka-format.log" 2>&1 \
+      || { cat "$log_dir/kafka-format.log" >&2; die "kafka storage format failed"; }
   fi
-  say "starting kafka $KAFKA_VERSION (KRaft) on 127.0.0.1:$kafka_port"
+  if sasl_on; then say "starting kafka $KAFKA_VERSION (KRaft) on 127.0.0.1:$kafka_port, SASL on 127.0.0.1:$sasl_port"
+  else say "starting kafka $KAFKA_VERSION (KRaft) on 127.0.0.1:$kafka_port"; fi
   # shellcheck disable=SC2046
   nohup java -cp "$libs/*" $(java_opts) kafka.Kafka "$cfg" >"$log_dir/kafka.out" 2>&1 &
   echo $! >"$stack_dir/kafka.pid"
@@ -160,6 +196,52 @@ wait_ready() {
   done
 }
 
+# True when the running broker is this script's and was started with the SASL listener:
+# only then is a missing listener a fault (a reused broker, or one started before the
+# listener existed, just lacks it).
+sasl_expected() {
+  pid_alive "$stack_dir/kafka.pid" \
+    && grep -q "SASL_PLAINTEXT://127.0.0.1:$sasl_port" "$stack_dir/kafka/server.properties" 2>/dev/null
+}
+
+sasl_hint() {
+  if sasl_expected; then echo "see $log_dir/kafka.log"
+  elif pid_alive "$stack_dir/kafka.pid"; then
+    echo "the running broker was started without it: bash scripts/stack.sh stop && bash scripts/stack.sh start"
+  else
+    echo "the broker on 127.0.0.1:$kafka_port was not started by this script"
+  fi
+}
+
+ensure_sasl_user() {
+  # Creates (or updates the password of) the SCRAM user when it cannot log in: data dirs
+  # formatted before the SASL listener existed have no such user.
+  sasl_on || return 0
+  local rc=0
+  sasl_login || rc=$?
+  [ "$rc" = 0 ] && return 0
+  if [ "$rc" = 1 ]; then
+    # The listener comes up with the broker; give it a moment before calling it missing.
+    local deadline=$((SECONDS + 10))
+    while [ "$rc" = 1 ] && [ $SECONDS -lt $deadline ] && sasl_expected; do
+      sleep 0.3; rc=0; sasl_login || rc=$?
+    done
+    [ "$rc" = 0 ] && return 0
+    if [ "$rc" = 1 ]; then
+      sasl_expected && die "the SASL listener on 127.0.0.1:$sasl_port does not answer ($(sasl_hint))"
+      say "warning: no SASL listener on 127.0.0.1:$sasl_port ($(sasl_hint))"
+      return 0
+    fi
+  fi
+  say "creating SCRAM-SHA-512 user $sasl_user for 127.0.0.1:$sasl_port"
+  probe add-user "$kafka_port" "$sasl_user" || die "could not create the SCRAM user $sasl_user"
+  local deadline=$((SECONDS + 15))
+  until sasl_login; do  # the broker applies the credential from the metadata log
+    [ $SECONDS -lt $deadline ] || die "SCRAM user $sasl_user still cannot log in on 127.0.0.1:$sasl_port"
+    sleep 0.3
+  done
+}
+
 stop_one() {
   local name=$1 pidfile=$2
   if ! pid_alive "$pidfile"; then rm -f "$pidfile"; say "$name: not running (from this script)"; return 0; fi
@@ -172,8 +254,18 @@ stop_one() {
 }
 
 status() {
-  local ok=0
+  local ok=0 rc=0
   if kafka_ready; then say "kafka: up on 127.0.0.1:$kafka_port"; else say "kafka: down"; ok=1; fi
+  if sasl_on; then
+    sasl_login || rc=$?
+    case $rc in
+      0) say "kafka sasl: up on 127.0.0.1:$sasl_port (SASL_PLAINTEXT, SCRAM-SHA-512, user $sasl_user)" ;;
+      2) say "kafka sasl: 127.0.0.1:$sasl_port refuses user $sasl_user (stack.sh start creates it or resets its password)"; ok=1 ;;
+      *) say "kafka sasl: down on 127.0.0.1:$sasl_port ($(sasl_hint))"; sasl_expected && ok=1 ;;
+    esac
+  else
+    say "kafka sasl: off (GROUNDWIRE_STACK_SASL_PORT=0)"
+  fi
   if redis_ping; then say "redis: up on 127.0.0.1:$redis_port"; else say "redis: down"; ok=1; fi
   say "logs: $log_dir"
   return $ok
@@ -185,6 +277,7 @@ case "${1:-}" in
     start_redis
     start_kafka
     wait_ready
+    ensure_sasl_user
     status
     ;;
   stop)

@@ -26,7 +26,11 @@ class TopicOutcome:
 
 
 def create_topics(settings: Settings, timeout_s: float = 30.0) -> list[TopicOutcome]:
-    admin = kafka.admin(settings)
+    """Create every topic of the contract; one outcome per topic. When the cluster refuses
+    the client (wrong credentials, TLS failure) every topic fails at once with that reason
+    instead of waiting out `timeout_s`."""
+    errors = kafka.ClientErrors(settings.bootstrap_servers)
+    admin = kafka.admin(settings, errors)
     wanted: list[NewTopic] = []
     for suffix, cleanup in TOPIC_SUFFIXES.items():
         config = {"cleanup.policy": cleanup}
@@ -39,6 +43,10 @@ def create_topics(settings: Settings, timeout_s: float = 30.0) -> list[TopicOutc
             )
         )
     futures = admin.create_topics(wanted, request_timeout=timeout_s, operation_timeout=timeout_s)
+    try:
+        kafka.wait_admin(admin, futures.values(), errors, timeout_s)
+    except kafka.KafkaClientFailure as exc:
+        return [TopicOutcome(t.topic, settings.partitions, "failed", str(exc)) for t in wanted]
     outcomes: list[TopicOutcome] = []
     for topic in wanted:
         try:
@@ -52,6 +60,9 @@ def create_topics(settings: Settings, timeout_s: float = 30.0) -> list[TopicOutc
                 )
             else:
                 outcomes.append(TopicOutcome(topic.topic, settings.partitions, "failed", str(err)))
+        except TimeoutError:
+            detail = f"no answer from Kafka at {settings.bootstrap_servers} in {timeout_s:g}s"
+            outcomes.append(TopicOutcome(topic.topic, settings.partitions, "failed", detail))
     return outcomes
 
 
@@ -62,10 +73,13 @@ def _partitions(admin: AdminClient, name: str) -> int:
 
 
 def delete_topics(settings: Settings, timeout_s: float = 30.0) -> None:
-    """Remove every topic of this prefix (tests and demo clean-up only)."""
-    admin = kafka.admin(settings)
+    """Remove every topic of this prefix (tests and demo clean-up only); raises
+    KafkaClientFailure when the cluster refuses the client."""
+    errors = kafka.ClientErrors(settings.bootstrap_servers)
+    admin = kafka.admin(settings, errors)
     names = list(settings.topics.all().values())
     futures = admin.delete_topics(names, operation_timeout=timeout_s)
+    kafka.wait_admin(admin, futures.values(), errors, timeout_s)
     for future in futures.values():
         with contextlib.suppress(KafkaException):  # already gone
             future.result(timeout=timeout_s)

@@ -9,28 +9,85 @@ throw-away group.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future
 from typing import Any
 
-from confluent_kafka import Consumer, Producer
+from confluent_kafka import Consumer, KafkaError, Producer
 from confluent_kafka.admin import AdminClient
 
 from groundwire.streams.settings import KafkaValue, Settings
 
+# What retrying never fixes: the cluster refused the SASL credentials, or the TLS
+# handshake failed (untrusted or rejected certificate). librdkafka reports these through
+# error_cb and keeps reconnecting, so without a watch a command waits out its timeouts.
+TERMINAL_ERRORS = frozenset(
+    {KafkaError._AUTHENTICATION, KafkaError.SASL_AUTHENTICATION_FAILED, KafkaError._SSL}
+)
+
+
+class KafkaClientFailure(RuntimeError):
+    """The client cannot work with this cluster and settings (authentication, TLS, or a
+    fatal error); the message says which, never the credentials."""
+
+
+class ClientErrors:
+    """An `error_cb` that remembers the first error no retry will fix.
+
+    librdkafka calls it from poll()/flush() (and AdminClient.poll()); pass it to a factory
+    below, then call `check()` while waiting so a command fails in about a second with a
+    clear message instead of timing out. Transient errors (a broker restarting) are left
+    to librdkafka's own retries.
+    """
+
+    def __init__(self, bootstrap_servers: str) -> None:
+        self.bootstrap_servers = bootstrap_servers
+        self.failure: KafkaError | None = None
+
+    def __call__(self, err: KafkaError) -> None:
+        if self.failure is None and (err.code() in TERMINAL_ERRORS or err.fatal()):
+            self.failure = err
+
+    def message(self) -> str | None:
+        err = self.failure
+        if err is None:
+            return None
+        if err.code() in TERMINAL_ERRORS:
+            what = "TLS handshake failed" if err.code() == KafkaError._SSL else "authentication"
+            return (
+                f"Kafka at {self.bootstrap_servers}: {what} failed: {err.str()} "
+                "(check GROUNDWIRE_KAFKA__* security settings)"
+            )
+        return f"Kafka at {self.bootstrap_servers}: fatal client error: {err.str()}"
+
+    def check(self) -> None:
+        """Raise KafkaClientFailure when a terminal error was reported."""
+        message = self.message()
+        if message is not None:
+            raise KafkaClientFailure(message)
+
 
 def _config(
-    settings: Settings, role: Mapping[str, KafkaValue], extra: Mapping[str, KafkaValue]
+    settings: Settings,
+    role: Mapping[str, KafkaValue],
+    extra: Mapping[str, KafkaValue],
+    errors: ClientErrors | None = None,
 ) -> dict[str, Any]:
     config: dict[str, Any] = {"bootstrap.servers": settings.bootstrap_servers}
     config.update(settings.kafka.common())
     config.update(extra)
     config.update(role)  # what the role needs for its guarantees always wins
+    if errors is not None:
+        config["error_cb"] = errors
     return config
 
 
-def consumer(settings: Settings, **role: KafkaValue) -> Consumer:
+def consumer(
+    settings: Settings, *, errors: ClientErrors | None = None, **role: KafkaValue
+) -> Consumer:
     """A consumer; `role` uses librdkafka names with `_` for `.` (group_id=...)."""
-    return Consumer(_config(settings, _dotted(role), settings.kafka.consumer_extra))
+    return Consumer(_config(settings, _dotted(role), settings.kafka.consumer_extra, errors))
 
 
 def transactional_consumer(settings: Settings, group: str, instance: str) -> Consumer:
@@ -51,8 +108,10 @@ def transactional_consumer(settings: Settings, group: str, instance: str) -> Con
     )
 
 
-def producer(settings: Settings, **role: KafkaValue) -> Producer:
-    return Producer(_config(settings, _dotted(role), settings.kafka.producer_extra))
+def producer(
+    settings: Settings, *, errors: ClientErrors | None = None, **role: KafkaValue
+) -> Producer:
+    return Producer(_config(settings, _dotted(role), settings.kafka.producer_extra, errors))
 
 
 def transactional_producer(settings: Settings, transactional_id: str) -> Producer:
@@ -67,13 +126,29 @@ def transactional_producer(settings: Settings, transactional_id: str) -> Produce
     )
 
 
-def idempotent_producer(settings: Settings) -> Producer:
+def idempotent_producer(settings: Settings, errors: ClientErrors | None = None) -> Producer:
     """For publishing claims: no duplicates from retries, batched and compressed."""
-    return producer(settings, enable_idempotence=True, linger_ms=10, compression_type="lz4")
+    return producer(
+        settings, errors=errors, enable_idempotence=True, linger_ms=10, compression_type="lz4"
+    )
 
 
-def admin(settings: Settings) -> AdminClient:
-    return AdminClient(_config(settings, {}, settings.kafka.admin_extra))
+def admin(settings: Settings, errors: ClientErrors | None = None) -> AdminClient:
+    return AdminClient(_config(settings, {}, settings.kafka.admin_extra, errors))
+
+
+def wait_admin(
+    client: AdminClient, futures: Iterable[Future], errors: ClientErrors, timeout_s: float
+) -> None:
+    """Wait until every admin future is done or `timeout_s` passed, serving `errors` (the
+    client's error_cb) meanwhile: raises KafkaClientFailure as soon as one is terminal."""
+    pending = list(futures)
+    deadline = time.monotonic() + timeout_s
+    while pending and time.monotonic() < deadline:
+        client.poll(0.1)
+        errors.check()
+        pending = [f for f in pending if not f.done()]
+    errors.check()
 
 
 def produce(
@@ -84,13 +159,17 @@ def produce(
     *,
     headers: list[tuple[str, bytes]] | None = None,
     on_delivery: Callable[[Any, Any], None] | None = None,
+    errors: ClientErrors | None = None,
 ) -> None:
     """Produce, waiting for room when librdkafka's local queue is full.
 
     BufferError means the queue holds `queue.buffering.max.messages` undelivered records;
-    serving delivery callbacks frees room, so poll and try again instead of failing.
+    serving delivery callbacks frees room, so poll and try again instead of failing
+    (unless `errors`, the producer's error_cb, reports that nothing will be delivered).
     """
     while True:
+        if errors is not None:
+            errors.check()
         try:
             if on_delivery is None:
                 client.produce(topic, value=value, key=key, headers=headers)

@@ -7,6 +7,7 @@ silently dropping it.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 
 import orjson
@@ -28,8 +29,13 @@ def publish_claims(
     settings: Settings, lines: Sequence[bytes], on_sent: Callable[[], None] | None = None
 ) -> tuple[int, list[str]]:
     """Publish every line; (records acknowledged, delivery failures). `on_sent` is called
-    once per line handed to the producer (a progress bar)."""
-    producer = kafka.idempotent_producer(settings)
+    once per line handed to the producer (a progress bar).
+
+    When the cluster refuses the producer (wrong credentials, TLS failure) publishing stops
+    within about a second: every record not acknowledged fails with that reason.
+    """
+    errors = kafka.ClientErrors(settings.bootstrap_servers)
+    producer = kafka.idempotent_producer(settings, errors)
     failures: list[str] = []
     acked = 0
 
@@ -40,14 +46,28 @@ def publish_claims(
         else:
             acked += 1
 
-    for line in lines:
-        kafka.produce(
-            producer, settings.topics.claims, line, tenant_key(line), on_delivery=on_delivery
-        )
-        producer.poll(0)
-        if on_sent is not None:
-            on_sent()
-    remaining = producer.flush(60)
+    try:
+        for line in lines:
+            kafka.produce(
+                producer,
+                settings.topics.claims,
+                line,
+                tenant_key(line),
+                on_delivery=on_delivery,
+                errors=errors,
+            )
+            producer.poll(0)
+            if on_sent is not None:
+                on_sent()
+        deadline = time.monotonic() + 60
+        while producer.flush(0.2) and time.monotonic() < deadline:
+            errors.check()
+        errors.check()
+    except kafka.KafkaClientFailure as exc:
+        producer.purge()  # nothing queued will be delivered; do not wait for it
+        producer.flush(0)
+        return acked, [str(exc)] * (len(lines) - acked)
+    remaining = len(producer)
     if remaining:
         failures.append(f"{remaining} record(s) still queued after 60s")
     return acked, failures

@@ -4,7 +4,6 @@ and alerts)."""
 from __future__ import annotations
 
 import json
-import os
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -17,21 +16,8 @@ from groundwire.metrics.report import (
     format_text,
     parse_duration,
 )
-
-DEFAULT_PROMETHEUS_URL = "http://127.0.0.1:9090"
-
-
-def _default_url() -> str:
-    """GROUNDWIRE_PROMETHEUS_URL, else Settings.prometheus_url if the settings define it."""
-    env = os.environ.get("GROUNDWIRE_PROMETHEUS_URL")
-    if env:
-        return env
-    try:
-        from groundwire.streams.settings import load_settings
-
-        return str(getattr(load_settings(), "prometheus_url", DEFAULT_PROMETHEUS_URL))
-    except Exception:  # settings invalid for other reasons: the report only needs a URL
-        return DEFAULT_PROMETHEUS_URL
+from groundwire.streams.cli.common import load_settings_or_exit
+from groundwire.streams.settings import Settings
 
 
 def report(
@@ -42,7 +28,8 @@ def report(
         str | None,
         typer.Option(
             "--prometheus-url",
-            help=f"Prometheus base URL [env GROUNDWIRE_PROMETHEUS_URL; {DEFAULT_PROMETHEUS_URL}]",
+            help="Prometheus base URL (default: the prometheus_url setting, env "
+            f"GROUNDWIRE_PROMETHEUS_URL, else {Settings.model_fields['prometheus_url'].default})",
             show_default=False,
         ),
     ] = None,
@@ -55,12 +42,13 @@ def report(
 ) -> None:
     """Weekly report: candidates processed, guard-1 block rate and its trend vs the prior
     4 windows, partial/UNKNOWN rates, hedges, re-entry, dedup, dlq, overall risk."""
+    settings = load_settings_or_exit()
     try:
         window = parse_duration(since)
         instant = datetime.fromisoformat(at) if at else datetime.now(UTC)
         if instant.tzinfo is None:
             instant = instant.replace(tzinfo=UTC)
-        client = PrometheusClient(prometheus_url or _default_url(), timeout_s=timeout)
+        client = PrometheusClient(prometheus_url or settings.prometheus_url, timeout_s=timeout)
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
