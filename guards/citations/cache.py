@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import orjson
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
@@ -102,7 +103,7 @@ class RedisVerdictCache:
 
     def __init__(
         self,
-        client: aioredis.Redis,
+        client: aioredis.Redis | RedisCluster,
         *,
         prefix: str,
         scope: str,

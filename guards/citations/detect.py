@@ -1,7 +1,7 @@
 """Citation detection: find what a claim cites as its evidence (seed 000, step 1).
 
 Detection only says "this looks like a citation"; models fabricate plausible ADR numbers,
-hashes and URLs, so nothing here is trusted until `citation_verify` has checked it exists.
+hashes and URLs, so nothing here is trusted until `verifier.py` has checked it exists.
 
 Smart filtering, as the seed asks: URLs are removed before looking for commit hashes (a
 hash inside a URL path is part of the URL, not a second citation); colour codes (#abc123,

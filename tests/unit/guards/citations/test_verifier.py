@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 
 from groundwire.guards.citations import Citation, CitationType, detect
-from groundwire.guards.citations.verifier import (
-    CitationVerifier,
+from groundwire.guards.citations.adr import verify_adr
+from groundwire.guards.citations.git import verify_commit
+from groundwire.guards.citations.issues import (
     FileIssueTracker,
     GitHubIssueTracker,
     GitLabIssueTracker,
-    UrlVerifier,
-    verify_adr,
-    verify_commit,
 )
+from groundwire.guards.citations.url import UrlVerifier
+from groundwire.guards.citations.verifier import CitationVerifier
 from groundwire.guards.config import CitationConfig
 
 # --------------------------------------------------------------------- local server

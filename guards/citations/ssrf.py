@@ -1,0 +1,85 @@
+"""The SSRF guard: which addresses a URL check may connect to.
+
+URL checks fetch addresses an untrusted claim chose, which makes them a server-side
+request forgery vector. Every hop is therefore checked before any connection: the host
+is resolved once, EVERY resolved address must be public (or allow-listed), and the caller
+pins the connection to the address that was checked (`url.UrlVerifier`), so a DNS answer
+that changes between check and connect (DNS rebinding) cannot redirect the request.
+IPv6 forms that embed an IPv4 address (mapped, 6to4, Teredo) are judged by that address.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Callable, Sequence
+
+__all__ = ["IpAddress", "IpNetwork", "Resolver", "SsrfGuard", "UrlRefused"]
+
+IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+# (host, port) -> the addresses it resolves to; tests pass a fake one.
+Resolver = Callable[[str, int], list[str]]
+
+
+class UrlRefused(Exception):
+    """The URL may not be fetched (decided before any connection is made)."""
+
+
+def _system_resolver(host: str, port: int) -> list[str]:
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
+
+
+def _is_public(ip: IpAddress) -> bool:
+    if isinstance(ip, ipaddress.IPv6Address):
+        mapped = ip.ipv4_mapped or ip.sixtofour
+        if mapped is not None:
+            return _is_public(mapped)
+        if ip.teredo is not None:
+            return _is_public(ip.teredo[1])
+    return ip.is_global and not (
+        ip.is_multicast or ip.is_unspecified or ip.is_reserved or ip.is_link_local
+    )
+
+
+class SsrfGuard:
+    """Decides which hosts and addresses a URL check may connect to."""
+
+    def __init__(self, allowlist: Sequence[str] = (), resolver: Resolver | None = None) -> None:
+        self._nets: list[IpNetwork] = []
+        self._hosts: set[str] = set()
+        for entry in allowlist:
+            try:
+                self._nets.append(ipaddress.ip_network(entry.strip(), strict=False))
+            except ValueError:
+                self._hosts.add(entry.strip().lower().rstrip("."))
+        self._resolve = resolver or _system_resolver
+
+    def _allowed(self, ip: IpAddress) -> bool:
+        if any(ip in net for net in self._nets):
+            return True
+        return _is_public(ip)
+
+    def check(self, host: str, port: int) -> IpAddress:
+        """Resolve `host` and return the address to pin to; raise UrlRefused if ANY
+        resolved address is not allowed (one private answer is enough to refuse)."""
+        host = host.lower().rstrip(".")
+        if not host:
+            raise UrlRefused("empty host")
+        try:
+            addrs = [ipaddress.ip_address(host)]
+        except ValueError:
+            try:
+                addrs = [
+                    ipaddress.ip_address(a.split("%", 1)[0]) for a in self._resolve(host, port)
+                ]
+            except (OSError, UnicodeError, ValueError) as exc:
+                raise UrlRefused(f"cannot resolve host: {type(exc).__name__}") from exc
+        if not addrs:
+            raise UrlRefused("host has no address")
+        if host not in self._hosts:
+            for ip in addrs:
+                if not self._allowed(ip):
+                    raise UrlRefused(f"refused non-public address {ip}")
+        return addrs[0]
