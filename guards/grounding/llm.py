@@ -2,7 +2,7 @@
 
 Untrusted text (the claim and the source turns) reaches the model only as data: it is
 JSON-encoded inside a block fenced by a random per-request marker, anything in the data
-that looks like a marker is neutralised, and the system prompt says that nothing inside
+that looks like a marker is neutralized, and the system prompt says that nothing inside
 the fence is an instruction. The answer must be a JSON verdict (requested with
 `response_format`, validated with pydantic); anything else is UNKNOWN. Evidence spans the
 model returns are kept only if they occur verbatim in a source turn — a span the model
@@ -10,9 +10,9 @@ invented is not evidence.
 
 Operationally it is a well-behaved client: bounded concurrency (semaphore), per-request
 timeouts, retries with exponential backoff and full jitter on 429/5xx/timeouts, and a
-circuit breaker that stops calling a failing endpoint for a cool-down and then lets one
-probe through. Every failure ends as UNKNOWN for that claim; nothing raises into the
-stream.
+circuit breaker (`breaker.py`) that stops calling a failing endpoint for a cool-down and
+then lets one probe through. Every failure ends as UNKNOWN for that claim; nothing raises
+into the stream.
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ import logging
 import random
 import re
 import secrets
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import httpx
@@ -38,6 +37,7 @@ from groundwire.guards.grounding.base import (
     no_evidence_report,
     unknown_report,
 )
+from groundwire.guards.grounding.breaker import CircuitBreaker
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
@@ -110,60 +110,13 @@ class VerifierCallError(Exception):
     """The endpoint could not produce an answer (transport, status, or breaker)."""
 
 
-class CircuitBreaker:
-    """Closed -> open after `failures` consecutive failures; half-open after `cooldown_s`.
-
-    Half-open lets exactly one probe through: success closes the breaker, failure opens it
-    for another cool-down. While open, calls fail fast instead of piling up on a dead
-    endpoint (and the claims go to review as UNKNOWN).
-    """
-
-    def __init__(
-        self, failures: int, cooldown_s: float, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.failures = failures
-        self.cooldown_s = cooldown_s
-        self._clock = clock
-        self._consecutive = 0
-        self._opened_at: float | None = None
-        self._probe_in_flight = False
-
-    @property
-    def state(self) -> Literal["closed", "open", "half_open"]:
-        if self._opened_at is None:
-            return "closed"
-        if self._clock() - self._opened_at >= self.cooldown_s:
-            return "half_open"
-        return "open"
-
-    def allow(self) -> bool:
-        state = self.state
-        if state == "closed":
-            return True
-        if state == "half_open" and not self._probe_in_flight:
-            self._probe_in_flight = True
-            return True
-        return False
-
-    def record_success(self) -> None:
-        self._consecutive = 0
-        self._opened_at = None
-        self._probe_in_flight = False
-
-    def record_failure(self) -> None:
-        self._consecutive += 1
-        if self._probe_in_flight or self._consecutive >= self.failures:
-            self._opened_at = self._clock()
-        self._probe_in_flight = False
-
-
-def neutralise(text: str) -> str:
+def neutralize(text: str) -> str:
     """Defuse anything in the data that could pass for the fence around it."""
     return _FENCE_LOOKALIKE.sub(lambda m: "\u2039" * len(m.group(0)), text)
 
 
 def data_block(payload: dict[str, Any], fence: str) -> str:
-    body = neutralise(orjson.dumps(payload).decode())
+    body = neutralize(orjson.dumps(payload).decode())
     return f"BEGIN {fence}\n{body}\nEND {fence}"
 
 

@@ -19,7 +19,8 @@ from aiohttp import web
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import build_verifier
-from groundwire.guards.grounding.llm import CircuitBreaker, LlmVerifier
+from groundwire.guards.grounding.breaker import CircuitBreaker
+from groundwire.guards.grounding.llm import LlmVerifier
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
