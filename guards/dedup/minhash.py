@@ -156,9 +156,6 @@ class Fingerprint:
     tokens: np.ndarray  # sorted unique uint32 token hashes
     band_keys: np.ndarray  # uint64, one per band
 
-    def tokens_blob(self) -> bytes:
-        return self.tokens.astype(">u4").tobytes()
-
     def bands_blob(self) -> bytes:
         return self.band_keys.astype(">u8").tobytes()
 
@@ -185,7 +182,7 @@ class MinHasher:
         nonempty = np.flatnonzero(lengths)
         if nonempty.size == 0:
             return out
-        # chunks of about _CHUNK_TOKENS token rows keep the (tokens x num_perm) matrix in cache
+        # chunks of about _CHUNK token rows keep the (tokens x num_perm) matrix in cache
         begin = 0
         while begin < nonempty.size:
             end, rows = begin, 0
