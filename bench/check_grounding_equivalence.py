@@ -7,7 +7,7 @@ Runs every claim of the labelled data file (`--data`, default: the synthetic sam
 bench/data/; use a large real set such as the one bench/data/README.md describes) through
 
 * the lexical verifier (`verify_batch`, batches of 500) plus the raw model score and
-  features of `analyse` (rounded to 9 digits), and
+  features of `analyze` (rounded to 9 digits), and
 * `Validator.decide_batch` after `screen_batch` (default guards, in-memory dedup index,
   claims shaped like bench/bench_pipeline.py's `claim()`: user ids, mixed sources),
 
@@ -30,7 +30,7 @@ from groundwire.guards.config import GuardsConfig
 from groundwire.guards.dedup import build_dedup_index
 from groundwire.guards.grounding import build_verifier
 from groundwire.guards.grounding.base import bounded_turns
-from groundwire.guards.grounding.lexical import LexicalVerifier, analyse, known_names
+from groundwire.guards.grounding.lexical import LexicalVerifier, analyze, known_names
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.guards.screening import screen_batch
 from groundwire.guards.validator import Validator
@@ -83,7 +83,7 @@ async def _lexical_lines(rows: list[dict]) -> list[str]:
         raw = None
         feats = None
         if turns:
-            a = analyse(c.content, turns, known_names(c, turns))
+            a = analyze(c.content, turns, known_names(c, turns))
             raw = _r(verifier.score(a))
             feats = {k: _r(v) for k, v in a.features.items()}
         doc = {

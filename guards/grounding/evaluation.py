@@ -31,7 +31,7 @@ from groundwire.guards.grounding import build_verifier, grounding_blocks, verify
 from groundwire.guards.grounding.embedding import EmbeddingVerifier
 from groundwire.guards.grounding.lexical import (
     LexicalVerifier,
-    analyse,
+    analyze,
     known_names,
     tokenize,
 )
@@ -122,7 +122,7 @@ def feature_matrix(examples: Sequence[Example], verifier: LexicalVerifier) -> np
     names = verifier.feature_names
     for e in examples:
         turns = e.claim.source_turns
-        a = analyse(e.claim.content, turns, known_names(e.claim, turns))
+        a = analyze(e.claim.content, turns, known_names(e.claim, turns))
         a.features.update(verifier.extra_features(e.claim.content, turns))
         rows.append([a.features[n] for n in names])
     return np.array(rows, dtype=np.float64)
@@ -206,7 +206,7 @@ def direction_matrix(
     rows, vectors = [], []
     for e in examples:
         turns = e.claim.source_turns
-        a = analyse(e.claim.content, turns, known_names(e.claim, turns))
+        a = analyze(e.claim.content, turns, known_names(e.claim, turns))
         extra, vector = verifier.vector_features(e.claim.content, turns)
         a.features.update(extra)
         rows.append([a.features[n] for n in names])

@@ -64,7 +64,7 @@ class Sentence:
     word_stems: tuple[str, ...]  # their stems
     content: tuple[bool, ...]  # whether each is a content word
     stems: frozenset[str] = field(default_factory=frozenset)
-    # has a negation other than a leading-answer "no" (see `features.analyse`)
+    # has a negation other than a leading-answer "no" (see `features.analyze`)
     negated: bool = False
     _tokens: list[Token] | None = None
     _spans: list[tuple[int, int]] | None = None
@@ -91,7 +91,7 @@ def split_sentences(turn: SourceTurn) -> list[Sentence]:
 
 @dataclass(slots=True)
 class Evidence:
-    """Everything `features.analyse` needs from the source side, computed once per turn.
+    """Everything `features.analyze` needs from the source side, computed once per turn.
 
     Never mutated after construction (shared through the cache)."""
 

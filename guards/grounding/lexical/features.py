@@ -1,7 +1,7 @@
 """The lexical verifier's signals: what one claim has, and lacks, against its evidence.
 
 Coverage of content words alone (the reference baseline) misses the hallucinations seed
-002 cares about, so `analyse` combines several cheap signals (their order and names are
+002 cares about, so `analyze` combines several cheap signals (their order and names are
 the model's contract, `model.FEATURES`):
 
 * content-word coverage, over all evidence and over the best single sentence (a long
@@ -40,7 +40,7 @@ from groundwire.guards.grounding.lexical.text import (
 )
 from groundwire.topics.records import EvidenceSpan, SourceTurn
 
-__all__ = ["Analysis", "analyse"]
+__all__ = ["Analysis", "analyze"]
 
 _CLAUSE_SPLIT = re.compile(r"[.;!?]|,\s*(?:and|but|while|so)\b|\bwhile\b")
 
@@ -78,7 +78,7 @@ def _entities(tokens: Sequence[Token], text: str) -> list[Token]:
     return found
 
 
-def analyse(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str]) -> Analysis:
+def analyze(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str]) -> Analysis:
     """Compute the verifier's signals. Pure function; the unit tests drive it directly."""
     ctoks = tokenize(claim_text)
     content = [t for t in ctoks if t.content and t.low not in known_names]

@@ -1,7 +1,7 @@
 """The offline default grounding verifier: lexical evidence only, no model, no network.
 
 A claim is grounded when its content is found in the admissible source turns. The
-signals (`features.analyse`) go through a fitted logistic model (`model.probability`)
+signals (`features.analyze`) go through a fitted logistic model (`model.probability`)
 and two thresholds; on top of the score, the structural cues decide:
 
 * a claim the source states word for word (three words or more) is SUPPORTED, whatever
@@ -32,7 +32,7 @@ from groundwire.guards.grounding.base import (
     unknown_report,
 )
 from groundwire.guards.grounding.lexical.evidence import known_names
-from groundwire.guards.grounding.lexical.features import Analysis, analyse
+from groundwire.guards.grounding.lexical.features import Analysis, analyze
 from groundwire.guards.grounding.lexical.model import (
     BIAS,
     FEATURES,
@@ -87,7 +87,7 @@ class LexicalVerifier:
             quoted = self._verbatim(claim, turns)
             if quoted is not None:
                 return quoted
-            analysis = analyse(claim.content, turns, known_names(claim, turns))
+            analysis = analyze(claim.content, turns, known_names(claim, turns))
             analysis.features.update(self.extra_features(claim.content, turns))
             return self._decide(claim, analysis, turns)
         except Exception as exc:  # never raise into the stream
@@ -157,7 +157,7 @@ class LexicalVerifier:
         )
         if not core.strip():
             return False
-        b = analyse(core, turns, known_names(claim, turns))
+        b = analyze(core, turns, known_names(claim, turns))
         b.features.update(self.extra_features(core, turns))
         return self.score(b) >= floor and not b.missing_numbers and not b.missing_entities
 

@@ -11,7 +11,7 @@ import pytest
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import grounding_blocks
-from groundwire.guards.grounding.lexical import LexicalVerifier, analyse, stem, tokenize
+from groundwire.guards.grounding.lexical import LexicalVerifier, analyze, stem, tokenize
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, GroundingReport, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
@@ -155,8 +155,8 @@ def test_claim_about_a_different_speaker() -> None:
 def test_owner_name_is_not_an_invented_entity_only_for_first_person_evidence() -> None:
     third_person = [SourceTurn(id="s", text="Priya should be done with the MVP by end of April.")]
     text = "By end of April, Georgian should be done with the MVP"
-    assert "Georgian" in analyse(text, third_person, set()).missing_entities
-    assert "Georgian" not in analyse(text, MVP, {"georgian"}).missing_entities
+    assert "Georgian" in analyze(text, third_person, set()).missing_entities
+    assert "Georgian" not in analyze(text, MVP, {"georgian"}).missing_entities
     report = verify(text, MVP, user_id="georgian")
     assert report.verdict == GroundingVerdict.SUPPORTED
 
