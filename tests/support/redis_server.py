@@ -170,7 +170,7 @@ def _wait_for_ping(port: int) -> None:
 
 
 async def delete_prefix(client: aioredis.Redis, prefix: str) -> None:
-    """Remove a test's own keys from the shared Redis (other engineers use it too)."""
+    """Remove a test's own keys from the shared Redis (other test runs may use it too)."""
     keys = [k async for k in client.scan_iter(match=f"{prefix}:*", count=1000)]
     if keys:
         await client.delete(*keys)
