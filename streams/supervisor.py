@@ -22,7 +22,7 @@ import shutil
 import signal
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -86,9 +86,15 @@ class _Child:
 
 class Supervisor:
     def __init__(
-        self, stages: Sequence[str], log_level: str, status_dir: Path, multiprocess: bool
+        self,
+        stages: Sequence[str],
+        log_level: str,
+        status_dir: Path,
+        multiprocess: bool,
+        target: Callable[[str, int, str, str], None] = _child,
     ) -> None:
         self._ctx = mp.get_context("spawn")
+        self._target = target
         self._log_level = log_level
         self._status_dir = status_dir
         self._multiprocess = multiprocess
@@ -100,7 +106,7 @@ class Supervisor:
 
     def start(self, child: _Child) -> None:
         proc = self._ctx.Process(
-            target=_child,
+            target=self._target,
             args=(child.stage, child.replica, self._log_level, str(self._status_dir)),
             name=f"gw-{child.stage}-{child.replica}",
         )
@@ -126,11 +132,8 @@ class Supervisor:
             if self._multiprocess and proc.pid is not None:
                 _mark_process_dead(proc.pid)
             ran = now - child.started_at
-            child.backoff_s = (
-                RESTART_BACKOFF_MIN_S
-                if ran >= STABLE_AFTER_S
-                else min(RESTART_BACKOFF_MAX_S, child.backoff_s * 2)
-            )
+            if ran >= STABLE_AFTER_S:
+                child.backoff_s = RESTART_BACKOFF_MIN_S
             child.restart_at = now + child.backoff_s
             log.error(
                 "stage %s#%d exited with %s after %.0fs; restarting in %.0fs",
@@ -140,6 +143,7 @@ class Supervisor:
                 ran,
                 child.backoff_s,
             )
+            child.backoff_s = min(RESTART_BACKOFF_MAX_S, child.backoff_s * 2)
             child.process = None
 
     def signal_all(self, signum: int) -> None:

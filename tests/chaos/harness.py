@@ -1,0 +1,269 @@
+"""One chaos run: publish claims at a steady rate, inject a fault at a random moment, heal
+it, and account for every claim_id on the output topics (read_committed).
+
+lost     claim_ids that never reached approved / review / blocked / dlq
+doubled  claim_ids that reached them more than once
+resume_s seconds from the moment the fault was healed (broker, Redis or network back) to
+         the first routed record created after it; None when nothing was left to route
+"""
+
+from __future__ import annotations
+
+import collections
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+from confluent_kafka import Consumer, Producer
+
+from groundwire.streams.admin import create_topics, delete_topics
+from groundwire.streams.settings import Settings
+from tests.chaos.cluster import ChaosStack
+
+PUBLISH_RATE = 400  # claims per second: slower than the pipeline, so faults hit mid-stream
+
+
+@dataclass
+class RunResult:
+    scenario: str
+    claims: int
+    lost: int
+    doubled: int
+    resume_s: float | None
+    fault: str
+    notes: list[str] = field(default_factory=list)
+
+
+def synthetic_claims(n: int, run: str, tenants: int = 25) -> list[bytes]:
+    """Distinct, well-formed claims (unique words, so dedup keeps them apart)."""
+    out = []
+    for i in range(n):
+        source = ("user", "documentation", "ai_synthesis", "conversation")[i % 4]
+        words = " ".join(f"w{i}x{j}" for j in range(6))
+        out.append(
+            orjson.dumps(
+                {
+                    "claim_id": f"{run}-{i}",
+                    "tenant_id": f"t-{i % tenants}",
+                    "content": f"The service {words} stores its state in region {i}",
+                    "memory_type": "fact",
+                    "source": source,
+                }
+            )
+        )
+    return out
+
+
+class Worker:
+    """`groundwire worker` (supervised, one process per stage) as a subprocess group."""
+
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.env = env
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "groundwire.streams.cli", "worker", "--log-level", "info"],
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+
+    def kill(self) -> None:
+        """SIGKILL the whole group: the supervisor and every stage process."""
+        if self.proc is not None and self.proc.poll() is None:
+            import os
+
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(40)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class Collector:
+    """Reads the four output topics in the background; keeps (claim_id, topic, created)."""
+
+    def __init__(self, bootstrap: str, settings: Settings) -> None:
+        self.settings = settings
+        self.consumer = Consumer(
+            {
+                "bootstrap.servers": bootstrap,
+                "group.id": f"chaos-reader-{time.time_ns()}",
+                "enable.auto.commit": False,
+                "isolation.level": "read_committed",
+                "auto.offset.reset": "earliest",
+            }
+        )
+        t = settings.topics
+        self.consumer.subscribe([t.approved, t.review, t.blocked, t.dlq])
+        self.seen: list[tuple[str, str, float]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        prefix = len(self.settings.topic_prefix)
+        while not self._stop.is_set():
+            for msg in self.consumer.consume(1000, 0.3):
+                if msg.error():
+                    continue
+                topic = msg.topic()[prefix:]
+                doc = orjson.loads(msg.value())
+                if topic == "dlq":
+                    try:
+                        claim_id = orjson.loads(doc["raw"]).get("claim_id", "?")
+                    except orjson.JSONDecodeError:
+                        claim_id = f"dlq:{doc['offset']}"
+                else:
+                    claim_id = doc["claim"]["claim_id"]
+                _kind, created_ms = msg.timestamp()
+                self.seen.append((claim_id, topic, created_ms / 1e3))
+
+    def distinct(self) -> int:
+        return len({c for c, _, _ in list(self.seen)})
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+        self.consumer.close()
+
+
+def publish(bootstrap: str, topic: str, claims: list[bytes], rate: float) -> threading.Thread:
+    """Publish at `rate` claims/s in a thread; the producer rides out outages (it keeps
+    records until delivered, up to ten minutes)."""
+
+    def run() -> None:
+        producer = Producer(
+            {
+                "bootstrap.servers": bootstrap,
+                "enable.idempotence": True,
+                "linger.ms": 5,
+                "message.timeout.ms": 600_000,
+            }
+        )
+        started = time.monotonic()
+        for i, value in enumerate(claims):
+            key = orjson.loads(value)["tenant_id"].encode()
+            while True:
+                try:
+                    producer.produce(topic, value=value, key=key)
+                    break
+                except BufferError:
+                    producer.poll(0.1)
+            producer.poll(0)
+            ahead = started + (i + 1) / rate - time.monotonic()
+            if ahead > 0:
+                time.sleep(ahead)
+        remaining = producer.flush(600)
+        if remaining:
+            raise RuntimeError(f"{remaining} claims not delivered")
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+Fault = Callable[["Run"], str]  # injects and heals; returns a description
+
+
+@dataclass
+class Run:
+    """What a fault needs: the stack, the worker, the randomness, and where to note the heal."""
+
+    stack: ChaosStack
+    worker: Worker
+    rng: random.Random
+    healed_at: float | None = None
+    max_outage_s: float = 30.0
+
+    def outage(self, low: float, high: float) -> float:
+        return self.rng.uniform(low, min(high, self.max_outage_s))
+
+
+def run_scenario(
+    stack: ChaosStack,
+    name: str,
+    fault: Fault,
+    *,
+    claims: int,
+    seed: int,
+    work_dir: Path,
+    max_outage_s: float = 30.0,
+    settle_timeout_s: float = 240.0,
+) -> RunResult:
+    rng = random.Random(seed)
+    run_id = f"{name}-{seed}-{time.time_ns() % 10**8}"
+    prefix = f"chaos.{run_id}."
+    replication = min(3, stack.brokers)
+    settings = Settings(
+        bootstrap_servers=stack.bootstrap,
+        topic_prefix=prefix,
+        partitions=6,
+        replication_factor=replication,
+    )
+    failed = [o for o in create_topics(settings) if o.status == "failed"]
+    if failed:
+        raise RuntimeError(f"topics: {failed}")
+    env = {
+        **stack.env,
+        "GROUNDWIRE_BOOTSTRAP_SERVERS": settings.bootstrap_servers,
+        "GROUNDWIRE_REDIS_URL": stack.redis_url,
+        "GROUNDWIRE_TOPIC_PREFIX": prefix,
+        "GROUNDWIRE_REPLICATION_FACTOR": str(replication),
+        "GROUNDWIRE_WORKER_ID": f"w-{run_id}",
+        "GROUNDWIRE_METRICS_PORT": "0",
+        "GROUNDWIRE_STALL_TIMEOUT_S": "60",
+        "GROUNDWIRE_GUARDS__DEDUP__REDIS_PREFIX": f"chaos:{run_id}",
+        "GROUNDWIRE_GUARDS__CITATION__VERIFY": "false",
+    }
+    env = {k: v for k, v in env.items() if not k.startswith("GROUNDWIRE_STACK_")}
+    worker = Worker(env, work_dir / f"{run_id}.worker.log")
+    collector = Collector(settings.bootstrap_servers, settings)
+    run = Run(stack, worker, rng, max_outage_s=max_outage_s)
+    records = synthetic_claims(claims, run_id)
+    worker.start()
+    collector.start()
+    try:
+        publisher = publish(
+            settings.bootstrap_servers, settings.topics.claims, records, PUBLISH_RATE
+        )
+        window = claims / PUBLISH_RATE
+        time.sleep(rng.uniform(0.2, 0.6) * window)
+        description = fault(run)
+        publisher.join(900)
+        deadline = time.monotonic() + settle_timeout_s
+        while collector.distinct() < claims and time.monotonic() < deadline:
+            time.sleep(0.5)
+        time.sleep(5)  # late duplicates would show up now
+    finally:
+        worker.stop()
+        collector.stop()
+    per_claim: dict[str, int] = collections.Counter(c for c, _, _ in collector.seen)
+    expected = {orjson.loads(r)["claim_id"] for r in records}
+    lost = len(expected - per_claim.keys())
+    doubled = sum(1 for c, n in per_claim.items() if n > 1)
+    resume = None
+    if run.healed_at is not None:
+        after = [created for _, _, created in collector.seen if created >= run.healed_at]
+        if after:
+            resume = round(max(0.0, min(after) - run.healed_at), 2)
+    delete_topics(settings)
+    return RunResult(name, claims, lost, doubled, resume, description)
