@@ -1,5 +1,9 @@
 """The tier policy: one function turns every detector's report into (tier, reason, checks).
 
+Each outcome carries a `ReasonCode` next to its human-readable reason: the policy knows
+which rule decided, so it says so in a closed vocabulary, and metrics count the code
+instead of reading the prose. The reasons' wording is for people and may change freely.
+
 Keeping the decision in one pure function (no I/O, no clock) is what lets the seeds'
 worked examples run as a conformance table, and lets an operator read the whole order in
 one place. Every check is evaluated and reported (checks_passed / checks_failed) even when
@@ -7,6 +11,7 @@ an earlier rule already decided, so an auditor sees all reasons, not only the fi
 
 Decision order (DESIGN.md, seeds 000/002/004):
  1. personal speculation, admitted uncertainty, suggestion  -> block
+    (any other blocking hedge: code `speculation`)
  2. duplicate                                               -> block
  3. re-entry: rejected turns never ground (the verifier never saw them; reported)
  4. grounding NOT_SUPPORTED                                 -> block
@@ -39,20 +44,34 @@ from groundwire.topics.records import (
     Tier,
     ValidationResult,
 )
+from groundwire.topics.vocab import (
+    CitationType,
+    DedupOutcome,
+    GroundingVerdict,
+    HedgeAction,
+    HedgeCategory,
+    ReasonCode,
+)
 
 MAX_LISTED_REJECTIONS = 10
 
-_BLOCK_REASONS = {
-    "personal_speculation": "Contains personal speculation",
-    "admitted_uncertainty": "Admits uncertainty",
-    "suggestion": "Ungrounded suggestion",
+_BLOCK_REASONS: dict[HedgeCategory | None, tuple[ReasonCode, str]] = {
+    HedgeCategory.PERSONAL_SPECULATION: (
+        ReasonCode.PERSONAL_SPECULATION,
+        "Contains personal speculation",
+    ),
+    HedgeCategory.ADMITTED_UNCERTAINTY: (ReasonCode.ADMITTED_UNCERTAINTY, "Admits uncertainty"),
+    HedgeCategory.SUGGESTION: (ReasonCode.SUGGESTION, "Ungrounded suggestion"),
 }
+_SPECULATION = (ReasonCode.SPECULATION, "Contains speculation")
 
 
 @dataclass(frozen=True, slots=True)
 class PolicyDecision:
     tier: Tier
     reason: str
+    reason_code: ReasonCode
+    dedup: DedupOutcome = DedupOutcome.SKIPPED
     checks_passed: list[str] = field(default_factory=list)
     checks_failed: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
@@ -97,43 +116,50 @@ def determine_tier(
 
     # -- evaluate every check ------------------------------------------------------
     words = ", ".join(hedge.words)
-    if hedge.action == "block":
+    if hedge.action == HedgeAction.BLOCK:
         failed.append(f"hedge_words_detected: {words}")
-    elif hedge.action == "review":
+    elif hedge.action == HedgeAction.REVIEW:
         failed.append(f"{hedge.category or 'technical_hedge'}: {words}")
     else:
         passed.append("no_speculation")
 
+    dedup_outcome = DedupOutcome.SKIPPED
     if dedup is not None:
         if dedup.failed:
+            dedup_outcome = DedupOutcome.FAILED
             failed.append(f"dedup_failed: {dedup.error or 'unknown error'}")
             tags.append("dedup_failed")
         elif dedup.is_duplicate:
+            dedup_outcome = DedupOutcome.DUPLICATE
             sim = f" similarity={dedup.similarity:.3f}" if dedup.similarity is not None else ""
             failed.append(f"duplicate_of: {dedup.duplicate_of}{sim}")
         else:
+            dedup_outcome = DedupOutcome.UNIQUE
             passed.append("not_duplicate")
 
     rejections = provenance.rejections
     if rejections:
         total = len(rejections) + len(provenance.eligible_turn_ids)
         failed.append(f"reentry_rejections: {len(rejections)} of {total} source turns")
+        details = provenance.rejection_details
         for turn_id, why in list(rejections.items())[:MAX_LISTED_REJECTIONS]:
-            failed.append(f"reentry_rejected: {turn_id} ({why})")
+            detail = details.get(turn_id)
+            shown = f"{why.value}:{detail}" if detail else why.value
+            failed.append(f"reentry_rejected: {turn_id} ({shown})")
         tags.append("reentry_rejected")
     elif provenance.eligible_turn_ids:
         passed.append("provenance_ok")
 
     verdict = grounding.verdict
-    if verdict == "supported":
+    if verdict == GroundingVerdict.SUPPORTED:
         passed.append("grounding_supported")
-    elif verdict == "partial":
+    elif verdict == GroundingVerdict.PARTIAL:
         adjusted = _adjusted(confidence, grounding)
         failed.append(f"grounding_partial: confidence {confidence:.2f} -> {adjusted:.2f}")
         tags.append("grounding_partial")
-    elif verdict == "not_supported":
+    elif verdict == GroundingVerdict.NOT_SUPPORTED:
         failed.append("grounding_not_supported")
-    elif verdict == "unknown":
+    elif verdict == GroundingVerdict.UNKNOWN:
         failed.append("grounding_unknown: verifier failed")
         tags.append("grounding_unknown")
 
@@ -159,53 +185,95 @@ def determine_tier(
     if preference_stated:
         passed.append("preference_stated_by_user")
 
-    def done(tier: Tier, reason: str) -> PolicyDecision:
-        return PolicyDecision(tier, reason, passed, failed, tags, round(adjusted, 4))
+    def done(tier: Tier, code: ReasonCode, reason: str) -> PolicyDecision:
+        return PolicyDecision(
+            tier, reason, code, dedup_outcome, passed, failed, tags, round(adjusted, 4)
+        )
 
     # -- decide, in order ------------------------------------------------------------
-    if hedge.action == "block":
-        return done(Tier.BLOCK, _BLOCK_REASONS.get(hedge.category or "", "Contains speculation"))
-    if dedup is not None and dedup.is_duplicate and not dedup.failed:
-        return done(Tier.BLOCK, f"Duplicate of existing memory {dedup.duplicate_of}")
-    if verdict == "not_supported":
+    if hedge.action == HedgeAction.BLOCK:
+        return done(Tier.BLOCK, *_BLOCK_REASONS.get(hedge.category, _SPECULATION))
+    if dedup_outcome is DedupOutcome.DUPLICATE:
+        return done(
+            Tier.BLOCK, ReasonCode.DUPLICATE, f"Duplicate of existing memory {dedup.duplicate_of}"
+        )
+    if verdict == GroundingVerdict.NOT_SUPPORTED:
         if rejections and not provenance.eligible_turn_ids:
-            return done(Tier.BLOCK, "No admissible evidence: every source turn failed provenance")
-        return done(Tier.BLOCK, "Not supported by its source turns")
+            return done(
+                Tier.BLOCK,
+                ReasonCode.REENTRY,
+                "No admissible evidence: every source turn failed provenance",
+            )
+        return done(Tier.BLOCK, ReasonCode.NOT_SUPPORTED, "Not supported by its source turns")
     min_conf = cfg.grounding.min_confidence_after_penalty
-    if verdict == "partial" and adjusted < min_conf:
+    if verdict == GroundingVerdict.PARTIAL and adjusted < min_conf:
         return done(
             Tier.BLOCK,
+            ReasonCode.LOW_CONFIDENCE,
             f"Partially grounded; confidence {adjusted:.2f} after penalty is below {min_conf:.2f}",
         )
-    if hedge.action == "review":
-        what = "approximations" if hedge.category == "approximation" else "technical hedges"
-        return done(Tier.FLAG_REVIEW, f"Contains {what} - needs verification")
-    if dedup is not None and dedup.failed:
-        return done(Tier.FLAG_REVIEW, "Dedup check failed - cannot verify uniqueness")
-    if verdict == "unknown":
+    if hedge.action == HedgeAction.REVIEW:
+        if hedge.category == HedgeCategory.APPROXIMATION:
+            code, what = ReasonCode.APPROXIMATION, "approximations"
+        else:
+            code, what = ReasonCode.TECHNICAL_HEDGE, "technical hedges"
+        return done(Tier.FLAG_REVIEW, code, f"Contains {what} - needs verification")
+    if dedup_outcome is DedupOutcome.FAILED:
+        return done(
+            Tier.FLAG_REVIEW,
+            ReasonCode.DEDUP_FAILED,
+            "Dedup check failed - cannot verify uniqueness",
+        )
+    if verdict == GroundingVerdict.UNKNOWN:
         mode = cfg.grounding.on_verifier_failure
         if mode == "block":
-            return done(Tier.BLOCK, "Grounding verifier failed (on_verifier_failure=block)")
+            return done(
+                Tier.BLOCK,
+                ReasonCode.VERIFIER_FAILED,
+                "Grounding verifier failed (on_verifier_failure=block)",
+            )
         if mode == "queue":
-            return done(Tier.FLAG_REVIEW, "Grounding verifier failed - queued for review")
+            return done(
+                Tier.FLAG_REVIEW,
+                ReasonCode.VERIFIER_FAILED,
+                "Grounding verifier failed - queued for review",
+            )
     if refuted:
         names = ", ".join(c.value for c in refuted)
-        return done(Tier.FLAG_REVIEW, f"Citation detected but not verified: {names}")
+        return done(
+            Tier.FLAG_REVIEW,
+            ReasonCode.CITATION_UNVERIFIED,
+            f"Citation detected but not verified: {names}",
+        )
     if verified:
-        return done(Tier.AUTO_APPROVE, f"Has verified citation: {verified[0].value}")
+        return done(
+            Tier.AUTO_APPROVE,
+            ReasonCode.VERIFIED_CITATION,
+            f"Has verified citation: {verified[0].value}",
+        )
     if trusted:
-        return done(Tier.AUTO_APPROVE, f"From trusted source: {source}")
+        return done(Tier.AUTO_APPROVE, ReasonCode.TRUSTED_SOURCE, f"From trusted source: {source}")
     if decision_stated:
-        return done(Tier.AUTO_APPROVE, "Decision stated in conversation")
+        return done(
+            Tier.AUTO_APPROVE, ReasonCode.DECISION_STATED, "Decision stated in conversation"
+        )
     if preference_stated:
-        return done(Tier.AUTO_APPROVE, "Preference stated by user")
-    if verdict == "supported":
-        return done(Tier.AUTO_APPROVE, "Supported by its source turns")
-    if verdict == "partial":
+        return done(Tier.AUTO_APPROVE, ReasonCode.PREFERENCE_STATED, "Preference stated by user")
+    if verdict == GroundingVerdict.SUPPORTED:
+        return done(Tier.AUTO_APPROVE, ReasonCode.GROUNDED, "Supported by its source turns")
+    if verdict == GroundingVerdict.PARTIAL:
         if cfg.policy.approve_partial:
-            return done(Tier.AUTO_APPROVE, "Partially supported by its source turns")
-        return done(Tier.FLAG_REVIEW, "Partially grounded - needs verification")
-    return done(Tier.FLAG_REVIEW, "Ungrounded assertion needs verification")
+            return done(
+                Tier.AUTO_APPROVE,
+                ReasonCode.PARTIAL_GROUNDING,
+                "Partially supported by its source turns",
+            )
+        return done(
+            Tier.FLAG_REVIEW,
+            ReasonCode.PARTIAL_GROUNDING,
+            "Partially grounded - needs verification",
+        )
+    return done(Tier.FLAG_REVIEW, ReasonCode.UNGROUNDED, "Ungrounded assertion needs verification")
 
 
 _CONFIDENCE_LABEL = {Tier.AUTO_APPROVE: "high", Tier.FLAG_REVIEW: "medium", Tier.BLOCK: "low"}
@@ -225,7 +293,7 @@ def build_validation(
     source_id: str | None = None
     for c in citations:
         if c.verified:
-            source_id = f"commit:{c.value}" if c.type == "commit" else c.value
+            source_id = f"commit:{c.value}" if c.type == CitationType.COMMIT else c.value
             break
     if source_id is None and grounding.evidence_spans:
         source_id = grounding.evidence_spans[0].turn_id
@@ -247,6 +315,8 @@ def build_validation(
         tier=decision.tier,
         approved=decision.approved,
         reason=decision.reason,
+        reason_code=decision.reason_code,
+        dedup=decision.dedup,
         evidence=evidence,
         checks_passed=list(decision.checks_passed),
         checks_failed=list(decision.checks_failed),

@@ -10,20 +10,21 @@ Four deterministic checks decide, per source turn, before any verifier sees it:
   "(assistant)", chat-template tokens) is model output whatever its tag says;
 * temporal order: evidence created after the claim cannot be what it was extracted from.
 
+Each rejection is a `ReentryReason`; where a rule matched something specific (the refused
+source tag, the reserved prefix) that goes into `rejection_details`, never into the code.
 Rejected turns never ground; the policy reports every rejection in checks_failed.
 """
 
 from __future__ import annotations
 
 import re
-import re._constants as _constants
-import re._parser as _parser
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
 from groundwire.guards.config import ProvenanceConfig
 from groundwire.topics.records import Claim, ProvenanceReport, SourceTurn
+from groundwire.topics.vocab import ReentryReason
 
 MAX_TURNS = 256
 MAX_SIGNATURE_SCAN = 20_000
@@ -40,30 +41,46 @@ class _Rules:
     skew: timedelta
 
 
+def _top_level_literal_runs(pattern: str, flags: int) -> list[str] | None:
+    """The runs of literal characters at the top level of `pattern`, or None when they
+    cannot be known: a bad pattern, one that ignores case, or no regex parser.
+
+    The parser is CPython's private `re._parser` (its layout is not a public API and has
+    moved before: `sre_parse` until 3.11), so it is imported here and nowhere else; if the
+    import or the parsed shape fails, the answer is None and the caller runs every
+    signature regex unfiltered, which is slower but gives the same verdicts."""
+    try:
+        from re import _constants, _parser
+
+        parsed = _parser.parse(pattern, flags)
+        if parsed.state.flags & re.IGNORECASE:
+            return None
+        literal = _constants.LITERAL
+        runs: list[str] = []
+        run: list[str] = []
+        for op, arg in parsed:
+            if op is literal:
+                run.append(chr(arg))
+            elif run:
+                runs.append("".join(run))
+                run = []
+    except (ImportError, AttributeError, TypeError, ValueError, re.error, RecursionError):
+        return None
+    if run:
+        runs.append("".join(run))
+    return runs
+
+
 def _required_literal(pattern: str, flags: int) -> str:
     """The longest run of literal characters at the top level of `pattern`, which every
-    match must therefore contain; "" when there is none or it cannot be trusted.
+    match must therefore contain; "" when there is none or it cannot be trusted ("" means
+    no prefilter: the regex always runs).
 
     A substring test (`in`, one C call) is ~20x cheaper than a regex search, and most
     source turns contain none of the signatures' literals ("citations", "<|", "(", ":"
     …), so most regexes never run. The literal must be matched case-exactly against the
     lower-cased text, so patterns that ignore case or have upper-case literals get ""."""
-    try:
-        parsed = _parser.parse(pattern, flags)
-    except (re.error, RecursionError):
-        return ""
-    if parsed.state.flags & re.IGNORECASE:
-        return ""
-    runs: list[str] = []
-    run: list[str] = []
-    for op, arg in parsed:
-        if op is _constants.LITERAL:
-            run.append(chr(arg))
-        elif run:
-            runs.append("".join(run))
-            run = []
-    if run:
-        runs.append("".join(run))
+    runs = _top_level_literal_runs(pattern, flags)
     if not runs:
         return ""
     # Longest first; between equals, punctuation (":" beats "a": far rarer in prose).
@@ -132,40 +149,48 @@ def _aware(ts: datetime) -> datetime:
     return ts if ts.tzinfo is not None else ts.replace(tzinfo=UTC)
 
 
-def rejection_reason(turn: SourceTurn, rules: _Rules, reference: datetime) -> str | None:
+def rejection_reason(turn: SourceTurn, rules: _Rules, reference: datetime) -> ReentryReason | None:
     """Why `turn` may not ground the claim, or None if it may."""
-    return _reason(turn, rules, reference + rules.skew)
+    rejected = _reason(turn, rules, reference + rules.skew)
+    return None if rejected is None else rejected[0]
 
 
-def _reason(turn: SourceTurn, rules: _Rules, limit: datetime) -> str | None:
-    """`rejection_reason` with the latest admissible creation time precomputed (a
-    datetime addition per turn is measurable at this scale)."""
+_NO_DETAIL = ""
+_TEMPLATE_SIGNATURE = (ReentryReason.TEMPLATE_SIGNATURE, _NO_DETAIL)
+_CREATED_AFTER_CLAIM = (ReentryReason.CREATED_AFTER_CLAIM, _NO_DETAIL)
+_TOO_MANY_TURNS = (ReentryReason.TOO_MANY_TURNS, _NO_DETAIL)
+
+
+def _reason(turn: SourceTurn, rules: _Rules, limit: datetime) -> tuple[ReentryReason, str] | None:
+    """`rejection_reason` with its detail ("" for none), and with the latest admissible
+    creation time precomputed (a datetime addition per turn is measurable at this scale)."""
     source = turn.source
     if source not in rules.allowed and source.lower() not in rules.allowed:
-        return f"source_not_allowed:{source[:32]}"
+        return ReentryReason.SOURCE_NOT_ALLOWED, source[:32]
     if rules.prefixes:
         turn_id = turn.id.lower()
         if turn_id.startswith(rules.prefixes):  # one C call for the common "no" case
             prefix = next(p for p in rules.prefixes if turn_id.startswith(p))
-            return f"reserved_prefix:{prefix}"
+            return ReentryReason.RESERVED_PREFIX, prefix
     if rules.signatures:
         text = turn.text[:MAX_SIGNATURE_SCAN].lower()
         for literal, sig in rules.signatures:
             if literal in text and sig.search(text):
-                return "template_signature"
+                return _TEMPLATE_SIGNATURE
     created = turn.created_at
     if created is not None:
         if created.tzinfo is None:
             created = created.replace(tzinfo=UTC)
         if created > limit:
-            return "created_after_claim"
+            return _CREATED_AFTER_CLAIM
     return None
 
 
 def check_provenance(
     claim: Claim, cfg: ProvenanceConfig, now: datetime | None = None
 ) -> ProvenanceReport:
-    """Split the claim's source turns into eligible ids and rejections (turn id -> reason).
+    """Split the claim's source turns into eligible ids and rejections (turn id -> reason,
+    and turn id -> detail where the rule has one).
 
     Turns beyond MAX_TURNS are rejected as `too_many_turns` (bounded work per claim)."""
     turns = claim.source_turns
@@ -178,14 +203,22 @@ def check_provenance(
         reference = now or datetime.now(UTC)
     limit = reference + rules.skew
     eligible: list[str] = []
-    rejections: dict[str, str] = {}
+    rejections: dict[str, ReentryReason] = {}
+    details: dict[str, str] = {}
     for i, turn in enumerate(turns):
-        reason = "too_many_turns" if i >= MAX_TURNS else _reason(turn, rules, limit)
-        if reason is None:
+        rejected = _TOO_MANY_TURNS if i >= MAX_TURNS else _reason(turn, rules, limit)
+        if rejected is None:
             eligible.append(turn.id)
         else:
+            reason, detail = rejected
             rejections[turn.id] = reason
-    return ProvenanceReport(eligible_turn_ids=eligible, rejections=rejections)
+            if detail:
+                details[turn.id] = detail
+            else:
+                details.pop(turn.id, None)  # a repeated id: the last rejection's detail
+    return ProvenanceReport(
+        eligible_turn_ids=eligible, rejections=rejections, rejection_details=details
+    )
 
 
 def eligible_turns(claim: Claim, report: ProvenanceReport) -> list[SourceTurn]:

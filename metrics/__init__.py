@@ -1,9 +1,9 @@
 """groundwire.metrics: Prometheus metrics, alert rules and the hallucination dashboard.
 
-One module per component (pipeline, screening, dedup, grounding, review; later
-consistency and faithfulness), one rule file per component under `rules/`, one dashboard
-row per component. This module re-exports the calls the worker makes; each is cheap,
-thread-safe and maps its inputs onto bounded label values.
+One module per component (pipeline, screening, dedup, grounding; later the review
+service, consistency and faithfulness), one rule file per component under `rules/`, one
+dashboard row per component. This module re-exports the calls the worker makes; each is
+cheap, thread-safe, and labels with enum values or bounded strings (see `labels`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 from groundwire.metrics.grounding import observe_grounding_latency
 from groundwire.metrics.pipeline import observe_dlq, observe_stage_latency, set_consumer_lag
 from groundwire.metrics.registry import REGISTRY
-from groundwire.metrics.review import observe_review_backlog
 from groundwire.metrics.routed import observe_routed
 from groundwire.metrics.screening import observe_citation_cache_error, observe_citation_lookups
 from groundwire.metrics.server import start_metrics_server, stop_metrics_server
@@ -22,7 +21,6 @@ __all__ = [
     "observe_citation_lookups",
     "observe_dlq",
     "observe_grounding_latency",
-    "observe_review_backlog",
     "observe_routed",
     "observe_stage_latency",
     "set_consumer_lag",

@@ -13,6 +13,7 @@ from prometheus_client import Counter, Histogram
 from groundwire.metrics import labels
 from groundwire.metrics.registry import GROUNDING_BUCKETS, REGISTRY
 from groundwire.topics.records import RoutedResult, Tier
+from groundwire.topics.vocab import GroundingVerdict
 
 GROUNDING_VERDICTS = Counter(
     "groundwire_grounding_verdicts_total",
@@ -41,9 +42,9 @@ def observe_grounding_latency(seconds: float) -> None:
 
 def record_grounding(result: RoutedResult) -> None:
     """Count the claim's verdict and, if NOT_SUPPORTED led to a block, one hallucination."""
-    verdict = labels.grounding_verdict(result.grounding.verdict)
-    GROUNDING_VERDICTS.labels(verdict=verdict).inc()
-    if verdict == "not_supported" and result.validation.tier == Tier.BLOCK:
+    verdict = result.grounding.verdict
+    GROUNDING_VERDICTS.labels(verdict=verdict.value).inc()
+    if verdict is GroundingVerdict.NOT_SUPPORTED and result.validation.tier is Tier.BLOCK:
         HALLUCINATIONS_BLOCKED.inc()
 
 

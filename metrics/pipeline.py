@@ -1,8 +1,8 @@
 """Pipeline health: routing outcome, per-stage latency, dead letters, consumer lag.
 
 These are the series SREs page on when the guards are fine but the plumbing is not
-(see metrics/rules/pipeline.yml). Label values come only from `labels`, so they are
-bounded whatever the worker passes in.
+(see metrics/rules/pipeline.yml). Tier, reason and dlq reason are enum values (the
+policy and the codec emit the codes); stage names go through `labels.one_of`.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from prometheus_client import Counter, Gauge, Histogram
 
 from groundwire.metrics import labels
 from groundwire.metrics.registry import REGISTRY, STAGE_BUCKETS
+from groundwire.topics.vocab import DlqReason, ReasonCode, Tier
 
 CLAIMS_ROUTED = Counter(
     "groundwire_claims_routed_total",
-    "Claims routed to an output topic, by tier and bounded reason code.",
+    "Claims routed to an output topic, by tier and the policy's reason code.",
     ("tier", "reason"),
     registry=REGISTRY,
 )
@@ -45,11 +46,9 @@ CONSUMER_LAG = Gauge(
 _MAX_NAME = 200  # group and topic names come from operator config, not from producers
 
 
-def record_routed(tier: str, reason: str) -> None:
-    """Count one routed claim; `reason` may be free text (it is mapped to a code)."""
-    CLAIMS_ROUTED.labels(
-        tier=labels.one_of(tier, labels.TIERS), reason=labels.reason_code(reason)
-    ).inc()
+def record_routed(tier: Tier, reason: ReasonCode) -> None:
+    """Count one routed claim by its tier and the reason code the policy emitted."""
+    CLAIMS_ROUTED.labels(tier=Tier(tier).value, reason=ReasonCode(reason).value).inc()
 
 
 def observe_stage_latency(stage: str, seconds: float) -> None:
@@ -59,9 +58,10 @@ def observe_stage_latency(stage: str, seconds: float) -> None:
     STAGE_LATENCY.labels(stage=labels.one_of(stage, labels.STAGES)).observe(seconds)
 
 
-def observe_dlq(reason: str) -> None:
-    """Count one dead-lettered record by reason (labels.DLQ_REASONS; anything else is other)."""
-    DLQ_RECORDS.labels(reason=labels.one_of(reason, labels.DLQ_REASONS)).inc()
+def observe_dlq(reason: DlqReason) -> None:
+    """Count one dead-lettered record by its reason (a value that is no `DlqReason` is a
+    programming error and raises ValueError rather than inventing a label)."""
+    DLQ_RECORDS.labels(reason=DlqReason(reason).value).inc()
 
 
 def set_consumer_lag(group: str, topic: str, partition: int, lag: int) -> None:

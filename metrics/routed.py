@@ -15,7 +15,7 @@ from groundwire.topics.records import RoutedResult
 
 def observe_routed(result: RoutedResult) -> None:
     """Record tier/reason, hedge, citations, grounding, hallucination-blocked, dedup, re-entry."""
-    record_routed(result.validation.tier.value, result.validation.reason)
+    record_routed(result.validation.tier, result.validation.reason_code)
     record_screening(result)
     record_grounding(result)
     record_dedup(result)

@@ -1,20 +1,18 @@
 """Screen-stage detectors: hedges by category, citations by type/verified, re-entry rejections.
 
-The re-entry mapping is deliberately tolerant: the provenance guard reports rejected
-evidence as free text (per turn, in a ProvenanceReport) and the policy lists failed
-checks as strings. Whatever the wording, the label ends up in a fixed vocabulary.
+Every label is an enum value the detectors reported on the routed result: the hedge
+category, the citation type, and one `ReentryReason` per rejected evidence turn from the
+provenance report the result carries.
 """
 
 from __future__ import annotations
-
-import re
-from collections.abc import Iterable
 
 from prometheus_client import Counter
 
 from groundwire.metrics import labels
 from groundwire.metrics.registry import REGISTRY
-from groundwire.topics.records import RoutedResult
+from groundwire.topics.records import HedgeReport, RoutedResult
+from groundwire.topics.vocab import HedgeAction, HedgeCategory
 
 HEDGE_DETECTIONS = Counter(
     "groundwire_hedge_detections_total",
@@ -52,55 +50,33 @@ CITATION_CACHE_ERRORS = Counter(
 LOOKUP_SOURCES = ("local", "shared", "checked")
 CACHE_OPS = ("read", "write")
 
-hedge_category = labels.BoundedLabel(labels.HEDGE_CATEGORIES)
-
-# guards/policy.py reports re-entry as one summary plus up to ten listed turns:
-#   "reentry_rejections: 3 of 4 source turns"
-#   "reentry_rejected: chat:42 (reserved_prefix:chat:)"
-_SUMMARY_RE = re.compile(r"^\s*re-?_?entry_?rejections\s*:\s*(\d+)", re.IGNORECASE)
-_LISTED_RE = re.compile(r"^\s*re-?_?entry_?rejected\s*:.*\(([^()]*)\)\s*$", re.IGNORECASE)
-_MARKERS = ("provenance", "reentry", "re-entry", "re_entry")
+# A hedge report with an action but no category (a record another producer wrote; the
+# detector always names one) counts under the category its action stands for.
+_CATEGORY_OF_ACTION = {
+    HedgeAction.BLOCK: HedgeCategory.PERSONAL_SPECULATION,
+    HedgeAction.REVIEW: HedgeCategory.TECHNICAL_HEDGE,
+}
 
 
-def _hedge_label(category: str | None, action: str) -> str:
-    if category:
-        return hedge_category(category)
-    # No category reported: fall back on the action, which maps 1:1 to seed 000's classes.
-    return {"block": "personal_speculation", "review": "technical_hedge"}.get(action, labels.OTHER)
+def hedge_category(hedge: HedgeReport) -> HedgeCategory | None:
+    """The category a hedge detection is counted under; None when nothing was detected."""
+    if hedge.action is HedgeAction.NONE:
+        return None
+    return hedge.category or _CATEGORY_OF_ACTION[hedge.action]
 
 
 def reentry_reasons(result: RoutedResult) -> list[str]:
-    """The bounded re-entry reasons of one routed result, one per rejected evidence turn.
-
-    Prefers a per-turn provenance report when the result carries one. Otherwise reads the
-    policy's failed checks: listed turns give their reason, and turns the summary counts
-    beyond the listed ones (the policy lists at most ten) count as "other" so totals stay
-    exact. Checks that only mention provenance in another shape count once each.
-    """
-    provenance = getattr(result, "provenance", None)
-    rejections = getattr(provenance, "rejections", None)
-    if isinstance(rejections, dict) and rejections:
-        return [labels.reentry_reason(str(v)) for v in rejections.values()]
-    reasons: list[str] = []
-    summarised = 0
-    for check in result.validation.checks_failed:
-        if summary := _SUMMARY_RE.match(check):
-            summarised += int(summary.group(1))
-        elif listed := _LISTED_RE.match(check):
-            reasons.append(labels.reentry_reason(listed.group(1)))
-        elif any(m in check.lower() for m in _MARKERS):
-            reasons.append(labels.reentry_reason(check.split(":", 1)[-1]))
-    reasons.extend([labels.OTHER] * max(0, min(summarised, 10_000) - len(reasons)))
-    return reasons
+    """The re-entry reasons of one routed result, one per rejected evidence turn."""
+    return [reason.value for reason in result.provenance.rejections.values()]
 
 
 def record_screening(result: RoutedResult) -> None:
-    hedge = result.hedge
-    if hedge.action and hedge.action != "none":
-        HEDGE_DETECTIONS.labels(category=_hedge_label(hedge.category, hedge.action)).inc()
+    category = hedge_category(result.hedge)
+    if category is not None:
+        HEDGE_DETECTIONS.labels(category=category.value).inc()
     for citation in result.citations:
         CITATIONS.labels(
-            type=labels.one_of(citation.type, labels.CITATION_TYPES),
+            type=citation.type.value,
             verified=labels.citation_verified(citation.verified),
         ).inc()
     for reason in reentry_reasons(result):
@@ -116,8 +92,8 @@ def observe_citation_cache_error(op: str) -> None:
     CITATION_CACHE_ERRORS.labels(op=labels.one_of(op, CACHE_OPS)).inc()
 
 
-def _initialise(categories: Iterable[str]) -> None:
-    for category in categories:
+def _initialise() -> None:
+    for category in labels.HEDGE_CATEGORIES:
         HEDGE_DETECTIONS.labels(category=category)
     for ctype in labels.CITATION_TYPES:
         for verified in labels.CITATION_VERIFIED:
@@ -130,4 +106,4 @@ def _initialise(categories: Iterable[str]) -> None:
         CITATION_CACHE_ERRORS.labels(op=op)
 
 
-_initialise((*labels.HEDGE_CATEGORIES, labels.OTHER))
+_initialise()

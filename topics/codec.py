@@ -1,8 +1,8 @@
 """Turning raw Kafka records into claims, and refusing what cannot be read.
 
-Every refusal is a `DecodeError` with a machine-readable reason so the stage can write it
-to the dlq instead of crashing: a worker that dies on one poisoned record stalls its whole
-partition, which is worse than the record itself.
+Every refusal is a `DecodeFailure` (returned, never raised) with a `DlqReason` so the stage
+can write it to the dlq instead of crashing: a worker that dies on one poisoned record
+stalls its whole partition, which is worse than the record itself.
 """
 
 from __future__ import annotations
@@ -15,38 +15,45 @@ import orjson
 from pydantic import ValidationError
 
 from groundwire.topics.records import Claim, DlqRecord
+from groundwire.topics.vocab import DlqReason
 
 RAW_PREVIEW_CHARS = 4096
 
 
 @dataclass(frozen=True, slots=True)
-class DecodeError:
-    reason: str  # not_json | invalid_utf8 | not_object | invalid_claim | too_large | empty
+class DecodeFailure:
+    """Why a record could not be read: a machine-readable reason and a human detail."""
+
+    reason: DlqReason
     detail: str
 
 
 def decode_claim(
     value: bytes | None, *, max_record_bytes: int, max_content_bytes: int
-) -> Claim | DecodeError:
+) -> Claim | DecodeFailure:
     """Parse and validate one claim; never raises on bad input."""
     if not value:
-        return DecodeError("empty", "record has no value")
+        return DecodeFailure(DlqReason.EMPTY, "record has no value")
     if len(value) > max_record_bytes:
-        return DecodeError("too_large", f"record is {len(value)} bytes, limit {max_record_bytes}")
+        return DecodeFailure(
+            DlqReason.TOO_LARGE, f"record is {len(value)} bytes, limit {max_record_bytes}"
+        )
     try:
         value.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return DecodeError("invalid_utf8", f"byte {exc.start}: {exc.reason}")
+        return DecodeFailure(DlqReason.INVALID_UTF8, f"byte {exc.start}: {exc.reason}")
     try:
         doc = orjson.loads(value)
     except orjson.JSONDecodeError as exc:
-        return DecodeError("not_json", str(exc)[:300])
+        return DecodeFailure(DlqReason.NOT_JSON, str(exc)[:300])
     if not isinstance(doc, dict):
-        return DecodeError("not_object", f"top-level JSON is {type(doc).__name__}, not object")
+        return DecodeFailure(
+            DlqReason.NOT_OBJECT, f"top-level JSON is {type(doc).__name__}, not object"
+        )
     content = doc.get("content")
     if isinstance(content, str) and len(content.encode("utf-8")) > max_content_bytes:
-        return DecodeError(
-            "too_large",
+        return DecodeFailure(
+            DlqReason.TOO_LARGE,
             f"content is {len(content.encode('utf-8'))} bytes, limit {max_content_bytes}",
         )
     try:
@@ -56,11 +63,11 @@ def decode_claim(
             f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
             for err in exc.errors()[:10]
         )
-        return DecodeError("invalid_claim", problems[:1000])
+        return DecodeFailure(DlqReason.INVALID_CLAIM, problems[:1000])
 
 
 def dlq_record(
-    error: DecodeError,
+    error: DecodeFailure,
     *,
     value: bytes | None,
     key: bytes | None,
@@ -72,7 +79,9 @@ def dlq_record(
     raw = value or b""
     text = raw.decode("utf-8", errors="replace")[:RAW_PREVIEW_CHARS]
     exact = None
-    if error.reason == "invalid_utf8" or (error.reason == "too_large" and len(raw) <= 1_048_576):
+    if error.reason is DlqReason.INVALID_UTF8 or (
+        error.reason is DlqReason.TOO_LARGE and len(raw) <= 1_048_576
+    ):
         exact = base64.b64encode(raw).decode("ascii")
     return DlqRecord(
         reason=error.reason,

@@ -10,9 +10,20 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from groundwire.topics.vocab import Source, Tier
+from groundwire.topics.vocab import (
+    CitationType,
+    DedupOutcome,
+    DlqReason,
+    GroundingVerdict,
+    HedgeAction,
+    HedgeCategory,
+    ReasonCode,
+    ReentryReason,
+    Source,
+    Tier,
+)
 
 ID_MAX = 256
 
@@ -20,12 +31,14 @@ __all__ = [
     "ID_MAX",
     "CitationReport",
     "Claim",
+    "DedupOutcome",
     "DlqRecord",
     "EvidenceObject",
     "EvidenceSpan",
     "GroundingReport",
     "HedgeReport",
     "ProvenanceReport",
+    "ReasonCode",
     "RoutedResult",
     "ScreenedClaim",
     "Source",
@@ -84,7 +97,9 @@ class ValidationResult(BaseModel):
 
     tier: Tier
     approved: bool
-    reason: str
+    reason: str  # for people: the policy's words, with detail (ids, names, numbers)
+    reason_code: ReasonCode  # for machines: the same decision as one code
+    dedup: DedupOutcome  # the near-duplicate check's outcome, whatever decided the tier
     evidence: EvidenceObject
     checks_passed: list[str] = Field(default_factory=list)
     checks_failed: list[str] = Field(default_factory=list)
@@ -93,13 +108,13 @@ class ValidationResult(BaseModel):
 
 
 class HedgeReport(BaseModel):
-    action: str = "none"  # block | review | none
-    category: str | None = None
+    action: HedgeAction = HedgeAction.NONE
+    category: HedgeCategory | None = None
     words: list[str] = Field(default_factory=list)
 
 
 class CitationReport(BaseModel):
-    type: str  # adr | commit | url | issue
+    type: CitationType
     value: str
     verified: bool | None = None  # None: not checked (verification disabled)
     reason: str = ""
@@ -115,7 +130,7 @@ class EvidenceSpan(BaseModel):
 
 
 class GroundingReport(BaseModel):
-    verdict: str = "skipped"  # supported | partial | not_supported | unknown | skipped
+    verdict: GroundingVerdict = GroundingVerdict.SKIPPED
     score: float | None = None
     evidence_spans: list[EvidenceSpan] = Field(default_factory=list)
     reasoning: str = ""
@@ -130,7 +145,31 @@ class ProvenanceReport(BaseModel):
     """Which source turns may ground the claim, and why the others may not (seed 004)."""
 
     eligible_turn_ids: list[str] = Field(default_factory=list)
-    rejections: dict[str, str] = Field(default_factory=dict)  # turn id -> reason
+    rejections: dict[str, ReentryReason] = Field(default_factory=dict)  # turn id -> reason
+    # turn id -> what matched, for the rejections that have one: the refused source tag
+    # (source_not_allowed) or the reserved prefix (reserved_prefix).
+    rejection_details: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split_legacy_reasons(cls, data: Any) -> Any:
+        """Read a screened record from a screen worker that predates `rejection_details`
+        (mid rolling upgrade): it wrote the detail into the reason, "reserved_prefix:chat:"."""
+        if not isinstance(data, dict):
+            return data
+        rejections = data.get("rejections")
+        if not isinstance(rejections, dict) or not any(
+            isinstance(why, str) and ":" in why for why in rejections.values()
+        ):
+            return data
+        details = dict(data.get("rejection_details") or {})
+        codes: dict[Any, Any] = {}
+        for turn_id, why in rejections.items():
+            if isinstance(why, str) and ":" in why:
+                why, detail = why.split(":", 1)
+                details.setdefault(turn_id, detail)
+            codes[turn_id] = why
+        return {**data, "rejections": codes, "rejection_details": details}
 
 
 class RoutedResult(BaseModel):
@@ -153,7 +192,7 @@ class RoutedResult(BaseModel):
 class DlqRecord(BaseModel):
     """A record groundwire could not read; `reason` is machine-readable."""
 
-    reason: str  # not_json | invalid_utf8 | invalid_claim | too_large | not_object
+    reason: DlqReason
     detail: str
     topic: str
     partition: int

@@ -35,12 +35,16 @@ class Tier(StrEnum):
 
 
 class HedgeAction(StrEnum):
-    BLOCK = "block"
-    REVIEW = "review"
-    NONE = "none"
+    """What the hedge detector asks the policy to do with a claim."""
+
+    BLOCK = "block"  # speculation, admitted uncertainty or a suggestion: never stored
+    REVIEW = "review"  # a technical hedge or an approximation: a human checks it
+    NONE = "none"  # no hedging found (or the detector is disabled)
 
 
 class HedgeCategory(StrEnum):
+    """The kind of hedging that decided the hedge action."""
+
     PERSONAL_SPECULATION = "personal_speculation"
     ADMITTED_UNCERTAINTY = "admitted_uncertainty"
     SUGGESTION = "suggestion"
@@ -49,6 +53,8 @@ class HedgeCategory(StrEnum):
 
 
 class CitationType(StrEnum):
+    """What a citation detected in a claim points at."""
+
     ADR = "adr"
     COMMIT = "commit"
     URL = "url"
@@ -63,3 +69,64 @@ class GroundingVerdict(StrEnum):
     NOT_SUPPORTED = "not_supported"
     UNKNOWN = "unknown"
     SKIPPED = "skipped"
+
+
+class ReasonCode(StrEnum):
+    """Why the tier policy (guards/policy.py `determine_tier`) routed a claim where it did.
+
+    One code per outcome, in the policy's decision order; the policy emits it with its
+    human-readable reason, and metrics count the code, never the prose.
+    """
+
+    PERSONAL_SPECULATION = "personal_speculation"  # block: the author speculates
+    ADMITTED_UNCERTAINTY = "admitted_uncertainty"  # block: the author admits not knowing
+    SUGGESTION = "suggestion"  # block: a suggestion, not a statement of fact
+    SPECULATION = "speculation"  # block: a blocking hedge that names no block category
+    DUPLICATE = "duplicate"  # block: a near-duplicate of a stored memory
+    REENTRY = "reentry"  # block: every source turn failed the re-entry guard, no evidence left
+    NOT_SUPPORTED = "not_supported"  # block: grounding found the source turns do not say it
+    LOW_CONFIDENCE = "low_confidence"  # block: partial, confidence after penalty below minimum
+    TECHNICAL_HEDGE = "technical_hedge"  # review: technical hedging needs verification
+    APPROXIMATION = "approximation"  # review: an approximation needs verification
+    DEDUP_FAILED = "dedup_failed"  # review: dedup failed, uniqueness unknown (fail closed)
+    VERIFIER_FAILED = "verifier_failed"  # block or review (on_verifier_failure): verdict UNKNOWN
+    CITATION_UNVERIFIED = "citation_unverified"  # review: a checked citation was not found
+    VERIFIED_CITATION = "verified_citation"  # approve: it cites something that was verified
+    TRUSTED_SOURCE = "trusted_source"  # approve: the claim's source is a trusted one
+    DECISION_STATED = "decision_stated"  # approve: a decision stated in conversation
+    PREFERENCE_STATED = "preference_stated"  # approve: a preference stated by the user
+    GROUNDED = "grounded"  # approve: grounding found it SUPPORTED by its source turns
+    PARTIAL_GROUNDING = "partial_grounding"  # approve with approve_partial, else review
+    UNGROUNDED = "ungrounded"  # review: nothing grounds or vouches for the claim
+
+
+class DedupOutcome(StrEnum):
+    """What the near-duplicate check said about a claim."""
+
+    UNIQUE = "unique"  # no stored memory is a near-duplicate
+    DUPLICATE = "duplicate"  # a near-duplicate of a stored memory
+    FAILED = "failed"  # the check itself failed (index unreachable): fail closed to review
+    SKIPPED = "skipped"  # dedup did not run (disabled or no index configured)
+
+
+class ReentryReason(StrEnum):
+    """Why the provenance (re-entry) guard refused a source turn as evidence."""
+
+    SOURCE_NOT_ALLOWED = "source_not_allowed"  # its source tag is not allow-listed
+    RESERVED_PREFIX = "reserved_prefix"  # its id has a reserved prefix (chat:, gen:, ...)
+    TEMPLATE_SIGNATURE = "template_signature"  # its text carries model-template residue
+    CREATED_AFTER_CLAIM = "created_after_claim"  # it was written after the claim
+    TOO_MANY_TURNS = "too_many_turns"  # beyond the per-claim turn limit (bounded work)
+
+
+class DlqReason(StrEnum):
+    """Why a record went to the dead-letter topic instead of being processed."""
+
+    EMPTY = "empty"  # the record has no value
+    TOO_LARGE = "too_large"  # the record or its content is above the configured limit
+    INVALID_UTF8 = "invalid_utf8"  # the bytes are not UTF-8
+    NOT_JSON = "not_json"  # the text is not JSON
+    NOT_OBJECT = "not_object"  # the JSON is not an object
+    INVALID_CLAIM = "invalid_claim"  # the object is not a valid Claim
+    INVALID_SCREENED = "invalid_screened"  # a claims.screened record is not a ScreenedClaim
+    PROCESSING_FAILED = "processing_failed"  # processing this one record kept failing (poison)

@@ -51,7 +51,6 @@ def test_seed_alert_conditions_are_present() -> None:
         "GroundwireDlqRateHigh",
         "GroundwireDedupFailClosedRateHigh",
         "GroundwireVerifierUnknownRateHigh",
-        "GroundwireReviewBacklogHigh",
     }
     assert expected <= set(ALERTS)
     assert ALERTS["GroundwireGroundingBlockRateHigh"]["for"] == "3h"

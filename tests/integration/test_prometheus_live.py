@@ -5,7 +5,7 @@ Runs the CLI as an operator would (`groundwire topics create`, `groundwire worke
 the repository's rule files, its own storage dir and port), then asserts through the
 Prometheus HTTP API that:
   * the counters equal what the worker actually routed (read back from the output
-    topics and recomputed with the same bounded-label mapping),
+    topics and counted by the codes they carry),
   * every PromQL expression of the dashboard parses and returns data,
   * the rule files load into a real server,
   * `groundwire report` works against it.
@@ -35,7 +35,6 @@ from confluent_kafka import Consumer
 from confluent_kafka.admin import AdminClient
 
 from groundwire.metrics import dashboard, labels
-from groundwire.metrics.dedup import dedup_result
 from groundwire.metrics.screening import reentry_reasons
 from groundwire.topics.records import DlqRecord, RoutedResult
 from tests.support import REPO
@@ -240,23 +239,23 @@ def _read_outputs(env: dict[str, str], expected: int) -> dict[str, list[dict[str
 
 
 def _expected_series(outputs: dict[str, list[dict[str, Any]]]) -> dict[str, collections.Counter]:
-    """Recompute every counter from the routed records with the metrics' own mappings."""
+    """Recompute every counter from the codes the routed and dead-lettered records carry."""
     exp: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for suffix in ("approved", "review", "blocked"):
         for doc in outputs.get(suffix, []):
             r = RoutedResult.model_validate(doc)
             exp["tier"][r.validation.tier.value] += 1
-            exp["reason"][labels.reason_code(r.validation.reason)] += 1
-            verdict = labels.grounding_verdict(r.grounding.verdict)
+            exp["reason"][r.validation.reason_code.value] += 1
+            verdict = r.grounding.verdict.value
             exp["verdict"][verdict] += 1
             if verdict == "not_supported" and r.validation.tier.value == "block":
                 exp["blocked"]["all"] += 1
-            if (d := dedup_result(r)) is not None:
-                exp["dedup"][d] += 1
+            if r.validation.dedup.value in labels.DEDUP_RESULTS:
+                exp["dedup"][r.validation.dedup.value] += 1
             for reason in reentry_reasons(r):
                 exp["reentry"][reason] += 1
     for doc in outputs.get("dlq", []):
-        exp["dlq"][labels.one_of(DlqRecord.model_validate(doc).reason, labels.DLQ_REASONS)] += 1
+        exp["dlq"][DlqRecord.model_validate(doc).reason.value] += 1
     return exp
 
 

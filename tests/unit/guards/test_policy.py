@@ -14,6 +14,7 @@ from groundwire.topics.records import (
     ScreenedClaim,
     Tier,
 )
+from groundwire.topics.vocab import DedupOutcome, ReasonCode
 
 
 def decide(
@@ -61,8 +62,10 @@ def test_speculation_beats_everything() -> None:
         dedup=DedupResult(True, "m1", 0.99),
     )
     assert d.tier is Tier.BLOCK and d.reason == "Contains personal speculation"
+    assert d.reason_code is ReasonCode.PERSONAL_SPECULATION
     assert "citation_verified: ADR-3" in d.checks_passed  # all checks still reported
     assert any(f.startswith("duplicate_of: m1") for f in d.checks_failed)
+    assert d.dedup is DedupOutcome.DUPLICATE  # reported although speculation decided
 
 
 def test_duplicate_beats_verified_citation() -> None:
@@ -74,6 +77,7 @@ def test_duplicate_beats_verified_citation() -> None:
         dedup=DedupResult(True, "m1", 0.95),
     )
     assert d.tier is Tier.BLOCK and "m1" in d.reason
+    assert d.reason_code is ReasonCode.DUPLICATE
 
 
 def test_not_supported_beats_trusted_source() -> None:
@@ -89,6 +93,7 @@ def test_not_supported_beats_trusted_source() -> None:
 def test_refuted_citation_never_approves_even_from_trusted_source() -> None:
     d = decide(hedge=NONE, source="documentation", memory_type="fact", citations=[ADR_BAD, ADR_OK])
     assert d.tier is Tier.FLAG_REVIEW and "ADR-9" in d.reason
+    assert d.reason_code is ReasonCode.CITATION_UNVERIFIED
 
 
 def test_unchecked_citation_neither_approves_nor_blocks_approval() -> None:
@@ -108,6 +113,10 @@ def test_partial_penalty_threshold_and_option() -> None:
         hedge=NONE, source="ai_synthesis", memory_type="fact", confidence=0.5, grounding=partial
     )
     assert dropped.tier is Tier.BLOCK and "below 0.30" in dropped.reason
+    assert (kept.reason_code, dropped.reason_code) == (
+        ReasonCode.PARTIAL_GROUNDING,
+        ReasonCode.LOW_CONFIDENCE,
+    )
     cfg = GuardsConfig()
     cfg.policy.approve_partial = True
     cfg.grounding.min_confidence_after_penalty = 0.1
@@ -133,12 +142,39 @@ def test_verifier_adjusted_confidence_wins_over_own_arithmetic() -> None:
 def test_reentry_rejections_listed_and_counted() -> None:
     prov = ProvenanceReport(
         eligible_turn_ids=["k1"],
-        rejections={f"chat:{i}": "reserved_prefix:chat:" for i in range(12)},
+        rejections={f"chat:{i}": "reserved_prefix" for i in range(11)}
+        | {"late": "created_after_claim"},
+        rejection_details={f"chat:{i}": "chat:" for i in range(11)},
     )
     d = decide(hedge=NONE, source="ai_synthesis", memory_type="fact", provenance=prov)
     assert "reentry_rejections: 12 of 13 source turns" in d.checks_failed
     assert sum(f.startswith("reentry_rejected: ") for f in d.checks_failed) == 10  # bounded
+    # the check text shows the detail next to the code, as it always has
+    assert "reentry_rejected: chat:0 (reserved_prefix:chat:)" in d.checks_failed
     assert "reentry_rejected" in d.tags
+    only_late = ProvenanceReport(rejections={"late": "created_after_claim"})
+    d = decide(hedge=NONE, source="ai_synthesis", memory_type="fact", provenance=only_late)
+    assert "reentry_rejected: late (created_after_claim)" in d.checks_failed
+
+
+def test_every_outcome_has_its_code_and_dedup_outcome() -> None:
+    """One code per decided outcome (the full table of branches is in
+    tests/unit/metrics/test_labels.py, which drives every ReasonCode)."""
+    trusted = decide(hedge=NONE, source="documentation", memory_type="fact")
+    assert (trusted.reason_code, trusted.dedup) == (ReasonCode.TRUSTED_SOURCE, DedupOutcome.SKIPPED)
+    failed = decide(
+        hedge=NONE,
+        source="documentation",
+        memory_type="fact",
+        dedup=DedupResult(False, failed=True, error="timeout"),
+    )
+    assert (failed.tier, failed.reason_code, failed.dedup) == (
+        Tier.FLAG_REVIEW,
+        ReasonCode.DEDUP_FAILED,
+        DedupOutcome.FAILED,
+    )
+    unique = decide(hedge=NONE, source="ai_synthesis", memory_type="fact", dedup=DedupResult(False))
+    assert (unique.reason_code, unique.dedup) == (ReasonCode.UNGROUNDED, DedupOutcome.UNIQUE)
 
 
 def test_decision_and_preference_sources() -> None:

@@ -19,6 +19,7 @@ from groundwire.guards.testing import (
 )
 from groundwire.guards.validator import Validator
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, RoutedResult, Tier
+from groundwire.topics.vocab import ReasonCode
 
 EXISTS = {
     "ADR-003": True,
@@ -242,7 +243,8 @@ def test_seed_004_chat_42_is_not_evidence() -> None:
     assert result.validation.tier is Tier.BLOCK
     failed = result.validation.checks_failed
     assert "reentry_rejections: 1 of 2 source turns" in failed
-    assert any(f.startswith("reentry_rejected: chat:42") for f in failed)
+    assert "reentry_rejected: chat:42 (source_not_allowed:model)" in failed
+    assert result.validation.reason_code is ReasonCode.NOT_SUPPORTED
     # Control: with the guard opened, the same naive verifier is fooled.
     cfg = GuardsConfig()
     cfg.provenance.allowed_sources.append("model")
@@ -270,3 +272,4 @@ def test_only_inadmissible_turns_is_not_supported_without_asking_the_verifier() 
     assert verifier.seen == []
     assert result.grounding.verdict == "not_supported"
     assert result.validation.tier is Tier.BLOCK  # not approved as "decision in conversation"
+    assert result.validation.reason_code is ReasonCode.REENTRY

@@ -9,6 +9,7 @@ import pytest
 from groundwire.guards.config import ProvenanceConfig
 from groundwire.guards.provenance import check_provenance, eligible_turns
 from groundwire.topics.records import Claim
+from groundwire.topics.vocab import ReentryReason
 
 T0 = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)
 
@@ -39,26 +40,35 @@ def test_seed_004_minimal_case() -> None:
     assert [t.id for t in eligible_turns(claim, report)] == ["p1#1"]
 
 
+NOT_ALLOWED = ReentryReason.SOURCE_NOT_ALLOWED
+PREFIX = ReentryReason.RESERVED_PREFIX
+SIGNATURE = ReentryReason.TEMPLATE_SIGNATURE
+
+
 @pytest.mark.parametrize(
-    ("turn", "reason"),
+    ("turn", "reason", "detail"),
     [
-        ({"id": "n1", "source": "model", "text": "fact"}, "source_not_allowed:model"),
-        ({"id": "n1", "source": "system", "text": "fact"}, "source_not_allowed:system"),
-        ({"id": "draft:9", "source": "corpus", "text": "fact"}, "reserved_prefix:draft:"),
-        ({"id": "TMP:9", "source": "corpus", "text": "fact"}, "reserved_prefix:tmp:"),
-        ({"id": "gen:1", "source": "user", "text": "fact"}, "reserved_prefix:gen:"),
-        ({"id": "assistant:1", "source": "user", "text": "fact"}, "reserved_prefix:assistant:"),
+        ({"id": "n1", "source": "model", "text": "fact"}, NOT_ALLOWED, "model"),
+        ({"id": "n1", "source": "system", "text": "fact"}, NOT_ALLOWED, "system"),
+        ({"id": "n1", "source": "m" * 40, "text": "fact"}, NOT_ALLOWED, "m" * 32),
+        ({"id": "draft:9", "source": "corpus", "text": "fact"}, PREFIX, "draft:"),
+        ({"id": "TMP:9", "source": "corpus", "text": "fact"}, PREFIX, "tmp:"),
+        ({"id": "gen:1", "source": "user", "text": "fact"}, PREFIX, "gen:"),
+        ({"id": "assistant:1", "source": "user", "text": "fact"}, PREFIX, "assistant:"),
         (
             {"id": "d1", "source": "corpus", "text": "X rejects nulls. citations: [p1]"},
-            "template_signature",
+            SIGNATURE,
+            None,
         ),
         (
             {"id": "d2", "source": "documentation", "text": "<|im_start|>assistant hi"},
-            "template_signature",
+            SIGNATURE,
+            None,
         ),
         (
             {"id": "d3", "source": "corpus", "text": "As an AI language model, I"},
-            "template_signature",
+            SIGNATURE,
+            None,
         ),
         (
             {
@@ -67,14 +77,47 @@ def test_seed_004_minimal_case() -> None:
                 "text": "fact",
                 "created_at": T0 + timedelta(minutes=5),
             },
-            "created_after_claim",
+            ReentryReason.CREATED_AFTER_CLAIM,
+            None,
         ),
     ],
 )
-def test_each_rule_rejects(turn: dict, reason: str) -> None:
+def test_each_rule_rejects(turn: dict, reason: ReentryReason, detail: str | None) -> None:
+    """The code is the reason alone; what matched (tag, prefix) is a separate detail."""
     report = check_provenance(_claim(turn), ProvenanceConfig())
     assert report.eligible_turn_ids == []
     assert report.rejections == {turn["id"]: reason}
+    assert report.rejection_details == ({turn["id"]: detail} if detail else {})
+
+
+def test_turns_beyond_the_limit_are_rejected_as_too_many() -> None:
+    from groundwire.guards.provenance import MAX_TURNS
+
+    turns = [{"id": f"k{i}", "source": "corpus", "text": "t"} for i in range(MAX_TURNS + 2)]
+    report = check_provenance(_claim(*turns), ProvenanceConfig())
+    assert len(report.eligible_turn_ids) == MAX_TURNS
+    assert set(report.rejections.values()) == {ReentryReason.TOO_MANY_TURNS}
+    assert report.rejection_details == {}
+
+
+def test_without_the_private_regex_parser_every_signature_still_runs(monkeypatch) -> None:
+    """`re._parser` is CPython-private; if it moves, the prefilter is off, verdicts stay."""
+    import re
+    import sys
+
+    from groundwire.guards import provenance
+
+    monkeypatch.delattr(re, "_parser")
+    monkeypatch.setitem(sys.modules, "re._parser", None)  # the import now fails
+    monkeypatch.setattr(provenance, "_rules_by_cfg", {})
+    assert provenance._required_literal(r"citations\s*:", re.MULTILINE) == ""
+    provenance._compile.cache_clear()
+    try:
+        turn = {"id": "d1", "source": "corpus", "text": "X rejects nulls. citations: [p1]"}
+        report = check_provenance(_claim(turn), ProvenanceConfig())
+        assert report.rejections == {"d1": SIGNATURE}
+    finally:
+        provenance._compile.cache_clear()
 
 
 @pytest.mark.parametrize("source", ["corpus", "user", "documentation", "Corpus"])
@@ -86,7 +129,7 @@ def test_allowed_sources_pass(source: str) -> None:
 def test_naive_timestamps_and_claim_without_created_at() -> None:
     naive_later = {"id": "k", "source": "corpus", "text": "t", "created_at": "2026-04-01T12:30:00"}
     assert check_provenance(_claim(naive_later), ProvenanceConfig()).rejections == {
-        "k": "created_after_claim"
+        "k": ReentryReason.CREATED_AFTER_CLAIM
     }
     claim = _claim(naive_later, created_at=None)
     now = datetime(2026, 4, 2, tzinfo=UTC)

@@ -1,4 +1,8 @@
-"""Unit tests of groundwire.metrics: what one routed result records, and label bounds."""
+"""Unit tests of groundwire.metrics: what one routed result records, and label bounds.
+
+The code-based mapping itself (policy branches, dedup outcomes, re-entry reasons) is
+tested through the real policy in test_labels.py; here the results are built by hand.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import urllib.request
 from datetime import UTC, datetime
 
 import pytest
+from pydantic import ValidationError
 
 from groundwire import metrics
 from groundwire.metrics import labels
@@ -17,10 +22,12 @@ from groundwire.topics.records import (
     EvidenceObject,
     GroundingReport,
     HedgeReport,
+    ProvenanceReport,
     RoutedResult,
     Tier,
     ValidationResult,
 )
+from groundwire.topics.vocab import DedupOutcome, DlqReason, ReasonCode
 
 
 def value(name: str, **labelset: str) -> float:
@@ -29,12 +36,15 @@ def value(name: str, **labelset: str) -> float:
 
 def routed(
     tier: Tier = Tier.AUTO_APPROVE,
-    reason: str = "From trusted source: user",
+    code: ReasonCode = ReasonCode.TRUSTED_SOURCE,
     *,
+    reason: str = "From trusted source: user",
     verdict: str = "supported",
     hedge: HedgeReport | None = None,
     citations: list[CitationReport] | None = None,
+    dedup: DedupOutcome = DedupOutcome.UNIQUE,
     duplicate_of: str | None = None,
+    provenance: ProvenanceReport | None = None,
     passed: list[str] | None = None,
     failed: list[str] | None = None,
 ) -> RoutedResult:
@@ -51,12 +61,15 @@ def routed(
             tier=tier,
             approved=tier == Tier.AUTO_APPROVE,
             reason=reason,
+            reason_code=code,
+            dedup=dedup,
             evidence=EvidenceObject(claim=claim.content, capture_time=now, confidence="high"),
             checks_passed=passed or [],
             checks_failed=failed or [],
         ),
         hedge=hedge or HedgeReport(),
         citations=citations or [],
+        provenance=provenance or ProvenanceReport(),
         grounding=GroundingReport(verdict=verdict),
         duplicate_of=duplicate_of,
         routed_at=now,
@@ -82,26 +95,29 @@ def test_routed_counts_tier_reason_and_verdict() -> None:
 
 def test_not_supported_block_counts_one_hallucination_but_review_does_not() -> None:
     before = value("groundwire_hallucination_blocked_total")
-    metrics.observe_routed(routed(Tier.BLOCK, "Grounding: NOT_SUPPORTED", verdict="NOT_SUPPORTED"))
+    metrics.observe_routed(routed(Tier.BLOCK, ReasonCode.NOT_SUPPORTED, verdict="not_supported"))
     assert value("groundwire_hallucination_blocked_total") == before + 1
     # the same verdict routed to review (e.g. a lenient dev config) is not a blocked hallucination
-    metrics.observe_routed(routed(Tier.FLAG_REVIEW, "not supported", verdict="not_supported"))
+    metrics.observe_routed(
+        routed(Tier.FLAG_REVIEW, ReasonCode.CITATION_UNVERIFIED, verdict="not_supported")
+    )
     assert value("groundwire_hallucination_blocked_total") == before + 1
 
 
 def test_hedge_citations_and_dedup() -> None:
     b_hedge = value("groundwire_hedge_detections_total", category="personal_speculation")
     b_cit = value("groundwire_citations_total", type="adr", verified="true")
-    b_unchecked = value("groundwire_citations_total", type="other", verified="unchecked")
+    b_unchecked = value("groundwire_citations_total", type="issue", verified="unchecked")
     b_dup = value("groundwire_dedup_results_total", result="duplicate")
     result = routed(
         Tier.BLOCK,
-        "Contains personal speculation",
-        hedge=HedgeReport(action="block", category="Personal Speculation", words=["i think"]),
+        ReasonCode.PERSONAL_SPECULATION,
+        hedge=HedgeReport(action="block", category="personal_speculation", words=["i think"]),
         citations=[
             CitationReport(type="adr", value="ADR-0001", verified=True),
-            CitationReport(type="jira", value="X-1", verified=None),
+            CitationReport(type="issue", value="#1", verified=None),
         ],
+        dedup=DedupOutcome.DUPLICATE,
         duplicate_of="claim-1",
     )
     metrics.observe_routed(result)
@@ -110,106 +126,82 @@ def test_hedge_citations_and_dedup() -> None:
     )
     assert value("groundwire_citations_total", type="adr", verified="true") == b_cit + 1
     assert (
-        value("groundwire_citations_total", type="other", verified="unchecked") == b_unchecked + 1
+        value("groundwire_citations_total", type="issue", verified="unchecked") == b_unchecked + 1
     )
     assert value("groundwire_dedup_results_total", result="duplicate") == b_dup + 1
 
 
-@pytest.mark.parametrize(
-    ("passed", "failed", "reason", "expected"),
-    [
-        (["dedup"], [], "From trusted source: user", "unique"),
-        ([], ["dedup"], "Dedup check failed - cannot verify uniqueness", "failed"),
-        ([], [], "Dedup check failed - cannot verify uniqueness", "failed"),
-        ([], [], "Duplicate of existing memory", "duplicate"),
-        ([], [], "From trusted source: user", None),
-    ],
-)
-def test_dedup_result_derivation(
-    passed: list[str], failed: list[str], reason: str, expected: str | None
-) -> None:
-    from groundwire.metrics.dedup import dedup_result
-
-    assert dedup_result(routed(reason=reason, passed=passed, failed=failed)) == expected
+def test_hedge_without_category_counts_under_its_action() -> None:
+    before = value("groundwire_hedge_detections_total", category="technical_hedge")
+    metrics.observe_routed(routed(hedge=HedgeReport(action="review")))
+    assert value("groundwire_hedge_detections_total", category="technical_hedge") == before + 1
 
 
-def test_reentry_rejections_from_failed_checks() -> None:
-    before_prefix = value("groundwire_reentry_rejections_total", reason="reserved_prefix")
-    before_time = value("groundwire_reentry_rejections_total", reason="created_after_claim")
-    before_other = value("groundwire_reentry_rejections_total", reason="other")
+@pytest.mark.parametrize("outcome", list(DedupOutcome))
+def test_dedup_outcome_is_counted_from_the_field_not_the_checks(outcome: DedupOutcome) -> None:
+    before = {r: value("groundwire_dedup_results_total", result=r) for r in labels.DEDUP_RESULTS}
+    # checks and reason that read like another outcome change nothing
+    metrics.observe_routed(
+        routed(
+            reason="Dedup check failed - cannot verify uniqueness",
+            dedup=outcome,
+            passed=["not_duplicate"],
+            failed=["duplicate_of: m1", "dedup_failed: timeout"],
+        )
+    )
+    after = {r: value("groundwire_dedup_results_total", result=r) for r in labels.DEDUP_RESULTS}
+    expected = dict(before)
+    if outcome is not DedupOutcome.SKIPPED:
+        expected[outcome.value] += 1
+    assert after == expected
+
+
+def test_reentry_rejections_come_from_the_provenance_report_only() -> None:
+    before = {
+        r: value("groundwire_reentry_rejections_total", reason=r) for r in labels.REENTRY_REASONS
+    }
     metrics.observe_routed(
         routed(
             Tier.FLAG_REVIEW,
-            "Ungrounded assertion needs verification",
+            ReasonCode.UNGROUNDED,
             verdict="skipped",
-            failed=[
-                # summary counts 3 rejected turns; only 2 are listed (policy caps the list)
-                "reentry_rejections: 3 of 4 source turns",
-                "reentry_rejected: chat:time-travel (reserved_prefix:chat:)",
-                "reentry_rejected: t9 (created_after_claim)",
-                "technical_hedge: probably",
-            ],
+            provenance=ProvenanceReport(
+                rejections={"chat:1": "reserved_prefix", "t9": "too_many_turns"},
+                rejection_details={"chat:1": "chat:"},
+            ),
+            # the policy's prose about them is not read
+            failed=["reentry_rejections: 7 of 9 source turns", "provenance: template_signature"],
         )
     )
-    assert (
-        value("groundwire_reentry_rejections_total", reason="reserved_prefix") == before_prefix + 1
-    )
-    assert (
-        value("groundwire_reentry_rejections_total", reason="created_after_claim")
-        == before_time + 1
-    )
-    assert value("groundwire_reentry_rejections_total", reason="other") == before_other + 1
+    after = {
+        r: value("groundwire_reentry_rejections_total", reason=r) for r in labels.REENTRY_REASONS
+    }
+    assert {r: after[r] - before[r] for r in after if after[r] != before[r]} == {
+        "reserved_prefix": 1,
+        "too_many_turns": 1,
+    }
 
 
-@pytest.mark.parametrize(
-    ("raw", "code"),
-    [
-        ("source_not_allowed:model", "source_not_allowed"),
-        # the detail after the colon is producer text and must not pick the code
-        ("source_not_allowed:reserved-time", "source_not_allowed"),
-        ("reserved_prefix:gen:", "reserved_prefix"),
-        ("template_signature", "template_signature"),
-        ("created_after_claim", "created_after_claim"),
-        ("evidence was written by the assistant", "source_not_allowed"),
-        ("", "other"),
-    ],
-)
-def test_reentry_reason_codes(raw: str, code: str) -> None:
-    assert labels.reentry_reason(raw) == code
+@pytest.mark.parametrize("reason", list(DlqReason))
+def test_every_dlq_reason_has_its_own_series(reason: DlqReason) -> None:
+    """`empty` and `invalid_screened` used to fall into `other`."""
+    before = value("groundwire_dlq_records_total", reason=reason.value)
+    metrics.observe_dlq(reason)
+    assert value("groundwire_dlq_records_total", reason=reason.value) == before + 1
+    assert REGISTRY.get_sample_value("groundwire_dlq_records_total", {"reason": "other"}) is None
 
 
-@pytest.mark.parametrize(
-    ("reason", "code"),
-    [
-        # the decision tree's reasons as seed 000 words them
-        ("Contains personal speculation", "personal_speculation"),
-        ("Duplicate of existing memory", "duplicate"),
-        ("Contains technical hedges - needs verification", "technical_hedge"),
-        ("Dedup check failed - cannot verify uniqueness", "dedup_failed"),
-        ("Has verified citation", "verified_citation"),
-        # producer-controlled detail after a colon or as the memory id cannot pick the code
-        ("Has verified citation: ADR-7-speculation", "verified_citation"),
-        ("Duplicate of existing memory speculation-42", "duplicate"),
-        ("From trusted source: documentation", "trusted_source"),
-        ("Decision stated in conversation", "decision_stated"),
-        ("Preference stated by user", "preference_stated"),
-        ("Ungrounded assertion needs verification", "ungrounded"),
-        # codes pass through unchanged, in any case
-        ("NOT_SUPPORTED", "not_supported"),
-        ("verifier_failed", "verifier_failed"),
-        ("", "other"),
-        (None, "other"),
-        ("something nobody planned for", "other"),
-    ],
-)
-def test_reason_codes(reason: str | None, code: str) -> None:
-    assert labels.reason_code(reason) == code
-
-
-def test_every_rule_target_is_a_declared_code() -> None:
-    targets = {code for _, code in labels._REASON_RULES}
-    assert targets <= set(labels.REASON_CODES)
-    assert {code for _, code in labels._REENTRY_RULES} <= set(labels.REENTRY_REASONS)
+def test_a_value_outside_the_vocabulary_is_refused_not_labelled() -> None:
+    """Enum-typed fields cannot carry free text, so no label needs an `other` bucket; a
+    plain string where a code belongs is a programming error, not a new series."""
+    with pytest.raises(ValidationError):
+        GroundingReport(verdict="Not supported")
+    with pytest.raises(ValidationError):
+        CitationReport(type="jira", value="X-1")
+    with pytest.raises(ValidationError):
+        HedgeReport(action="review", category="cat 1")
+    with pytest.raises(ValueError):
+        metrics.observe_dlq("not a reason")  # type: ignore[arg-type]
 
 
 def test_label_cardinality_is_bounded_under_hostile_input() -> None:
@@ -223,14 +215,17 @@ def test_label_cardinality_is_bounded_under_hostile_input() -> None:
         metrics.observe_routed(
             routed(
                 reason=junk,
-                verdict=junk,
-                hedge=HedgeReport(action="review", category=f"cat {junk}"),
-                citations=[CitationReport(type=junk, value=junk, verified=False)],
+                hedge=HedgeReport(action="review", words=[junk]),
+                citations=[CitationReport(type="url", value=junk, verified=False, reason=junk)],
+                provenance=ProvenanceReport(
+                    rejections={junk: "source_not_allowed"}, rejection_details={junk: junk}
+                ),
                 failed=[f"provenance:{junk}"],
             )
         )
-        metrics.observe_dlq(junk)
         metrics.observe_stage_latency(junk, 0.001)
+        metrics.observe_citation_lookups(junk, 1)
+        metrics.observe_citation_cache_error(junk)
 
     assert series("groundwire_claims_routed_total") <= len(labels.TIERS) * len(labels.REASON_CODES)
     assert series("groundwire_grounding_verdicts_total") <= len(labels.GROUNDING_VERDICTS)
@@ -239,8 +234,10 @@ def test_label_cardinality_is_bounded_under_hostile_input() -> None:
         labels.CITATION_VERIFIED
     )
     assert series("groundwire_reentry_rejections_total") <= len(labels.REENTRY_REASONS)
-    assert series("groundwire_hedge_detections_total") <= len(labels.HEDGE_CATEGORIES) + 1 + 16
+    assert series("groundwire_hedge_detections_total") <= len(labels.HEDGE_CATEGORIES)
     assert series("groundwire_stage_latency_seconds_count") <= len(labels.STAGES)
+    assert series("groundwire_citation_lookups_total") <= 4
+    assert series("groundwire_citation_cache_errors_total") <= 3
 
 
 def test_no_tenant_or_claim_text_in_any_label() -> None:
@@ -257,11 +254,10 @@ def test_stage_latency_dlq_and_lag() -> None:
     b_dlq = value("groundwire_dlq_records_total", reason="not_json")
     metrics.observe_stage_latency("route", 0.002)
     metrics.observe_stage_latency("route", -1.0)  # ignored: clock stepped back
-    metrics.observe_dlq("not_json")
+    metrics.observe_dlq(DlqReason.NOT_JSON)
     metrics.set_consumer_lag("gw", "groundwire.claims", 3, 42)
     metrics.set_consumer_lag("gw", "groundwire.claims", 4, -5)
     metrics.observe_grounding_latency(0.12)
-    metrics.observe_review_backlog(7)
     assert value("groundwire_stage_latency_seconds_count", stage="route") == b_count + 1
     assert value("groundwire_dlq_records_total", reason="not_json") == b_dlq + 1
     assert (
@@ -270,7 +266,6 @@ def test_stage_latency_dlq_and_lag() -> None:
     assert (
         value("groundwire_consumer_lag", group="gw", topic="groundwire.claims", partition="4") == 0
     )
-    assert value("groundwire_review_backlog") == 7
 
 
 def test_series_exist_at_zero_before_any_event() -> None:

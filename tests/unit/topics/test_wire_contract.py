@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from groundwire.streams.settings import Settings
-from groundwire.topics.codec import DecodeError, decode_claim, dlq_record
+from groundwire.topics.codec import DecodeFailure, decode_claim, dlq_record
 from groundwire.topics.names import TOPIC_SUFFIXES, TopicNames
 from groundwire.topics.records import Claim
 from groundwire.topics.schemas import MODELS, load_schema, stale_schemas
@@ -73,21 +73,21 @@ def test_example_claims_agree_with_schema_and_model():
 )
 def test_bad_input_gets_a_machine_readable_reason(raw, reason):
     result = decode_claim(raw, **LIMITS)
-    assert isinstance(result, DecodeError)
+    assert isinstance(result, DecodeFailure)
     assert result.reason == reason
     assert result.detail
 
 
 def test_invalid_claim_detail_names_the_fields():
     result = decode_claim(b'{"claim_id": "a", "tenant_id": "t"}', **LIMITS)
-    assert isinstance(result, DecodeError)
+    assert isinstance(result, DecodeFailure)
     assert "content" in result.detail and "source" in result.detail
 
 
 def test_dlq_record_keeps_non_utf8_bytes_exactly():
     raw = b"\xff\xfe claim"
     err = decode_claim(raw, **LIMITS)
-    assert isinstance(err, DecodeError)
+    assert isinstance(err, DecodeFailure)
     rec = dlq_record(err, value=raw, key=b"t1", topic="c", partition=2, offset=7)
     assert base64.b64decode(rec.raw_b64) == raw
     assert (rec.reason, rec.partition, rec.offset, rec.key) == ("invalid_utf8", 2, 7, "t1")
