@@ -4,7 +4,8 @@
 for skipped / failed / inadmissible evidence); each verifier lives in a module of its own
 and is registered in `VERIFIERS` under the name `GroundingConfig.verifier` selects. A new
 verifier is a module with a factory, one entry here, and the name added to that setting's
-`Literal` (a unit test keeps the two in step).
+`Literal`; the two must name the same verifiers (docs/architecture.md, where to add
+things).
 """
 
 from __future__ import annotations
