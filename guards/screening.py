@@ -1,4 +1,8 @@
-"""The stateless screening stage: hedge, citations, provenance for one claim.
+"""Screening: hedge, citations and provenance for one claim, the checks that need no state.
+
+This is the function the stateless screen stage (`streams/stages/screen.py`) calls, not
+the stage itself; `groundwire check` and library users reach it through
+`Validator.validate_batch`.
 
 `screen` is pure and fast (no I/O unless a citation verifier is passed, and then its TTL
 cache absorbs repeats), so it can run on any partition of `claims` and in an agent's own
