@@ -1,6 +1,6 @@
 """`scripts/chaos.sh --runs N`: the chaos matrix, written as a table to bench/results/chaos.md.
 
-    python -m tests.chaos.run --runs 5 [--claims 10000] [--scenarios a,b] [--brokers 3]
+python -m tests.chaos.run --runs 5 [--claims 10000] [--scenarios a,b] [--brokers 3]
 """
 
 from __future__ import annotations

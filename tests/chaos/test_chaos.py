@@ -33,9 +33,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ChaosStack]:
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_scenario_loses_and_doubles_nothing(
-    cluster: ChaosStack, name: str, tmp_path: Path
-) -> None:
+def test_scenario_loses_and_doubles_nothing(cluster: ChaosStack, name: str, tmp_path: Path) -> None:
     result = run_scenario(
         cluster,
         name,
