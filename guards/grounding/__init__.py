@@ -4,8 +4,7 @@
 for skipped / failed / inadmissible evidence); each verifier lives in a module of its own
 and is registered in `VERIFIERS` under the name `GroundingConfig.verifier` selects. A new
 verifier is a module with a factory, one entry here, and the name added to that setting's
-`Literal`; the two must name the same verifiers (docs/architecture.md, where to add
-things).
+`Literal`; a unit test fails when the two name different verifiers.
 """
 
 from __future__ import annotations

@@ -155,3 +155,12 @@ async def test_verify_batch_safely_turns_failures_into_unknown(verifier: object)
     reports = await verify_batch_safely(verifier, [GroundingRequest(c, TURNS)] * 2)  # type: ignore[arg-type]
     assert [r.verdict for r in reports] == [GroundingVerdict.UNKNOWN] * 2
     assert reports[0].adjusted_confidence == 0.7
+
+
+def test_every_configurable_verifier_is_registered_and_only_those() -> None:
+    from typing import get_args
+
+    from groundwire.guards.grounding import VERIFIERS
+
+    names = get_args(GroundingConfig.model_fields["verifier"].annotation)
+    assert set(names) == set(VERIFIERS)
