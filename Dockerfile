@@ -2,9 +2,9 @@
 # The same image runs every role: `worker` (default), `topics create`, `report`, `check`.
 FROM python:3.11-slim-bookworm AS build
 WORKDIR /src
-# README.m[d]: pyproject names README.md as the long description; the glob keeps the
-# build working in a checkout that does not have it yet.
-COPY pyproject.toml README.m[d] ./
+# pyproject.toml: metadata and package data; setup.py: finds the packages below the four
+# top-level folders; README.md: the long description pyproject names.
+COPY pyproject.toml setup.py README.md ./
 COPY groundwire groundwire
 COPY guards guards
 COPY topics topics
@@ -22,9 +22,9 @@ COPY --from=build /wheels /wheels
 RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
 USER 10001
 WORKDIR /app
+# Only names groundwire reads: an unknown GROUNDWIRE_* variable stops every command.
 ENV PYTHONUNBUFFERED=1 \
-    GROUNDWIRE_METRICS_PORT=9464 \
-    GROUNDWIRE_DATA_DIR=/app/.groundwire
+    GROUNDWIRE_METRICS_PORT=9464
 EXPOSE 9464
 # /metrics doubles as the liveness signal until the worker grows a /healthz.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=4 \

@@ -152,7 +152,7 @@ class Settings(BaseSettings):
     # Kafka
     bootstrap_servers: str = "127.0.0.1:9092"
     # How every consumer, producer and admin client connects: security protocol, SASL,
-    # TLS files and extra librdkafka properties (streams/kafka_config.py).
+    # TLS files and extra librdkafka properties (streams/kafka.py).
     kafka: KafkaClientConfig = Field(default_factory=KafkaClientConfig)
     topic_prefix: str = DEFAULT_PREFIX
     partitions: int = Field(default=6, ge=1)

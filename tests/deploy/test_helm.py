@@ -9,6 +9,7 @@ PrometheusRule identical to the rule files promtool tested.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import tarfile
 from pathlib import Path
@@ -41,6 +42,27 @@ WITH_SECRETS = [
     "--set",
     "settingsFile.guards.grounding.min_confidence_after_penalty=0.4",
 ]
+
+
+# Kafka through SASL over TLS, with mutual TLS: every credential from a Secret the operator
+# manages (kafka-creds: username/password; kafka-tls: PEM files and the key's password).
+SECURED = [
+    "--set",
+    "kafka.security.protocol=SASL_SSL",
+    "--set",
+    "kafka.sasl.mechanism=SCRAM-SHA-512",
+    "--set",
+    "kafka.sasl.existingSecret=kafka-creds",
+    "--set",
+    "kafka.tls.existingSecret=kafka-tls",
+    "--set",
+    "kafka.tls.certificateKey=tls.crt",
+    "--set",
+    "kafka.tls.keyKey=tls.key",
+    "--set",
+    "kafka.tls.keyPasswordKey=key-password",
+]
+TLS_DIR = "/etc/groundwire/kafka-tls"
 
 
 def _run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -148,19 +170,155 @@ def test_secret_setting_in_plain_settings_is_refused(helm: Path) -> None:
     assert "is secret" in proc.stderr
 
 
-def test_every_env_name_is_a_setting(rendered: list[dict[str, Any]]) -> None:
+@pytest.fixture(scope="module")
+def secured(helm: Path) -> list[dict[str, Any]]:
+    return _template(helm, *SECURED)
+
+
+def _env_names(docs: list[dict[str, Any]]) -> set[str]:
     names: set[str] = set()
-    for configmap in _by_kind(rendered, "ConfigMap"):
+    for configmap in _by_kind(docs, "ConfigMap"):
         names |= {k for k in configmap.get("data", {}) if k.startswith("GROUNDWIRE_")}
-    for secret in _by_kind(rendered, "Secret"):
+    for secret in _by_kind(docs, "Secret"):
         names |= set(secret["stringData"])
     for kind in ("Deployment", "Job"):
-        for doc in _by_kind(rendered, kind):
+        for doc in _by_kind(docs, kind):
             for container in doc["spec"]["template"]["spec"]["containers"]:
                 names |= {e["name"] for e in container.get("env", [])}
-    assert len(names) >= 8
-    for name in names:
-        assert settings_env_error(name) is None, settings_env_error(name)
+    return names
+
+
+def test_every_env_name_is_a_setting(
+    rendered: list[dict[str, Any]], secured: list[dict[str, Any]]
+) -> None:
+    for docs in (rendered, secured):
+        names = _env_names(docs)
+        assert len(names) >= 8
+        for name in names:
+            assert settings_env_error(name) is None, settings_env_error(name)
+    assert "GROUNDWIRE_KAFKA__SASL_PASSWORD" in _env_names(secured)
+
+
+def _containers(docs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Worker and topic-Job containers with their pod specs, by kind."""
+    found = {}
+    for kind in ("Deployment", "Job"):
+        (doc,) = _by_kind(docs, kind)
+        pod = doc["spec"]["template"]["spec"]
+        (container,) = pod["containers"]
+        found[kind] = {"container": container, "pod": pod}
+    return found
+
+
+def _secret_refs(container: dict[str, Any]) -> dict[str, dict[str, str]]:
+    return {
+        e["name"]: e["valueFrom"]["secretKeyRef"]
+        for e in container.get("env", [])
+        if "secretKeyRef" in e.get("valueFrom", {})
+    }
+
+
+def _plain_env(docs: list[dict[str, Any]], kind: str) -> dict[str, str]:
+    """The values a container sees from the ConfigMap (workers) or inline (the Job)."""
+    if kind == "Deployment":
+        main = next(
+            c for c in _by_kind(docs, "ConfigMap") if c["metadata"]["name"] == "gw-groundwire"
+        )
+        return dict(main["data"])
+    container = _containers(docs)[kind]["container"]
+    return {e["name"]: e["value"] for e in container["env"] if "value" in e}
+
+
+@pytest.mark.parametrize("kind", ["Deployment", "Job"])
+def test_kafka_credentials_come_from_the_operators_secrets(
+    secured: list[dict[str, Any]], kind: str
+) -> None:
+    container = _containers(secured)[kind]["container"]
+    assert _secret_refs(container) == {
+        "GROUNDWIRE_KAFKA__SASL_USERNAME": {"name": "kafka-creds", "key": "username"},
+        "GROUNDWIRE_KAFKA__SASL_PASSWORD": {"name": "kafka-creds", "key": "password"},
+        "GROUNDWIRE_KAFKA__SSL_KEY_PASSWORD": {"name": "kafka-tls", "key": "key-password"},
+    }
+    env = _plain_env(secured, kind)
+    assert env["GROUNDWIRE_KAFKA__SECURITY_PROTOCOL"] == "SASL_SSL"
+    assert env["GROUNDWIRE_KAFKA__SASL_MECHANISM"] == "SCRAM-SHA-512"
+    assert not [k for k in env if "PASSWORD" in k or "USERNAME" in k]
+
+
+@pytest.mark.parametrize("kind", ["Deployment", "Job"])
+def test_kafka_tls_files_are_mounted_where_the_settings_point(
+    secured: list[dict[str, Any]], kind: str
+) -> None:
+    found = _containers(secured)[kind]
+    env = _plain_env(secured, kind)
+    assert {k: v for k, v in env.items() if k.endswith("_LOCATION")} == {
+        "GROUNDWIRE_KAFKA__SSL_CA_LOCATION": f"{TLS_DIR}/ca.crt",
+        "GROUNDWIRE_KAFKA__SSL_CERTIFICATE_LOCATION": f"{TLS_DIR}/tls.crt",
+        "GROUNDWIRE_KAFKA__SSL_KEY_LOCATION": f"{TLS_DIR}/tls.key",
+    }
+    (mount,) = [m for m in found["container"]["volumeMounts"] if m["mountPath"] == TLS_DIR]
+    assert mount["readOnly"] is True
+    (volume,) = [v for v in found["pod"]["volumes"] if v["name"] == mount["name"]]
+    assert volume["secret"]["secretName"] == "kafka-tls"
+
+
+def test_the_secured_environment_is_what_settings_accept(
+    secured: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rendered worker environment, Secret values filled in, loads as Settings."""
+    from groundwire.streams.settings import load_settings
+
+    for name in [n for n in os.environ if n.startswith("GROUNDWIRE_")]:
+        monkeypatch.delenv(name)
+    container = _containers(secured)["Deployment"]["container"]
+    env = _plain_env(secured, "Deployment")
+    env.update(
+        {name: f"{ref['name']}.{ref['key']}" for name, ref in _secret_refs(container).items()}
+    )
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    settings = load_settings()
+    props = settings.kafka.common()
+    assert props["security.protocol"] == "SASL_SSL"
+    assert props["sasl.mechanism"] == "SCRAM-SHA-512"
+    assert props["sasl.username"] == "kafka-creds.username"
+    assert props["sasl.password"] == "kafka-creds.password"
+    assert props["ssl.key.location"] == f"{TLS_DIR}/tls.key"
+    assert "kafka-creds.password" not in repr(settings)
+    assert "kafka-tls.key-password" not in repr(settings)
+
+
+def test_plaintext_by_default(helm: Path) -> None:
+    docs = _template(helm)
+    for kind, found in _containers(docs).items():
+        env = _plain_env(docs, kind)
+        assert env["GROUNDWIRE_KAFKA__SECURITY_PROTOCOL"] == "PLAINTEXT"
+        assert not [k for k in env if "SASL" in k or "SSL_" in k]
+        assert _secret_refs(found["container"]) == {}
+        assert all(v["name"] != "kafka-tls" for v in found["pod"]["volumes"])
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        (["kafka.security.protocol=SASL_SSL", "kafka.sasl.mechanism=PLAIN"], "existingSecret"),
+        (["kafka.security.protocol=SASL_PLAINTEXT", "kafka.sasl.existingSecret=s"], "mechanism"),
+        (["kafka.security.protocol=TLS"], "one of PLAINTEXT"),
+        (["kafka.sasl.existingSecret=s"], "protocol is PLAINTEXT"),
+        (["kafka.tls.keyKey=tls.key"], "kafka.tls.existingSecret"),
+        (["settings.GROUNDWIRE_KAFKA__SASL_PASSWORD=pw"], "is secret"),
+        (["settings.GROUNDWIRE_KAFKA__SECURITY_PROTOCOL=SSL"], "kafka.* values"),
+        (["secretSettings.GROUNDWIRE_KAFKA__SASL_PASSWORD=pw"], "existingSecret"),
+    ],
+)
+def test_inconsistent_kafka_security_values_fail_the_render(
+    helm: Path, values: list[str], message: str
+) -> None:
+    args = [arg for value in values for arg in ("--set", value)]
+    cmd = [str(helm), "template", "gw", str(REPO / "helm" / "groundwire"), *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode != 0
+    assert message in proc.stderr, proc.stderr
 
 
 def test_topic_job_runs_before_workers_with_the_same_kafka_settings(
@@ -171,11 +329,16 @@ def test_topic_job_runs_before_workers_with_the_same_kafka_settings(
     assert "pre-install" in hooks and "pre-upgrade" in hooks
     (container,) = job["spec"]["template"]["spec"]["containers"]
     assert container["args"] == ["topics", "create"]
-    env = {e["name"]: e["value"] for e in container["env"]}
+    env = {e["name"]: e["value"] for e in container["env"] if "value" in e}
     main = next(
         c for c in _by_kind(rendered, "ConfigMap") if c["metadata"]["name"] == "gw-groundwire"
     )
-    for key in ("GROUNDWIRE_BOOTSTRAP_SERVERS", "GROUNDWIRE_TOPIC_PREFIX", "GROUNDWIRE_PARTITIONS"):
+    for key in (
+        "GROUNDWIRE_BOOTSTRAP_SERVERS",
+        "GROUNDWIRE_TOPIC_PREFIX",
+        "GROUNDWIRE_PARTITIONS",
+        "GROUNDWIRE_KAFKA__SECURITY_PROTOCOL",
+    ):
         assert env[key] == main["data"][key]
 
 
