@@ -65,6 +65,20 @@ _BLOCK_REASONS: dict[HedgeCategory | None, tuple[ReasonCode, str]] = {
 }
 _SPECULATION = (ReasonCode.SPECULATION, "Contains speculation")
 
+# Members bound to module names: `HedgeAction.BLOCK` is an enum-class attribute lookup
+# (~70 ns on 3.11), a module global is not, and the policy compares a dozen per claim.
+_HEDGE_BLOCK = HedgeAction.BLOCK
+_HEDGE_REVIEW = HedgeAction.REVIEW
+_APPROXIMATION = HedgeCategory.APPROXIMATION
+_SUPPORTED = GroundingVerdict.SUPPORTED
+_PARTIAL = GroundingVerdict.PARTIAL
+_NOT_SUPPORTED = GroundingVerdict.NOT_SUPPORTED
+_UNKNOWN = GroundingVerdict.UNKNOWN
+_DEDUP_SKIPPED = DedupOutcome.SKIPPED
+_DEDUP_UNIQUE = DedupOutcome.UNIQUE
+_DEDUP_DUPLICATE = DedupOutcome.DUPLICATE
+_DEDUP_FAILED = DedupOutcome.FAILED
+
 
 @dataclass(frozen=True, slots=True)
 class PolicyDecision:
@@ -116,25 +130,26 @@ def determine_tier(
 
     # -- evaluate every check ------------------------------------------------------
     words = ", ".join(hedge.words)
-    if hedge.action == HedgeAction.BLOCK:
+    action = hedge.action
+    if action == _HEDGE_BLOCK:
         failed.append(f"hedge_words_detected: {words}")
-    elif hedge.action == HedgeAction.REVIEW:
+    elif action == _HEDGE_REVIEW:
         failed.append(f"{hedge.category or 'technical_hedge'}: {words}")
     else:
         passed.append("no_speculation")
 
-    dedup_outcome = DedupOutcome.SKIPPED
+    dedup_outcome = _DEDUP_SKIPPED
     if dedup is not None:
         if dedup.failed:
-            dedup_outcome = DedupOutcome.FAILED
+            dedup_outcome = _DEDUP_FAILED
             failed.append(f"dedup_failed: {dedup.error or 'unknown error'}")
             tags.append("dedup_failed")
         elif dedup.is_duplicate:
-            dedup_outcome = DedupOutcome.DUPLICATE
+            dedup_outcome = _DEDUP_DUPLICATE
             sim = f" similarity={dedup.similarity:.3f}" if dedup.similarity is not None else ""
             failed.append(f"duplicate_of: {dedup.duplicate_of}{sim}")
         else:
-            dedup_outcome = DedupOutcome.UNIQUE
+            dedup_outcome = _DEDUP_UNIQUE
             passed.append("not_duplicate")
 
     rejections = provenance.rejections
@@ -144,22 +159,22 @@ def determine_tier(
         details = provenance.rejection_details
         for turn_id, why in list(rejections.items())[:MAX_LISTED_REJECTIONS]:
             detail = details.get(turn_id)
-            shown = f"{why.value}:{detail}" if detail else why.value
+            shown = f"{why}:{detail}" if detail else f"{why}"  # a StrEnum formats as its value
             failed.append(f"reentry_rejected: {turn_id} ({shown})")
         tags.append("reentry_rejected")
     elif provenance.eligible_turn_ids:
         passed.append("provenance_ok")
 
     verdict = grounding.verdict
-    if verdict == GroundingVerdict.SUPPORTED:
+    if verdict == _SUPPORTED:
         passed.append("grounding_supported")
-    elif verdict == GroundingVerdict.PARTIAL:
+    elif verdict == _PARTIAL:
         adjusted = _adjusted(confidence, grounding)
         failed.append(f"grounding_partial: confidence {confidence:.2f} -> {adjusted:.2f}")
         tags.append("grounding_partial")
-    elif verdict == GroundingVerdict.NOT_SUPPORTED:
+    elif verdict == _NOT_SUPPORTED:
         failed.append("grounding_not_supported")
-    elif verdict == GroundingVerdict.UNKNOWN:
+    elif verdict == _UNKNOWN:
         failed.append("grounding_unknown: verifier failed")
         tags.append("grounding_unknown")
 
@@ -191,13 +206,13 @@ def determine_tier(
         )
 
     # -- decide, in order ------------------------------------------------------------
-    if hedge.action == HedgeAction.BLOCK:
+    if action == _HEDGE_BLOCK:
         return done(Tier.BLOCK, *_BLOCK_REASONS.get(hedge.category, _SPECULATION))
-    if dedup_outcome is DedupOutcome.DUPLICATE:
+    if dedup_outcome is _DEDUP_DUPLICATE:
         return done(
             Tier.BLOCK, ReasonCode.DUPLICATE, f"Duplicate of existing memory {dedup.duplicate_of}"
         )
-    if verdict == GroundingVerdict.NOT_SUPPORTED:
+    if verdict == _NOT_SUPPORTED:
         if rejections and not provenance.eligible_turn_ids:
             return done(
                 Tier.BLOCK,
@@ -206,25 +221,25 @@ def determine_tier(
             )
         return done(Tier.BLOCK, ReasonCode.NOT_SUPPORTED, "Not supported by its source turns")
     min_conf = cfg.grounding.min_confidence_after_penalty
-    if verdict == GroundingVerdict.PARTIAL and adjusted < min_conf:
+    if verdict == _PARTIAL and adjusted < min_conf:
         return done(
             Tier.BLOCK,
             ReasonCode.LOW_CONFIDENCE,
             f"Partially grounded; confidence {adjusted:.2f} after penalty is below {min_conf:.2f}",
         )
-    if hedge.action == HedgeAction.REVIEW:
-        if hedge.category == HedgeCategory.APPROXIMATION:
+    if action == _HEDGE_REVIEW:
+        if hedge.category == _APPROXIMATION:
             code, what = ReasonCode.APPROXIMATION, "approximations"
         else:
             code, what = ReasonCode.TECHNICAL_HEDGE, "technical hedges"
         return done(Tier.FLAG_REVIEW, code, f"Contains {what} - needs verification")
-    if dedup_outcome is DedupOutcome.FAILED:
+    if dedup_outcome is _DEDUP_FAILED:
         return done(
             Tier.FLAG_REVIEW,
             ReasonCode.DEDUP_FAILED,
             "Dedup check failed - cannot verify uniqueness",
         )
-    if verdict == GroundingVerdict.UNKNOWN:
+    if verdict == _UNKNOWN:
         mode = cfg.grounding.on_verifier_failure
         if mode == "block":
             return done(
@@ -259,9 +274,9 @@ def determine_tier(
         )
     if preference_stated:
         return done(Tier.AUTO_APPROVE, ReasonCode.PREFERENCE_STATED, "Preference stated by user")
-    if verdict == GroundingVerdict.SUPPORTED:
+    if verdict == _SUPPORTED:
         return done(Tier.AUTO_APPROVE, ReasonCode.GROUNDED, "Supported by its source turns")
-    if verdict == GroundingVerdict.PARTIAL:
+    if verdict == _PARTIAL:
         if cfg.policy.approve_partial:
             return done(
                 Tier.AUTO_APPROVE,

@@ -216,6 +216,8 @@ def check_provenance(
                 details[turn.id] = detail
             else:
                 details.pop(turn.id, None)  # a repeated id: the last rejection's detail
+    if not rejections:  # the common case; fields left out take their defaults unvalidated
+        return ProvenanceReport(eligible_turn_ids=eligible)
     return ProvenanceReport(
         eligible_turn_ids=eligible, rejections=rejections, rejection_details=details
     )

@@ -10,7 +10,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+)
 
 from groundwire.topics.vocab import (
     CitationType,
@@ -150,26 +157,19 @@ class ProvenanceReport(BaseModel):
     # (source_not_allowed) or the reserved prefix (reserved_prefix).
     rejection_details: dict[str, str] = Field(default_factory=dict)
 
-    @model_validator(mode="before")
+    @field_validator("rejections", mode="wrap")
     @classmethod
-    def _split_legacy_reasons(cls, data: Any) -> Any:
-        """Read a screened record from a screen worker that predates `rejection_details`
-        (mid rolling upgrade): it wrote the detail into the reason, "reserved_prefix:chat:"."""
-        if not isinstance(data, dict):
-            return data
-        rejections = data.get("rejections")
-        if not isinstance(rejections, dict) or not any(
-            isinstance(why, str) and ":" in why for why in rejections.values()
-        ):
-            return data
-        details = dict(data.get("rejection_details") or {})
-        codes: dict[Any, Any] = {}
-        for turn_id, why in rejections.items():
-            if isinstance(why, str) and ":" in why:
-                why, detail = why.split(":", 1)
-                details.setdefault(turn_id, detail)
-            codes[turn_id] = why
-        return {**data, "rejections": codes, "rejection_details": details}
+    def _legacy_reasons(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        """A screen worker that predates `rejection_details` (mid rolling upgrade) wrote the
+        detail into the reason ("reserved_prefix:chat:"): keep the code, drop the detail.
+        Tried only when the value does not validate as it is, so current records pay for
+        one function call and no copy."""
+        try:
+            return handler(value)
+        except ValidationError:
+            if not isinstance(value, dict):
+                raise
+            return handler({k: str(v).split(":", 1)[0] for k, v in value.items()})
 
 
 class RoutedResult(BaseModel):

@@ -5,13 +5,14 @@ schemas (or a wire field left as a plain string) fails here."""
 from __future__ import annotations
 
 import inspect
+import json
 from enum import StrEnum
 from typing import Any
 
 import pytest
 
 from groundwire.topics import vocab
-from groundwire.topics.records import ProvenanceReport
+from groundwire.topics.records import ProvenanceReport, ScreenedClaim
 from groundwire.topics.schemas import MODELS, load_schema
 
 ENUMS: list[type[StrEnum]] = [
@@ -92,9 +93,19 @@ def test_provenance_rejections_carry_no_detail_in_the_code() -> None:
 
 
 def test_a_screened_record_from_an_older_screen_worker_still_reads() -> None:
-    """Mid rolling upgrade the route stage reads reasons written as "code:detail"."""
-    report = ProvenanceReport.model_validate(
-        {"rejections": {"chat:1": "reserved_prefix:chat:", "m": "source_not_allowed:model"}}
-    )
+    """Mid rolling upgrade the route stage reads reasons written as "code:detail"; the
+    code survives, the detail (only ever shown in check texts) is dropped."""
+    claim = {"claim_id": "c", "tenant_id": "t", "content": "x", "source": "user"}
+    legacy = {
+        "claim": claim,
+        "hedge": {"action": "none"},
+        "provenance": {
+            "eligible_turn_ids": ["k"],
+            "rejections": {"chat:1": "reserved_prefix:chat:", "m": "source_not_allowed:model"},
+        },
+    }
+    report = ScreenedClaim.model_validate_json(json.dumps(legacy)).provenance
     assert report.rejections == {"chat:1": "reserved_prefix", "m": "source_not_allowed"}
-    assert report.rejection_details == {"chat:1": "chat:", "m": "model"}
+    assert report.rejection_details == {}
+    with pytest.raises(ValueError):
+        ProvenanceReport(rejections={"m": "not_a_reason:model"})
