@@ -54,7 +54,7 @@ class ClientErrors:
         if err is None:
             return None
         if err.code() in TERMINAL_ERRORS:
-            what = "TLS handshake failed" if err.code() == KafkaError._SSL else "authentication"
+            what = "TLS handshake" if err.code() == KafkaError._SSL else "authentication"
             return (
                 f"Kafka at {self.bootstrap_servers}: {what} failed: {err.str()} "
                 "(check GROUNDWIRE_KAFKA__* security settings)"
