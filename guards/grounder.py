@@ -16,6 +16,7 @@ from groundwire.guards.grounding.base import no_evidence_report, verify_batch_sa
 from groundwire.guards.protocols import GroundingRequest, GroundingVerifier
 from groundwire.guards.provenance import eligible_turns
 from groundwire.topics.records import GroundingReport, ScreenedClaim
+from groundwire.topics.vocab import GroundingVerdict
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ class Grounder:
         for i, s in enumerate(screened):
             skip = skip_reason(s, self.cfg, self.verifier is not None)
             if skip is not None:
-                reports.append(GroundingReport(verdict="skipped", reasoning=skip))
+                reports.append(GroundingReport(verdict=GroundingVerdict.SKIPPED, reasoning=skip))
                 continue
             turns = eligible_turns(s.claim, s.provenance)
             if not turns:

@@ -21,6 +21,7 @@ from groundwire.guards.citations.verifier import CitationVerifier
 from groundwire.guards.config import CitationConfig
 from groundwire.guards.protocols import DedupRequest, DedupResult, GroundingRequest
 from groundwire.topics.records import GroundingReport
+from groundwire.topics.vocab import GroundingVerdict
 
 
 class ScriptedVerifier:
@@ -50,7 +51,7 @@ class ScriptedVerifier:
             elif self.default is not None:
                 out.append(self.default(req))
             else:
-                out.append(GroundingReport(verdict="unknown"))
+                out.append(GroundingReport(verdict=GroundingVerdict.UNKNOWN))
         return out
 
     async def aclose(self) -> None:
@@ -63,8 +64,8 @@ def substring_verifier(req: GroundingRequest) -> GroundingReport:
     for turn in req.turns:
         i = turn.text.lower().find(needle)
         if i >= 0:
-            return GroundingReport(verdict="supported", score=1.0)
-    return GroundingReport(verdict="not_supported", score=0.0)
+            return GroundingReport(verdict=GroundingVerdict.SUPPORTED, score=1.0)
+    return GroundingReport(verdict=GroundingVerdict.NOT_SUPPORTED, score=0.0)
 
 
 class ExactDedup:

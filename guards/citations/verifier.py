@@ -177,14 +177,12 @@ def _key(citation: Citation) -> CacheKey:
 
 
 def _disabled(citation: Citation) -> CitationReport:
-    return CitationReport(
-        type=citation.type.value, value=citation.value, reason="verification disabled"
-    )
+    return CitationReport(type=citation.type, value=citation.value, reason="verification disabled")
 
 
 def _report(citation: Citation, verdict: CitationVerdict) -> CitationReport:
     return CitationReport(
-        type=citation.type.value,
+        type=citation.type,
         value=citation.value,
         verified=verdict.verified,
         reason=verdict.reason,

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
+import numpy.typing as npt
 from datasketch import MinHash
 from datasketch.hashfunc import sha1_hash32
 
@@ -99,7 +100,7 @@ def hashed_jaccard(a: np.ndarray, b: np.ndarray) -> tuple[int, int]:
     return inter, int(a.size + b.size - inter)
 
 
-def _fmix32(h: np.ndarray) -> np.ndarray:
+def _fmix32(h: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
     """MurmurHash3's 32-bit finalizer, as datasketch pre-mixes inputs in its affine32 scheme."""
     h = h ^ (h >> np.uint32(16))
     h = h * np.uint32(0x85EBCA6B)
@@ -108,7 +109,7 @@ def _fmix32(h: np.ndarray) -> np.ndarray:
     return h ^ (h >> np.uint32(16))
 
 
-def _mix64(h: np.ndarray) -> np.ndarray:
+def _mix64(h: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     """splitmix64 finalizer: spreads band contents over all 64 bits of the band key."""
     h = (h ^ (h >> _U64(30))) * _MIX1
     h = (h ^ (h >> _U64(27))) * _MIX2

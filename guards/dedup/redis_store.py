@@ -44,7 +44,7 @@ class _Script:
         self.source = source
         self.sha = hashlib.sha1(source.encode("utf-8")).hexdigest()
 
-    async def load(self, client: aioredis.Redis) -> None:
+    async def load(self, client: aioredis.Redis | RedisCluster) -> None:
         sha = await client.script_load(self.source)
         if sha != self.sha:
             raise DedupStoreError("Redis returned an unexpected script digest")
@@ -146,7 +146,7 @@ class RedisStore:
             return
         async with self._init_lock:
             if not self._initialized:
-                await self._client.initialize()  # type: ignore[union-attr]
+                await self._client.initialize()
                 self._initialized = True
 
     async def _evalsha(self, script: _Script, keys: list[str], args: list[Any]) -> Any:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding.lexical import FEATURES, LexicalVerifier, split_sentences, tokenize
@@ -74,7 +75,7 @@ class EmbeddingUnavailable(RuntimeError):
 def load_claim_direction(path: Path = CLAIM_DIRECTION_FILE) -> np.ndarray:
     """The fitted claim direction: a unit float64 vector of the encoder's width."""
     try:
-        direction = np.load(path, allow_pickle=False)
+        direction: npt.NDArray[np.float64] = np.load(path, allow_pickle=False)
     except OSError as exc:
         raise EmbeddingUnavailable(f"claim direction file missing: {path}") from exc
     if direction.shape != (EMBED_DIM,) or not np.isfinite(direction).all():
@@ -138,10 +139,16 @@ class SentenceEncoder:
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
         with self._lock:
-            hidden = self._session.run(None, feeds)[0]
+            # onnxruntime is untyped: the model's first output, (n, tokens, 384) float32
+            hidden: npt.NDArray[np.float32] = self._session.run(None, feeds)[0]
         weights = mask[..., None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
-        norms = np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+        # numpy types `sum` and `clip` as Any (they may return a scalar): named here
+        pooled: npt.NDArray[np.float32] = (hidden * weights).sum(axis=1) / np.clip(
+            weights.sum(axis=1), 1e-9, None
+        )
+        norms: npt.NDArray[np.float32] = np.clip(
+            np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None
+        )
         return (pooled / norms).astype(np.float32)
 
 
