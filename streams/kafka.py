@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from typing import Any
 
-from confluent_kafka import Consumer, KafkaError, Producer
+from confluent_kafka import Consumer, KafkaError, Message, Producer
 from confluent_kafka.admin import AdminClient
 
 from groundwire.streams.settings import KafkaValue, Settings
@@ -157,7 +157,7 @@ def produce(
     value: bytes,
     key: bytes | None = None,
     *,
-    headers: list[tuple[str, bytes]] | None = None,
+    headers: list[tuple[str, str | bytes | None]] | None = None,
     on_delivery: Callable[[Any, Any], None] | None = None,
     errors: ClientErrors | None = None,
 ) -> None:
@@ -180,6 +180,15 @@ def produce(
             return
         except BufferError:
             client.poll(0.05)
+
+
+def coordinates(message: Message) -> tuple[str, int, int]:
+    """(topic, partition, offset) of a consumed record. confluent-kafka types each as
+    optional because an error event has none; a record without an error has all three."""
+    topic, partition, offset = message.topic(), message.partition(), message.offset()
+    if topic is None or partition is None or offset is None:
+        raise ValueError("an error event has no topic, partition and offset")
+    return topic, partition, offset
 
 
 def _dotted(role: Mapping[str, KafkaValue]) -> dict[str, KafkaValue]:

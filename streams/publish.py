@@ -26,7 +26,7 @@ def tenant_key(line: bytes) -> bytes | None:
 
 
 def publish_claims(
-    settings: Settings, lines: Sequence[bytes], on_sent: Callable[[], None] | None = None
+    settings: Settings, lines: Sequence[bytes], on_sent: Callable[[], object] | None = None
 ) -> tuple[int, list[str]]:
     """Publish every line; (records acknowledged, delivery failures). `on_sent` is called
     once per line handed to the producer (a progress bar).

@@ -351,8 +351,8 @@ class StageRunner:
             return
         first: dict[tuple[str, int], int] = {}
         for m in records:
-            tp = (m.topic(), m.partition())
-            first[tp] = min(first.get(tp, m.offset()), m.offset())
+            topic, partition, offset = kafka.coordinates(m)
+            first[topic, partition] = min(first.get((topic, partition), offset), offset)
         for (topic, partition), offset in first.items():
             try:
                 consumer.seek(TopicPartition(topic, partition, offset))
@@ -391,6 +391,6 @@ class StageRunner:
 def _next_offsets(records: Sequence[Message]) -> list[TopicPartition]:
     last: dict[tuple[str, int], int] = {}
     for m in records:
-        tp = (m.topic(), m.partition())
-        last[tp] = max(last.get(tp, -1), m.offset())
+        topic, partition, offset = kafka.coordinates(m)
+        last[topic, partition] = max(last.get((topic, partition), -1), offset)
     return [TopicPartition(t, p, o + 1) for (t, p), o in last.items()]

@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.factory import GuardServices, build_citation_verifier, build_validator
 from groundwire.streams.cli.common import load_settings_or_exit
-from groundwire.topics.records import Claim, RoutedResult, Source
+from groundwire.topics.records import Claim, RoutedResult, Source, SourceTurn
 
 BATCH = 256
 MAX_LINE_BYTES = 1_048_576
@@ -212,7 +212,7 @@ def check(
                 memory_type=memory_type,
                 source=src,
                 source_turns=[
-                    {"id": f"turn-{i + 1}", "text": t, "source": "corpus"}
+                    SourceTurn(id=f"turn-{i + 1}", text=t, source="corpus")
                     for i, t in enumerate(turn or [])
                 ],
             )

@@ -86,8 +86,10 @@ def _collect(settings: Settings, expected: int, timeout_s: float) -> list[tuple[
             msg = consumer.poll(0.5)
             if msg is None or msg.error():
                 continue
-            suffix = msg.topic()[len(settings.topic_prefix) :]
-            found.append((suffix, orjson.loads(msg.value())))
+            topic, value = msg.topic(), msg.value()
+            if topic is None or value is None:  # only error events lack them
+                continue
+            found.append((topic[len(settings.topic_prefix) :], orjson.loads(value)))
     finally:
         consumer.close()
     return found
