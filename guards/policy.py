@@ -139,6 +139,7 @@ def determine_tier(
         passed.append("no_speculation")
 
     dedup_outcome = _DEDUP_SKIPPED
+    duplicate_of: str | None = None
     if dedup is not None:
         if dedup.failed:
             dedup_outcome = _DEDUP_FAILED
@@ -146,8 +147,9 @@ def determine_tier(
             tags.append("dedup_failed")
         elif dedup.is_duplicate:
             dedup_outcome = _DEDUP_DUPLICATE
+            duplicate_of = dedup.duplicate_of
             sim = f" similarity={dedup.similarity:.3f}" if dedup.similarity is not None else ""
-            failed.append(f"duplicate_of: {dedup.duplicate_of}{sim}")
+            failed.append(f"duplicate_of: {duplicate_of}{sim}")
         else:
             dedup_outcome = _DEDUP_UNIQUE
             passed.append("not_duplicate")
@@ -210,7 +212,7 @@ def determine_tier(
         return done(Tier.BLOCK, *_BLOCK_REASONS.get(hedge.category, _SPECULATION))
     if dedup_outcome is _DEDUP_DUPLICATE:
         return done(
-            Tier.BLOCK, ReasonCode.DUPLICATE, f"Duplicate of existing memory {dedup.duplicate_of}"
+            Tier.BLOCK, ReasonCode.DUPLICATE, f"Duplicate of existing memory {duplicate_of}"
         )
     if verdict == _NOT_SUPPORTED:
         if rejections and not provenance.eligible_turn_ids:
@@ -325,7 +327,7 @@ def build_validation(
             "tags": list(decision.tags),
         },
     )
-    duplicate = dedup is not None and dedup.is_duplicate and not dedup.failed
+    duplicate = dedup if dedup is not None and dedup.is_duplicate and not dedup.failed else None
     return ValidationResult(
         tier=decision.tier,
         approved=decision.approved,
@@ -335,6 +337,6 @@ def build_validation(
         evidence=evidence,
         checks_passed=list(decision.checks_passed),
         checks_failed=list(decision.checks_failed),
-        similarity_score=dedup.similarity if dedup is not None and duplicate else None,
-        conflicting_memory_id=dedup.duplicate_of if duplicate else None,
+        similarity_score=duplicate.similarity if duplicate is not None else None,
+        conflicting_memory_id=duplicate.duplicate_of if duplicate is not None else None,
     )

@@ -50,7 +50,8 @@ def _top_level_literal_runs(pattern: str, flags: int) -> list[str] | None:
     import or the parsed shape fails, the answer is None and the caller runs every
     signature regex unfiltered, which is slower but gives the same verdicts."""
     try:
-        from re import _constants, _parser
+        # typeshed has stubs only for the public re API (and the old sre_* names)
+        from re import _constants, _parser  # type: ignore[attr-defined]
 
         parsed = _parser.parse(pattern, flags)
         if parsed.state.flags & re.IGNORECASE:
