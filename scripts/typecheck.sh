@@ -7,14 +7,17 @@
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
+export PATH="${GROUNDWIRE_VENV:-$repo/.venv}/bin:$PATH"
 tree="build/typecheck/groundwire"
-rm -rf "$tree"
 mkdir -p "$tree"
+# Updated in place (a run in another shell may be reading the tree); links whose target
+# is gone are dropped.
 for name in groundwire/*; do
   case "$name" in */__pycache__) continue ;; esac
-  ln -s "../../../$name" "$tree/${name#groundwire/}"
+  ln -sfn "../../../$name" "$tree/${name#groundwire/}"
 done
 for root in guards topics streams metrics; do
-  ln -s "../../../$root" "$tree/$root"
+  ln -sfn "../../../$root" "$tree/$root"
 done
+find "$tree" -maxdepth 1 -xtype l -delete
 exec mypy "$@"
