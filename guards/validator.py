@@ -97,8 +97,15 @@ class Validator:
             ]
 
     async def decide_batch(
-        self, screened: Sequence[ScreenedClaim], *, worker: str = ""
+        self,
+        screened: Sequence[ScreenedClaim],
+        *,
+        worker: str = "",
+        uniqueness_unknown: Sequence[bool] | None = None,
     ) -> list[RoutedResult]:
+        """Decide a batch. `uniqueness_unknown[i]`: the caller could not confirm that claim
+        i's id is new (its claim_id ledger failed); it fails closed like a failed dedup
+        check, unless dedup already found it a duplicate."""
         cfg = self.cfg
         t0 = perf_counter()
         groundings = await self._groundings(screened)
@@ -109,6 +116,13 @@ class Validator:
             for s, g in zip(screened, groundings, strict=True)
         ]
         dedups = await self._dedup(screened, insert)
+        if uniqueness_unknown is not None:
+            for i, unknown in enumerate(uniqueness_unknown):
+                d = dedups[i]
+                if unknown and (d is None or not d.is_duplicate):
+                    dedups[i] = DedupResult(
+                        is_duplicate=False, failed=True, error="claim_id ledger unavailable"
+                    )
         t2 = perf_counter()
         n = max(1, len(screened))
         now = datetime.now(UTC)

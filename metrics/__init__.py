@@ -9,7 +9,12 @@ cheap, thread-safe, and labels with enum values or bounded strings (see `labels`
 from __future__ import annotations
 
 from groundwire.metrics.grounding import observe_grounding_latency
-from groundwire.metrics.pipeline import observe_dlq, observe_stage_latency, set_consumer_lag
+from groundwire.metrics.pipeline import (
+    observe_claim_replay,
+    observe_dlq,
+    observe_stage_latency,
+    set_consumer_lag,
+)
 from groundwire.metrics.registry import REGISTRY
 from groundwire.metrics.routed import observe_routed
 from groundwire.metrics.screening import observe_citation_cache_error, observe_citation_lookups
@@ -19,6 +24,7 @@ __all__ = [
     "REGISTRY",
     "observe_citation_cache_error",
     "observe_citation_lookups",
+    "observe_claim_replay",
     "observe_dlq",
     "observe_grounding_latency",
     "observe_routed",

@@ -43,6 +43,13 @@ CONSUMER_LAG = Gauge(
     multiprocess_mode="mostrecent",
 )
 
+CLAIM_REPLAYS = Counter(
+    "groundwire_claim_replays_total",
+    "Claims published again under a claim_id already decided, with the same content: noted"
+    " on audit, not decided twice (a reused id with other content is a dlq claim_id_reused).",
+    registry=REGISTRY,
+)
+
 _MAX_NAME = 200  # group and topic names come from operator config, not from producers
 
 
@@ -87,3 +94,7 @@ def _initialise() -> None:
 
 
 _initialise()
+
+
+def observe_claim_replay() -> None:
+    CLAIM_REPLAYS.inc()

@@ -28,6 +28,7 @@ from pydantic_settings import (
 )
 
 from groundwire.guards.config import GuardsConfig
+from groundwire.topics.codec import DecodeLimits
 from groundwire.topics.names import DEFAULT_PREFIX, TopicNames
 
 ENV_PREFIX = "GROUNDWIRE_"
@@ -70,6 +71,19 @@ TYPED_KAFKA_PROPERTIES = frozenset(
     }
 )
 KafkaValue = str | int | float | bool
+
+
+class ClaimLedgerConfig(BaseModel):
+    """The route stage's memory of decided claim_ids (streams/ledger.py), in Redis."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    # How long a decided claim_id is remembered: a copy published later than this is
+    # decided again. Redis holds about 150 bytes per claim for the window.
+    retention_s: float = Field(default=86_400.0, gt=0)
+    redis_prefix: str = Field(default="gw:claims", min_length=1, max_length=64)
+    redis_timeout_s: float = Field(default=2.0, gt=0)
 
 
 class KafkaClientConfig(BaseModel):
@@ -170,8 +184,18 @@ class Settings(BaseSettings):
     worker_id: str = Field(default_factory=lambda: os.uname().nodename, min_length=1)
     session_timeout_ms: int = Field(default=10_000, ge=1_000)
     transaction_timeout_ms: int = Field(default=30_000, ge=1_000)
+    # Bounds on one input record, checked at decode before any other work (docs in
+    # README "Bad input"); a record over any of them goes to the dlq with its reason.
+    max_record_bytes: int = Field(default=524_288, ge=1)
     max_content_bytes: int = Field(default=16_384, ge=1)
-    max_record_bytes: int = Field(default=1_048_576, ge=1)
+    max_json_depth: int = Field(default=16, ge=2, le=256)
+    max_source_turns: int = Field(default=256, ge=1, le=100_000)
+    max_turn_bytes: int = Field(default=65_536, ge=1)
+    max_metadata_bytes: int = Field(default=16_384, ge=2)
+    # An output record larger than this is replaced by a dlq record (output_too_large):
+    # the broker would refuse it, and a refused write would fail the whole transaction.
+    # Keep it at or below the topics' max.message.bytes and librdkafka's message.max.bytes.
+    max_output_bytes: int = Field(default=1_000_000, ge=1_024)
     batch_size: int = Field(default=500, ge=1)
     batch_within_s: float = Field(default=0.05, gt=0)
     # Liveness. Each transactional call (send offsets, commit, abort, init) gives up after
@@ -198,12 +222,24 @@ class Settings(BaseSettings):
     # exists after start-up (modules, compiled patterns, models) out of collections.
     gc_gen0_threshold: int = Field(default=50_000, ge=0)
     gc_freeze: bool = True
+    claim_ledger: ClaimLedgerConfig = Field(default_factory=ClaimLedgerConfig)
     # Guards
     guards: GuardsConfig = Field(default_factory=GuardsConfig)
 
     @property
     def topics(self) -> TopicNames:
         return TopicNames(self.topic_prefix)
+
+    @property
+    def decode_limits(self) -> DecodeLimits:
+        return DecodeLimits(
+            max_record_bytes=self.max_record_bytes,
+            max_content_bytes=self.max_content_bytes,
+            max_json_depth=self.max_json_depth,
+            max_source_turns=self.max_source_turns,
+            max_turn_bytes=self.max_turn_bytes,
+            max_metadata_bytes=self.max_metadata_bytes,
+        )
 
     @classmethod
     def settings_customise_sources(

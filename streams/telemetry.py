@@ -53,3 +53,7 @@ def stage_rebuilt(stage: str) -> None:
 
 def stage_healthy(stage: str, healthy: bool) -> None:
     health.set_stage_healthy(stage, healthy)
+
+
+def claim_replayed() -> None:
+    metrics.observe_claim_replay()

@@ -27,6 +27,7 @@ from groundwire.guards.factory import (
 from groundwire.metrics.registry import REGISTRY
 from groundwire.streams import health, telemetry
 from groundwire.streams.health import Watchdog
+from groundwire.streams.ledger import ClaimLedger, build_claim_ledger
 from groundwire.streams.runner import StageRunner
 from groundwire.streams.settings import Settings
 from groundwire.streams.stages import STAGES, RouteStage, ScreenStage
@@ -40,6 +41,21 @@ def guard_services(settings: Settings) -> GuardServices:
         redis_cluster=settings.redis_cluster,
         on_citation_lookups=telemetry.citation_lookups,
         on_citation_cache_error=telemetry.citation_cache_error,
+    )
+
+
+def _claim_ledger(settings: Settings) -> ClaimLedger | None:
+    cfg = settings.claim_ledger
+    if not cfg.enabled:
+        return None
+    return build_claim_ledger(
+        settings.redis_url.get_secret_value(),
+        # Scoped by the topic prefix: a claim_id names a claim of one deployment's claims
+        # topic, and deployments (or test runs) may share a Redis.
+        prefix=f"{cfg.redis_prefix}:{settings.topic_prefix}",
+        retention_s=cfg.retention_s,
+        timeout_s=cfg.redis_timeout_s,
+        cluster=settings.redis_cluster,
     )
 
 
@@ -84,7 +100,8 @@ async def run_worker(
         screen = ScreenStage(settings, citation_verifier, grounder)
         runners.append(StageRunner(settings, screen, stop))
     if "route" in stages:
-        route = RouteStage(settings, build_validator(guards, services, citation_verifier))
+        validator = build_validator(guards, services, citation_verifier)
+        route = RouteStage(settings, validator, _claim_ledger(settings))
         runners.append(StageRunner(settings, route, stop))
     watchdog = Watchdog(
         runners,

@@ -8,8 +8,10 @@ stalls its whole partition, which is worse than the record itself.
 from __future__ import annotations
 
 import base64
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import orjson
 from pydantic import ValidationError
@@ -21,6 +23,20 @@ RAW_PREVIEW_CHARS = 4096
 
 
 @dataclass(frozen=True, slots=True)
+class DecodeLimits:
+    """Bounds on what one record may hold, checked before any deep work (validation,
+    screening, serialising the outputs), so a hostile record costs microseconds and goes
+    to the dlq with a reason instead of stalling its partition."""
+
+    max_record_bytes: int = 524_288
+    max_content_bytes: int = 16_384
+    max_json_depth: int = 16
+    max_source_turns: int = 256
+    max_turn_bytes: int = 65_536
+    max_metadata_bytes: int = 16_384
+
+
+@dataclass(frozen=True, slots=True)
 class DecodeFailure:
     """Why a record could not be read: a machine-readable reason and a human detail."""
 
@@ -28,15 +44,13 @@ class DecodeFailure:
     detail: str
 
 
-def decode_claim(
-    value: bytes | None, *, max_record_bytes: int, max_content_bytes: int
-) -> Claim | DecodeFailure:
+def decode_claim(value: bytes | None, limits: DecodeLimits) -> Claim | DecodeFailure:
     """Parse and validate one claim; never raises on bad input."""
     if not value:
         return DecodeFailure(DlqReason.EMPTY, "record has no value")
-    if len(value) > max_record_bytes:
+    if len(value) > limits.max_record_bytes:
         return DecodeFailure(
-            DlqReason.TOO_LARGE, f"record is {len(value)} bytes, limit {max_record_bytes}"
+            DlqReason.TOO_LARGE, f"record is {len(value)} bytes, limit {limits.max_record_bytes}"
         )
     try:
         value.decode("utf-8")
@@ -50,12 +64,9 @@ def decode_claim(
         return DecodeFailure(
             DlqReason.NOT_OBJECT, f"top-level JSON is {type(doc).__name__}, not object"
         )
-    content = doc.get("content")
-    if isinstance(content, str) and len(content.encode("utf-8")) > max_content_bytes:
-        return DecodeFailure(
-            DlqReason.TOO_LARGE,
-            f"content is {len(content.encode('utf-8'))} bytes, limit {max_content_bytes}",
-        )
+    refused = _over_limits(doc, limits)
+    if refused is not None:
+        return refused
     try:
         return Claim.model_validate(doc)
     except ValidationError as exc:
@@ -64,6 +75,64 @@ def decode_claim(
             for err in exc.errors()[:10]
         )
         return DecodeFailure(DlqReason.INVALID_CLAIM, problems[:1000])
+
+
+def _over_limits(doc: dict[str, Any], limits: DecodeLimits) -> DecodeFailure | None:
+    depth = json_depth(doc, limits.max_json_depth)
+    if depth > limits.max_json_depth:
+        return DecodeFailure(
+            DlqReason.TOO_DEEP, f"JSON nests deeper than {limits.max_json_depth} levels"
+        )
+    content = doc.get("content")
+    if isinstance(content, str):
+        size = len(content.encode("utf-8"))
+        if size > limits.max_content_bytes:
+            return DecodeFailure(
+                DlqReason.TOO_LARGE, f"content is {size} bytes, limit {limits.max_content_bytes}"
+            )
+    turns = doc.get("source_turns")
+    if isinstance(turns, list):
+        if len(turns) > limits.max_source_turns:
+            return DecodeFailure(
+                DlqReason.TOO_MANY_TURNS,
+                f"{len(turns)} source turns, limit {limits.max_source_turns}",
+            )
+        for i, turn in enumerate(turns):
+            text = turn.get("text") if isinstance(turn, dict) else None
+            if isinstance(text, str) and len(text.encode("utf-8")) > limits.max_turn_bytes:
+                return DecodeFailure(
+                    DlqReason.TOO_LARGE,
+                    f"source_turns.{i}.text is over {limits.max_turn_bytes} bytes",
+                )
+    metadata = doc.get("metadata")
+    if metadata is not None:
+        size = len(orjson.dumps(metadata))
+        if size > limits.max_metadata_bytes:
+            return DecodeFailure(
+                DlqReason.TOO_LARGE,
+                f"metadata is {size} bytes, limit {limits.max_metadata_bytes}",
+            )
+    return None
+
+
+def json_depth(doc: object, stop_after: int) -> int:
+    """Nesting depth of parsed JSON (a scalar is 0), iteratively, giving up once past
+    `stop_after`: the answer is then only known to exceed it, which is all that matters."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(doc, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children: Iterable[object] = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > stop_after:
+            return deepest
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return deepest
 
 
 def dlq_record(

@@ -8,7 +8,7 @@ language can validate before publishing. A test fails if the checked-in schemas 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -33,6 +33,19 @@ from groundwire.topics.vocab import (
 )
 
 ID_MAX = 256
+# Identifiers (claim, tenant, user and source-turn ids) are printable text without
+# control, zero-width or bidirectional-override characters and without whitespace at
+# either end: an id is compared, logged and shown to reviewers, and text that renders
+# differently from its bytes (" chat:7", "chat\u200b:7", a right-to-left override) would
+# slip past prefix rules and mislead whoever reads it.
+# Written with regex escapes (not the characters) so the pattern reads the same in the
+# JSON Schema and works in ECMAScript, Python and Rust (pydantic-core) regex engines.
+_NOT_ID = (
+    r"\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
+    r"\u2060-\u2064\u2066-\u206f\ufeff"
+)
+ID_PATTERN = rf"^[^\s{_NOT_ID}](?:[^{_NOT_ID}]*[^\s{_NOT_ID}])?$"
+TEXT_FIELD_MAX = 1_024  # subject / predicate / object
 
 __all__ = [
     "ID_MAX",
@@ -46,6 +59,7 @@ __all__ = [
     "HedgeReport",
     "ProvenanceReport",
     "ReasonCode",
+    "ReplayNotice",
     "RoutedResult",
     "ScreenedClaim",
     "Source",
@@ -60,7 +74,7 @@ class SourceTurn(BaseModel):
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
-    id: str = Field(min_length=1, max_length=ID_MAX)
+    id: str = Field(min_length=1, max_length=ID_MAX, pattern=ID_PATTERN)
     text: str
     # Free-form on purpose: evidence sources (corpus, user, model, ...) are a wider
     # vocabulary than claim sources; the provenance guard decides what may ground.
@@ -73,17 +87,19 @@ class Claim(BaseModel):
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
-    claim_id: str = Field(min_length=1, max_length=ID_MAX)
-    tenant_id: str = Field(min_length=1, max_length=ID_MAX)
-    user_id: str = Field(default="", max_length=ID_MAX)
+    claim_id: str = Field(min_length=1, max_length=ID_MAX, pattern=ID_PATTERN)
+    tenant_id: str = Field(min_length=1, max_length=ID_MAX, pattern=ID_PATTERN)
+    # "" = no owner given; otherwise an identifier like the others.
+    user_id: str = Field(default="", max_length=ID_MAX, pattern=f"^$|{ID_PATTERN}")
     content: str = Field(min_length=1)
     memory_type: str = Field(default="fact", min_length=1, max_length=64)
     source: Source
     source_turns: list[SourceTurn] = Field(default_factory=list)
-    subject: str | None = None
-    predicate: str | None = None
-    object: str | None = None
-    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    subject: str | None = Field(default=None, max_length=TEXT_FIELD_MAX)
+    predicate: str | None = Field(default=None, max_length=TEXT_FIELD_MAX)
+    object: str | None = Field(default=None, max_length=TEXT_FIELD_MAX)
+    # A number in [0, 1]: strict, so `true` or "0.5" is refused rather than coerced.
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0, strict=True)
     created_at: datetime | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
 
@@ -215,3 +231,19 @@ class ScreenedClaim(BaseModel):
     grounding: GroundingReport | None = None
     timings_ms: dict[str, float] = Field(default_factory=dict)
     received_at: datetime | None = None
+
+
+class ReplayNotice(BaseModel):
+    """On `audit` (header event=replay): a claim_id published again with the same content.
+
+    No second decision is made and nothing is written to approved / review / blocked; this
+    note says when and where the copy arrived and what the first decision was (None when
+    the first copy was still being decided)."""
+
+    event: Literal["replay"] = "replay"
+    claim: Claim
+    earlier_tier: Tier | None = None
+    first_origin: str  # topic:partition:offset of the first copy
+    origin: str  # topic:partition:offset of this copy
+    noted_at: datetime
+    worker: str = ""

@@ -11,7 +11,13 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from groundwire.topics.records import Claim, DlqRecord, RoutedResult, ScreenedClaim
+from groundwire.topics.records import (
+    Claim,
+    DlqRecord,
+    ReplayNotice,
+    RoutedResult,
+    ScreenedClaim,
+)
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 
@@ -20,6 +26,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "routed_result": RoutedResult,
     "screened_claim": ScreenedClaim,
     "dlq_record": DlqRecord,
+    "replay_notice": ReplayNotice,
 }
 
 

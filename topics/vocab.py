@@ -130,3 +130,7 @@ class DlqReason(StrEnum):
     INVALID_CLAIM = "invalid_claim"  # the object is not a valid Claim
     INVALID_SCREENED = "invalid_screened"  # a claims.screened record is not a ScreenedClaim
     PROCESSING_FAILED = "processing_failed"  # processing this one record kept failing (poison)
+    TOO_DEEP = "too_deep"  # the JSON nests deeper than the configured limit
+    TOO_MANY_TURNS = "too_many_turns"  # more source turns than the configured limit
+    OUTPUT_TOO_LARGE = "output_too_large"  # the routed record would exceed the message size
+    CLAIM_ID_REUSED = "claim_id_reused"  # a claim_id already decided, sent with other content

@@ -32,3 +32,18 @@ def dead_letter(settings: Settings, message: Message, reason: str, detail: str) 
     """The dlq record for a record the stage could not process (not a producer's
     mistake: `reason` says which of our failures it was)."""
     return dlq_output(settings, message, DecodeFailure(DlqReason(reason), detail))
+
+
+def oversize_output(settings: Settings, message: Message, size: int) -> Output:
+    """Instead of an output the broker would refuse (and whose refusal would abort the
+    whole batch's transaction, over and over)."""
+    detail = f"the routed record would be {size} bytes, limit {settings.max_output_bytes}"
+    return dlq_output(settings, message, DecodeFailure(DlqReason.OUTPUT_TOO_LARGE, detail))
+
+
+ORIGIN_HEADER = "origin"
+
+
+def origin_of(message: Message) -> bytes:
+    """`topic:partition:offset` of a record: where a claim entered the pipeline."""
+    return f"{message.topic()}:{message.partition()}:{message.offset()}".encode()

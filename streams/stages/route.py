@@ -11,17 +11,25 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from confluent_kafka import Message
 from pydantic import ValidationError
 
 from groundwire.guards.validator import Validator
 from groundwire.streams import telemetry
+from groundwire.streams.ledger import ClaimLedger, LedgerCheck, LedgerEntry, Seen
 from groundwire.streams.runner import Output
 from groundwire.streams.settings import Settings
-from groundwire.streams.stages.dlq import dead_letter, dlq_output
+from groundwire.streams.stages.dlq import (
+    ORIGIN_HEADER,
+    dead_letter,
+    dlq_output,
+    origin_of,
+    oversize_output,
+)
 from groundwire.topics.codec import DecodeFailure, dumps
-from groundwire.topics.records import RoutedResult, ScreenedClaim, Tier
+from groundwire.topics.records import ReplayNotice, RoutedResult, ScreenedClaim, Tier
 from groundwire.topics.vocab import DlqReason
 
 log = logging.getLogger(__name__)
@@ -54,40 +62,113 @@ def _observe_batch_timings(results: Sequence[RoutedResult], grounded_here: bool)
 class RouteStage:
     name = "route"
 
-    def __init__(self, settings: Settings, validator: Validator) -> None:
+    def __init__(
+        self, settings: Settings, validator: Validator, ledger: ClaimLedger | None = None
+    ) -> None:
         self.settings = settings
         self.source_topic = settings.topics.screened
         self.validator = validator
+        self.ledger = ledger
 
     async def process(self, messages: Sequence[Message]) -> list[Output]:
         started = time.perf_counter()
         outputs: list[Output] = []
         screened: list[ScreenedClaim] = []
+        sources: list[Message] = []
         for message in messages:
             try:
                 screened.append(ScreenedClaim.model_validate_json(message.value() or b""))
+                sources.append(message)
             except ValidationError as exc:
                 # Only another producer writing to our internal topic can cause this.
                 failure = DecodeFailure(DlqReason.INVALID_SCREENED, str(exc)[:1000])
                 outputs.append(dlq_output(self.settings, message, failure))
         if screened:
-            grounded_here = any(s.grounding is None for s in screened)
-            results = await self.validator.decide_batch(screened, worker=self.settings.worker_id)
-            _observe_batch_timings(results, grounded_here)
-            topics = self.settings.topics
-            for result in results:
-                key = result.claim.tenant_id.encode()
-                body = dumps(result)
-                tier = result.validation.tier
-                headers = (("tier", tier.value.encode()),)
-                outputs.append(Output(topics.name(_TIER_TOPIC[tier]), key, body, headers))
-                outputs.append(Output(topics.audit, key, body, (*headers, ("event", b"decision"))))
-                telemetry.routed(result)
+            outputs.extend(await self._route(screened, sources))
         telemetry.stage_latency("route", time.perf_counter() - started)
         return outputs
+
+    async def _route(self, screened: list[ScreenedClaim], sources: list[Message]) -> list[Output]:
+        outputs: list[Output] = []
+        entries = [LedgerEntry(s.claim, _origin(m)) for s, m in zip(screened, sources, strict=True)]
+        checks = (
+            await self.ledger.check(entries)
+            if self.ledger is not None
+            else [LedgerCheck(Seen.NEW)] * len(entries)
+        )
+        todo: list[int] = []
+        for i, check in enumerate(checks):
+            if check.seen is Seen.REPLAY:
+                outputs.append(self._replay_notice(entries[i], check))
+            elif check.seen is Seen.REUSED:
+                detail = (
+                    f"claim_id {entries[i].claim.claim_id!r} was decided with other content "
+                    f"(first published at {check.first_origin})"
+                )
+                failure = DecodeFailure(DlqReason.CLAIM_ID_REUSED, detail)
+                outputs.append(dlq_output(self.settings, sources[i], failure))
+            else:
+                todo.append(i)
+        if not todo:
+            return outputs
+        batch = [screened[i] for i in todo]
+        grounded_here = any(s.grounding is None for s in batch)
+        results = await self.validator.decide_batch(
+            batch,
+            worker=self.settings.worker_id,
+            uniqueness_unknown=[checks[i].seen is Seen.UNKNOWN for i in todo],
+        )
+        _observe_batch_timings(results, grounded_here)
+        topics = self.settings.topics
+        decided: list[tuple[LedgerEntry, str]] = []
+        for i, result in zip(todo, results, strict=True):
+            key = result.claim.tenant_id.encode()
+            body = dumps(result)
+            if len(body) > self.settings.max_output_bytes:
+                outputs.append(oversize_output(self.settings, sources[i], len(body)))
+                continue
+            tier = result.validation.tier
+            headers = (("tier", tier.value.encode()),)
+            outputs.append(Output(topics.name(_TIER_TOPIC[tier]), key, body, headers))
+            outputs.append(Output(topics.audit, key, body, (*headers, ("event", b"decision"))))
+            telemetry.routed(result)
+            decided.append((entries[i], tier.value))
+        if self.ledger is not None:
+            # Before the transaction commits, on purpose: if it aborts, the same records
+            # come back with the same origins and are decided again (REPROCESSED).
+            await self.ledger.record(decided)
+        return outputs
+
+    def _replay_notice(self, entry: LedgerEntry, check: LedgerCheck) -> Output:
+        notice = ReplayNotice(
+            claim=entry.claim,
+            earlier_tier=Tier(check.earlier_tier) if check.earlier_tier else None,
+            first_origin=check.first_origin or "",
+            origin=entry.origin,
+            noted_at=datetime.now(UTC),
+            worker=self.settings.worker_id,
+        )
+        telemetry.claim_replayed()
+        return Output(
+            self.settings.topics.audit,
+            entry.claim.tenant_id.encode(),
+            dumps(notice),
+            (("event", b"replay"),),
+        )
 
     def dead_letter(self, message: Message, reason: str, detail: str) -> Output:
         return dead_letter(self.settings, message, reason, detail)
 
     async def close(self) -> None:
         await self.validator.aclose()
+        if self.ledger is not None:
+            await self.ledger.aclose()
+
+
+def _origin(message: Message) -> str:
+    """Where the claim was first published, from the screen stage's header; a record
+    without one (written by an older screen worker) stands for its own position."""
+    for name, value in message.headers() or ():
+        if name == ORIGIN_HEADER and value:
+            return value.decode("utf-8", errors="replace")
+    return origin_of(message).decode()

@@ -18,7 +18,13 @@ from groundwire.guards.screening import screen_batch
 from groundwire.streams import telemetry
 from groundwire.streams.runner import Output
 from groundwire.streams.settings import Settings
-from groundwire.streams.stages.dlq import dead_letter, dlq_output
+from groundwire.streams.stages.dlq import (
+    ORIGIN_HEADER,
+    dead_letter,
+    dlq_output,
+    origin_of,
+    oversize_output,
+)
 from groundwire.topics.codec import DecodeFailure, decode_claim, dumps
 from groundwire.topics.records import Claim, ScreenedClaim
 
@@ -43,26 +49,29 @@ class ScreenStage:
         started = time.perf_counter()
         outputs: list[Output] = []
         claims: list[Claim] = []
+        sources: list[Message] = []
+        limits = self.settings.decode_limits
         for message in messages:
-            decoded = decode_claim(
-                message.value(),
-                max_record_bytes=self.settings.max_record_bytes,
-                max_content_bytes=self.settings.max_content_bytes,
-            )
+            decoded = decode_claim(message.value(), limits)
             if isinstance(decoded, DecodeFailure):
                 outputs.append(dlq_output(self.settings, message, decoded))
             else:
                 claims.append(decoded)
+                sources.append(message)
         if claims:
             screened = await screen_batch(claims, self.settings.guards, self.citation_verifier)
             if self.grounder is not None:
                 await self._ground(screened)
-            for item in screened:  # screen_batch stamps received_at once per batch
-                outputs.append(
-                    Output(
-                        self.settings.topics.screened, item.claim.tenant_id.encode(), dumps(item)
-                    )
-                )
+            topic = self.settings.topics.screened
+            for message, item in zip(sources, screened, strict=True):
+                body = dumps(item)  # screen_batch stamps received_at once per batch
+                if len(body) > self.settings.max_output_bytes:
+                    outputs.append(oversize_output(self.settings, message, len(body)))
+                    continue
+                # Where the claim was published: the route stage's claim_id ledger tells
+                # a reprocessed record (same origin) from a second publication of it.
+                headers = ((ORIGIN_HEADER, origin_of(message)),)
+                outputs.append(Output(topic, item.claim.tenant_id.encode(), body, headers))
         telemetry.stage_latency("screen", time.perf_counter() - started)
         return outputs
 

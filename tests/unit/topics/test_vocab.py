@@ -38,6 +38,7 @@ FIELDS: dict[tuple[str, str, str], type[StrEnum]] = {
     ("screened_claim", "GroundingReport", "verdict"): vocab.GroundingVerdict,
     ("screened_claim", "ProvenanceReport", "rejections"): vocab.ReentryReason,
     ("dlq_record", "DlqRecord", "reason"): vocab.DlqReason,
+    ("replay_notice", "ReplayNotice", "earlier_tier"): vocab.Tier,
 }
 
 

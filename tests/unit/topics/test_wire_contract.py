@@ -9,19 +9,25 @@ import orjson
 import pytest
 
 from groundwire.streams.settings import Settings
-from groundwire.topics.codec import DecodeFailure, decode_claim, dlq_record
+from groundwire.topics.codec import DecodeFailure, DecodeLimits, decode_claim, dlq_record
 from groundwire.topics.names import TOPIC_SUFFIXES, TopicNames
 from groundwire.topics.records import Claim
 from groundwire.topics.schemas import MODELS, load_schema, stale_schemas
 from tests.support import REPO
 
 EXAMPLES = REPO / "groundwire" / "examples" / "claims.jsonl"
-LIMITS = {"max_record_bytes": 4096, "max_content_bytes": 256}
+LIMITS = DecodeLimits(max_record_bytes=4096, max_content_bytes=256)
 
 
 def test_checked_in_schemas_match_the_models():
     assert stale_schemas() == [], "run `groundwire schemas write` and commit the result"
-    assert set(MODELS) == {"claim", "routed_result", "screened_claim", "dlq_record"}
+    assert set(MODELS) == {
+        "claim",
+        "routed_result",
+        "screened_claim",
+        "dlq_record",
+        "replay_notice",
+    }
 
 
 def test_example_claims_agree_with_schema_and_model():
@@ -36,7 +42,8 @@ def test_example_claims_agree_with_schema_and_model():
             continue
         schema_ok = not list(validator.iter_errors(doc))
         model_ok = isinstance(
-            decode_claim(line, max_record_bytes=10**6, max_content_bytes=10**5), Claim
+            decode_claim(line, DecodeLimits(max_record_bytes=10**6, max_content_bytes=10**5)),
+            Claim,
         )
         assert schema_ok == model_ok, doc.get("claim_id")
         good += model_ok
@@ -72,21 +79,21 @@ def test_example_claims_agree_with_schema_and_model():
     ],
 )
 def test_bad_input_gets_a_machine_readable_reason(raw, reason):
-    result = decode_claim(raw, **LIMITS)
+    result = decode_claim(raw, LIMITS)
     assert isinstance(result, DecodeFailure)
     assert result.reason == reason
     assert result.detail
 
 
 def test_invalid_claim_detail_names_the_fields():
-    result = decode_claim(b'{"claim_id": "a", "tenant_id": "t"}', **LIMITS)
+    result = decode_claim(b'{"claim_id": "a", "tenant_id": "t"}', LIMITS)
     assert isinstance(result, DecodeFailure)
     assert "content" in result.detail and "source" in result.detail
 
 
 def test_dlq_record_keeps_non_utf8_bytes_exactly():
     raw = b"\xff\xfe claim"
-    err = decode_claim(raw, **LIMITS)
+    err = decode_claim(raw, LIMITS)
     assert isinstance(err, DecodeFailure)
     rec = dlq_record(err, value=raw, key=b"t1", topic="c", partition=2, offset=7)
     assert base64.b64decode(rec.raw_b64) == raw
@@ -96,7 +103,7 @@ def test_dlq_record_keeps_non_utf8_bytes_exactly():
 def test_valid_claim_decodes():
     claim = decode_claim(
         b'{"claim_id": "a", "tenant_id": "t", "content": "We use Kafka", "source": "user"}',
-        **LIMITS,
+        LIMITS,
     )
     assert isinstance(claim, Claim)
     assert claim.memory_type == "fact" and claim.source_turns == []

@@ -1,0 +1,147 @@
+"""claim_id means one decision: the ledger of claim_ids the route stage has decided.
+
+Kafka transactions make each *record* count once; they cannot see that a producer
+published the same claim twice (a retry after a lost acknowledgement, a replayed export,
+a bug that reuses ids). Without this ledger the second copy is decided again and can
+reach `approved` a second time, or with different content under the same id.
+
+Per tenant and claim_id, Redis keeps `digest|origin|tier` for `retention_s`:
+* digest: a hash of the whole validated claim, so "the same claim" means every field;
+* origin: `topic:partition:offset` where the claim was first published. The same origin
+  seen again is the *same record* being reprocessed (an aborted transaction, a restarted
+  stage): it is decided again as if new, which keeps exactly-once intact;
+* tier: the decision, written once it is made (empty while the first copy is in flight).
+
+A different origin with the same digest is a replay: no second decision, a note on
+`audit`. A different digest is a reuse of the id: the claim goes to the dlq
+(`claim_id_reused`). The check is one `SET NX GET` per claim, pipelined per batch, so it
+is atomic per key and works unchanged on a Redis Cluster (keys carry the `{tenant}` hash
+tag). When Redis fails, the claims are still decided but their uniqueness is unknown,
+and the validator fails them closed to review like a failed dedup check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from groundwire.guards.redis_client import connect
+from groundwire.topics.records import Claim
+
+log = logging.getLogger(__name__)
+
+
+class Seen(Enum):
+    NEW = "new"  # first time: decide it
+    REPROCESSED = "reprocessed"  # the same record again (same origin): decide it again
+    REPLAY = "replay"  # published again, same content: no second decision
+    REUSED = "reused"  # the id was decided with other content: dlq
+    UNKNOWN = "unknown"  # the ledger could not answer: decide, fail closed
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    claim: Claim
+    origin: str
+
+    @property
+    def digest(self) -> str:
+        return claim_digest(self.claim)
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerCheck:
+    seen: Seen
+    earlier_tier: str | None = None
+    first_origin: str | None = None
+
+
+def claim_digest(claim: Claim) -> str:
+    return hashlib.sha256(claim.model_dump_json().encode()).hexdigest()[:32]
+
+
+class ClaimLedger:
+    def __init__(self, client: Any, prefix: str, retention_s: float) -> None:
+        self._client = client
+        self._prefix = prefix
+        self._ttl_ms = int(retention_s * 1000)
+
+    def key(self, claim: Claim) -> str:
+        # The {tenant} hash tag keeps a tenant's keys in one Redis Cluster slot.
+        return f"{self._prefix}:{{{claim.tenant_id}}}:{claim.claim_id}"
+
+    async def check(self, entries: Sequence[LedgerEntry]) -> list[LedgerCheck]:
+        """Claim each id for its first origin; say how each entry was seen before."""
+        if not entries:
+            return []
+        digests = [e.digest for e in entries]
+        try:
+            async with self._client.pipeline(transaction=False) as pipe:
+                for entry, digest in zip(entries, digests, strict=True):
+                    pipe.set(
+                        self.key(entry.claim),
+                        f"{digest}|{entry.origin}|",
+                        nx=True,
+                        get=True,
+                        px=self._ttl_ms,
+                    )
+                replies = await pipe.execute()
+        except (RedisError, OSError, TimeoutError) as exc:
+            log.warning("claim ledger unavailable: %s", type(exc).__name__)
+            return [LedgerCheck(Seen.UNKNOWN) for _ in entries]
+        return [
+            _judge(reply, entry.origin, digest)
+            for reply, entry, digest in zip(replies, entries, digests, strict=True)
+        ]
+
+    async def record(self, decided: Sequence[tuple[LedgerEntry, str]]) -> None:
+        """Store each decision's tier, so a later replay can say what it was. Best effort:
+        a failure only leaves the tier unknown on a later replay's audit note."""
+        if not decided:
+            return
+        try:
+            async with self._client.pipeline(transaction=False) as pipe:
+                for entry, tier in decided:
+                    value = f"{entry.digest}|{entry.origin}|{tier}"
+                    pipe.set(self.key(entry.claim), value, xx=True, px=self._ttl_ms)
+                await pipe.execute()
+        except (RedisError, OSError, TimeoutError) as exc:
+            log.warning("claim ledger: decisions not recorded: %s", type(exc).__name__)
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+
+def _judge(reply: bytes | None, origin: str, digest: str) -> LedgerCheck:
+    if reply is None:
+        return LedgerCheck(Seen.NEW)
+    first_digest, first_origin, tier = reply.decode("utf-8", errors="replace").split("|", 2)
+    if first_origin == origin:
+        return LedgerCheck(Seen.REPROCESSED)
+    if first_digest == digest:
+        return LedgerCheck(Seen.REPLAY, tier or None, first_origin)
+    return LedgerCheck(Seen.REUSED, tier or None, first_origin)
+
+
+def build_claim_ledger(
+    redis_url: str,
+    *,
+    prefix: str,
+    retention_s: float,
+    timeout_s: float,
+    cluster: bool = False,
+) -> ClaimLedger:
+    client = connect(
+        redis_url,
+        socket_timeout_s=timeout_s,
+        connect_timeout_s=timeout_s,
+        retries=1,
+        cluster=cluster,
+    )
+    return ClaimLedger(client, prefix, retention_s)
