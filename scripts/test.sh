@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: install what is missing, start the real stack (Kafka KRaft +
-# Redis) unless one already answers, lint, run every test (unit + integration + promtool +
-# deployment checks), and stop the stack again if this script started it.
+# Redis) unless one already answers, lint, type-check (mypy), run every test (unit +
+# integration + promtool + deployment checks), and stop the stack again if this script
+# started it.
 # Extra arguments go to pytest (e.g. `bash scripts/test.sh -k dedup`).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,5 +22,7 @@ trap cleanup EXIT
 echo "[test] ruff"
 ruff check .
 ruff format --check .
+echo "[test] mypy"
+bash scripts/typecheck.sh
 echo "[test] pytest"
 python -m pytest -q -p no:cacheprovider "$@"

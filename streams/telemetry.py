@@ -5,6 +5,7 @@ from __future__ import annotations
 from groundwire import metrics
 from groundwire.metrics import health
 from groundwire.topics.records import RoutedResult
+from groundwire.topics.vocab import DlqReason
 
 
 def stage_latency(stage: str, seconds: float) -> None:
@@ -27,7 +28,7 @@ def citation_cache_error(op: str) -> None:
     metrics.observe_citation_cache_error(op)
 
 
-def dlq(reason: str) -> None:
+def dlq(reason: DlqReason) -> None:
     metrics.observe_dlq(reason)
 
 

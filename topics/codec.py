@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from groundwire.topics.records import Claim, DlqRecord
 from groundwire.topics.vocab import DlqReason
@@ -166,8 +166,7 @@ def dlq_record(
 
 
 def dumps(model: object) -> bytes:
-    """Serialise a pydantic model (or plain data) with orjson."""
-    dump_json = getattr(model, "model_dump_json", None)
-    if dump_json is not None:
-        return dump_json().encode("utf-8")
+    """Serialise a pydantic model (with its own JSON serializer) or plain data (orjson)."""
+    if isinstance(model, BaseModel):
+        return model.model_dump_json().encode("utf-8")
     return orjson.dumps(model)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -60,5 +61,6 @@ def stale_schemas() -> list[str]:
     return stale
 
 
-def load_schema(name: str) -> dict:
-    return json.loads((SCHEMA_DIR / f"{name}.json").read_text(encoding="utf-8"))
+def load_schema(name: str) -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads((SCHEMA_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    return schema

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from confluent_kafka import Message
 
-from groundwire.streams import telemetry
+from groundwire.streams import kafka, telemetry
 from groundwire.streams.runner import Output
 from groundwire.streams.settings import Settings
 from groundwire.topics.codec import DecodeFailure, dlq_record, dumps
@@ -14,13 +14,14 @@ from groundwire.topics.vocab import DlqReason
 def dlq_output(settings: Settings, message: Message, error: DecodeFailure) -> Output:
     """The dlq record for `message`, counted; its reason also travels as a header so a
     consumer of the dlq can filter without parsing the body."""
+    topic, partition, offset = kafka.coordinates(message)
     record = dlq_record(
         error,
         value=message.value(),
         key=message.key(),
-        topic=message.topic(),
-        partition=message.partition(),
-        offset=message.offset(),
+        topic=topic,
+        partition=partition,
+        offset=offset,
     )
     telemetry.dlq(error.reason)
     return Output(

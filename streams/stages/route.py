@@ -168,7 +168,11 @@ class RouteStage:
 def _origin(message: Message) -> str:
     """Where the claim was first published, from the screen stage's header; a record
     without one (written by an older screen worker) stands for its own position."""
-    for name, value in message.headers() or ():
-        if name == ORIGIN_HEADER and value:
-            return value.decode("utf-8", errors="replace")
+    headers = message.headers()
+    # A consumed record's headers are a list of (name, bytes) pairs; the declared type also
+    # admits the forms a producer may pass (a dict, str values).
+    if isinstance(headers, list):
+        for name, value in headers:
+            if name == ORIGIN_HEADER and isinstance(value, bytes) and value:
+                return value.decode("utf-8", errors="replace")
     return origin_of(message).decode()
