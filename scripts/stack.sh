@@ -35,6 +35,19 @@
 #   GROUNDWIRE_STACK_SASL_PASSWORD that user's password          (default: groundwire-secret)
 #   GROUNDWIRE_STACK_REDIS_PORT    redis port                    (default: 6379)
 #   GROUNDWIRE_STACK_TIMEOUT       seconds to wait for readiness (default: 90)
+#   GROUNDWIRE_STACK_BROKERS       1 (default) or more: a KRaft cluster of that many brokers
+#   GROUNDWIRE_STACK_PROXY         1: clients reach each broker through Toxiproxy (cluster only)
+#
+# A cluster (GROUNDWIRE_STACK_BROKERS=3, or `start --brokers 3`) is what production runs:
+# every node is broker and controller (static quorum), every topic, including the internal
+# offsets and transaction-state topics, has replication factor min(3, N) and
+# min.insync.replicas 2, and broker i listens on Kafka port + 10*(i-1) (its controller on
+# +1, inter-broker traffic on +2). With GROUNDWIRE_STACK_PROXY=1 each broker advertises a
+# Toxiproxy listener (+5) in front of it, so faults between clients and brokers can be
+# injected (Toxiproxy's API listens on Kafka port + 9; the suite in tests/chaos does).
+# `stack.sh bootstrap` prints the bootstrap servers clients should use. SASL is off in a
+# cluster. Brokers are kafka-<i>.pid in the stack directory; `start` starts whichever
+# is not running, so a killed broker comes back with `start`.
 set -euo pipefail
 
 KAFKA_VERSION=4.4.0
@@ -49,6 +62,14 @@ sasl_user="${GROUNDWIRE_STACK_SASL_USER:-groundwire}"
 # Exported for kafka_probe.py, which reads it from the environment (not from its arguments).
 export GROUNDWIRE_STACK_SASL_PASSWORD="${GROUNDWIRE_STACK_SASL_PASSWORD:-groundwire-secret}"
 redis_port="${GROUNDWIRE_STACK_REDIS_PORT:-6379}"
+brokers="${GROUNDWIRE_STACK_BROKERS:-1}"
+proxy="${GROUNDWIRE_STACK_PROXY:-0}"
+if [ "${1:-}" = start ] && [ "${2:-}" = --brokers ]; then brokers="${3:?--brokers needs a number}"; fi
+[[ "$brokers" =~ ^[1-9]$ ]] || { echo "[stack] error: GROUNDWIRE_STACK_BROKERS must be 1-9" >&2; exit 1; }
+if [ "$brokers" -gt 1 ]; then sasl_port=0; fi
+TOXIPROXY_VERSION=v2.5.0
+tools="${GROUNDWIRE_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/groundwire/tools}"
+toxiproxy="$tools/toxiproxy-$TOXIPROXY_VERSION/bin/server"
 timeout_s="${GROUNDWIRE_STACK_TIMEOUT:-90}"
 log_dir="$stack_dir/logs"
 
@@ -271,20 +292,180 @@ status() {
   return $ok
 }
 
+
+# ---------------------------------------------------------------------------- cluster
+node_port() { echo $((kafka_port + 10 * ($1 - 1))); }
+node_advertised() {
+  if [ "$proxy" = 1 ]; then echo $(($(node_port "$1") + 5)); else node_port "$1"; fi
+}
+bootstrap() {
+  local i out=""
+  if [ "$brokers" = 1 ]; then echo "127.0.0.1:$kafka_port"; return; fi
+  for i in $(seq 1 "$brokers"); do out="$out${out:+,}127.0.0.1:$(node_advertised "$i")"; done
+  echo "$out"
+}
+node_ready() { local p; p="$(node_port "$1")"; port_open "$p" && probe ready "$p" 2>/dev/null; }
+
+write_node_config() {
+  local i=$1 dir="$stack_dir/kafka-$1" p voters="" j rf isr
+  p="$(node_port "$i")"
+  rf=$(( brokers < 3 ? brokers : 3 )); isr=$(( rf < 2 ? rf : 2 ))
+  for j in $(seq 1 "$brokers"); do voters="$voters${voters:+,}$j@127.0.0.1:$(($(node_port "$j") + 1))"; done
+  mkdir -p "$dir/data" "$log_dir/kafka-$i"
+  cat >"$dir/server.properties" <<CFG
+process.roles=broker,controller
+node.id=$i
+controller.quorum.voters=$voters
+listeners=CLIENT://127.0.0.1:$p,CONTROLLER://127.0.0.1:$((p + 1)),INTERNAL://127.0.0.1:$((p + 2))
+advertised.listeners=CLIENT://127.0.0.1:$(node_advertised "$i"),CONTROLLER://127.0.0.1:$((p + 1)),INTERNAL://127.0.0.1:$((p + 2))
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=INTERNAL
+listener.security.protocol.map=CLIENT:PLAINTEXT,CONTROLLER:PLAINTEXT,INTERNAL:PLAINTEXT
+log.dirs=$dir/data
+auto.create.topics.enable=false
+num.partitions=1
+default.replication.factor=$rf
+min.insync.replicas=$isr
+offsets.topic.replication.factor=$rf
+offsets.topic.num.partitions=6
+transaction.state.log.replication.factor=$rf
+transaction.state.log.min.isr=$isr
+transaction.state.log.num.partitions=6
+share.coordinator.state.topic.replication.factor=$rf
+share.coordinator.state.topic.min.isr=$isr
+unclean.leader.election.enable=false
+group.initial.rebalance.delay.ms=0
+log.retention.hours=24
+CFG
+  echo "$dir/server.properties"
+}
+
+node_opts() {
+  echo "-Xms256m -Xmx768m -XX:+UseG1GC -Djava.awt.headless=true \
+-Dlog4j2.configurationFile=$here/kafka-runtime/log4j2.properties -Dkafka.logs.dir=$log_dir/kafka-$1"
+}
+
+start_cluster() {
+  command -v java >/dev/null || die "java not found: install a JDK 17+"
+  fetch_jars
+  local i cfg cluster_id
+  if [ ! -f "$stack_dir/cluster.id" ]; then
+    # shellcheck disable=SC2046
+    java -cp "$libs/*" $(node_opts 1) kafka.tools.StorageTool random-uuid >"$stack_dir/cluster.id" 2>>"$log_dir/kafka-format.log"
+  fi
+  cluster_id="$(cat "$stack_dir/cluster.id")"
+  for i in $(seq 1 "$brokers"); do
+    if pid_alive "$stack_dir/kafka-$i.pid"; then continue; fi
+    port_open "$(node_port "$i")" && die "port $(node_port "$i") (broker $i) is taken by another process"
+    cfg="$(write_node_config "$i")"
+    if [ ! -f "$stack_dir/kafka-$i/data/meta.properties" ]; then
+      # shellcheck disable=SC2046
+      java -cp "$libs/*" $(node_opts "$i") kafka.tools.StorageTool format -t "$cluster_id" -c "$cfg" \
+        >>"$log_dir/kafka-format.log" 2>&1 || { cat "$log_dir/kafka-format.log" >&2; die "format of broker $i failed"; }
+    fi
+    say "starting kafka broker $i of $brokers on 127.0.0.1:$(node_port "$i")"
+    # shellcheck disable=SC2046
+    nohup java -cp "$libs/*" $(node_opts "$i") kafka.Kafka "$cfg" >"$log_dir/kafka-$i.out" 2>&1 &
+    echo $! >"$stack_dir/kafka-$i.pid"
+  done
+}
+
+wait_cluster() {
+  local deadline=$((SECONDS + timeout_s)) i
+  for i in $(seq 1 "$brokers"); do
+    until node_ready "$i"; do
+      if ! pid_alive "$stack_dir/kafka-$i.pid"; then
+        tail -n 30 "$log_dir/kafka-$i.out" >&2 || true
+        die "kafka broker $i exited during start-up (see $log_dir/kafka-$i)"
+      fi
+      [ $SECONDS -lt $deadline ] || die "kafka broker $i not ready after ${timeout_s}s"
+      sleep 0.5
+    done
+  done
+}
+
+ensure_toxiproxy() {
+  [ -x "$toxiproxy" ] && return 0
+  command -v go >/dev/null || die "Go toolchain not found; needed to build Toxiproxy $TOXIPROXY_VERSION"
+  mkdir -p "$(dirname "$toxiproxy")"
+  say "building Toxiproxy $TOXIPROXY_VERSION (first run only)"
+  (cd "$tools" && GOBIN="$(dirname "$toxiproxy")" GOFLAGS=-mod=mod \
+    go install "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION") >>"$log_dir/toxiproxy-build.log" 2>&1 \
+    || { cat "$log_dir/toxiproxy-build.log" >&2; die "could not build Toxiproxy"; }
+}
+
+start_proxy() {
+  [ "$proxy" = 1 ] || return 0
+  local api=$((kafka_port + 9)) i
+  if ! pid_alive "$stack_dir/toxiproxy.pid"; then
+    ensure_toxiproxy
+    say "starting toxiproxy (API 127.0.0.1:$api)"
+    nohup "$toxiproxy" -host 127.0.0.1 -port "$api" >"$log_dir/toxiproxy.log" 2>&1 &
+    echo $! >"$stack_dir/toxiproxy.pid"
+    local deadline=$((SECONDS + 20))
+    until port_open "$api"; do [ $SECONDS -lt $deadline ] || die "toxiproxy did not start"; sleep 0.2; done
+  fi
+  for i in $(seq 1 "$brokers"); do
+    python3 - "$api" "broker-$i" "$(node_advertised "$i")" "$(node_port "$i")" <<'PY'
+import json, sys, urllib.error, urllib.request
+api, name, listen, upstream = sys.argv[1:]
+body = json.dumps({"name": name, "listen": f"127.0.0.1:{listen}",
+                   "upstream": f"127.0.0.1:{upstream}", "enabled": True}).encode()
+req = urllib.request.Request(f"http://127.0.0.1:{api}/proxies", body,
+                             {"Content-Type": "application/json"})
+try:
+    urllib.request.urlopen(req, timeout=5)
+except urllib.error.HTTPError as exc:
+    if exc.code != 409:  # 409: the proxy exists already
+        raise
+PY
+  done
+}
+
+stop_cluster() {
+  local i
+  for i in $(seq 1 "$brokers"); do stop_one "kafka broker $i" "$stack_dir/kafka-$i.pid"; done
+  stop_one toxiproxy "$stack_dir/toxiproxy.pid"
+}
+
+status_cluster() {
+  local ok=0 i
+  for i in $(seq 1 "$brokers"); do
+    if node_ready "$i"; then say "kafka broker $i: up on 127.0.0.1:$(node_port "$i")"
+    else say "kafka broker $i: down"; ok=1; fi
+  done
+  if [ "$proxy" = 1 ]; then
+    if pid_alive "$stack_dir/toxiproxy.pid"; then say "toxiproxy: up (API 127.0.0.1:$((kafka_port + 9)))"
+    else say "toxiproxy: down"; ok=1; fi
+  fi
+  say "bootstrap: $(bootstrap)"
+  if redis_ping; then say "redis: up on 127.0.0.1:$redis_port"; else say "redis: down"; ok=1; fi
+  return $ok
+}
+
 mkdir -p "$log_dir"
 case "${1:-}" in
   start)
     start_redis
-    start_kafka
-    wait_ready
-    ensure_sasl_user
-    status
+    if [ "$brokers" -gt 1 ]; then
+      start_cluster
+      start_proxy
+      until redis_ping; do sleep 0.2; done
+      wait_cluster
+      status_cluster
+    else
+      start_kafka
+      wait_ready
+      ensure_sasl_user
+      status
+    fi
     ;;
   stop)
-    stop_one kafka "$stack_dir/kafka.pid"
+    if [ "$brokers" -gt 1 ]; then stop_cluster; else stop_one kafka "$stack_dir/kafka.pid"; fi
     stop_one redis "$stack_dir/redis.pid"
     ;;
-  status) status ;;
+  status) if [ "$brokers" -gt 1 ]; then status_cluster; else status; fi ;;
+  bootstrap) bootstrap ;;
   logs) ls -1 "$log_dir"/* 2>/dev/null || say "no logs yet in $log_dir" ;;
-  *) echo "usage: $0 start|stop|status|logs" >&2; exit 2 ;;
+  *) echo "usage: $0 start [--brokers N]|stop|status|bootstrap|logs" >&2; exit 2 ;;
 esac

@@ -33,7 +33,10 @@ def create_topics(settings: Settings, timeout_s: float = 30.0) -> list[TopicOutc
     admin = kafka.admin(settings, errors)
     wanted: list[NewTopic] = []
     for suffix, cleanup in TOPIC_SUFFIXES.items():
-        config = {"cleanup.policy": cleanup}
+        config = {
+            "cleanup.policy": cleanup,
+            "min.insync.replicas": str(settings.effective_min_insync_replicas),
+        }
         wanted.append(
             NewTopic(
                 settings.topics.name(suffix),

@@ -59,12 +59,14 @@ def status_of(runner: StageRunner, replica: int, stall_timeout_s: float) -> Stag
     p = runner.progress
     now = time.monotonic()
     idle = now - p.idle_since()
-    stalled = bool(p.lag) and idle > stall_timeout_s
-    reason = (
-        f"{p.lag} records waiting and no commit for {idle:.0f}s (limit {stall_timeout_s:.0f}s)"
-        if stalled
-        else ""
-    )
+    reason = ""
+    if p.lag and idle > stall_timeout_s:
+        reason = f"{p.lag} records waiting and no commit for {idle:.0f}s"
+    elif p.state in ("starting", "rebuilding") and now - p.state_since > stall_timeout_s:
+        reason = f"{p.state} for {now - p.state_since:.0f}s: {p.problem or 'broker unreachable'}"
+    stalled = bool(reason)
+    if stalled:
+        reason += f" (limit {stall_timeout_s:.0f}s)"
     return StageStatus(
         stage=runner.stage.name,
         replica=replica,

@@ -90,11 +90,14 @@ def consumer(
     return Consumer(_config(settings, _dotted(role), settings.kafka.consumer_extra, errors))
 
 
-def transactional_consumer(settings: Settings, group: str, instance: str) -> Consumer:
+def transactional_consumer(
+    settings: Settings, group: str, instance: str, errors: ClientErrors | None = None
+) -> Consumer:
     """A stage's consumer: static membership, manual offsets (they commit inside the
     producer's transaction), and read_committed, so aborted output is never input."""
     return consumer(
         settings,
+        errors=errors,
         group_id=group,
         group_instance_id=instance,
         enable_auto_commit=False,
@@ -114,9 +117,12 @@ def producer(
     return Producer(_config(settings, _dotted(role), settings.kafka.producer_extra, errors))
 
 
-def transactional_producer(settings: Settings, transactional_id: str) -> Producer:
+def transactional_producer(
+    settings: Settings, transactional_id: str, errors: ClientErrors | None = None
+) -> Producer:
     return producer(
         settings,
+        errors=errors,
         transactional_id=transactional_id,
         transaction_timeout_ms=settings.transaction_timeout_ms,
         enable_idempotence=True,

@@ -86,6 +86,8 @@ class Progress:
 
     state: str = "starting"  # starting | running | rebuilding | stopping
     started: float = field(default_factory=time.monotonic)
+    state_since: float = field(default_factory=time.monotonic)
+    problem: str = ""  # the last reason the clients were rebuilt, for /healthz
     last_commit: float | None = None
     last_loop: float = field(default_factory=time.monotonic)
     lag: int | None = None  # records behind on the assigned partitions; None = unknown
@@ -94,6 +96,11 @@ class Progress:
 
     def idle_since(self) -> float:
         return self.last_commit if self.last_commit is not None else self.started
+
+    def enter(self, state: str) -> None:
+        if state != self.state:
+            self.state = state
+            self.state_since = time.monotonic()
 
 
 class StageRunner:
@@ -110,6 +117,7 @@ class StageRunner:
         self._assignment: list[TopicPartition] = []
         self._consumer: Consumer | None = None
         self._producer: Producer | None = None
+        self._errors: kafka.ClientErrors | None = None
         self._call_timeout_s = settings.kafka_call_timeout_s
 
     @property
@@ -126,7 +134,8 @@ class StageRunner:
                     backoff = _BACKOFF_MIN_S
                     await self._loop()
                 except ClientsBroken as exc:
-                    self.progress.state = "rebuilding"
+                    self.progress.enter("rebuilding")
+                    self.progress.problem = str(exc)
                     self.progress.rebuilds += 1
                     telemetry.stage_rebuilt(self.stage.name)
                     log.error("stage %s: %s; rebuilding its Kafka clients", self.stage.name, exc)
@@ -134,32 +143,38 @@ class StageRunner:
                     await self._sleep(backoff)
                     backoff = min(_BACKOFF_MAX_S, backoff * 2)
         finally:
-            self.progress.state = "stopping"
+            self.progress.enter("stopping")
             await self.stage.close()
             await asyncio.to_thread(self._close_clients)
 
     async def _connect(self) -> None:
         """New clients; init_transactions fences any earlier producer of this id and
         aborts what it left open. Retries until the broker answers or `stop`."""
-        self.progress.state = "starting"
-        producer = kafka.transactional_producer(self.settings, self._transactional_id)
+        if self.progress.state != "rebuilding":
+            self.progress.enter("starting")
+        errors = kafka.ClientErrors(self.settings.bootstrap_servers)
+        self._errors = errors
+        producer = kafka.transactional_producer(self.settings, self._transactional_id, errors)
         while not self.stop.is_set():
             try:
                 await asyncio.to_thread(producer.init_transactions, self._call_timeout_s)
                 break
             except KafkaException as exc:
                 err = exc.args[0]
+                producer.poll(0)  # serve error_cb: an authentication failure shows there
+                self._raise_if_terminal()
                 log.warning("stage %s: init_transactions: %s", self.stage.name, err)
                 if isinstance(err, KafkaError) and err.fatal():
                     raise ClientsBroken(f"init_transactions failed fatally: {err}") from exc
                 await self._sleep(_BACKOFF_MIN_S)
         self._producer = producer
-        consumer = kafka.transactional_consumer(self.settings, self.group, self._instance)
+        consumer = kafka.transactional_consumer(self.settings, self.group, self._instance, errors)
         consumer.subscribe(
             [self.stage.source_topic], on_assign=self._on_assign, on_revoke=self._on_revoke
         )
         self._consumer = consumer
-        self.progress.state = "running"
+        self.progress.enter("running")
+        self.progress.problem = ""
         log.info(
             "stage %s consuming %s as %s", self.stage.name, self.stage.source_topic, self.group
         )
@@ -194,7 +209,16 @@ class StageRunner:
             elif err.code() != KafkaError._PARTITION_EOF:
                 self._raise_if_fatal(err, "consumer")
                 log.warning("stage %s consumer error: %s", self.stage.name, err)
+        self._raise_if_terminal()
         return records
+
+    def _raise_if_terminal(self) -> None:
+        """Credentials refused or TLS failed: say so clearly (retries go on, with back-off,
+        in case the secret is being rotated; /healthz turns unhealthy meanwhile)."""
+        message = self._errors.message() if self._errors is not None else None
+        if message is not None:
+            log.error("stage %s: %s", self.stage.name, message)
+            raise ClientsBroken(message)
 
     def _raise_if_fatal(self, err: object, where: str) -> None:
         if isinstance(err, KafkaError) and err.fatal():

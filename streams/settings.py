@@ -171,6 +171,10 @@ class Settings(BaseSettings):
     topic_prefix: str = DEFAULT_PREFIX
     partitions: int = Field(default=6, ge=1)
     replication_factor: int = Field(default=1, ge=1)
+    # Replicas that must have a write before it counts (acks=all, which transactions use).
+    # None: 2 when replication_factor is 3 or more (one broker may fail without losing or
+    # refusing writes), else replication_factor - 1, at least 1.
+    min_insync_replicas: int | None = Field(default=None, ge=1)
     consumer_group: str = "groundwire"
     # Redis
     redis_url: SecretStr = SecretStr("redis://127.0.0.1:6379/0")
@@ -229,6 +233,12 @@ class Settings(BaseSettings):
     @property
     def topics(self) -> TopicNames:
         return TopicNames(self.topic_prefix)
+
+    @property
+    def effective_min_insync_replicas(self) -> int:
+        if self.min_insync_replicas is not None:
+            return self.min_insync_replicas
+        return max(1, min(2, self.replication_factor - 1))
 
     @property
     def decode_limits(self) -> DecodeLimits:
