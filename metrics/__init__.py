@@ -8,6 +8,7 @@ cheap, thread-safe, and labels with enum values or bounded strings (see `labels`
 
 from __future__ import annotations
 
+from groundwire.metrics import health
 from groundwire.metrics.grounding import observe_grounding_latency
 from groundwire.metrics.pipeline import (
     observe_claim_replay,
@@ -18,10 +19,10 @@ from groundwire.metrics.pipeline import (
 from groundwire.metrics.registry import REGISTRY
 from groundwire.metrics.routed import observe_routed
 from groundwire.metrics.screening import observe_citation_cache_error, observe_citation_lookups
-from groundwire.metrics.server import start_metrics_server, stop_metrics_server
 
 __all__ = [
     "REGISTRY",
+    "health",
     "observe_citation_cache_error",
     "observe_citation_lookups",
     "observe_claim_replay",
@@ -30,6 +31,4 @@ __all__ = [
     "observe_routed",
     "observe_stage_latency",
     "set_consumer_lag",
-    "start_metrics_server",
-    "stop_metrics_server",
 ]

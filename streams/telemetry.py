@@ -36,10 +36,6 @@ def consumer_lag(group: str, topic: str, partition: int, lag: int) -> None:
     metrics.set_consumer_lag(group, topic, partition, lag)
 
 
-def start_server(port: int) -> None:
-    metrics.start_metrics_server(port)
-
-
 def stage_lag(stage: str, lag: int) -> None:
     health.set_stage_lag(stage, lag)
 

@@ -20,6 +20,8 @@ from groundwire.topics.records import Claim, DlqRecord
 from groundwire.topics.vocab import DlqReason
 
 RAW_PREVIEW_CHARS = 4096
+# Room for everything in a dlq record besides the base64 copy (preview, detail, names).
+_DLQ_OVERHEAD_BYTES = 32_768
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,22 +145,32 @@ def dlq_record(
     topic: str,
     partition: int,
     offset: int,
+    max_bytes: int = 1_000_000,
 ) -> DlqRecord:
-    """Keep the original bytes recoverable: valid UTF-8 as text, anything else base64 too."""
+    """Keep the original bytes recoverable: valid UTF-8 as text, anything else base64 too.
+
+    The record stays under `max_bytes` (the size a broker accepts): the exact bytes of a
+    record too large to carry are left out, and the dlq record points at them instead
+    (`topic`, `partition`, `offset` of the original, kept by the input topic's retention).
+    """
     raw = value or b""
     text = raw.decode("utf-8", errors="replace")[:RAW_PREVIEW_CHARS]
     exact = None
-    if error.reason is DlqReason.INVALID_UTF8 or (
-        error.reason is DlqReason.TOO_LARGE and len(raw) <= 1_048_576
-    ):
-        exact = base64.b64encode(raw).decode("ascii")
+    detail = error.detail
+    wants_exact = error.reason is DlqReason.INVALID_UTF8 or error.reason is DlqReason.TOO_LARGE
+    if wants_exact:
+        encoded_size = 4 * ((len(raw) + 2) // 3)
+        if encoded_size + _DLQ_OVERHEAD_BYTES <= max_bytes:
+            exact = base64.b64encode(raw).decode("ascii")
+        else:
+            detail += f" (original bytes not copied: read {topic}[{partition}]@{offset})"
     return DlqRecord(
         reason=error.reason,
-        detail=error.detail,
+        detail=detail,
         topic=topic,
         partition=partition,
         offset=offset,
-        key=key.decode("utf-8", errors="replace") if key is not None else None,
+        key=key.decode("utf-8", errors="replace")[:1024] if key is not None else None,
         raw=text,
         raw_b64=exact,
         received_at=datetime.now(UTC),

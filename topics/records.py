@@ -215,7 +215,9 @@ class DlqRecord(BaseModel):
     offset: int
     key: str | None = None
     raw: str  # the original bytes, decoded with errors="replace", truncated
-    raw_b64: str | None = None  # the exact original bytes when they were not valid UTF-8
+    # The exact original bytes, base64, when they were not valid UTF-8 or too large, and
+    # small enough to carry (else `detail` says where the original is).
+    raw_b64: str | None = None
     received_at: datetime
 
 

@@ -27,10 +27,10 @@ from pydantic import ValidationError
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.factory import GuardServices, build_citation_verifier, build_validator
 from groundwire.streams.cli.common import load_settings_or_exit
+from groundwire.topics.codec import DecodeLimits, decode_claim
 from groundwire.topics.records import Claim, RoutedResult, Source, SourceTurn
 
 BATCH = 256
-MAX_LINE_BYTES = 1_048_576
 
 
 def _err(message: str) -> None:
@@ -47,6 +47,7 @@ def result_json(r: RoutedResult, line: int | None = None) -> dict[str, Any]:
         "tier": r.validation.tier.value,
         "approved": r.validation.approved,
         "reason": r.validation.reason,
+        "reason_code": r.validation.reason_code.value,
         "checks_passed": r.validation.checks_passed,
         "checks_failed": r.validation.checks_failed,
         "hedge": r.hedge.model_dump(),
@@ -63,36 +64,18 @@ def result_json(r: RoutedResult, line: int | None = None) -> dict[str, Any]:
     return out
 
 
-def _parse_line(raw: bytes, lineno: int) -> Claim | dict[str, Any]:
-    """A Claim, or the error result for this line."""
-    if len(raw) > MAX_LINE_BYTES:
-        return {
-            "line": lineno,
-            "error": f"line exceeds {MAX_LINE_BYTES} bytes",
-            "reason": "too_large",
-        }
-    try:
-        obj = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        return {"line": lineno, "error": f"not JSON: {exc}", "reason": "not_json"}
-    if not isinstance(obj, dict):
-        return {"line": lineno, "error": "a claim must be a JSON object", "reason": "not_object"}
-    try:
-        return Claim.model_validate(obj)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "claim"
-        return {
-            "line": lineno,
-            "error": f"{where}: {first.get('msg', 'invalid')} ({exc.error_count()} error(s))",
-            "reason": "invalid_claim",
-        }
+def _parse_line(raw: bytes, lineno: int, limits: DecodeLimits) -> Claim | dict[str, Any]:
+    """A Claim, or this line's error result: the same decoding, limits and dlq reasons as
+    the pipeline's screen stage, so `check` refuses exactly what the pipeline would."""
+    decoded = decode_claim(raw, limits)
+    if isinstance(decoded, Claim):
+        return decoded
+    return {"line": lineno, "error": decoded.detail, "reason": decoded.reason.value}
 
 
 def _read_input(file: str) -> list[bytes]:
     if file == "-":
         data = sys.stdin.buffer.read()
-        name = "stdin"
     else:
         path = Path(file)
         if not path.is_file():
@@ -103,13 +86,9 @@ def _read_input(file: str) -> list[bytes]:
         except OSError as exc:
             _err(f"cannot read {file}: {exc.strerror or exc}")
             raise typer.Exit(2) from exc
-        name = file
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        _err(f"{name} is not UTF-8 (invalid byte at offset {exc.start})")
-        raise typer.Exit(2) from exc
-    return data.splitlines()
+    # Split on bytes: a line that is not UTF-8 is that line's error (invalid_utf8), and
+    # the lines around it are still checked.
+    return data.split(b"\n")
 
 
 def _chunks(items: list[tuple[int, bytes]]) -> Iterator[list[tuple[int, bytes]]]:
@@ -121,6 +100,7 @@ async def _run(
     lines: list[tuple[int | None, bytes]] | None,
     single: Claim | None,
     cfg: GuardsConfig,
+    limits: DecodeLimits,
     redis: str | None,
     verify_urls: bool,
     cluster: bool = False,
@@ -136,7 +116,7 @@ async def _run(
             return
         numbered = [(n or 0, raw) for n, raw in (lines or []) if raw.strip()]
         for chunk in _chunks(numbered):
-            parsed = [(n, _parse_line(raw, n)) for n, raw in chunk]
+            parsed = [(n, _parse_line(raw.rstrip(b"\r"), n, limits)) for n, raw in chunk]
             claims = [p for _, p in parsed if isinstance(p, Claim)]
             results = iter(await validator.validate_batch(claims, worker="cli") if claims else [])
             for n, p in parsed:
@@ -148,8 +128,9 @@ async def _run(
         await citation_verifier.aclose()
 
 
-def _load_guards() -> GuardsConfig:
-    return load_settings_or_exit().guards.model_copy(deep=True)
+def _load_settings() -> tuple[GuardsConfig, DecodeLimits]:
+    settings = load_settings_or_exit()
+    return settings.guards.model_copy(deep=True), settings.decode_limits
 
 
 def check(
@@ -187,7 +168,7 @@ def check(
     if (content is None) == (file is None):
         _err("give either a claim text or --file PATH (- for stdin)")
         raise typer.Exit(2)
-    cfg = _load_guards()
+    cfg, limits = _load_settings()
     if adr_dir:
         cfg.citation.adr_dirs = list(adr_dir)
     if git_repo:
@@ -225,7 +206,7 @@ def check(
     if redis_cluster and not redis:
         _err("--redis-cluster needs --redis URL (any one node of the cluster)")
         raise typer.Exit(2)
-    asyncio.run(_run(lines, single, cfg, redis, verify_urls, redis_cluster))
+    asyncio.run(_run(lines, single, cfg, limits, redis, verify_urls, redis_cluster))
 
 
 def register(app: typer.Typer) -> None:

@@ -22,6 +22,7 @@ def dlq_output(settings: Settings, message: Message, error: DecodeFailure) -> Ou
         topic=topic,
         partition=partition,
         offset=offset,
+        max_bytes=settings.max_output_bytes,
     )
     telemetry.dlq(error.reason)
     return Output(

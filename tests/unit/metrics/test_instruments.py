@@ -7,7 +7,6 @@ tested through the real policy in test_labels.py; here the results are built by 
 from __future__ import annotations
 
 import secrets
-import urllib.request
 from datetime import UTC, datetime
 
 import pytest
@@ -290,26 +289,6 @@ def test_metric_names_follow_prometheus_conventions() -> None:
             assert family.name.endswith("_seconds")
         for sample in family.samples:
             assert not sample.name.endswith(("_ms", "_milliseconds"))
-
-
-def test_metrics_server_serves_and_port_zero_disables() -> None:
-    import socket
-
-    metrics.start_metrics_server(0)  # disabled: no exception, nothing bound
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    metrics.start_metrics_server(port, addr="127.0.0.1")
-    try:
-        metrics.start_metrics_server(port, addr="127.0.0.1")  # idempotent
-        with pytest.raises(RuntimeError):
-            metrics.start_metrics_server(port + 1 if port < 65535 else port - 1)
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as resp:
-            body = resp.read().decode()
-        assert "groundwire_claims_routed_total" in body
-        assert "process_cpu_seconds_total" in body
-    finally:
-        metrics.stop_metrics_server()
 
 
 def test_citation_cache_counters_keep_bounded_labels() -> None:

@@ -150,3 +150,31 @@ def test_supervisor_restarts_a_stage_that_exits(tmp_path: Path) -> None:
     assert len(starts) >= 3 and len(set(starts)) == len(starts)  # a new process each time
     sup.stopping = True
     assert sup.join(5) in (0, 1)
+
+
+def test_the_endpoint_serves_metrics_and_health() -> None:
+    import json
+    import socket
+    import urllib.error
+    import urllib.request
+
+    from groundwire.metrics.registry import REGISTRY
+    from groundwire.streams.health import serve
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    state = {"ok": True}
+    server = serve(port, REGISTRY, lambda: (state["ok"], {"healthy": state["ok"]}))
+    try:
+        base = f"http://127.0.0.1:{port}"
+        with urllib.request.urlopen(f"{base}/metrics", timeout=5) as resp:
+            assert "groundwire_claims_routed_total" in resp.read().decode()
+        with urllib.request.urlopen(f"{base}/healthz", timeout=5) as resp:
+            assert resp.status == 200 and json.loads(resp.read()) == {"healthy": True}
+        state["ok"] = False
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(f"{base}/healthz", timeout=5)
+        assert err.value.code == 503
+    finally:
+        server.shutdown()

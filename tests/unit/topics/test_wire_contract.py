@@ -9,7 +9,13 @@ import orjson
 import pytest
 
 from groundwire.streams.settings import Settings
-from groundwire.topics.codec import DecodeFailure, DecodeLimits, decode_claim, dlq_record
+from groundwire.topics.codec import (
+    DecodeFailure,
+    DecodeLimits,
+    decode_claim,
+    dlq_record,
+    json_depth,
+)
 from groundwire.topics.names import TOPIC_SUFFIXES, TopicNames
 from groundwire.topics.records import Claim
 from groundwire.topics.schemas import MODELS, load_schema, stale_schemas
@@ -139,3 +145,52 @@ def test_unknown_settings_are_rejected(monkeypatch, tmp_path):
     monkeypatch.setenv("GROUNDWIRE_CONFIG", str(tmp_path / "missing.yaml"))
     with pytest.raises(FileNotFoundError):
         Settings()
+
+
+def _doc(**extra: object) -> dict[str, object]:
+    return {"claim_id": "a", "tenant_id": "t", "content": "x", "source": "user", **extra}
+
+
+@pytest.mark.parametrize(
+    ("doc", "reason"),
+    [
+        (_doc(metadata={"a": {"b": {"c": {"d": 1}}}}), "too_deep"),
+        (_doc(source_turns=[{"id": str(i), "text": ""} for i in range(5)]), "too_many_turns"),
+        (_doc(source_turns=[{"id": "k", "text": "y" * 200}]), "too_large"),
+        (_doc(metadata={"pad": "z" * 200}), "too_large"),
+        (_doc(claim_id="chat\u200b:7"), "invalid_claim"),
+        (_doc(tenant_id=" acme"), "invalid_claim"),
+        (_doc(confidence=True), "invalid_claim"),
+        (_doc(confidence="0.5"), "invalid_claim"),
+    ],
+)
+def test_limits_are_checked_at_decode(doc: dict[str, object], reason: str) -> None:
+    limits = DecodeLimits(
+        max_json_depth=3, max_source_turns=4, max_turn_bytes=100, max_metadata_bytes=100
+    )
+    result = decode_claim(orjson.dumps(doc), limits)
+    assert isinstance(result, DecodeFailure), result
+    assert result.reason == reason
+    assert isinstance(decode_claim(orjson.dumps(_doc(metadata={"a": {"b": 1}})), limits), Claim)
+
+
+def test_json_depth_counts_containers_and_stops_early() -> None:
+    assert json_depth(1, 5) == 0
+    assert json_depth({"a": [1, {"b": []}]}, 10) == 4
+    deep: object = 1
+    for _ in range(10_000):
+        deep = [deep]
+    assert json_depth(deep, 8) == 9  # gave up one level past the limit
+
+
+def test_a_dlq_record_never_carries_more_than_the_broker_takes() -> None:
+    raw = b"x" * 600_000
+    failure = decode_claim(raw, DecodeLimits(max_record_bytes=1000))
+    assert isinstance(failure, DecodeFailure)
+    rec = dlq_record(
+        failure, value=raw, key=None, topic="c", partition=0, offset=9, max_bytes=100_000
+    )
+    assert rec.raw_b64 is None and "c[0]@9" in rec.detail
+    assert len(rec.model_dump_json()) < 100_000
+    small = dlq_record(failure, value=raw[:2000], key=None, topic="c", partition=0, offset=9)
+    assert small.raw_b64 is not None

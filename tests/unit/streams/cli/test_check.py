@@ -118,14 +118,26 @@ def test_stdin() -> None:
     assert (row["claim_id"], row["tier"], row["hedge"]["action"]) == ("s1", "flag_review", "review")
 
 
-def test_missing_file_and_non_utf8(tmp_path: Path) -> None:
+def test_missing_file_is_a_usage_error_and_a_non_utf8_line_is_that_lines_error(
+    tmp_path: Path,
+) -> None:
     res = runner.invoke(app, ["check", "--file", str(tmp_path / "nope.jsonl")])
     assert res.exit_code == 2 and "no such file" in res.stderr
-    bad = tmp_path / "latin1.jsonl"
-    bad.write_bytes('{"content": "caf\xe9"}\n'.encode("latin-1"))
-    res = runner.invoke(app, ["check", "--file", str(bad)])
-    assert res.exit_code == 2 and "not UTF-8" in res.stderr
-    assert res.stdout == ""
+    good = {"claim_id": "ok", "tenant_id": "t", "content": "We use Kafka", "source": "user"}
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_bytes(
+        json.dumps(good).encode()
+        + b"\n"
+        + '{"content": "caf\xe9"}'.encode("latin-1")
+        + b"\n"
+        + json.dumps(good | {"claim_id": "ok2"}).encode()
+        + b"\n"
+    )
+    res = runner.invoke(app, ["check", "--file", str(mixed)])
+    assert res.exit_code == 0, res.stderr
+    first, bad, third = _rows(res.stdout)
+    assert (first["claim_id"], third["claim_id"]) == ("ok", "ok2")
+    assert (bad["line"], bad["reason"]) == (2, "invalid_utf8")
 
 
 @pytest.mark.parametrize(
