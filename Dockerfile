@@ -26,8 +26,8 @@ WORKDIR /app
 ENV PYTHONUNBUFFERED=1 \
     GROUNDWIRE_METRICS_PORT=9464
 EXPOSE 9464
-# /metrics doubles as the liveness signal until the worker grows a /healthz.
+# /healthz answers 503 while a stage is stalled or cannot reach Kafka (see docs/operations.md).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=4 \
-    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/metrics' % os.environ.get('GROUNDWIRE_METRICS_PORT', '9464'), timeout=4)"]
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('GROUNDWIRE_METRICS_PORT', '9464'), timeout=4)"]
 ENTRYPOINT ["groundwire"]
 CMD ["worker"]

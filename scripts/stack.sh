@@ -400,7 +400,7 @@ start_proxy() {
   if ! pid_alive "$stack_dir/toxiproxy.pid"; then
     ensure_toxiproxy
     say "starting toxiproxy (API 127.0.0.1:$api)"
-    nohup "$toxiproxy" -host 127.0.0.1 -port "$api" >"$log_dir/toxiproxy.log" 2>&1 &
+    LOG_LEVEL=warn nohup "$toxiproxy" -host 127.0.0.1 -port "$api" >"$log_dir/toxiproxy.log" 2>&1 &
     echo $! >"$stack_dir/toxiproxy.pid"
     local deadline=$((SECONDS + 20))
     until port_open "$api"; do [ $SECONDS -lt $deadline ] || die "toxiproxy did not start"; sleep 0.2; done

@@ -108,6 +108,7 @@ class Collector:
                 "enable.auto.commit": False,
                 "isolation.level": "read_committed",
                 "auto.offset.reset": "earliest",
+                "log_level": 3,
             }
         )
         t = settings.topics
@@ -146,39 +147,53 @@ class Collector:
         self.consumer.close()
 
 
-def publish(bootstrap: str, topic: str, claims: list[bytes], rate: float) -> threading.Thread:
-    """Publish at `rate` claims/s in a thread; the producer rides out outages (it keeps
-    records until delivered, up to ten minutes)."""
+class Publisher(threading.Thread):
+    """Publishes at `rate` claims/s; the producer rides out outages (it keeps records
+    until delivered, up to ten minutes). `delivered` and `failures` say how it went."""
 
-    def run() -> None:
+    def __init__(self, bootstrap: str, topic: str, claims: list[bytes], rate: float) -> None:
+        super().__init__(daemon=True)
+        self.bootstrap = bootstrap
+        self.topic = topic
+        self.claims = claims
+        self.rate = rate
+        self.delivered = 0
+        self.failures: list[str] = []
+
+    def _on_delivery(self, err: object, _msg: object) -> None:
+        if err is None:
+            self.delivered += 1
+        else:
+            self.failures.append(str(err))
+
+    def run(self) -> None:
         producer = Producer(
             {
-                "bootstrap.servers": bootstrap,
+                "bootstrap.servers": self.bootstrap,
                 "enable.idempotence": True,
                 "linger.ms": 5,
                 "message.timeout.ms": 600_000,
+                "log_level": 3,
             }
         )
         started = time.monotonic()
-        for i, value in enumerate(claims):
+        for i, value in enumerate(self.claims):
             key = orjson.loads(value)["tenant_id"].encode()
             while True:
                 try:
-                    producer.produce(topic, value=value, key=key)
+                    producer.produce(
+                        self.topic, value=value, key=key, on_delivery=self._on_delivery
+                    )
                     break
                 except BufferError:
                     producer.poll(0.1)
             producer.poll(0)
-            ahead = started + (i + 1) / rate - time.monotonic()
+            ahead = started + (i + 1) / self.rate - time.monotonic()
             if ahead > 0:
                 time.sleep(ahead)
         remaining = producer.flush(600)
         if remaining:
-            raise RuntimeError(f"{remaining} claims not delivered")
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    return thread
+            self.failures.append(f"{remaining} claims still queued after 600 s")
 
 
 Fault = Callable[["Run"], str]  # injects and heals; returns a description
@@ -229,6 +244,8 @@ def run_scenario(
         "GROUNDWIRE_TOPIC_PREFIX": prefix,
         "GROUNDWIRE_REPLICATION_FACTOR": str(replication),
         "GROUNDWIRE_WORKER_ID": f"w-{run_id}",
+        # A group of its own: runs sharing one would rebalance each other's workers.
+        "GROUNDWIRE_CONSUMER_GROUP": f"g-{run_id}",
         "GROUNDWIRE_METRICS_PORT": "0",
         "GROUNDWIRE_STALL_TIMEOUT_S": "60",
         "GROUNDWIRE_GUARDS__DEDUP__REDIS_PREFIX": f"chaos:{run_id}",
@@ -238,17 +255,21 @@ def run_scenario(
     worker = Worker(env, work_dir / f"{run_id}.worker.log")
     collector = Collector(settings.bootstrap_servers, settings)
     run = Run(stack, worker, rng, max_outage_s=max_outage_s)
+    notes: list[str] = []
     records = synthetic_claims(claims, run_id)
     worker.start()
     collector.start()
     try:
-        publisher = publish(
+        publisher = Publisher(
             settings.bootstrap_servers, settings.topics.claims, records, PUBLISH_RATE
         )
+        publisher.start()
         window = claims / PUBLISH_RATE
         time.sleep(rng.uniform(0.2, 0.6) * window)
         description = fault(run)
         publisher.join(900)
+        if publisher.failures or publisher.delivered != claims:
+            notes.append(f"published {publisher.delivered} of {claims}; {publisher.failures[:3]}")
         deadline = time.monotonic() + settle_timeout_s
         while collector.distinct() < claims and time.monotonic() < deadline:
             time.sleep(0.5)
@@ -266,4 +287,6 @@ def run_scenario(
         if after:
             resume = round(max(0.0, min(after) - run.healed_at), 2)
     delete_topics(settings)
-    return RunResult(name, claims, lost, doubled, resume, description)
+    if lost:
+        notes.append(f"worker log: {worker.log}")
+    return RunResult(name, claims, lost, doubled, resume, description, notes)

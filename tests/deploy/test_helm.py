@@ -117,7 +117,7 @@ def test_worker_deployment_probes_and_resources(rendered: list[dict[str, Any]]) 
     (container,) = deployment["spec"]["template"]["spec"]["containers"]
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
     for probe in ("livenessProbe", "readinessProbe"):
-        assert container[probe]["httpGet"] == {"path": "/metrics", "port": "metrics"}
+        assert container[probe]["httpGet"] == {"path": "/healthz", "port": "metrics"}
         assert container[probe]["periodSeconds"] > 0
     assert container["resources"]["requests"]["cpu"]
     assert container["resources"]["limits"]["memory"]

@@ -40,6 +40,8 @@ class Pipeline:
                 "GROUNDWIRE_TOPIC_PREFIX": self.prefix,
                 "GROUNDWIRE_PARTITIONS": str(self.partitions),
                 "GROUNDWIRE_WORKER_ID": f"w-{self.prefix}",
+                # A group of its own: tests sharing one would rebalance each other's workers.
+                "GROUNDWIRE_CONSUMER_GROUP": f"g-{self.prefix}",
                 "GROUNDWIRE_METRICS_PORT": "0",
                 "GROUNDWIRE_GUARDS__DEDUP__REDIS_PREFIX": f"gwtest:{self.prefix}",
                 "GROUNDWIRE_GUARDS__CITATION__VERIFY": "false",
