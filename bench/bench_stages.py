@@ -7,9 +7,12 @@ claims (bench_pipeline's `claim()`) with in-memory stand-ins for the Kafka messa
 in-memory dedup index, each configuration in a fresh interpreter (GC settings are per
 process), configurations alternating, and reports the median over the repeats.
 
-Baseline, in the same run: the first session's configuration (grounding in the route
-stage, Python's default GC). The bottleneck stage bounds a worker's throughput, so the
-headline is the ratio of the slower stage's CPU per claim.
+Baseline, in the same run: grounding in the route stage (the design's placement,
+`GROUNDWIRE_GROUNDING_STAGE=route`; docs/architecture.md §Departures from the design)
+with Python's default GC (no freeze, default thresholds). The other two put grounding in
+the screen stage (the shipped default), first with Python's default GC, then with the
+shipped GC settings (gen-0 threshold 50,000 and gc.freeze). The bottleneck stage bounds a
+worker's throughput, so the headline is the ratio of the slower stage's CPU per claim.
 
 Usage: python bench/bench_stages.py [--data PATH] [--claims 6000] [--repeats 3]
 (`--data` as in bench_pipeline.py: default the synthetic sample in bench/data/)

@@ -4,12 +4,13 @@ Each outcome carries a `ReasonCode` next to its human-readable reason: the polic
 which rule decided, so it says so in a closed vocabulary, and metrics count the code
 instead of reading the prose. The reasons' wording is for people and may change freely.
 
-Keeping the decision in one pure function (no I/O, no clock) is what lets the seeds'
-worked examples run as a conformance table, and lets an operator read the whole order in
-one place. Every check is evaluated and reported (checks_passed / checks_failed) even when
-an earlier rule already decided, so an auditor sees all reasons, not only the first.
+Keeping the decision in one pure function (no I/O, no clock) is what lets the worked
+examples of docs/spec.md §Tier policy run as a conformance table, and lets an operator
+read the whole order in one place. Every check is evaluated and reported (checks_passed /
+checks_failed) even when an earlier rule already decided, so an auditor sees all reasons,
+not only the first.
 
-Decision order (DESIGN.md, seeds 000/002/004):
+Decision order (docs/spec.md §Tier policy):
  1. personal speculation, admitted uncertainty, suggestion  -> block
     (any other blocking hedge: code `speculation`)
  2. duplicate                                               -> block
@@ -305,8 +306,8 @@ def build_validation(
     dedup: DedupResult | None,
     now: datetime,
 ) -> ValidationResult:
-    """The seed's ValidationResult with its EvidenceObject (source_id: the first verified
-    citation, else the first evidence span's turn)."""
+    """The ValidationResult with its EvidenceObject (spec: Evidence object and validation
+    result; source_id: the first verified citation, else the first evidence span's turn)."""
     source_id: str | None = None
     for c in citations:
         if c.verified:

@@ -1,4 +1,5 @@
-"""Provenance / re-entry guard: which source turns may ground a claim (seed 004).
+"""Provenance / re-entry guard: which source turns may ground a claim
+(docs/spec.md §Provenance and re-entry).
 
 A model's earlier output that comes back as "evidence" makes a fabrication look cited.
 Four deterministic checks decide, per source turn, before any verifier sees it:

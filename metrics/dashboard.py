@@ -1,4 +1,4 @@
-"""Builds the hallucination dashboard (seed 002) as Grafana JSON.
+"""Builds the hallucination dashboard (docs/spec.md §Metrics and alerts) as Grafana JSON.
 
 The dashboard is generated rather than hand-edited so that every panel has the same
 datasource wiring, grid layout and units, and so a new component is one more `Row` in
@@ -56,8 +56,8 @@ class Row:
     panels: tuple[Panel, ...] = field(default_factory=tuple)
 
 
-# Guard-1 block rate colours follow seed 002: < 0.5 % too permissive, 2-4 % healthy,
-# > 8 % a domain shift or extractor regression.
+# Guard-1 block rate colours follow docs/spec.md §Metrics and alerts: < 0.5 % too
+# permissive, 2-4 % healthy, > 8 % a domain shift or extractor regression.
 _BLOCK_RATE_THRESHOLDS: tuple[tuple[float | None, str], ...] = (
     (None, "orange"),
     (0.005, "yellow"),
@@ -143,7 +143,7 @@ GUARD1 = Row(
             width=4,
             height=5,
             mappings=_RISK_MAPPINGS,
-            description="The guard-1 block rate over the range, as the seed's risk level.",
+            description="The guard-1 block rate over the range, as the overall risk level.",
         ),
         Panel(
             "Grounding verdicts",
@@ -423,7 +423,7 @@ def build(rows: tuple[Row, ...] = ROWS) -> dict[str, Any]:
     return {
         "uid": UID,
         "title": TITLE,
-        "description": "Seed 002 hallucination dashboard: guard effectiveness, pipeline health.",
+        "description": "Hallucination dashboard: guard effectiveness, pipeline health.",
         "tags": ["groundwire", "hallucination"],
         "timezone": "browser",
         "editable": True,

@@ -1,9 +1,10 @@
 """Guard 1 (write-time grounding): verdicts, verifier latency, hallucinations blocked.
 
-Named after seed 002's `recall_grounding_*` metrics, in seconds rather than the seed's
-milliseconds/quantiles: a histogram aggregates across workers, a client-side quantile
-does not. `groundwire_hallucination_blocked_total` over the non-skipped verdicts is the
-guard-1 block rate the alerts in metrics/rules/grounding.yml watch.
+The guard-1 signals of docs/spec.md §Metrics and alerts, measured in seconds with
+histograms rather than in milliseconds with quantiles: a histogram aggregates across
+workers, a client-side quantile does not. `groundwire_hallucination_blocked_total` over
+the non-skipped verdicts is the guard-1 block rate the alerts in
+metrics/rules/grounding.yml watch.
 """
 
 from __future__ import annotations

@@ -18,8 +18,9 @@ PlatformCollector(registry=REGISTRY)
 GCCollector(registry=REGISTRY)
 
 # Latency buckets in seconds. Stage work is usually sub-millisecond to tens of
-# milliseconds; a remote verifier (LLM) is 100 ms to seconds, and the seed's warning
-# threshold for grounding p99 is 300 ms, so both ranges need resolution around it.
+# milliseconds; a remote verifier (LLM) is 100 ms to seconds, and the warning threshold
+# for grounding p99 is 300 ms (docs/spec.md §Metrics and alerts), so both ranges need
+# resolution around it.
 STAGE_BUCKETS: tuple[float, ...] = (
     0.0005,
     0.001,

@@ -1,9 +1,11 @@
-"""The weekly hallucination-risk report (seed 002), computed from the Prometheus HTTP API.
+"""The weekly hallucination-risk report (docs/spec.md §Metrics and alerts), computed
+from the Prometheus HTTP API.
 
-Seed 002 asks for: total candidates processed, the guard-1 block rate with its trend
-against the prior four weeks, guard-2 contradiction flags and auto-resolution rate, and
-guard-3 faithfulness. Guards 2 and 3 are not built yet; their sections report whether
-their series exist, so the report grows with them rather than being rewritten.
+It gives: total candidates processed, the guard-1 block rate with its trend against the
+prior four weeks, guard-2 contradiction flags and auto-resolution rate, and guard-3
+faithfulness. Guards 2 and 3 are not built yet (docs/spec.md §Not implemented yet);
+their sections report whether their series exist, so the report grows with them rather
+than being rewritten.
 
 Counts are `increase()` over the window, so they survive worker restarts (counter
 resets) and aggregate over every worker Prometheus scrapes. Prior windows are the same
@@ -26,7 +28,7 @@ MAX_WINDOW = timedelta(days=366)
 _DURATION_RE = re.compile(r"^\s*(\d{1,6})\s*([smhdw])\s*$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
-# Seed 002's guard-1 ranges.
+# Guard-1 block-rate ranges (docs/spec.md §Metrics and alerts).
 HEALTHY_LOW, HEALTHY_HIGH = 0.02, 0.04
 ALERT_LOW, ALERT_HIGH = 0.005, 0.08
 
@@ -188,7 +190,7 @@ def trend(current: float | None, prior: list[float | None]) -> str:
     """rising / falling / flat against the mean of the prior windows that have data.
 
     A change of less than 20 % of the prior mean (or under 0.2 percentage points) is
-    flat: week-to-week noise at the seed's 2-4 % rates is about that large.
+    flat: week-to-week noise at the healthy 2-4 % rates is about that large.
     """
     history = [p for p in prior if p is not None]
     if current is None:

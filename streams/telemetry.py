@@ -1,4 +1,9 @@
-"""The stages' one doorway to metrics, so the hot path never imports prometheus directly."""
+"""The stages' one doorway to the metrics module (groundwire.metrics).
+
+Stages and the runner report named events (a routed result, a dead-lettered record, a
+stage's latency, lag or health) through these functions and never touch prometheus
+objects, so which instruments exist, their names and labels stay in groundwire.metrics.
+"""
 
 from __future__ import annotations
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 DEFAULT_PREFIX = "groundwire."
 
-# suffix -> (default partitions, cleanup policy)
+# suffix -> cleanup policy. Partitions, replication factor and min.insync.replicas are
+# the same for every topic and come from the settings (streams/admin.py).
 TOPIC_SUFFIXES: dict[str, str] = {
     "claims": "delete",
     "claims.screened": "delete",

@@ -70,7 +70,7 @@ __all__ = [
 
 
 class SourceTurn(BaseModel):
-    """One piece of evidence the claim was extracted from (seed 004's provenance contract)."""
+    """One piece of evidence the claim was extracted from (spec: Provenance and re-entry)."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
@@ -105,7 +105,7 @@ class Claim(BaseModel):
 
 
 class EvidenceObject(BaseModel):
-    """Provenance metadata every memory carries (seed 000)."""
+    """Provenance metadata every memory carries (spec: Evidence object and validation result)."""
 
     claim: str
     capture_time: datetime
@@ -116,7 +116,7 @@ class EvidenceObject(BaseModel):
 
 
 class ValidationResult(BaseModel):
-    """The complete output of write-time validation (seed 000)."""
+    """Write-time validation's complete output (spec: Evidence object and validation result)."""
 
     tier: Tier
     approved: bool
@@ -165,7 +165,7 @@ class GroundingReport(BaseModel):
 
 
 class ProvenanceReport(BaseModel):
-    """Which source turns may ground the claim, and why the others may not (seed 004)."""
+    """Which source turns may ground a claim, and why not others (spec: Provenance and re-entry)."""
 
     eligible_turn_ids: list[str] = Field(default_factory=list)
     rejections: dict[str, ReentryReason] = Field(default_factory=dict)  # turn id -> reason

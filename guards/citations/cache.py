@@ -3,8 +3,9 @@
 A fabricated citation tends to be repeated: the same model cites the same invented URL in
 many claims, across workers. Without a shared cache every screen worker (and every
 restart) re-fetches it, which multiplies outbound requests by the number of replicas and
-forgets everything on a deploy. DESIGN.md puts verification caches in Redis for that
-reason; the process cache stays in front so a hot citation costs no round trip at all.
+forgets everything on a deploy. Verification caches therefore live in Redis
+(docs/architecture.md §State); the process cache stays in front so a hot citation costs
+no round trip at all.
 
 The Redis cache is an optimisation, never a decision input of its own: when Redis is slow
 or down the verifier checks the citation itself (and says so in a metric and a log line),

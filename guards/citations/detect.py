@@ -1,14 +1,14 @@
-"""Citation detection: find what a claim cites as its evidence (seed 000, step 1).
+"""Citation detection: find what a claim cites as its evidence (docs/spec.md §Citations).
 
 Detection only says "this looks like a citation"; models fabricate plausible ADR numbers,
 hashes and URLs, so nothing here is trusted until `verifier.py` has checked it exists.
 
-Smart filtering, as the seed asks: URLs are removed before looking for commit hashes (a
-hash inside a URL path is part of the URL, not a second citation); colour codes (#abc123,
-#aabbccdd) are neither commits nor issues; a commit candidate must contain a letter a-f
-(an all-digit run is far more often a number than a hash) and a digit (so English words
-spelt in hex letters such as "defaced" are not hashes); UUIDs and 0x-literals are removed
-too because their hex groups are not commits.
+Filtering, as docs/spec.md §Citations asks: URLs are removed before looking for commit
+hashes (a hash inside a URL path is part of the URL, not a second citation); colour codes
+(#abc123, #aabbccdd) are neither commits nor issues; a commit candidate must contain a
+letter a-f (an all-digit run is far more often a number than a hash) and a digit (so
+English words spelt in hex letters such as "defaced" are not hashes); UUIDs and
+0x-literals are removed too because their hex groups are not commits.
 """
 
 from __future__ import annotations

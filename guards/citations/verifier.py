@@ -1,4 +1,5 @@
-"""Citation verification: does the cited ADR, commit, URL or issue exist? (seed 000, step 2)
+"""Citation verification: does the cited ADR, commit, URL or issue exist?
+(docs/spec.md §Citations)
 
 Models fabricate citations that look right, so a citation only counts as grounding once
 the thing it names has been found: an ADR file in a configured directory (`adr.py`), a

@@ -3,9 +3,10 @@
 Everything here is pure and deterministic so the in-memory and the Redis index (and the
 brute-force evaluation) see exactly the same numbers:
 
-* `tokenize` is the seed's `set(text.lower().split())` with two normalisations: Unicode
-  NFKC + casefold, and punctuation stripped from both ends of each token, so "storage."
-  and "storage" are the same word. Inner punctuation is kept ("ADR-003", "v1.2").
+* `tokenize` is `set(text.lower().split())` with the two normalisations of
+  docs/spec.md §Near-duplicates: Unicode NFKC + casefold, and punctuation stripped from
+  both ends of each token, so "storage." and "storage" are the same word. Inner
+  punctuation is kept ("ADR-003", "v1.2").
 * Each token is hashed once to 32 bits (datasketch's `sha1_hash32`); the index stores and
   compares these hashed sets. Jaccard on hashed sets equals Jaccard on the words unless
   two distinct words of the same pair collide in 32 bits (about 1e-7 per pair for
@@ -52,7 +53,7 @@ def tokenize(text: str) -> frozenset[str]:
 
 
 def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:
-    """|A ∩ B| / |A ∪ B|, 0.0 when both are empty (the seed's definition)."""
+    """|A ∩ B| / |A ∪ B|, 0.0 when both are empty (spec: Near-duplicates)."""
     union = len(a | b)
     return len(a & b) / union if union else 0.0
 

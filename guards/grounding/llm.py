@@ -92,7 +92,7 @@ class LlmVerdict(BaseModel):
     @field_validator("evidence_spans", mode="before")
     @classmethod
     def _span_texts(cls, value: Any) -> Any:
-        # Accept ["quote", ...] and [{"span"|"text": "quote"}, ...] (the seed's shape).
+        # Accept ["quote", ...] (what the prompt asks for) and [{"span"|"text": "quote"}, ...].
         if isinstance(value, list):
             return [
                 (v.get("span") or v.get("text") or "") if isinstance(v, dict) else v for v in value
@@ -231,7 +231,7 @@ class LlmVerifier:
         )
 
     async def _rewrite(self, claim: Claim, spans: Sequence[EvidenceSpan]) -> str | None:
-        """Seed 002's optional second call: restate the claim to match only the evidence."""
+        """Optional second call (spec: Grounding): restate the claim to match only the evidence."""
         fence = f"DATA-{secrets.token_hex(8)}"
         payload = {"claim": claim.content[:MAX_CLAIM_CHARS], "evidence": [s.text for s in spans]}
         try:

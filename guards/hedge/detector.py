@@ -1,4 +1,5 @@
-"""Hedge detection: is the claim's author speculating, and how strongly? (seed 000)
+"""Hedge detection: is the claim's author speculating, and how strongly?
+(docs/spec.md §Hedges)
 
 Five categories, two actions. The speaker's own speculation, admitted uncertainty and
 suggestions say "nobody checked this", so they block. Technical hedges ("may", "usually")
@@ -7,10 +8,10 @@ they only send the claim to review.
 
 What counts as a hedge is `lexicon.py`; how contractions are spelled before matching is
 `normalize.py`. This module runs the candidate patterns and applies the false-positive
-filters. Three come from the seed: "May 2024" is a month, not a modal; a negated modal
-("couldn't", "could not") usually asserts, it does not hedge; and "should be 5" describes
-an expected value. Nothing cancels a hedge: "I think X, definitely" still blocks (bypass
-prevention), because certainty adverbs are never read.
+filters. Three are required by docs/spec.md §Hedges: "May 2024" is a month, not a
+modal; a negated modal ("couldn't", "could not") usually asserts, it does not hedge; and
+"should be 5" describes an expected value. Nothing cancels a hedge: "I think X,
+definitely" still blocks (bypass prevention), because certainty adverbs are never read.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def _hit_order(hit: HedgeHit) -> tuple[int, int]:
 
 
 def _filtered(hit: str, norm: str, start: int, end: int) -> bool:
-    """Seed filters plus the root (non-epistemic) readings the word lists cannot see."""
+    """The required filters (spec: Hedges) plus root (non-epistemic) readings the lists miss."""
     word = hit.lower()
     if word == "may":
         return _is_month(norm, start)

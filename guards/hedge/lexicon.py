@@ -1,7 +1,8 @@
 """The hedge lexicon: what counts as a hedge, and the index that finds candidates fast.
 
-Five tables, one per category (seed 000): personal speculation, admitted uncertainty and
-suggestions (these block), technical hedges and approximations (these send to review).
+Five tables, one per category (docs/spec.md §Hedges): personal speculation, admitted
+uncertainty and suggestions (these block), technical hedges and approximations (these
+send to review).
 The word lists follow the linguistics of hedging (epistemic modals, epistemic
 adverbs/verbs, first-person propositional-attitude verbs, approximators of quantity), not
 any dataset.
@@ -84,7 +85,7 @@ _PERSONAL: tuple[_Spec, ...] = (
     # "I doubt that X" is the speaker's disbelief; "no doubt" / "without a doubt" assert
     # and never match, because the pattern needs the first-person subject.
     ("doubt", r"i(?: \w+ly| do| really)? doubt\b"),
-    # Bare "maybe"/"perhaps": the seed lists "maybe" as strong speculation.
+    # Bare "maybe"/"perhaps": docs/spec.md §Hedges lists them as personal speculation.
     # ... except before a quantity ("maybe 15k"), where it approximates a number (below).
     ("maybe perhaps", r"(?:maybe|perhaps)\b(?! [~$€£]?\d)"),
 )

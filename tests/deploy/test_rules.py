@@ -43,7 +43,7 @@ def test_check_rules_script_passes() -> None:
     assert "FAILED" not in proc.stdout
 
 
-def test_seed_alert_conditions_are_present() -> None:
+def test_spec_alert_conditions_are_present() -> None:
     expected = {
         "GroundwireGroundingBlockRateHigh",  # guard1_block_rate > 8 % for 3 h
         "GroundwireGroundingBlockRateLow",  # guard1_block_rate < 0.5 % for 7 d

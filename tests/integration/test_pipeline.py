@@ -60,7 +60,8 @@ def _synthetic_claims(n: int, tenants: int = 25) -> list[bytes]:
     return out
 
 
-# Grounding runs in the screen stage by default; "route" is DESIGN.md's placement.
+# Grounding runs in the screen stage by default; "route" is the design's placement
+# (docs/architecture.md §Departures from the design).
 @pytest.mark.parametrize("pipeline", ["screen", "route"], indirect=True)
 def test_examples_each_reach_exactly_one_topic_and_bad_input_goes_to_dlq(pipeline):
     lines = [line for line in EXAMPLES.read_bytes().splitlines() if line.strip()]
@@ -91,7 +92,8 @@ def test_examples_each_reach_exactly_one_topic_and_bad_input_goes_to_dlq(pipelin
         "empty": 1,
     }
     routed = {doc["claim"]["claim_id"]: topic for topic, doc in reader.records if topic != "dlq"}
-    # The seeds' anchor cases, through the real pipeline.
+    # Worked examples of docs/spec.md §Tier policy and §Provenance and re-entry, through the
+    # real pipeline.
     assert routed["s000-speculation"] == "blocked"
     assert routed["s000-bypass"] == "blocked"
     assert routed["s000-user-pref"] == "approved"

@@ -1,8 +1,8 @@
 """The lexical verifier's signals: what one claim has, and lacks, against its evidence.
 
-Coverage of content words alone (the reference baseline) misses the hallucinations seed
-002 cares about, so `analyze` combines several cheap signals (their order and names are
-the model's contract, `model.FEATURES`):
+Coverage of content words alone (the reference baseline) misses the hallucinations
+docs/spec.md §Grounding describes, so `analyze` combines several cheap signals (their
+order and names are the model's contract, `model.FEATURES`):
 
 * content-word coverage, over all evidence and over the best single sentence (a long
   source covers many words by chance; support usually sits in one sentence),

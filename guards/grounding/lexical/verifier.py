@@ -130,8 +130,8 @@ class LexicalVerifier:
             # just under SUPPORTED loses little, barely above NOT_SUPPORTED the most
             penalty = penalty_for(min(p, hi), lo, hi, self.cfg)
         elif specifics and a.spans and self._core_supported(claim, a, turns, lo):
-            # Seed 002's PARTIAL: the core is in the source, the claim adds specifics
-            # (a date, a percentage, a project name) the source never gave.
+            # PARTIAL (docs/spec.md §Grounding): the core is in the source, the claim adds
+            # specifics (a date, a percentage, a project name) the source never gave.
             verdict = GroundingVerdict.PARTIAL
             lo_pen, hi_pen = sorted((self.cfg.penalty_min, self.cfg.penalty_max))
             penalty = round(min(hi_pen, lo_pen + 0.05 * (len(specifics) - 1)), 4)

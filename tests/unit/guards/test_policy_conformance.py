@@ -1,7 +1,8 @@
-"""Conformance table: the seeds' worked examples, through the real detectors, the real
-policy and the in-process Validator. Where an example depends on something outside the
-guards (does ADR-003 exist? what did the grounding verifier say?), the test feeds exactly
-what the seed states, through the protocol doubles of groundwire.guards.testing."""
+"""Conformance table: the worked examples of docs/spec.md §Tier policy and §Grounding,
+through the real detectors, the real policy and the in-process Validator. Where an
+example depends on something outside the guards (does ADR-003 exist? what did the
+grounding verifier say?), the test feeds exactly what the example states, through the
+protocol doubles of groundwire.guards.testing."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ class Case:
     confidence: float = 1.0
 
 
-SEED_000 = [
+WORKED_EXAMPLES_TIER_POLICY = [
     # Always Blocked (Tier 3)
     Case("block-personal-opinion", "I think we should use Redis", Tier.BLOCK),
     Case("block-admitted-uncertainty", "I guess the API supports this", Tier.BLOCK),
@@ -114,9 +115,9 @@ GEORGIAN_TURNS = [
     {"id": "turn-2", "source": "user", "text": "I'll be joining from my home office in Bangalore."},
 ]
 MVP_TURN = "I think I should be done with the MVP by end of April, pretty confident."
-SEED_002 = [
+WORKED_EXAMPLES_GROUNDING = [
     Case(
-        "seed002-fabricated-employer",
+        "grounding-invented-employer",
         "Georgian works as a software developer at Google",
         Tier.BLOCK,
         turns=GEORGIAN_TURNS,
@@ -127,7 +128,7 @@ SEED_002 = [
         ),
     ),
     Case(
-        "seed002-partial-mvp",
+        "grounding-sharpened-plan",
         "Georgian will deliver the Inbox3 MVP by April 30 with 95% confidence",
         Tier.FLAG_REVIEW,
         turns=[{"id": "turn-1", "source": "user", "text": MVP_TURN}],
@@ -139,7 +140,7 @@ SEED_002 = [
         ),
     ),
     Case(
-        "seed002-partial-below-minimum-dropped",
+        "grounding-sharpened-plan-below-minimum-dropped",
         "Georgian will deliver the Inbox3 MVP by April 30 with 95% confidence",
         Tier.BLOCK,
         turns=[{"id": "turn-1", "source": "user", "text": MVP_TURN}],
@@ -147,14 +148,14 @@ SEED_002 = [
         grounding=GroundingReport(verdict="partial", confidence_penalty=0.20),
     ),
     Case(
-        "seed002-unknown-queued",
+        "grounding-unknown-queued",
         "Georgian lives in Bangalore",
         Tier.FLAG_REVIEW,
         turns=GEORGIAN_TURNS,
         grounding=GroundingReport(verdict="unknown"),
     ),
     Case(
-        "seed002-supported",
+        "grounding-supported",
         "Georgian works from a home office in Bangalore",
         Tier.AUTO_APPROVE,
         turns=GEORGIAN_TURNS,
@@ -187,8 +188,10 @@ def _run(cases: list[Case]) -> dict[str, RoutedResult]:
     return out
 
 
-@pytest.mark.parametrize("case", SEED_000 + SEED_002, ids=lambda c: c.id)
-def test_seed_examples(case: Case) -> None:
+@pytest.mark.parametrize(
+    "case", WORKED_EXAMPLES_TIER_POLICY + WORKED_EXAMPLES_GROUNDING, ids=lambda c: c.id
+)
+def test_worked_examples(case: Case) -> None:
     result = _run([case])[case.id]
     v = result.validation
     assert v.tier is case.expected, (v.reason, v.checks_failed)
@@ -197,21 +200,21 @@ def test_seed_examples(case: Case) -> None:
 
 
 def test_duplicate_reports_the_stored_memory() -> None:
-    (case,) = [c for c in SEED_000 if c.id == "block-duplicate"]
+    (case,) = [c for c in WORKED_EXAMPLES_TIER_POLICY if c.id == "block-duplicate"]
     result = _run([case])[case.id]
     assert result.duplicate_of == "mem-456" and result.validation.conflicting_memory_id == "mem-456"
     assert any(f.startswith("duplicate_of: mem-456") for f in result.validation.checks_failed)
 
 
 def test_unverified_citation_reported() -> None:
-    (case,) = [c for c in SEED_000 if c.id == "review-unverified-adr"]
+    (case,) = [c for c in WORKED_EXAMPLES_TIER_POLICY if c.id == "review-unverified-adr"]
     result = _run([case])[case.id]
     assert [(c.type, c.value, c.verified) for c in result.citations] == [("adr", "ADR-999", False)]
     assert "ADR-999" in result.validation.reason
 
 
 def test_partial_mvp_is_kept_with_penalty_and_tag() -> None:
-    (case,) = [c for c in SEED_002 if c.id == "seed002-partial-mvp"]
+    (case,) = [c for c in WORKED_EXAMPLES_GROUNDING if c.id == "grounding-sharpened-plan"]
     result = _run([case])[case.id]
     assert "grounding_partial" in result.tags
     assert result.grounding.adjusted_confidence == pytest.approx(0.62)
@@ -219,9 +222,10 @@ def test_partial_mvp_is_kept_with_penalty_and_tag() -> None:
     assert result.validation.evidence.source_id == "turn-1"
 
 
-def test_seed_004_chat_42_is_not_evidence() -> None:
+def test_reentry_model_answer_chat_42_is_not_evidence() -> None:
     """The model's own earlier answer would "support" the claim; it never reaches the
-    verifier, so the claim is judged on the corpus alone and blocked."""
+    verifier, so the claim is judged on the corpus alone and blocked (docs/spec.md
+    §Provenance and re-entry, the example)."""
     claim = Claim(
         claim_id="q1",
         tenant_id="acme",

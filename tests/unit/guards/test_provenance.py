@@ -1,4 +1,5 @@
-"""Re-entry guard (seed 004): which source turns may ground a claim."""
+"""Re-entry guard (docs/spec.md §Provenance and re-entry): which source turns may ground a
+claim."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def _claim(*turns: dict, created_at: datetime | None = T0) -> Claim:
     )
 
 
-def test_seed_004_minimal_case() -> None:
+def test_spec_example_model_answer_is_rejected() -> None:
     claim = _claim(
         {"id": "p1#1", "source": "corpus", "text": "X is a constrained mapping."},
         {

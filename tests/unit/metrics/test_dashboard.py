@@ -61,7 +61,7 @@ def test_panels_have_unique_ids_and_do_not_overlap() -> None:
                 cells.add((x, y))
 
 
-def test_seed_dashboard_signals_are_shown() -> None:
+def test_spec_dashboard_signals_are_shown() -> None:
     exprs = " ".join(e for _, e in dashboard.expressions(_loaded()))
     for metric in (
         "groundwire_hallucination_blocked_total",

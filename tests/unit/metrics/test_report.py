@@ -229,7 +229,7 @@ def test_trend(current: float | None, prior: list[float | None], expected: str) 
     assert trend(current, prior) == expected
 
 
-def test_assessment_and_risk_follow_the_seed_ranges() -> None:
+def test_assessment_and_risk_follow_the_spec_ranges() -> None:
     assert assess_block_rate(0.03).startswith("healthy")
     assert assess_block_rate(0.001).startswith("below 0.5 %")
     assert assess_block_rate(0.09).startswith("above 8 %")

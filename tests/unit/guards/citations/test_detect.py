@@ -1,4 +1,4 @@
-"""Citation detection: the seed's four patterns and its smart filtering."""
+"""Citation detection: the four kinds of docs/spec.md §Citations and its filtering."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def _pairs(text: str) -> list[tuple[str, str]]:
         ("Tracked in #123 and GH-456", [("issue", "#123"), ("issue", "#456")]),
     ],
 )
-def test_seed_patterns(text: str, expected: list[tuple[str, str]]) -> None:
+def test_spec_patterns(text: str, expected: list[tuple[str, str]]) -> None:
     assert _pairs(text) == expected
 
 

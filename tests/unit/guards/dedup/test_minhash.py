@@ -23,7 +23,7 @@ def _random_words(rng: random.Random, n: int) -> list[str]:
     return ["".join(rng.choices("abcdefghijklmnop", k=rng.randint(2, 8))) for _ in range(n)]
 
 
-def test_tokenize_is_the_seeds_lowercase_word_set_with_edge_punctuation_stripped() -> None:
+def test_tokenize_is_the_spec_lowercase_word_set_with_edge_punctuation_stripped() -> None:
     assert tokenize("Per ADR-003, we use Pixeltable.") == {
         "per",
         "adr-003",

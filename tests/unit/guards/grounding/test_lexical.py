@@ -1,4 +1,4 @@
-"""The offline verifier on seed 002's worked examples and targeted cases.
+"""The offline verifier on the worked examples of docs/spec.md §Grounding and targeted cases.
 
 Each targeted case pairs a grounded claim with a minimal edit of it (an invented entity,
 a changed number, a flipped negation, another speaker), so a test fails if the verifier
@@ -37,7 +37,7 @@ def assert_spans_exact(report: GroundingReport, turns: list[SourceTurn]) -> None
         assert by_id[span.turn_id].text[span.start : span.end] == span.text
 
 
-# --- seed 002 worked examples -------------------------------------------------------
+# --- docs/spec.md §Grounding worked examples ----------------------------------------
 
 MEETING = [
     SourceTurn(id="turn-1", text="Let's schedule the meeting for next Tuesday.", source="user"),
@@ -54,7 +54,7 @@ MVP = [
 ]
 
 
-def test_seed_fabricated_employer_is_not_supported() -> None:
+def test_spec_invented_employer_is_not_supported() -> None:
     report = verify(
         "Georgian works as a software developer at Google",
         MEETING,
@@ -67,7 +67,7 @@ def test_seed_fabricated_employer_is_not_supported() -> None:
     assert grounding_blocks(report, CFG)
 
 
-def test_seed_partial_grounding_keeps_evidence_and_penalises() -> None:
+def test_spec_sharpened_plan_keeps_evidence_and_penalises() -> None:
     report = verify(
         "Georgian will deliver the Inbox3 MVP by April 30 with 95% confidence",
         MVP,

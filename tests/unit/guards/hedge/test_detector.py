@@ -1,4 +1,5 @@
-"""Hedge detector: the seed's five categories, its false-positive filters and bypass rule."""
+"""Hedge detector: the five categories of docs/spec.md §Hedges, its required false-positive
+filters and the no-cancellation rule."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from groundwire.guards.hedge.lexicon import PATTERNS
 @pytest.mark.parametrize(
     ("text", "action", "category"),
     [
-        # seed 000 hedge table and Tier 3 examples
+        # docs/spec.md §Hedges table and the blocked worked examples of §Tier policy
         ("I think we should use Redis", "block", "personal_speculation"),
         ("I guess the API supports this", "block", "personal_speculation"),
         ("I believe the cache is warm", "block", "personal_speculation"),
@@ -34,7 +35,7 @@ from groundwire.guards.hedge.lexicon import PATTERNS
         ("The API returns JSON for REST responses", "none", None),
     ],
 )
-def test_seed_categories(text: str, action: str, category: str | None) -> None:
+def test_spec_categories(text: str, action: str, category: str | None) -> None:
     report = analyze(text)
     assert (report.action, report.category) == (action, category)
     if action != "none":
@@ -65,7 +66,7 @@ def test_assertion_markers_never_cancel_personal_speculation(text: str) -> None:
         "The default timeout should be 30 seconds",
     ],
 )
-def test_seed_false_positive_filters(text: str) -> None:
+def test_spec_false_positive_filters(text: str) -> None:
     assert analyze(text).action == "none", analyze(text)
 
 
