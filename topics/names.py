@@ -22,9 +22,9 @@ TOPIC_SUFFIXES: dict[str, str] = {
     "blocked": "delete",
     "dlq": "delete",
     "audit": "delete",
-    "memories": "compact",
-    "answers": "delete",
-    "answers.scored": "delete",
+    # The review relay's position per outbox shard (streams/review/relay.py): compacted,
+    # keyed by relay id, written in the same transaction as the records it relayed.
+    "review.relay": "compact",
 }
 
 
@@ -66,10 +66,6 @@ class TopicNames:
     @property
     def audit(self) -> str:
         return self.name("audit")
-
-    @property
-    def memories(self) -> str:
-        return self.name("memories")
 
     def all(self) -> dict[str, str]:
         """Map suffix -> full name for every topic of the contract."""
