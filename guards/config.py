@@ -103,6 +103,13 @@ class DedupConfig(Section):
     redis_retries: int = Field(default=1, ge=0, le=5)
     # Upper bound on one batch's Redis work including retries: past it the batch fails closed.
     redis_batch_timeout_s: float = Field(default=5.0, gt=0.0)
+    # Which memories a claim is compared with (spec: Near-duplicates): every memory of its
+    # tenant, those of the same user, or those of the same user and memory_type. Changing
+    # it invalidates an existing index (docs/dedup.md).
+    scope: Literal["tenant", "user", "user_and_type"] = "tenant"
+    # A claim queued for review is a *pending* entry, not a memory, until it is approved
+    # (`Validator.admit`); an entry not approved within this time is dropped (14 days).
+    pending_retention_s: float = Field(default=1_209_600.0, gt=0.0)
 
 
 class GroundingConfig(Section):

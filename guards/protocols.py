@@ -21,20 +21,32 @@ class DedupRequest:
     text: str
     # False: look only (the claim is blocked for another reason and must not enter the index)
     insert: bool = True
+    # With insert: True = the claim is queued for review, so it enters as a *pending* entry
+    # (found as `pending_of` by later claims, never as a duplicate) until `promote`; False =
+    # the claim is approved and becomes a memory at once (spec: Near-duplicates).
+    pending: bool = False
+    # Which memories of the tenant the claim is compared with (docs/dedup.md "Scope"): ""
+    # = all of them; otherwise only those with the same scope key (`dedup.scope_key`).
+    scope: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class DedupResult:
     is_duplicate: bool
-    duplicate_of: str | None = None
+    duplicate_of: str | None = None  # the memory this claim duplicates
     similarity: float | None = None
     failed: bool = False
     error: str | None = None
+    # Not a duplicate of any memory, but a near-duplicate of a claim still pending review:
+    # that claim's id and the similarity (informational; the claim follows its own tier).
+    pending_of: str | None = None
+    pending_similarity: float | None = None
 
 
 @runtime_checkable
 class DedupIndex(Protocol):
-    """Near-duplicate index, per tenant.
+    """Near-duplicate index, per tenant: approved memories, and pending entries for claims
+    queued for review (spec: Near-duplicates).
 
     `check_and_insert` is atomic per batch: two near-duplicates inside one batch cannot
     both pass. It is idempotent per (tenant_id, claim_id): submitting a claim_id that is
@@ -44,7 +56,18 @@ class DedupIndex(Protocol):
 
     async def check_and_insert(self, batch: Sequence[DedupRequest]) -> list[DedupResult]: ...
 
-    async def remove(self, tenant_id: str, claim_id: str) -> bool: ...
+    async def promote(
+        self, tenant_id: str, claim_id: str, text: str | None = None, *, scope: str = ""
+    ) -> DedupResult:
+        """A claim queued for review was approved: it becomes a memory (its pending entry
+        moves, or `text` is indexed when the entry has expired or never existed). Returns
+        a duplicate result, and indexes nothing, when a memory is now its near-duplicate.
+        Raises when the index cannot be reached, so the caller can retry."""
+        ...
+
+    async def remove(self, tenant_id: str, claim_id: str) -> bool:
+        """Take a memory, or a pending entry, out of the index; False when absent."""
+        ...
 
     async def aclose(self) -> None: ...
 

@@ -69,11 +69,15 @@ def substring_verifier(req: GroundingRequest) -> GroundingReport:
 
 
 class ExactDedup:
-    """Exact-text duplicates per tenant; records every request; can be made to fail."""
+    """Exact-text duplicates per tenant; records every request; can be made to fail.
+
+    Like the real index, a claim queued for review (`pending=True`) is only a pending
+    entry: a later copy is reported as `pending_of`, not as a duplicate, until `promote`."""
 
     def __init__(self, fail: bool = False) -> None:
         self.fail = fail
         self.index: dict[tuple[str, str], str] = {}
+        self.pending: dict[tuple[str, str], str] = {}
         self.calls: list[list[DedupRequest]] = []
 
     def seed(self, tenant: str, claim_id: str, text: str) -> None:
@@ -90,17 +94,42 @@ class ExactDedup:
             if hit is not None and hit != req.claim_id:
                 out.append(DedupResult(True, hit, 1.0))
                 continue
-            if req.insert:
+            waiting = self.pending.get(key)
+            if waiting == req.claim_id or hit == req.claim_id:
+                out.append(DedupResult(False))
+                continue
+            if req.insert and req.pending:
+                self.pending.setdefault(key, req.claim_id)
+            elif req.insert:
                 self.index[key] = req.claim_id
-            out.append(DedupResult(False))
+            sim = 1.0 if waiting is not None else None
+            out.append(DedupResult(False, pending_of=waiting, pending_similarity=sim))
         return out
 
-    async def remove(self, tenant_id: str, claim_id: str) -> bool:
-        """Forget `claim_id`'s text for its tenant; True when it was indexed."""
-        for key, owner in list(self.index.items()):
+    async def promote(
+        self, tenant_id: str, claim_id: str, text: str | None = None, *, scope: str = ""
+    ) -> DedupResult:
+        """Move `claim_id` from pending to the memories (or index `text`)."""
+        for key, owner in list(self.pending.items()):
             if key[0] == tenant_id and owner == claim_id:
-                del self.index[key]
-                return True
+                del self.pending[key]
+                text = key[1]
+        if text is None:
+            raise LookupError(claim_id)
+        key = (tenant_id, text.lower())
+        hit = self.index.get(key)
+        if hit is not None and hit != claim_id:
+            return DedupResult(True, hit, 1.0)
+        self.index[key] = claim_id
+        return DedupResult(False)
+
+    async def remove(self, tenant_id: str, claim_id: str) -> bool:
+        """Forget `claim_id`'s text for its tenant; True when it was indexed or pending."""
+        for table in (self.index, self.pending):
+            for key, owner in list(table.items()):
+                if key[0] == tenant_id and owner == claim_id:
+                    del table[key]
+                    return True
         return False
 
     async def aclose(self) -> None:

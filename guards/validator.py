@@ -6,11 +6,16 @@ pipeline in an agent's write path without Kafka. Grounding is a `Grounder` of it
 needs no tenant state, so the pipeline runs it in the stateless screen stage by default
 and `decide_batch` reuses the report the screened record carries.
 
-Order inside a batch matters for correctness: grounding runs first so a claim that will
-be blocked anyway (speculation, not supported, partial below the minimum) is sent to the
-dedup index with `insert=False` — a blocked claim must never become the "original" that
-later blocks a legitimate claim as its duplicate. Dedup is ONE call per batch so the
-index can make the whole batch atomic (two near-duplicates in one batch cannot both pass).
+Order inside a batch matters for correctness: grounding runs first so the tier each
+claim gets if it is unique is known before dedup. Only approved memories are memories
+(docs/spec.md §Near-duplicates): a claim that will be approved is inserted as a memory; a
+claim that will go to review is inserted as a *pending* entry, which a later near-duplicate
+only reports (tag `near_duplicate_of_pending`, `RoutedResult.pending_duplicate_of`) and
+which becomes a memory when a person approves it (`Validator.admit`); a claim blocked anyway
+(speculation, not supported, partial below the minimum) is only looked up — a blocked
+claim must never become the "original" that later blocks a legitimate claim as its
+duplicate. Dedup is ONE call per batch so the index can make the whole batch atomic (two
+near-duplicates in one batch cannot both pass).
 
 Failure handling is fail-closed: a verifier or dedup exception never escapes; it becomes
 UNKNOWN / `failed` and the policy routes to review (or per `on_verifier_failure`).
@@ -20,11 +25,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from time import perf_counter
 
 from groundwire.guards.citations import CitationVerifier
 from groundwire.guards.config import GuardsConfig
+from groundwire.guards.dedup.index import scope_key
 from groundwire.guards.grounder import Grounder
 from groundwire.guards.policy import PolicyDecision, build_validation, determine_tier
 from groundwire.guards.protocols import DedupIndex, DedupRequest, DedupResult, GroundingVerifier
@@ -34,10 +41,28 @@ from groundwire.topics.records import Claim, GroundingReport, RoutedResult, Scre
 log = logging.getLogger(__name__)
 
 
+PENDING_TAG = "near_duplicate_of_pending"
+_UNIQUE = DedupResult(is_duplicate=False)
+_UNKNOWN = DedupResult(is_duplicate=False, failed=True, error="claim_id ledger unavailable")
+
+
 def _tier_for(
     s: ScreenedClaim, g: GroundingReport, d: DedupResult | None, cfg: GuardsConfig
 ) -> PolicyDecision:
     return determine_tier(s, grounding=g, dedup=d, cfg=cfg)
+
+
+def _note_pending(decision: PolicyDecision, d: DedupResult | None) -> PolicyDecision:
+    """A near-duplicate of a claim still pending review: tagged and listed with that claim's
+    id; the tier stays the claim's own (the pending claim is not a memory)."""
+    if d is None or d.pending_of is None or d.is_duplicate or d.failed:
+        return decision
+    sim = f" similarity={d.pending_similarity:.3f}" if d.pending_similarity is not None else ""
+    return replace(
+        decision,
+        checks_failed=[*decision.checks_failed, f"{PENDING_TAG}: {d.pending_of}{sim}"],
+        tags=[*decision.tags, PENDING_TAG],
+    )
 
 
 class Validator:
@@ -75,14 +100,26 @@ class Validator:
         fresh = iter(await self.grounder.ground(missing))
         return [s.grounding if s.grounding is not None else next(fresh) for s in screened]
 
+    def _scope(self, claim: Claim) -> str:
+        return scope_key(self.cfg.dedup.scope, claim.user_id, claim.memory_type)
+
     async def _dedup(
-        self, screened: Sequence[ScreenedClaim], insert: Sequence[bool]
+        self, screened: Sequence[ScreenedClaim], tiers: Sequence[Tier]
     ) -> list[DedupResult | None]:
+        """One check for the batch; each claim enters the index as its tier says: a memory
+        when approved, a pending entry when queued for review, not at all when blocked."""
         if self.dedup is None or not self.cfg.dedup.enabled or not screened:
             return [None] * len(screened)
         batch = [
-            DedupRequest(s.claim.tenant_id, s.claim.claim_id, s.claim.content, insert=ins)
-            for s, ins in zip(screened, insert, strict=True)
+            DedupRequest(
+                s.claim.tenant_id,
+                s.claim.claim_id,
+                s.claim.content,
+                insert=tier is not Tier.BLOCK,
+                pending=tier is Tier.FLAG_REVIEW,
+                scope=self._scope(s.claim),
+            )
+            for s, tier in zip(screened, tiers, strict=True)
         ]
         try:
             results = await self.dedup.check_and_insert(batch)
@@ -110,26 +147,26 @@ class Validator:
         t0 = perf_counter()
         groundings = await self._groundings(screened)
         t1 = perf_counter()
-        # Preliminary decision without dedup: claims blocked anyway stay out of the index.
-        insert = [
-            _tier_for(s, g, None, cfg).tier is not Tier.BLOCK
-            for s, g in zip(screened, groundings, strict=True)
+        # The tier each claim gets if dedup finds no duplicate (a claim whose id the ledger
+        # could not confirm as new goes as a failed check would): it decides how the claim
+        # enters the index, and it is the final tier unless dedup finds a duplicate or fails.
+        unknown = list(uniqueness_unknown or [False] * len(screened))
+        tiers = [
+            _tier_for(s, g, _UNKNOWN if unsure else _UNIQUE, cfg).tier
+            for s, g, unsure in zip(screened, groundings, unknown, strict=True)
         ]
-        dedups = await self._dedup(screened, insert)
-        if uniqueness_unknown is not None:
-            for i, unknown in enumerate(uniqueness_unknown):
-                d = dedups[i]
-                if unknown and (d is None or not d.is_duplicate):
-                    dedups[i] = DedupResult(
-                        is_duplicate=False, failed=True, error="claim_id ledger unavailable"
-                    )
+        dedups = await self._dedup(screened, tiers)
+        for i, unsure in enumerate(unknown):
+            d = dedups[i]
+            if unsure and (d is None or not d.is_duplicate):
+                dedups[i] = replace(_UNKNOWN, pending_of=d.pending_of if d else None)
         t2 = perf_counter()
         n = max(1, len(screened))
         now = datetime.now(UTC)
         out: list[RoutedResult] = []
         for s, g, d in zip(screened, groundings, dedups, strict=True):
             p0 = perf_counter()
-            decision = _tier_for(s, g, d, cfg)
+            decision = _note_pending(_tier_for(s, g, d, cfg), d)
             if g.verdict == "partial" and g.adjusted_confidence is None:
                 g = g.model_copy(update={"adjusted_confidence": decision.adjusted_confidence})
             validation = build_validation(
@@ -153,6 +190,7 @@ class Validator:
                     grounding=g,
                     duplicate_of=d.duplicate_of if duplicate and d is not None else None,
                     similarity=d.similarity if d is not None else None,
+                    pending_duplicate_of=d.pending_of if d is not None and not duplicate else None,
                     tags=list(decision.tags),
                     timings_ms=timings,
                     routed_at=now,
@@ -160,6 +198,23 @@ class Validator:
                 )
             )
         return out
+
+    async def admit(self, claim: Claim) -> DedupResult:
+        """A claim queued for review was approved by a person: it becomes a memory of the
+        dedup index now (never before: only approved memories are memories).
+
+        Call it before storing the memory. Its pending entry is promoted, or, when that has
+        expired or was never made, its content is indexed. When a memory approved in the
+        meantime is its near-duplicate, the result says so (`is_duplicate`, `duplicate_of`)
+        and nothing is indexed: store it anyway only on purpose. Idempotent per claim_id.
+        Raises `DedupStoreError` when the index cannot be reached (retry). A rejected
+        claim leaves with `self.dedup.remove(tenant_id, claim_id)`.
+        """
+        if self.dedup is None or not self.cfg.dedup.enabled:
+            return DedupResult(is_duplicate=False)
+        return await self.dedup.promote(
+            claim.tenant_id, claim.claim_id, claim.content, scope=self._scope(claim)
+        )
 
     async def validate_batch(
         self, claims: Sequence[Claim], *, worker: str = ""

@@ -199,6 +199,9 @@ class RoutedResult(BaseModel):
     grounding: GroundingReport = Field(default_factory=GroundingReport)
     duplicate_of: str | None = None
     similarity: float | None = None
+    # Not a duplicate of a memory, but a near-duplicate of this claim, which is still
+    # pending review (tag near_duplicate_of_pending); the claim followed its own tier.
+    pending_duplicate_of: str | None = None
     tags: list[str] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
     routed_at: datetime

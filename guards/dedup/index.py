@@ -8,10 +8,18 @@ tenant in one pipeline. Decisions are the exact Jaccard of the hashed word sets 
 `cfg.threshold`, so they agree with a brute-force scan except where LSH misses a
 candidate (probability <= `cfg.lsh_max_miss` at the threshold; see docs/dedup.md).
 
-Which claims enter the index is the caller's decision, made per request with `insert`:
-the streaming stage inserts claims it approves or queues for review and passes
-`insert=False` for claims blocked for other reasons; a memory rejected in review or
-superseded leaves through `remove`.
+Which claims enter the index is the caller's decision, made per request: the validator
+inserts claims it approves as memories, claims it queues for review as *pending* entries
+(`pending=True`: reported to later near-duplicates as `pending_of`, never as the original
+of a duplicate), and passes `insert=False` for claims blocked for other reasons. A pending
+claim a person approves becomes a memory through `promote`; a memory or pending entry that
+is rejected or superseded leaves through `remove`. Pending entries expire after
+`cfg.pending_retention_s`.
+
+Scope (`cfg.scope`): `tenant` compares a claim with every memory of its tenant; `user` and
+`user_and_type` only with those of the same user (and memory type). The scope salts the
+band keys, so claims of other scopes are never candidates, and keys stay per tenant (one
+hash-tag slot, one script call per tenant per batch).
 
 Fail closed: `check_and_insert` never raises for store trouble; every affected result
 comes back `failed=True, error="dedup check failed: ..."` and the policy routes it to
@@ -22,8 +30,12 @@ itself when Redis returns.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
 
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup.memory import MemoryStore
@@ -35,7 +47,17 @@ from groundwire.guards.dedup.minhash import (
     jaccard,
     tokenize,
 )
-from groundwire.guards.dedup.store import DUPLICATE, DedupStore, DedupStoreError, Item
+from groundwire.guards.dedup.store import (
+    DUPLICATE,
+    LOOK,
+    MEMORY,
+    NOT_PENDING,
+    PENDING,
+    PENDING_MATCH,
+    DedupStore,
+    DedupStoreError,
+    Item,
+)
 from groundwire.guards.protocols import DedupRequest, DedupResult
 
 __all__ = [
@@ -43,6 +65,7 @@ __all__ = [
     "MinHashDedupIndex",
     "build_dedup_index",
     "jaccard",
+    "scope_key",
     "tokenize",
 ]
 
@@ -56,6 +79,34 @@ def _failed(reason: str) -> DedupResult:
     return DedupResult(is_duplicate=False, failed=True, error=f"{FAILED_PREFIX}: {reason}")
 
 
+def scope_key(scope: str, user_id: str, memory_type: str) -> str:
+    """The key of the memories a claim is compared with, inside its tenant: "" for scope
+    `tenant`; the user id for `user`; user id and memory type (trimmed, case-folded) for
+    `user_and_type`. Claims without a user_id share the scope of the empty user id."""
+    if scope == "tenant":
+        return ""
+    if scope == "user":
+        return f"user\0{user_id}"
+    if scope == "user_and_type":
+        return f"user_and_type\0{user_id}\0{memory_type.strip().casefold()}"
+    raise ValueError(f"unknown dedup scope {scope!r}")
+
+
+def scope_salt(key: str) -> int:
+    """A nonzero 64-bit salt for a scope key ("" -> 0: unsalted band keys, the layout of an
+    index built before scopes existed). XORed into every band key of the claim."""
+    if not key:
+        return 0
+    digest = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") or 1
+
+
+def _salted(fp: Fingerprint, salt: int) -> Fingerprint:
+    if not salt:
+        return fp
+    return Fingerprint(tokens=fp.tokens, band_keys=fp.band_keys ^ np.uint64(salt))
+
+
 def _describe(exc: BaseException) -> str:
     """Class and message only: enough to diagnose, and Redis errors carry no credentials."""
     text = str(exc).strip()
@@ -65,7 +116,14 @@ def _describe(exc: BaseException) -> str:
 class MinHashDedupIndex:
     """The DedupIndex: batch fingerprinting here, atomic per-tenant decisions in the store."""
 
-    def __init__(self, cfg: DedupConfig, store: DedupStore, batch_timeout_s: float | None) -> None:
+    def __init__(
+        self,
+        cfg: DedupConfig,
+        store: DedupStore,
+        batch_timeout_s: float | None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         if (cfg.lsh_bands is None) != (cfg.lsh_rows is None):
             raise ValueError("set both lsh_bands and lsh_rows, or neither")
         if cfg.lsh_bands is not None and cfg.lsh_rows is not None:
@@ -76,6 +134,10 @@ class MinHashDedupIndex:
         self.hasher = MinHasher(cfg.num_perm, bands, rows, seed=cfg.seed)
         self.store = store
         self._batch_timeout_s = batch_timeout_s
+        self._clock = clock  # seconds since the epoch: pending entries' retention
+
+    def _now_ms(self) -> int:
+        return int(self._clock() * 1000)
 
     @property
     def bands(self) -> tuple[int, int]:
@@ -106,9 +168,15 @@ class MinHashDedupIndex:
                 word_sets.append(words)
                 valid.append(i)
             token_sets = hash_token_sets(word_sets)
+            salts: dict[str, int] = {}
             for i, fp in zip(valid, self.hasher.fingerprints(token_sets), strict=True):
                 req = batch[i]
-                groups.setdefault(req.tenant_id, []).append(Item(req.claim_id, req.insert, fp))
+                salt = salts.get(req.scope)
+                if salt is None:
+                    salt = salts[req.scope] = scope_salt(req.scope)
+                mode = (PENDING if req.pending else MEMORY) if req.insert else LOOK
+                item = Item(req.claim_id, mode, _salted(fp, salt), salt)
+                groups.setdefault(req.tenant_id, []).append(item)
                 positions.setdefault(req.tenant_id, []).append(i)
         except Exception as exc:  # a bug in fingerprinting must still fail closed
             log.exception("dedup fingerprinting failed")
@@ -123,9 +191,13 @@ class MinHashDedupIndex:
         positions: dict[str, list[int]],
         results: list[DedupResult | None],
     ) -> None:
+        now = self._now_ms()
+        until = now + int(self.cfg.pending_retention_s * 1000)
         try:
             async with asyncio.timeout(self._batch_timeout_s):
-                decided = await self.store.apply(groups, self.cfg.threshold)
+                decided = await self.store.apply(
+                    groups, self.cfg.threshold, now_ms=now, pending_until_ms=until
+                )
         except Exception as exc:  # TimeoutError, ConnectionError, ...: fail closed, keep running
             log.warning("dedup store unavailable: %s", _describe(exc))
             decided = dict.fromkeys(groups, exc)
@@ -139,6 +211,10 @@ class MinHashDedupIndex:
             for i, d in zip(idx, outcome, strict=True):
                 if d.status == DUPLICATE:
                     results[i] = DedupResult(True, d.duplicate_of, d.similarity)
+                elif d.status == PENDING_MATCH:
+                    results[i] = DedupResult(
+                        False, pending_of=d.duplicate_of, pending_similarity=d.similarity
+                    )
                 else:
                     results[i] = DedupResult(False)
 
@@ -154,8 +230,50 @@ class MinHashDedupIndex:
             return "ids are not valid UTF-8"
         return None
 
+    async def promote(
+        self, tenant_id: str, claim_id: str, text: str | None = None, *, scope: str = ""
+    ) -> DedupResult:
+        """A claim that was queued for review has been approved: make it a memory.
+
+        Its pending entry becomes a memory in one atomic step. When there is no live pending
+        entry (it expired after `pending_retention_s`, the dedup check had failed, or it was
+        never queued) and `text` is given, the text is checked and inserted as a memory
+        instead, with the claim's `scope` (`scope_key`). Either way a memory that is now a
+        near-duplicate of it wins: the result is a duplicate (`duplicate_of`, `similarity`)
+        and nothing is inserted, so the caller can discard or merge instead of storing two
+        copies. Idempotent: an id that is already a memory is reported unique.
+
+        Raises DedupStoreError when the store is unreachable (the caller retries), and
+        LookupError when the claim is not pending and no `text` was given.
+        """
+        problem = self._validate(DedupRequest(tenant_id, claim_id, text or ""))
+        if problem:
+            raise ValueError(problem)
+        try:
+            async with asyncio.timeout(self._batch_timeout_s):
+                d = await self.store.promote(
+                    tenant_id, claim_id, self.cfg.threshold, now_ms=self._now_ms()
+                )
+        except DedupStoreError:
+            raise
+        except Exception as exc:
+            raise DedupStoreError(f"dedup promote failed: {_describe(exc)}") from exc
+        if d.status == DUPLICATE:
+            return DedupResult(True, d.duplicate_of, d.similarity)
+        if d.status != NOT_PENDING:
+            return DedupResult(False)
+        if text is None:
+            raise LookupError(f"{claim_id!r} is not pending review; pass its text to index it")
+        (result,) = await self.check_and_insert(
+            [DedupRequest(tenant_id, claim_id, text, insert=True, scope=scope)]
+        )
+        if result.failed:
+            raise DedupStoreError(result.error or "dedup promote failed")
+        return DedupResult(result.is_duplicate, result.duplicate_of, result.similarity)
+
     async def remove(self, tenant_id: str, claim_id: str) -> bool:
-        """Take a memory out of the index (rejected in review, superseded); False if absent.
+        """Take a claim out of the index: a memory (rejected later, superseded) or a pending
+        entry (rejected in review); False if it is neither.
 
         Deletes its band entries and stored word hashes. Raises DedupStoreError when the
         store is unreachable, so the caller (review service) can retry instead of believing
@@ -165,9 +283,9 @@ class MinHashDedupIndex:
             async with asyncio.timeout(self._batch_timeout_s):
                 found = await self.store.fetch_tokens(tenant_id, claim_id)
                 if found is None:
-                    return False
-                handle, tokens = found
-                fp = self.hasher.fingerprints([tokens])[0]
+                    return await self.store.discard(tenant_id, claim_id)
+                handle, tokens, salt = found
+                fp = _salted(self.hasher.fingerprints([tokens])[0], salt)
                 return await self.store.delete(tenant_id, claim_id, handle, fp)
         except DedupStoreError:
             raise
@@ -179,12 +297,17 @@ class MinHashDedupIndex:
 
 
 def build_dedup_index(
-    cfg: DedupConfig, redis_url: str | None = None, *, cluster: bool = False
+    cfg: DedupConfig,
+    redis_url: str | None = None,
+    *,
+    cluster: bool = False,
+    clock: Callable[[], float] = time.time,
 ) -> MinHashDedupIndex:
     """The index in memory (redis_url None) or in Redis (a single server, or a Redis Cluster
-    when `cluster`); same decisions in every home."""
+    when `cluster`); same decisions in every home. `clock` (seconds since the epoch) times
+    pending entries' retention."""
     if redis_url is None:
-        return MinHashDedupIndex(cfg, MemoryStore(), batch_timeout_s=None)
+        return MinHashDedupIndex(cfg, MemoryStore(), batch_timeout_s=None, clock=clock)
     from groundwire.guards.dedup.redis_store import RedisStore
     from groundwire.guards.redis_client import connect
 
@@ -196,4 +319,4 @@ def build_dedup_index(
         cluster=cluster,
     )
     store = RedisStore(client, cfg.redis_prefix, cfg.redis_shard_load)
-    return MinHashDedupIndex(cfg, store, batch_timeout_s=cfg.redis_batch_timeout_s)
+    return MinHashDedupIndex(cfg, store, batch_timeout_s=cfg.redis_batch_timeout_s, clock=clock)

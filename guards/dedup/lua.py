@@ -9,11 +9,30 @@ is valid on Redis Cluster too (one tenant = one slot).
 The algorithm is the one `dedup_memory.MemoryStore` runs in Python; a test feeds both the
 same inputs and requires identical answers. Keep the two in step.
 
+Two namespaces share one band index (docs/dedup.md "Pending review"):
+
+* **memories**: approved claims. A near-duplicate of one is a duplicate (blocked).
+* **pending**: claims queued for review, not memories yet. A near-duplicate of one is
+  reported (status 3, with the pending claim's id) and is otherwise unique. Each pending
+  entry expires `pending_retention_s` after it was queued; every call first purges up to
+  64 expired entries, and an expired entry never matches even before it is purged.
+  `PROMOTE` turns a pending entry into a memory (a person approved it), `DISCARD` drops it.
+
 Key layout for tenant T under prefix P (all in T's slot):
-  P:{T}:m        hash  next (id counter), level/split (linear hashing), entries
-  P:{T}:i        hash  claim_id -> internal id
-  P:{T}:r        hash  internal id -> record: 2-byte claim_id length, claim_id, token hashes
-  P:{T}:b:<n>    hash  band key (8 bytes) -> "id" or "id,id,..."; shard n by linear hashing
+  P:{T}:m        hash  next, pnext (id counters), level/split (linear hashing), entries
+  P:{T}:i        hash  claim_id -> memory id
+  P:{T}:r        hash  memory id -> record: header, claim_id, [salt], token hashes
+  P:{T}:pi       hash  claim_id -> pending id
+  P:{T}:pr       hash  pending id -> record: header, claim_id, [salt], 2-byte band count,
+                       band keys (8 bytes each), token hashes
+  P:{T}:px       zset  pending id -> expiry (ms since the epoch)
+  P:{T}:b:<n>    hash  band key (8 bytes) -> postings "id,p7,id,...": a memory id, or "p"
+                       and a pending id; shard n by linear hashing
+
+Record header: 2 bytes, the claim_id's length; its high bit says an 8-byte scope salt
+follows the claim_id (dedup scope `user` / `user_and_type`: band keys are salted per scope,
+and `remove` needs the salt to find them again). Pending records keep their band keys so
+an expired entry can be purged inside the script.
 
 Band keys live in many small hashes instead of one big one so that each stays in Redis'
 compact listpack encoding (about 15 bytes per entry instead of about 70 in a hashtable).
@@ -26,15 +45,19 @@ first): a Lua error midway would leave the writes before it in place.
 
 from __future__ import annotations
 
-_PRELUDE = r"""
-local meta, ids, rec = KEYS[1], KEYS[2], KEYS[3]
+PURGE_PER_CALL = 64
+
+_PRELUDE = (
+    r"""
+local meta, ids, rec, pids, prec, pexp = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local bprefix = ARGV[1]
 
-local m = redis.call('HMGET', meta, 'next', 'level', 'split', 'entries')
+local m = redis.call('HMGET', meta, 'next', 'level', 'split', 'entries', 'pnext')
 local next_id = tonumber(m[1]) or 0
 local level = tonumber(m[2]) or 0
 local split = tonumber(m[3]) or 0
 local entries = tonumber(m[4]) or 0
+local pnext = tonumber(m[5]) or 0
 
 -- the low 32 bits of a big-endian 8-byte band key choose its shard
 local function shard_of(key)
@@ -60,9 +83,152 @@ end
 
 local function save_meta()
   redis.call('HSET', meta, 'next', next_id, 'level', level, 'split', split,
-             'entries', entries)
+             'entries', entries, 'pnext', pnext)
+end
+
+-- a record's claim_id length and the position after its claim_id and salt
+local function header(blob)
+  local l = string.byte(blob, 1) * 256 + string.byte(blob, 2)
+  local extra = 0
+  if l >= 32768 then
+    l = l - 32768
+    extra = 8
+  end
+  return l, 3 + l + extra
+end
+
+-- a pending record: claim_id, band keys, position of the first token hash
+local function pending_parts(blob)
+  local l, pos = header(blob)
+  local nb = string.byte(blob, pos) * 256 + string.byte(blob, pos + 1)
+  return string.sub(blob, 3, 2 + l), string.sub(blob, pos + 2, pos + 1 + nb * 8),
+         pos + 2 + nb * 8
+end
+
+-- remove one posting from a band entry
+local function drop_posting(bk, posting)
+  local key = shard_key(bk)
+  local v = redis.call('HGET', key, bk)
+  if not v then return end
+  local kept, found = {}, false
+  for x in string.gmatch(v, '[^,]+') do
+    if x == posting and not found then found = true else kept[#kept + 1] = x end
+  end
+  if not found then return end
+  if #kept == 0 then
+    redis.call('HDEL', key, bk)
+  else
+    redis.call('HSET', key, bk, table.concat(kept, ','))
+  end
+  entries = entries - 1
+end
+
+local function purge_pending(pid)
+  local blob = redis.call('HGET', prec, pid)
+  if blob then
+    local cid, bands = pending_parts(blob)
+    local posting = 'p' .. pid
+    for i = 1, #bands - 7, 8 do drop_posting(string.sub(bands, i, i + 7), posting) end
+    if redis.call('HGET', pids, cid) == pid then redis.call('HDEL', pids, cid) end
+    redis.call('HDEL', prec, pid)
+  end
+  redis.call('ZREM', pexp, pid)
+end
+
+-- expired pending entries, a bounded number per call; true if any was purged
+local function sweep(now)
+  local due = redis.call('ZRANGEBYSCORE', pexp, '-inf', now, 'LIMIT', 0, """
+    + str(PURGE_PER_CALL)
+    + r""")
+  for _, pid in ipairs(due) do purge_pending(pid) end
+  return #due > 0
+end
+
+local function live_pending(pid, now)
+  local exp = tonumber(redis.call('ZSCORE', pexp, pid))
+  return exp ~= nil and exp > now
+end
+
+-- the query's token hashes as a set
+local function token_set(toks)
+  local qset, qn = {}, 0
+  for i = 1, #toks - 3, 4 do
+    qset[string.sub(toks, i, i + 3)] = true
+    qn = qn + 1
+  end
+  return qset, qn
+end
+
+local function overlap(qset, blob, from)
+  local inter, cn = 0, 0
+  for j = from, #blob - 3, 4 do
+    cn = cn + 1
+    if qset[string.sub(blob, j, j + 3)] then inter = inter + 1 end
+  end
+  return inter, cn
+end
+
+-- Every entry sharing a band key with the query, confirmed by exact Jaccard. Returns the
+-- most similar memory above the threshold {id, claim_id, inter, union} (ties: lowest id)
+-- or nil, the same for pending entries, and the band lookups (kept for an insert).
+local function scan(qset, qn, bands, threshold, now)
+  local bkeys, bshards, bvals = {}, {}, {}
+  local mb, pb = nil, nil
+  if qn == 0 then return mb, pb, bkeys, bshards, bvals end
+  local seen = {}
+  for i = 1, #bands - 7, 8 do
+    local bk = string.sub(bands, i, i + 7)
+    local shard = shard_key(bk)
+    local v = redis.call('HGET', shard, bk)
+    bkeys[#bkeys + 1] = bk
+    bshards[#bshards + 1] = shard
+    bvals[#bvals + 1] = v
+    if v then
+      for sid in string.gmatch(v, '[^,]+') do
+        if not seen[sid] then
+          seen[sid] = true
+          if string.byte(sid, 1) == 112 then -- 'p': a pending entry
+            local pid = string.sub(sid, 2)
+            local blob = live_pending(pid, now) and redis.call('HGET', prec, pid)
+            if blob then
+              local cid, _, from = pending_parts(blob)
+              local inter, cn = overlap(qset, blob, from)
+              local union = qn + cn - inter
+              local sim = inter / union
+              local id = tonumber(pid)
+              if sim > threshold and (pb == nil or sim > pb[5]
+                                      or (sim == pb[5] and id < pb[1])) then
+                pb = {id, cid, inter, union, sim}
+              end
+            end
+          else
+            local blob = redis.call('HGET', rec, sid)
+            if blob then
+              local l, from = header(blob)
+              local inter, cn = overlap(qset, blob, from)
+              local union = qn + cn - inter
+              local sim = inter / union
+              local id = tonumber(sid)
+              if sim > threshold and (mb == nil or sim > mb[5]
+                                      or (sim == mb[5] and id < mb[1])) then
+                mb = {id, string.sub(blob, 3, 2 + l), inter, union, sim}
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+  return mb, pb, bkeys, bshards, bvals
+end
+
+local function record_head(cid, salt)
+  local l = #cid
+  if #salt == 8 then l = l + 32768 end
+  return string.char(math.floor(l / 256), l % 256) .. cid .. salt
 end
 """
+)
 
 CHECK_AND_INSERT = (
     _PRELUDE
@@ -71,13 +237,19 @@ local threshold = tonumber(ARGV[2])
 local load = tonumber(ARGV[3])
 local n = tonumber(ARGV[4])
 -- the batch travels as a few blobs (fewer arguments to encode and parse):
--- flags: one '1'/'0' per claim (insert?); counts: 2 bytes per claim (token count);
--- alltoks: every claim's 4-byte token hashes back to back; allbands: bw bytes per claim;
--- then one claim_id per claim from ARGV[10]
+-- flags: one per claim, '0' look only, '1' insert as a memory, '2' insert as pending;
+-- counts: 2 bytes per claim (token count); alltoks: every claim's 4-byte token hashes
+-- back to back; allbands: bw bytes per claim; salts: 8 bytes per claim, or empty when no
+-- claim has one; then one claim_id per claim from ARGV[13]
 local flags, counts, alltoks, allbands = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local bw = tonumber(ARGV[9])
+local now = tonumber(ARGV[10])
+local pending_until = ARGV[11]
+local salts = ARGV[12]
+local no_salt = string.rep('\0', 8)
+local nb_bytes = string.char(math.floor(bw / 8 / 256), (bw / 8) % 256)
 local tpos = 1
-local dirty = false
+local dirty = sweep(now)
 
 local function maybe_split()
   local size = 2 ^ level
@@ -108,84 +280,78 @@ local function maybe_split()
   end
 end
 
--- reply: {statuses, then claim_id, intersection, union for each duplicate}; statuses
--- has one character per claim: '0' unique, '1' already indexed, '2' duplicate
+local function add_postings(bkeys, bshards, bvals, posting)
+  for i = 1, #bkeys do
+    local v = bvals[i]
+    if v then v = v .. ',' .. posting else v = posting end
+    redis.call('HSET', bshards[i], bkeys[i], v)
+    entries = entries + 1
+  end
+  maybe_split()
+end
+
+-- reply: {statuses, then claim_id, intersection, union for each status 2 or 3}; statuses
+-- has one character per claim: '0' unique, '1' already indexed (a memory or pending),
+-- '2' duplicate of a memory, '3' unique but a near-duplicate of a pending entry
 local status, out = {}, {''}
 for c = 0, n - 1 do
-  local cid = ARGV[10 + c]
-  local ins = string.byte(flags, c + 1) == 49
+  local cid = ARGV[13 + c]
+  local mode = string.byte(flags, c + 1)
   local cnt = string.byte(counts, 2 * c + 1) * 256 + string.byte(counts, 2 * c + 2)
   local toks = string.sub(alltoks, tpos, tpos + 4 * cnt - 1)
   tpos = tpos + 4 * cnt
   local bands = string.sub(allbands, c * bw + 1, (c + 1) * bw)
-  if redis.call('HEXISTS', ids, cid) == 1 then
+  local known = redis.call('HEXISTS', ids, cid) == 1
+  if not known then
+    local pid = redis.call('HGET', pids, cid)
+    if pid then
+      if live_pending(pid, now) then
+        known = true
+      else
+        purge_pending(pid)
+        dirty = true
+      end
+    end
+  end
+  if known then
     -- already indexed (a replay): unique, never a duplicate of itself
     status[c + 1] = '1'
   else
-    local qset, qn = {}, 0
-    for i = 1, #toks - 3, 4 do
-      qset[string.sub(toks, i, i + 3)] = true
-      qn = qn + 1
-    end
-    local best, best_cid, best_sim, best_i, best_u = nil, '', -1, 0, 0
+    local qset, qn = token_set(toks)
     -- band lookups are kept for the insert below: nothing writes in between
-    local bkeys, bshards, bvals = {}, {}, {}
-    if qn > 0 then
-      local seen = {}
-      for i = 1, #bands - 7, 8 do
-        local bk = string.sub(bands, i, i + 7)
-        local shard = shard_key(bk)
-        local v = redis.call('HGET', shard, bk)
-        bkeys[#bkeys + 1] = bk
-        bshards[#bshards + 1] = shard
-        bvals[#bvals + 1] = v
-        if v then
-          for sid in string.gmatch(v, '%d+') do
-            if not seen[sid] then
-              seen[sid] = true
-              local blob = redis.call('HGET', rec, sid)
-              if blob then
-                local l = string.byte(blob, 1) * 256 + string.byte(blob, 2)
-                local inter, cn = 0, 0
-                for j = 3 + l, #blob - 3, 4 do
-                  cn = cn + 1
-                  if qset[string.sub(blob, j, j + 3)] then inter = inter + 1 end
-                end
-                local union = qn + cn - inter
-                local sim = inter / union
-                local id = tonumber(sid)
-                if sim > threshold and (sim > best_sim or (sim == best_sim and id < best)) then
-                  best, best_sim, best_i, best_u = id, sim, inter, union
-                  best_cid = string.sub(blob, 3, 2 + l)
-                end
-              end
-            end
-          end
-        end
-      end
-    end
-    if best then
+    local mb, pb, bkeys, bshards, bvals = scan(qset, qn, bands, threshold, now)
+    if mb then
       status[c + 1] = '2'
-      out[#out + 1] = best_cid; out[#out + 1] = best_i; out[#out + 1] = best_u
+      out[#out + 1] = mb[2]; out[#out + 1] = mb[3]; out[#out + 1] = mb[4]
     else
-      if ins and qn > 0 then
-        local id = next_id
-        next_id = next_id + 1
-        local sid = tostring(id)
-        redis.call('HSET', ids, cid, sid)
-        local l = #cid
-        redis.call('HSET', rec, sid,
-                   string.char(math.floor(l / 256), l % 256) .. cid .. toks)
-        for i = 1, #bkeys do
-          local v = bvals[i]
-          if v then v = v .. ',' .. sid else v = sid end
-          redis.call('HSET', bshards[i], bkeys[i], v)
-          entries = entries + 1
+      if pb then
+        status[c + 1] = '3'
+        out[#out + 1] = pb[2]; out[#out + 1] = pb[3]; out[#out + 1] = pb[4]
+      else
+        status[c + 1] = '0'
+      end
+      if mode ~= 48 and qn > 0 then
+        local salt = ''
+        if #salts > 0 then
+          salt = string.sub(salts, c * 8 + 1, c * 8 + 8)
+          if salt == no_salt then salt = '' end
         end
-        maybe_split()
+        if mode == 49 then
+          local sid = tostring(next_id)
+          next_id = next_id + 1
+          redis.call('HSET', ids, cid, sid)
+          redis.call('HSET', rec, sid, record_head(cid, salt) .. toks)
+          add_postings(bkeys, bshards, bvals, sid)
+        else
+          local pid = tostring(pnext)
+          pnext = pnext + 1
+          redis.call('HSET', pids, cid, pid)
+          redis.call('HSET', prec, pid, record_head(cid, salt) .. nb_bytes .. bands .. toks)
+          redis.call('ZADD', pexp, pending_until, pid)
+          add_postings(bkeys, bshards, bvals, 'p' .. pid)
+        end
         dirty = true
       end
-      status[c + 1] = '0'
     end
   end
 end
@@ -195,42 +361,105 @@ return out
 """
 )
 
-# ARGV: band prefix, claim_id. Returns the record's token bytes, or false if not indexed.
+# ARGV: band prefix, claim_id. Returns {memory id, salt ("" or 8 bytes), token bytes} of a
+# memory, or false if the claim_id is not a memory.
 FETCH_TOKENS = r"""
 local sid = redis.call('HGET', KEYS[2], ARGV[2])
 if not sid then return false end
 local blob = redis.call('HGET', KEYS[3], sid)
 if not blob then return false end
 local l = string.byte(blob, 1) * 256 + string.byte(blob, 2)
-return {sid, string.sub(blob, 3 + l)}
+local extra = 0
+if l >= 32768 then
+  l = l - 32768
+  extra = 8
+end
+return {sid, string.sub(blob, 3 + l, 2 + l + extra), string.sub(blob, 3 + l + extra)}
 """
 
-# ARGV: band prefix, claim_id, internal id seen by FETCH_TOKENS, band keys blob.
+# ARGV: band prefix, claim_id, memory id seen by FETCH_TOKENS, band keys blob.
 REMOVE = (
     _PRELUDE
     + r"""
 local cid, sid, bands = ARGV[2], ARGV[3], ARGV[4]
 if redis.call('HGET', ids, cid) ~= sid then return 0 end
-for i = 1, #bands - 7, 8 do
-  local bk = string.sub(bands, i, i + 7)
-  local key = shard_key(bk)
-  local v = redis.call('HGET', key, bk)
-  if v then
-    local kept = {}
-    for x in string.gmatch(v, '%d+') do
-      if x ~= sid then kept[#kept + 1] = x end
-    end
-    if #kept == 0 then
-      redis.call('HDEL', key, bk)
-    else
-      redis.call('HSET', key, bk, table.concat(kept, ','))
-    end
-    entries = entries - 1
-  end
-end
+for i = 1, #bands - 7, 8 do drop_posting(string.sub(bands, i, i + 7), sid) end
 redis.call('HDEL', rec, sid)
 redis.call('HDEL', ids, cid)
 save_meta()
 return 1
+"""
+)
+
+# ARGV: band prefix, claim_id. Drops a pending entry; 1 if there was one.
+DISCARD = (
+    _PRELUDE
+    + r"""
+local pid = redis.call('HGET', pids, ARGV[2])
+if not pid then return 0 end
+purge_pending(pid)
+save_meta()
+return 1
+"""
+)
+
+# ARGV: band prefix, threshold, claim_id, now (ms). A pending entry becomes a memory unless
+# a memory is now its near-duplicate. Reply: {'0'} promoted; {'1'} already a memory;
+# {'2', claim_id, intersection, union} a memory is its near-duplicate (the pending entry
+# is dropped, nothing is inserted); {'4'} not pending (never queued, expired or discarded).
+PROMOTE = (
+    _PRELUDE
+    + r"""
+local threshold, cid, now = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
+if redis.call('HEXISTS', ids, cid) == 1 then return {'1'} end
+local pid = redis.call('HGET', pids, cid)
+if not pid then return {'4'} end
+local blob = live_pending(pid, now) and redis.call('HGET', prec, pid)
+if not blob then
+  purge_pending(pid)
+  save_meta()
+  return {'4'}
+end
+local _, pos = header(blob)
+local _, bands, from = pending_parts(blob)
+local toks = string.sub(blob, from)
+local qset, qn = token_set(toks)
+local mb = scan(qset, qn, bands, threshold, now)
+if mb then
+  purge_pending(pid)
+  save_meta()
+  return {'2', mb[2], mb[3], mb[4]}
+end
+local sid = tostring(next_id)
+next_id = next_id + 1
+redis.call('HSET', ids, cid, sid)
+redis.call('HSET', rec, sid, string.sub(blob, 1, pos - 1) .. toks)
+local posting = 'p' .. pid
+for i = 1, #bands - 7, 8 do
+  local bk = string.sub(bands, i, i + 7)
+  local key = shard_key(bk)
+  local v = redis.call('HGET', key, bk)
+  local kept, found = {}, false
+  if v then
+    for x in string.gmatch(v, '[^,]+') do
+      if x == posting and not found then
+        found = true
+        kept[#kept + 1] = sid
+      else
+        kept[#kept + 1] = x
+      end
+    end
+  end
+  if not found then
+    kept[#kept + 1] = sid
+    entries = entries + 1
+  end
+  redis.call('HSET', key, bk, table.concat(kept, ','))
+end
+redis.call('HDEL', pids, cid)
+redis.call('HDEL', prec, pid)
+redis.call('ZREM', pexp, pid)
+save_meta()
+return {'0'}
 """
 )

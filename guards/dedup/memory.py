@@ -1,11 +1,11 @@
 """The in-process home of the dedup index (`groundwire check` without --redis, tests, agents).
 
-It runs the same decision as the Redis Lua script (`dedup_lua.CHECK_AND_INSERT`): look up
-each band key, confirm every candidate with the exact Jaccard of the hashed word sets,
-report the most similar memory above the threshold (ties: the earliest inserted), and
-insert when unique. Internal ids are assigned in insertion order as in Redis, so both
-homes break ties identically. State is lost with the process by design: this home is for
-one-shot checks and for callers that rebuild it from their own store.
+It runs the same decision as the Redis Lua scripts (`dedup.lua`): look up each band key,
+confirm every candidate with the exact Jaccard of the hashed word sets, report the most
+similar memory above the threshold (ties: the earliest inserted), else the most similar
+live pending entry, and insert when unique. Internal ids are assigned in insertion order as
+in Redis, so both homes break ties identically. State is lost with the process by design:
+this home is for one-shot checks and for callers that rebuild it from their own store.
 """
 
 from __future__ import annotations
@@ -16,7 +16,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from groundwire.guards.dedup.minhash import Fingerprint
-from groundwire.guards.dedup.store import DUPLICATE, INDEXED, UNIQUE, Decision, Item
+from groundwire.guards.dedup.store import (
+    DUPLICATE,
+    INDEXED,
+    LOOK,
+    MEMORY,
+    NOT_PENDING,
+    PENDING_MATCH,
+    UNIQUE,
+    Decision,
+    Item,
+)
 
 
 @dataclass(slots=True)
@@ -24,14 +34,107 @@ class _Record:
     claim_id: str
     tokens: np.ndarray
     token_set: frozenset[int]
+    salt: int = 0
+    keys: list[bytes] = field(default_factory=list)  # pending entries keep their band keys
+    expires_ms: int = 0  # pending entries only
+
+
+# Postings: a memory id (>= 0) or a pending id p as -(p + 1), in one list per band key.
+def _pending_posting(pid: int) -> int:
+    return -(pid + 1)
 
 
 @dataclass(slots=True)
 class _Tenant:
     next_id: int = 0
+    next_pending: int = 0
     ids: dict[str, int] = field(default_factory=dict)
     records: dict[int, _Record] = field(default_factory=dict)
+    pending_ids: dict[str, int] = field(default_factory=dict)
+    pending: dict[int, _Record] = field(default_factory=dict)
     buckets: dict[bytes, list[int]] = field(default_factory=dict)
+
+    def live(self, pid: int, now_ms: int) -> _Record | None:
+        rec = self.pending.get(pid)
+        return rec if rec is not None and rec.expires_ms > now_ms else None
+
+    def drop_posting(self, key: bytes, posting: int) -> None:
+        kept = self.buckets.get(key)
+        if not kept or posting not in kept:
+            return
+        kept.remove(posting)
+        if not kept:
+            del self.buckets[key]
+
+    def purge_pending(self, pid: int) -> None:
+        rec = self.pending.pop(pid, None)
+        if rec is None:
+            return
+        for key in rec.keys:
+            self.drop_posting(key, _pending_posting(pid))
+        if self.pending_ids.get(rec.claim_id) == pid:
+            del self.pending_ids[rec.claim_id]
+
+    def sweep(self, now_ms: int) -> None:
+        for pid in [p for p, rec in self.pending.items() if rec.expires_ms <= now_ms]:
+            self.purge_pending(pid)
+
+    def scan(
+        self, query: frozenset[int], keys: list[bytes], threshold: float, now_ms: int
+    ) -> tuple[Decision | None, Decision | None]:
+        """(best memory, best live pending entry) above the threshold, as decisions."""
+        best: tuple[float, int, int, int] | None = None  # (sim, id, inter, union)
+        best_p: tuple[float, int, int, int] | None = None
+        if not query:
+            return None, None
+        seen: set[int] = set()
+        for key in keys:
+            for posting in self.buckets.get(key, ()):
+                if posting in seen:
+                    continue
+                seen.add(posting)
+                if posting >= 0:
+                    rec: _Record | None = self.records[posting]
+                    ident = posting
+                else:
+                    ident = -posting - 1
+                    rec = self.live(ident, now_ms)
+                if rec is None:
+                    continue
+                inter = len(query & rec.token_set)
+                union = len(query) + len(rec.token_set) - inter
+                sim = inter / union
+                if sim <= threshold:
+                    continue
+                current = best if posting >= 0 else best_p
+                if (
+                    current is None
+                    or sim > current[0]
+                    or (sim == current[0] and ident < current[1])
+                ):
+                    if posting >= 0:
+                        best = (sim, ident, inter, union)
+                    else:
+                        best_p = (sim, ident, inter, union)
+        memory = (
+            Decision(DUPLICATE, self.records[best[1]].claim_id, best[2], best[3])
+            if best is not None
+            else None
+        )
+        pending = (
+            Decision(PENDING_MATCH, self.pending[best_p[1]].claim_id, best_p[2], best_p[3])
+            if best_p is not None
+            else None
+        )
+        return memory, pending
+
+    def add_memory(self, rec: _Record, keys: list[bytes]) -> None:
+        mid = self.next_id
+        self.next_id += 1
+        self.ids[rec.claim_id] = mid
+        self.records[mid] = rec
+        for key in keys:
+            self.buckets.setdefault(key, []).append(mid)
 
 
 class MemoryStore:
@@ -41,58 +144,69 @@ class MemoryStore:
         self._lock = threading.Lock()
 
     async def apply(
-        self, groups: dict[str, list[Item]], threshold: float
+        self,
+        groups: dict[str, list[Item]],
+        threshold: float,
+        *,
+        now_ms: int = 0,
+        pending_until_ms: int = 0,
     ) -> dict[str, list[Decision] | Exception]:
         with self._lock:
-            return {t: self._apply_tenant(t, items, threshold) for t, items in groups.items()}
+            return {
+                t: self._apply_tenant(t, items, threshold, now_ms, pending_until_ms)
+                for t, items in groups.items()
+            }
 
-    def _apply_tenant(self, tenant_id: str, items: list[Item], threshold: float) -> list[Decision]:
+    def _apply_tenant(
+        self, tenant_id: str, items: list[Item], threshold: float, now_ms: int, until_ms: int
+    ) -> list[Decision]:
         state = self._tenants.setdefault(tenant_id, _Tenant())
+        state.sweep(now_ms)
         out: list[Decision] = []
         for item in items:
             if item.claim_id in state.ids:
                 out.append(Decision(INDEXED))
                 continue
+            pid = state.pending_ids.get(item.claim_id)
+            if pid is not None:
+                if state.live(pid, now_ms) is not None:
+                    out.append(Decision(INDEXED))
+                    continue
+                state.purge_pending(pid)
             fp = item.fingerprint
             query = frozenset(fp.tokens.tolist())
             keys = [k.tobytes() for k in fp.band_keys.astype(">u8")]
-            best: tuple[float, int, int, int] | None = None  # (sim, id, inter, union)
-            if query:
-                seen: set[int] = set()
-                for key in keys:
-                    for mid in state.buckets.get(key, ()):
-                        if mid in seen:
-                            continue
-                        seen.add(mid)
-                        rec = state.records[mid]
-                        inter = len(query & rec.token_set)
-                        union = len(query) + len(rec.token_set) - inter
-                        sim = inter / union
-                        if sim > threshold and (
-                            best is None or sim > best[0] or (sim == best[0] and mid < best[1])
-                        ):
-                            best = (sim, mid, inter, union)
-            if best is not None:
-                dup = state.records[best[1]].claim_id
-                out.append(Decision(DUPLICATE, dup, best[2], best[3]))
+            memory, pending = state.scan(query, keys, threshold, now_ms)
+            if memory is not None:
+                out.append(memory)
                 continue
-            if item.insert and query:
-                mid = state.next_id
-                state.next_id += 1
-                state.ids[item.claim_id] = mid
-                state.records[mid] = _Record(item.claim_id, fp.tokens, query)
+            out.append(pending if pending is not None else Decision(UNIQUE))
+            if item.mode == LOOK or not query:
+                continue
+            rec = _Record(item.claim_id, fp.tokens, query, item.salt)
+            if item.mode == MEMORY:
+                state.add_memory(rec, keys)
+            else:
+                new = state.next_pending
+                state.next_pending += 1
+                rec.keys = keys
+                rec.expires_ms = until_ms
+                state.pending_ids[item.claim_id] = new
+                state.pending[new] = rec
                 for key in keys:
-                    state.buckets.setdefault(key, []).append(mid)
-            out.append(Decision(UNIQUE))
+                    state.buckets.setdefault(key, []).append(_pending_posting(new))
         return out
 
-    async def fetch_tokens(self, tenant_id: str, claim_id: str) -> tuple[str, np.ndarray] | None:
+    async def fetch_tokens(
+        self, tenant_id: str, claim_id: str
+    ) -> tuple[str, np.ndarray, int] | None:
         with self._lock:
             state = self._tenants.get(tenant_id)
             if state is None or claim_id not in state.ids:
                 return None
             mid = state.ids[claim_id]
-            return str(mid), state.records[mid].tokens
+            rec = state.records[mid]
+            return str(mid), rec.tokens, rec.salt
 
     async def delete(
         self, tenant_id: str, claim_id: str, handle: str, fingerprint: Fingerprint
@@ -104,18 +218,50 @@ class MemoryStore:
             mid = state.ids.pop(claim_id)
             del state.records[mid]
             for k in fingerprint.band_keys.astype(">u8"):
-                key = k.tobytes()
-                kept = [m for m in state.buckets.get(key, ()) if m != mid]
-                if kept:
-                    state.buckets[key] = kept
-                else:
-                    state.buckets.pop(key, None)
+                state.drop_posting(k.tobytes(), mid)
+            return True
+
+    async def promote(
+        self, tenant_id: str, claim_id: str, threshold: float, *, now_ms: int = 0
+    ) -> Decision:
+        with self._lock:
+            state = self._tenants.setdefault(tenant_id, _Tenant())
+            if claim_id in state.ids:
+                return Decision(INDEXED)
+            pid = state.pending_ids.get(claim_id)
+            if pid is None:
+                return Decision(NOT_PENDING)
+            rec = state.live(pid, now_ms)
+            if rec is None:
+                state.purge_pending(pid)
+                return Decision(NOT_PENDING)
+            memory, _ = state.scan(rec.token_set, rec.keys, threshold, now_ms)
+            state.purge_pending(pid)
+            if memory is not None:
+                return memory
+            keys, rec.keys, rec.expires_ms = rec.keys, [], 0
+            state.add_memory(rec, keys)
+            return Decision(UNIQUE)
+
+    async def discard(self, tenant_id: str, claim_id: str) -> bool:
+        with self._lock:
+            state = self._tenants.get(tenant_id)
+            pid = state.pending_ids.get(claim_id) if state is not None else None
+            if state is None or pid is None:
+                return False
+            state.purge_pending(pid)
             return True
 
     def size(self, tenant_id: str) -> int:
         """Indexed memories of one tenant (for tests and `groundwire check` summaries)."""
         state = self._tenants.get(tenant_id)
         return len(state.ids) if state else 0
+
+    def pending_size(self, tenant_id: str) -> int:
+        """Pending (queued for review) entries of one tenant, expired ones included until
+        the next call purges them."""
+        state = self._tenants.get(tenant_id)
+        return len(state.pending) if state else 0
 
     async def aclose(self) -> None:
         return None

@@ -25,16 +25,20 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
-from groundwire.guards.dedup.lua import CHECK_AND_INSERT, FETCH_TOKENS, REMOVE
+from groundwire.guards.dedup.lua import CHECK_AND_INSERT, DISCARD, FETCH_TOKENS, PROMOTE, REMOVE
 from groundwire.guards.dedup.minhash import Fingerprint
 from groundwire.guards.dedup.store import (
     DUPLICATE,
     INDEXED,
+    NOT_PENDING,
+    PENDING_MATCH,
     UNIQUE,
     Decision,
     DedupStoreError,
     Item,
 )
+
+_NUM_KEYS = 6
 
 
 class _Script:
@@ -63,19 +67,37 @@ class RedisStore:
         self._check = _Script(CHECK_AND_INSERT)
         self._fetch = _Script(FETCH_TOKENS)
         self._remove = _Script(REMOVE)
+        self._promote = _Script(PROMOTE)
+        self._discard = _Script(DISCARD)
 
     def keys(self, tenant_id: str) -> tuple[list[str], str]:
-        """([meta, ids, records], band-shard prefix) of one tenant, all in its hash-tag slot."""
+        """([meta, ids, records, pending ids, pending records, pending expiries],
+        band-shard prefix) of one tenant, all in its hash-tag slot."""
         base = f"{self._prefix}:{{{tenant_id}}}:"
-        return [base + "m", base + "i", base + "r"], base + "b:"
+        names = ("m", "i", "r", "pi", "pr", "px")
+        return [base + n for n in names], base + "b:"
 
-    def _check_args(self, items: list[Item], threshold: float, band_prefix: str) -> list[Any]:
-        """The batch as a few blobs plus one claim_id each (layout in dedup_lua)."""
+    def _check_args(
+        self,
+        items: list[Item],
+        threshold: float,
+        band_prefix: str,
+        now_ms: int,
+        pending_until_ms: int,
+    ) -> list[Any]:
+        """The batch as a few blobs plus one claim_id each (layout in dedup.lua)."""
         fps = [item.fingerprint for item in items]
         counts = np.fromiter((fp.tokens.size for fp in fps), dtype=">u2", count=len(fps))
         tokens = np.concatenate([fp.tokens for fp in fps]) if fps else np.empty(0, np.uint32)
         bands = np.stack([fp.band_keys for fp in fps]) if fps else np.empty((0, 0), np.uint64)
-        flags = "".join("1" if item.insert else "0" for item in items)
+        flags = "".join("012"[item.mode] for item in items)
+        salts = (
+            np.fromiter((item.salt for item in items), dtype=np.uint64, count=len(items))
+            .astype(">u8")
+            .tobytes()
+            if any(item.salt for item in items)
+            else b""
+        )
         return [
             band_prefix,
             repr(float(threshold)),
@@ -86,18 +108,27 @@ class RedisStore:
             tokens.astype(">u4").tobytes(),
             bands.astype(">u8").tobytes(),
             bands.shape[1] * 8 if bands.ndim == 2 else 0,
+            now_ms,
+            pending_until_ms,
+            salts,
             *(item.claim_id for item in items),
         ]
 
     async def apply(
-        self, groups: dict[str, list[Item]], threshold: float
+        self,
+        groups: dict[str, list[Item]],
+        threshold: float,
+        *,
+        now_ms: int = 0,
+        pending_until_ms: int = 0,
     ) -> dict[str, list[Decision] | Exception]:
         calls = {t: (*self.keys(t), items) for t, items in groups.items()}
-        replies = await self._run_check(calls, threshold)
+        times = (now_ms, pending_until_ms)
+        replies = await self._run_check(calls, threshold, times)
         if any(isinstance(r, NoScriptError) for r in replies.values()):
             await self._check.load(self._client)
             retry = {t: calls[t] for t, r in replies.items() if isinstance(r, NoScriptError)}
-            replies.update(await self._run_check(retry, threshold))
+            replies.update(await self._run_check(retry, threshold, times))
         out: dict[str, list[Decision] | Exception] = {}
         for tenant, reply in replies.items():
             if isinstance(reply, Exception):
@@ -110,14 +141,18 @@ class RedisStore:
         return out
 
     async def _run_check(
-        self, calls: dict[str, tuple[list[str], str, list[Item]]], threshold: float
+        self,
+        calls: dict[str, tuple[list[str], str, list[Item]]],
+        threshold: float,
+        times: tuple[int, int],
     ) -> dict[str, Any]:
         tenants = list(calls)
+        sha = self._check.sha
         if len(tenants) == 1:  # no pipeline bookkeeping for the common single-tenant batch
             keys, bprefix, items = calls[tenants[0]]
-            args = self._check_args(items, threshold, bprefix)
+            args = self._check_args(items, threshold, bprefix, *times)
             try:
-                return {tenants[0]: await self._client.evalsha(self._check.sha, 3, *keys, *args)}
+                return {tenants[0]: await self._client.evalsha(sha, _NUM_KEYS, *keys, *args)}
             except NoScriptError as exc:
                 return {tenants[0]: exc}
         if self._cluster:
@@ -129,15 +164,16 @@ class RedisStore:
 
             async def one(tenant: str) -> Any:
                 keys, bprefix, items = calls[tenant]
-                args = self._check_args(items, threshold, bprefix)
-                return await self._client.evalsha(self._check.sha, 3, *keys, *args)
+                args = self._check_args(items, threshold, bprefix, *times)
+                return await self._client.evalsha(sha, _NUM_KEYS, *keys, *args)
 
             results = await asyncio.gather(*(one(t) for t in tenants), return_exceptions=True)
             return dict(zip(tenants, results, strict=True))
         pipe = self._client.pipeline(transaction=False)
         for tenant in tenants:
             keys, bprefix, items = calls[tenant]
-            pipe.evalsha(self._check.sha, 3, *keys, *self._check_args(items, threshold, bprefix))
+            args = self._check_args(items, threshold, bprefix, *times)
+            pipe.evalsha(sha, _NUM_KEYS, *keys, *args)
         results = await pipe.execute(raise_on_error=False)
         return dict(zip(tenants, results, strict=True))
 
@@ -156,13 +192,16 @@ class RedisStore:
             await script.load(self._client)
             return await self._client.evalsha(script.sha, len(keys), *keys, *args)
 
-    async def fetch_tokens(self, tenant_id: str, claim_id: str) -> tuple[str, np.ndarray] | None:
+    async def fetch_tokens(
+        self, tenant_id: str, claim_id: str
+    ) -> tuple[str, np.ndarray, int] | None:
         keys, bprefix = self.keys(tenant_id)
         reply = await self._evalsha(self._fetch, keys, [bprefix, claim_id])
         if not reply:
             return None
-        handle, blob = reply
-        return handle.decode(), np.frombuffer(blob, dtype=">u4").astype(np.uint32)
+        handle, salt, blob = reply
+        tokens = np.frombuffer(blob, dtype=">u4").astype(np.uint32)
+        return handle.decode(), tokens, int.from_bytes(salt, "big") if salt else 0
 
     async def delete(
         self, tenant_id: str, claim_id: str, handle: str, fingerprint: Fingerprint
@@ -171,25 +210,45 @@ class RedisStore:
         args = [bprefix, claim_id, handle, fingerprint.bands_blob()]
         return bool(await self._evalsha(self._remove, keys, args))
 
+    async def promote(
+        self, tenant_id: str, claim_id: str, threshold: float, *, now_ms: int = 0
+    ) -> Decision:
+        keys, bprefix = self.keys(tenant_id)
+        args = [bprefix, repr(float(threshold)), claim_id, now_ms]
+        reply = await self._evalsha(self._promote, keys, args)
+        if not isinstance(reply, list) or not reply:
+            raise DedupStoreError("unexpected reply shape from the promote script")
+        status = int(reply[0])
+        if status == DUPLICATE and len(reply) == 4:
+            return Decision(DUPLICATE, reply[1].decode("utf-8"), int(reply[2]), int(reply[3]))
+        if status in (UNIQUE, INDEXED, NOT_PENDING) and len(reply) == 1:
+            return Decision(status)
+        raise DedupStoreError("unexpected reply from the promote script")
+
+    async def discard(self, tenant_id: str, claim_id: str) -> bool:
+        keys, bprefix = self.keys(tenant_id)
+        return bool(await self._evalsha(self._discard, keys, [bprefix, claim_id]))
+
     async def aclose(self) -> None:
         await self._client.aclose()
 
 
 def _parse(reply: Any, n: int) -> list[Decision]:
-    """{statuses, then claim_id, intersection, union per duplicate}, checked for shape."""
+    """{statuses, then claim_id, intersection, union per duplicate or pending match},
+    checked for shape."""
     if not isinstance(reply, list) or not reply or len(reply[0]) != n:
         raise DedupStoreError("unexpected reply shape from the dedup script")
     statuses: bytes = reply[0]
-    if (len(reply) - 1) != 3 * statuses.count(b"2"):
+    if (len(reply) - 1) != 3 * (statuses.count(b"2") + statuses.count(b"3")):
         raise DedupStoreError("unexpected reply shape from the dedup script")
     out: list[Decision] = []
     pos = 1
     for ch in statuses:
         status = ch - 48
-        if status == DUPLICATE:
+        if status in (DUPLICATE, PENDING_MATCH):
             cid, inter, union = reply[pos : pos + 3]
             pos += 3
-            out.append(Decision(DUPLICATE, cid.decode("utf-8"), int(inter), int(union)))
+            out.append(Decision(status, cid.decode("utf-8"), int(inter), int(union)))
         elif status in (UNIQUE, INDEXED):
             out.append(Decision(status))
         else:

@@ -3,6 +3,11 @@
 The index (`dedup.MinHashDedupIndex`) turns requests into `Item`s (hashing and banding a
 whole batch at once) and a store decides them; splitting it this way is what lets the
 in-memory and the Redis home run the same decision on the same fingerprints.
+
+A store keeps two namespaces per tenant over one band index: **memories** (approved
+claims; a near-duplicate of one is a duplicate) and **pending** entries (claims queued for
+review; a near-duplicate of one is reported, `PENDING_MATCH`, and otherwise unique).
+Pending entries expire at the time the index gives them (`DedupConfig.pending_retention_s`).
 """
 
 from __future__ import annotations
@@ -15,8 +20,15 @@ import numpy as np
 from groundwire.guards.dedup.minhash import Fingerprint
 
 UNIQUE = 0  # not a duplicate (inserted when asked to and the text has words)
-INDEXED = 1  # this claim_id is already indexed: a replay, reported unique
-DUPLICATE = 2
+INDEXED = 1  # this claim_id is already indexed (a memory or pending): a replay, unique
+DUPLICATE = 2  # a near-duplicate of a memory
+PENDING_MATCH = 3  # unique among memories, but a near-duplicate of a pending entry
+NOT_PENDING = 4  # promote: the claim_id has no (live) pending entry
+
+# What a store does with an item after deciding it (it never inserts a duplicate).
+LOOK = 0  # look only: the claim is blocked for another reason
+MEMORY = 1  # insert as a memory: the claim is approved
+PENDING = 2  # insert as a pending entry: the claim is queued for review
 
 
 class DedupStoreError(RuntimeError):
@@ -26,36 +38,62 @@ class DedupStoreError(RuntimeError):
 @dataclass(frozen=True, slots=True)
 class Item:
     claim_id: str
-    insert: bool
-    fingerprint: Fingerprint
+    mode: int  # LOOK | MEMORY | PENDING
+    fingerprint: Fingerprint  # band keys already salted with `salt`
+    salt: int = 0  # the dedup scope's salt (0: scope `tenant`, band keys unsalted)
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    status: int  # UNIQUE | INDEXED | DUPLICATE
-    duplicate_of: str | None = None
+    status: int  # UNIQUE | INDEXED | DUPLICATE | PENDING_MATCH | NOT_PENDING
+    duplicate_of: str | None = None  # the memory (DUPLICATE) or pending claim (PENDING_MATCH)
     intersection: int = 0
     union: int = 0
 
     @property
     def similarity(self) -> float | None:
         """The exact (hashed-word) Jaccard, computed the same way in both homes."""
-        return self.intersection / self.union if self.status == DUPLICATE else None
+        if self.status == DUPLICATE or self.status == PENDING_MATCH:
+            return self.intersection / self.union
+        return None
 
 
 class DedupStore(Protocol):
     """Where the index lives. `apply` decides each tenant's items in order, atomically."""
 
     async def apply(
-        self, groups: dict[str, list[Item]], threshold: float
-    ) -> dict[str, list[Decision] | Exception]: ...
+        self,
+        groups: dict[str, list[Item]],
+        threshold: float,
+        *,
+        now_ms: int,
+        pending_until_ms: int,
+    ) -> dict[str, list[Decision] | Exception]:
+        """Purge expired pending entries, then decide and insert each tenant's items."""
+        ...
 
-    async def fetch_tokens(self, tenant_id: str, claim_id: str) -> tuple[str, np.ndarray] | None:
-        """(opaque handle, token hashes) of an indexed claim, or None."""
+    async def fetch_tokens(
+        self, tenant_id: str, claim_id: str
+    ) -> tuple[str, np.ndarray, int] | None:
+        """(opaque handle, token hashes, salt) of a memory, or None."""
         ...
 
     async def delete(
         self, tenant_id: str, claim_id: str, handle: str, fingerprint: Fingerprint
-    ) -> bool: ...
+    ) -> bool:
+        """Remove a memory (band keys from `fetch_tokens`' tokens and salt)."""
+        ...
+
+    async def promote(
+        self, tenant_id: str, claim_id: str, threshold: float, *, now_ms: int
+    ) -> Decision:
+        """Turn a live pending entry into a memory: UNIQUE (promoted), INDEXED (already a
+        memory), DUPLICATE (a memory is its near-duplicate; the entry is dropped, nothing
+        inserted) or NOT_PENDING."""
+        ...
+
+    async def discard(self, tenant_id: str, claim_id: str) -> bool:
+        """Drop a pending entry; False when there was none."""
+        ...
 
     async def aclose(self) -> None: ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 import redis.asyncio as aioredis
@@ -16,6 +16,7 @@ from groundwire.guards.dedup.minhash import jaccard, tokenize
 from groundwire.guards.protocols import DedupRequest
 from tests.support.redis_server import delete_prefix
 from tests.support.text_edits import random_edit
+from tests.unit.guards.dedup import test_pending as pending
 
 pytestmark = pytest.mark.integration
 
@@ -208,3 +209,65 @@ async def test_memory_and_redis_homes_give_identical_answers(
     assert sum(r.is_duplicate for r in got_mem) > 50
     assert not any(r.failed for r in got_redis)
     assert got_mem == got_redis
+
+
+# -- pending review, retention and scopes: the unit scenarios, in Redis ---------------------
+
+
+@pytest.mark.parametrize("scenario", pending.SCENARIOS, ids=lambda s: s.__name__)
+async def test_pending_scenarios_in_redis(
+    scenario: Callable[[pending.Build, DedupConfig], Awaitable[None]],
+    cfg: DedupConfig,
+    redis_url: str,
+    raw: aioredis.Redis,
+) -> None:
+    def redis_home(c: DedupConfig, clock: pending.Clock) -> MinHashDedupIndex:
+        return build_dedup_index(c, redis_url, clock=clock)
+
+    await scenario(redis_home, cfg)
+
+
+async def test_pending_keys_share_the_tenant_slot_and_expire(
+    cfg: DedupConfig, redis_url: str, raw: aioredis.Redis, unique_tenant: str
+) -> None:
+    clock = pending.Clock()
+    index = build_dedup_index(
+        cfg.model_copy(update={"pending_retention_s": 60}), redis_url, clock=clock
+    )
+    texts = [_sentence(random.Random(i), 12) for i in range(100)]
+    await index.check_and_insert(
+        [pending.review(unique_tenant, f"r{i}", t) for i, t in enumerate(texts)]
+    )
+    keys = {k.decode() for k in await _tenant_keys(raw, cfg, unique_tenant)}
+    base = f"{cfg.redis_prefix}:{{{unique_tenant}}}:"
+    assert {base + "pi", base + "pr", base + "px"} <= keys
+    assert await raw.zcard(base + "px") == 100
+    clock.now += 61
+    # each call purges at most 64 expired entries; expired ones never match meanwhile
+    (probe,) = await index.check_and_insert(
+        [DedupRequest(unique_tenant, "p", texts[-1], insert=False)]
+    )
+    assert probe.pending_of is None
+    assert await raw.zcard(base + "px") == 36
+    await index.check_and_insert([DedupRequest(unique_tenant, "q", "x y z", insert=False)])
+    assert await raw.zcard(base + "px") == 0
+    assert await raw.hlen(base + "pi") == 0 and await raw.hlen(base + "pr") == 0
+    shards = [k for k in await _tenant_keys(raw, cfg, unique_tenant) if b":b:" in k]
+    assert shards == []  # no band posting left behind
+    assert int(await raw.hget(base + "m", "entries") or 0) == 0
+    await index.aclose()
+
+
+async def test_pending_steps_give_identical_answers_in_both_homes(
+    cfg: DedupConfig, redis_url: str, raw: aioredis.Redis
+) -> None:
+    rng = random.Random(91)
+    tenants = [f"pp-{uuid.uuid4().hex[:6]}" for _ in range(2)]
+    steps = pending.random_steps(rng, 500, tenants)
+    c = cfg.model_copy(update={"pending_retention_s": 12 * 3_600.0})
+    mem_clock, redis_clock = pending.Clock(), pending.Clock()
+    got_mem = await pending.run_steps(build_dedup_index(c, clock=mem_clock), mem_clock, steps)
+    in_redis = build_dedup_index(c, redis_url, clock=redis_clock)
+    got_redis = await pending.run_steps(in_redis, redis_clock, steps)
+    await in_redis.aclose()
+    assert got_mem == got_redis == pending.brute_force(steps, c.threshold, c.pending_retention_s)

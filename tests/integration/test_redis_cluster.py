@@ -78,6 +78,32 @@ async def test_remove_on_the_cluster(index: MinHashDedupIndex) -> None:
     assert not after.is_duplicate and not after.failed
 
 
+async def test_pending_entries_promote_and_discard_on_the_cluster(
+    index: MinHashDedupIndex, cfg: DedupConfig, redis_cluster: RedisClusterServer
+) -> None:
+    """Claims queued for review are pending entries in the tenant's slot; a copy is only
+    reported; an approved one becomes a memory; a rejected one leaves (spec:
+    Near-duplicates)."""
+    queued = await index.check_and_insert(
+        [DedupRequest(t, "rv", TEXT, pending=True) for t in TENANTS]
+    )
+    assert not any(r.failed or r.is_duplicate or r.pending_of for r in queued)
+    copies = await index.check_and_insert([DedupRequest(t, "c2", TEXT) for t in TENANTS])
+    assert [(r.is_duplicate, r.pending_of) for r in copies] == [(False, "rv")] * len(TENANTS)
+    for tenant in TENANTS[:5]:
+        assert len(_nodes_holding(redis_cluster, f"{cfg.redis_prefix}:{{{tenant}}}:*")) == 1
+    tenant = TENANTS[0]
+    promoted = await index.promote(tenant, "rv")
+    assert promoted.is_duplicate and promoted.duplicate_of == "c2"  # c2 was approved first
+    other = TENANTS[1]
+    assert await index.remove(other, "rv") is True  # rejected in review
+    assert await index.remove(other, "c2") is True
+    await index.check_and_insert([DedupRequest(other, "rv2", TEXT, pending=True)])
+    assert not (await index.promote(other, "rv2")).is_duplicate
+    (copy,) = await index.check_and_insert([DedupRequest(other, "c3", TEXT)])
+    assert copy.duplicate_of == "rv2"
+
+
 async def test_citation_verdicts_are_shared_through_the_cluster(
     redis_cluster: RedisClusterServer, tmp_path: Path
 ) -> None:

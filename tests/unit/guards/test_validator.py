@@ -41,11 +41,12 @@ def test_one_dedup_call_per_batch_and_blocked_claims_not_inserted() -> None:
         _claim("d", "Jobs run nightly"),
     )
     assert len(dedup.calls) == 1
-    assert [(r.claim_id, r.insert) for r in dedup.calls[0]] == [
-        ("a", False),
-        ("b", True),
-        ("c", False),
-        ("d", True),
+    # approved -> a memory; review -> a pending entry; blocked -> looked up only
+    assert [(r.claim_id, r.insert, r.pending) for r in dedup.calls[0]] == [
+        ("a", False, False),
+        ("b", True, False),
+        ("c", False, False),
+        ("d", True, True),
     ]
     assert [r.validation.tier for r in results] == [
         Tier.BLOCK,
@@ -196,3 +197,55 @@ def test_the_screened_record_carries_the_grounding_report_over_the_wire() -> Non
     item.grounding = GroundingReport(verdict="supported", score=0.9, verifier="lexical")
     again = type(item).model_validate_json(item.model_dump_json())
     assert again.grounding == item.grounding
+
+
+def test_only_approved_memories_are_memories() -> None:
+    """A claim queued for review is not a memory: the same text from a trusted source is
+    not its duplicate; it is tagged with the pending claim's id and follows its own tier.
+    Once a person approves the first claim (`admit`), it is a memory like any other."""
+    from groundwire.guards.config import DedupConfig
+    from groundwire.guards.dedup import build_dedup_index
+
+    v = Validator(GuardsConfig(), build_dedup_index(DedupConfig()), None)
+    text = "The billing service uses PostgreSQL 15"
+    (pending,) = _validate(v, _claim("rv-1", text))
+    assert pending.validation.tier is Tier.FLAG_REVIEW
+    assert pending.pending_duplicate_of is None
+    (doc,) = _validate(v, _claim("doc-1", text, source="documentation"))
+    assert doc.validation.tier is not Tier.BLOCK
+    assert doc.duplicate_of is None and doc.validation.dedup == "unique"
+    assert doc.pending_duplicate_of == "rv-1" and "near_duplicate_of_pending" in doc.tags
+    assert "near_duplicate_of_pending: rv-1 similarity=1.000" in doc.validation.checks_failed
+    # doc-1 was approved, so it is a memory: the next copy is its duplicate
+    (copy,) = _validate(v, _claim("rv-2", text + "."))
+    assert (copy.validation.tier, copy.duplicate_of) == (Tier.BLOCK, "doc-1")
+
+    fresh = Validator(GuardsConfig(), build_dedup_index(DedupConfig()), None)
+    (first,) = _validate(fresh, _claim("rv-1", text))
+    assert asyncio.run(fresh.admit(first.claim)).is_duplicate is False
+    (later,) = _validate(fresh, _claim("c2", text, source="documentation"))
+    assert (later.validation.tier, later.duplicate_of) == (Tier.BLOCK, "rv-1")
+    # admitting a claim that a memory now duplicates says so and indexes nothing
+    (third,) = _validate(fresh, _claim("rv-3", "Invoices are stored for ten years"))
+    (approved,) = _validate(
+        fresh, _claim("d3", "Invoices are stored for ten years", source="documentation")
+    )
+    assert approved.pending_duplicate_of == "rv-3"
+    outcome = asyncio.run(fresh.admit(third.claim))
+    assert outcome.is_duplicate and outcome.duplicate_of == "d3"
+
+
+def test_dedup_scope_per_user() -> None:
+    from groundwire.guards.config import DedupConfig
+    from groundwire.guards.dedup import build_dedup_index
+
+    cfg = GuardsConfig(dedup=DedupConfig(scope="user"))
+    v = Validator(cfg, build_dedup_index(cfg.dedup), None)
+    text = "Prefers dark mode in every editor"
+    a, b, a2 = _validate(
+        v,
+        _claim("a", text, source="chat", memory_type="preference", user_id="alice"),
+        _claim("b", text, source="chat", memory_type="preference", user_id="bob"),
+        _claim("a2", text, source="chat", memory_type="preference", user_id="alice"),
+    )
+    assert [r.duplicate_of for r in (a, b, a2)] == [None, None, "a"]

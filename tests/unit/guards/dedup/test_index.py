@@ -143,11 +143,26 @@ class _BrokenStore:
     """A store whose backend is down: the index must turn this into failed results."""
 
     async def apply(
-        self, groups: dict[str, list[Item]], threshold: float
+        self,
+        groups: dict[str, list[Item]],
+        threshold: float,
+        *,
+        now_ms: int,
+        pending_until_ms: int,
     ) -> dict[str, list[Decision] | Exception]:
         raise ConnectionError("backend down")
 
-    async def fetch_tokens(self, tenant_id: str, claim_id: str) -> tuple[str, np.ndarray] | None:
+    async def fetch_tokens(
+        self, tenant_id: str, claim_id: str
+    ) -> tuple[str, np.ndarray, int] | None:
+        raise ConnectionError("backend down")
+
+    async def promote(
+        self, tenant_id: str, claim_id: str, threshold: float, *, now_ms: int
+    ) -> Decision:
+        raise ConnectionError("backend down")
+
+    async def discard(self, tenant_id: str, claim_id: str) -> bool:
         raise ConnectionError("backend down")
 
     async def delete(
@@ -168,6 +183,8 @@ async def test_store_failure_gives_failed_results_never_unique() -> None:
     assert all(r.error and r.error.startswith("dedup check failed: ConnectionError") for r in res)
     with pytest.raises(DedupStoreError):
         await index.remove("t", "a")
+    with pytest.raises(DedupStoreError):
+        await index.promote("t", "a", BASE)
 
 
 def _brute_force(batch: Sequence[DedupRequest], threshold: float) -> list[str | None]:

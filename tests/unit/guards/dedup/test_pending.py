@@ -1,0 +1,368 @@
+"""Only approved memories are memories (docs/spec.md §Near-duplicates, docs/dedup.md
+"Pending review"): claims queued for review are pending entries, reported to their
+near-duplicates but never the original of a duplicate, promoted when approved, dropped
+when rejected or after `pending_retention_s`; and the dedup scope.
+
+The scenarios take the index to run on, so tests/integration/test_dedup_redis.py runs the
+same ones against Redis."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+import pytest
+
+from groundwire.guards.config import DedupConfig
+from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
+from groundwire.guards.dedup.index import scope_key
+from groundwire.guards.dedup.minhash import jaccard, tokenize
+from groundwire.guards.protocols import DedupRequest, DedupResult
+from tests.support.text_edits import random_edit
+
+BASE = "the billing service uses postgresql 15 for invoices and retries failed card payments"
+NEAR = BASE + " today"  # Jaccard 13/14 = 0.929 > 0.92
+DAY = 86_400.0
+
+
+class Clock:
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+Build = Callable[[DedupConfig, Clock], MinHashDedupIndex]
+
+
+def memory_home(cfg: DedupConfig, clock: Clock) -> MinHashDedupIndex:
+    return build_dedup_index(cfg, clock=clock)
+
+
+def review(tenant: str, cid: str, text: str, scope: str = "") -> DedupRequest:
+    return DedupRequest(tenant, cid, text, insert=True, pending=True, scope=scope)
+
+
+def approve(tenant: str, cid: str, text: str, scope: str = "") -> DedupRequest:
+    return DedupRequest(tenant, cid, text, insert=True, scope=scope)
+
+
+async def scenario_pending_is_reported_never_a_duplicate(build: Build, cfg: DedupConfig) -> None:
+    index = build(cfg, Clock())
+    (first,) = await index.check_and_insert([review("t", "rv-1", BASE)])
+    assert first == DedupResult(False)
+    # the same text later, approved on its own merits: not a duplicate of rv-1
+    second, third = await index.check_and_insert(
+        [approve("t", "doc-1", BASE), review("t", "rv-2", NEAR)]
+    )
+    assert not second.is_duplicate and second.pending_of == "rv-1"
+    assert second.pending_similarity == pytest.approx(1.0)
+    # rv-2 is compared with memories first: doc-1 is now one
+    assert third.is_duplicate and third.duplicate_of == "doc-1"
+    await index.aclose()
+
+
+async def scenario_promote_makes_a_memory(build: Build, cfg: DedupConfig) -> None:
+    index = build(cfg, Clock())
+    await index.check_and_insert([review("t", "rv-1", BASE)])
+    assert await index.promote("t", "rv-1") == DedupResult(False)
+    assert await index.promote("t", "rv-1") == DedupResult(False)  # idempotent
+    (later,) = await index.check_and_insert([approve("t", "c2", NEAR)])
+    assert later.is_duplicate and later.duplicate_of == "rv-1"
+    assert later.similarity == pytest.approx(13 / 14)
+    await index.aclose()
+
+
+async def scenario_promote_yields_to_a_memory_approved_meanwhile(
+    build: Build, cfg: DedupConfig
+) -> None:
+    index = build(cfg, Clock())
+    await index.check_and_insert([review("t", "rv-1", BASE), approve("t", "doc-1", NEAR)])
+    result = await index.promote("t", "rv-1", BASE)
+    assert result.is_duplicate and result.duplicate_of == "doc-1"
+    # nothing was indexed for rv-1 and its pending entry is gone
+    assert await index.remove("t", "rv-1") is False
+    (probe,) = await index.check_and_insert([DedupRequest("t", "p", BASE, insert=False)])
+    assert probe.duplicate_of == "doc-1" and probe.pending_of is None
+    await index.aclose()
+
+
+async def scenario_promote_without_pending_entry_indexes_the_text(
+    build: Build, cfg: DedupConfig
+) -> None:
+    index = build(cfg, Clock())
+    with pytest.raises(LookupError):
+        await index.promote("t", "never-queued")
+    assert await index.promote("t", "never-queued", BASE) == DedupResult(False)
+    (later,) = await index.check_and_insert([approve("t", "c2", BASE)])
+    assert later.duplicate_of == "never-queued"
+    await index.aclose()
+
+
+async def scenario_pending_entries_expire(build: Build, cfg: DedupConfig) -> None:
+    clock = Clock()
+    index = build(cfg.model_copy(update={"pending_retention_s": DAY}), clock)
+    await index.check_and_insert([review("t", "rv-1", BASE), review("t", "rv-2", "other words")])
+    clock.now += DAY - 1
+    (still,) = await index.check_and_insert([DedupRequest("t", "p1", NEAR, insert=False)])
+    assert still.pending_of == "rv-1"
+    clock.now += 2
+    (gone,) = await index.check_and_insert([approve("t", "c3", NEAR)])
+    assert gone == DedupResult(False)
+    # an expired claim is no longer pending: promoting it needs its text
+    with pytest.raises(LookupError):
+        await index.promote("t", "rv-2")
+    result = await index.promote("t", "rv-1", BASE)
+    assert result.is_duplicate and result.duplicate_of == "c3"
+    await index.aclose()
+
+
+async def scenario_replay_and_removal_of_pending(build: Build, cfg: DedupConfig) -> None:
+    index = build(cfg, Clock())
+    first = await index.check_and_insert([review("t", "rv-1", BASE)])
+    again = await index.check_and_insert([review("t", "rv-1", BASE), approve("t", "rv-1", BASE)])
+    assert first == again[:1] and again[1] == DedupResult(False)  # replays, not new entries
+    assert await index.remove("t", "rv-1") is True  # rejected in review
+    assert await index.remove("t", "rv-1") is False
+    (after,) = await index.check_and_insert([approve("t", "c2", BASE)])
+    assert after == DedupResult(False)
+    await index.aclose()
+
+
+async def scenario_scopes(build: Build, cfg: DedupConfig) -> None:
+    by_user = build(cfg.model_copy(update={"scope": "user"}), Clock())
+    alice, bob = scope_key("user", "alice", "fact"), scope_key("user", "bob", "fact")
+    res = await by_user.check_and_insert(
+        [
+            approve("t", "a1", BASE, alice),
+            approve("t", "b1", BASE, bob),
+            approve("t", "a2", NEAR, alice),
+            review("t", "b2", "a pending claim of bob about the queue", bob),
+            approve("t", "a3", "a pending claim of bob about the queue", alice),
+        ]
+    )
+    assert [(r.duplicate_of, r.pending_of) for r in res] == [
+        (None, None),
+        (None, None),
+        ("a1", None),
+        (None, None),
+        (None, None),
+    ]
+    # a memory of a non-default scope can be removed (its salt is kept with it)
+    assert await by_user.remove("t", "a1") is True
+    (back,) = await by_user.check_and_insert([approve("t", "a4", BASE, alice)])
+    assert back == DedupResult(False)
+    await by_user.aclose()
+
+    typed = build(cfg.model_copy(update={"scope": "user_and_type"}), Clock())
+    fact = scope_key("user_and_type", "alice", "fact")
+    decision = scope_key("user_and_type", "alice", " Decision ")
+    res = await typed.check_and_insert(
+        [
+            approve("t", "f1", BASE, fact),
+            approve("t", "d1", BASE, decision),
+            approve("t", "d2", NEAR, scope_key("user_and_type", "alice", "decision")),
+        ]
+    )
+    assert [r.duplicate_of for r in res] == [None, None, "d1"]
+    await typed.aclose()
+
+
+SCENARIOS: list[Callable[[Build, DedupConfig], Awaitable[None]]] = [
+    scenario_pending_is_reported_never_a_duplicate,
+    scenario_promote_makes_a_memory,
+    scenario_promote_yields_to_a_memory_approved_meanwhile,
+    scenario_promote_without_pending_entry_indexes_the_text,
+    scenario_pending_entries_expire,
+    scenario_replay_and_removal_of_pending,
+    scenario_scopes,
+]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.__name__)
+async def test_in_memory(scenario: Callable[[Build, DedupConfig], Awaitable[None]]) -> None:
+    await scenario(memory_home, DedupConfig())
+
+
+def test_scope_keys() -> None:
+    assert scope_key("tenant", "alice", "fact") == ""
+    assert scope_key("user", "alice", "fact") == scope_key("user", "alice", "decision")
+    assert scope_key("user", "alice", "fact") != scope_key("user", "bob", "fact")
+    assert scope_key("user_and_type", "a", "Fact") == scope_key("user_and_type", "a", "fact ")
+    assert scope_key("user_and_type", "a", "fact") != scope_key("user_and_type", "a", "decision")
+    with pytest.raises(ValueError):
+        scope_key("world", "a", "fact")
+
+
+# -- agreement with a brute-force reference, pending entries, scopes and expiry included ---
+
+
+@dataclass
+class Step:
+    """One request, or a promote (text None = from the pending entry) / remove, at a time."""
+
+    at: float
+    request: DedupRequest | None = None
+    promote: tuple[str, str, str | None] | None = None
+    remove: tuple[str, str] | None = None
+
+
+def random_steps(rng: random.Random, n: int, tenants: Sequence[str]) -> list[Step]:
+    scopes = ["", scope_key("user", "u1", "x"), scope_key("user", "u2", "x")]
+    texts: list[tuple[str, str]] = []  # (tenant, text) seen so far
+    steps: list[Step] = []
+    now = 1_700_000_000.0
+    for i in range(n):
+        now += rng.choice([0.0, 0.0, 60.0, 600.0, 3_600.0])
+        roll = rng.random()
+        if texts and roll < 0.55:
+            tenant, base = rng.choice(texts)
+            text = random_edit(rng, base, rng.randint(0, 2))
+        else:
+            tenant = rng.choice(tenants)
+            text = " ".join(
+                "".join(rng.choices("abcdefghijkl", k=rng.randint(3, 7)))
+                for _ in range(rng.randint(6, 24))
+            )
+            texts.append((tenant, text))
+        mode = rng.random()
+        req = DedupRequest(
+            tenant,
+            f"c{i}",
+            text,
+            insert=mode > 0.15,
+            pending=mode > 0.45,
+            scope=rng.choice(scopes[:1] * 4 + scopes),
+        )
+        steps.append(Step(now, request=req))
+        if rng.random() < 0.12:
+            earlier = rng.choice(steps[: len(steps)]).request
+            if earlier is not None:
+                if rng.random() < 0.7:
+                    text_arg = earlier.text if rng.random() < 0.5 else None
+                    steps.append(Step(now, promote=(earlier.tenant_id, earlier.claim_id, text_arg)))
+                else:
+                    steps.append(Step(now, remove=(earlier.tenant_id, earlier.claim_id)))
+    return steps
+
+
+def brute_force(steps: Sequence[Step], threshold: float, retention: float) -> list[object]:
+    """Sequential exact scan over memories and live pending entries."""
+    memories: dict[str, list[tuple[str, frozenset[str], str]]] = {}
+    pending: dict[str, list[tuple[str, frozenset[str], str, float, str]]] = {}
+    out: list[object] = []
+
+    def best(
+        rows: Sequence[tuple[str, frozenset[str], str]], toks: frozenset[str], scope: str
+    ) -> tuple[str, float] | None:
+        found: tuple[str, float] | None = None
+        for cid, words, sc in rows:
+            j = jaccard(toks, words)
+            if sc == scope and j > threshold and (found is None or j > found[1]):
+                found = (cid, j)
+        return found
+
+    for step in steps:
+        for tenant in pending:
+            pending[tenant] = [p for p in pending[tenant] if p[3] > step.at]
+        if step.remove is not None:
+            tenant, cid = step.remove
+            before = len(memories.get(tenant, [])) + len(pending.get(tenant, []))
+            memories[tenant] = [m for m in memories.get(tenant, []) if m[0] != cid]
+            pending[tenant] = [p for p in pending.get(tenant, []) if p[0] != cid]
+            out.append(before != len(memories[tenant]) + len(pending[tenant]))
+            continue
+        if step.promote is not None:
+            tenant, cid, text = step.promote
+            mems = memories.setdefault(tenant, [])
+            if any(m[0] == cid for m in mems):
+                out.append(("unique", None))
+                continue
+            entry = next((p for p in pending.get(tenant, []) if p[0] == cid), None)
+            if entry is None and text is None:
+                out.append("not pending")
+                continue
+            if entry is not None:
+                pending[tenant].remove(entry)
+                toks, scope = entry[1], entry[2]
+            else:
+                assert text is not None
+                toks, scope = tokenize(text), entry[4] if entry else ""
+                scope = next(  # the scope the test passes: that of the original request
+                    s.request.scope
+                    for s in steps
+                    if s.request is not None
+                    and (s.request.tenant_id, s.request.claim_id) == (tenant, cid)
+                )
+            hit = best(mems, toks, scope)
+            if hit is not None:
+                out.append(("duplicate", hit[0]))
+            else:
+                if toks:
+                    mems.append((cid, toks, scope))
+                out.append(("unique", None))
+            continue
+        req = step.request
+        assert req is not None
+        toks = tokenize(req.text)
+        mems = memories.setdefault(req.tenant_id, [])
+        pend = pending.setdefault(req.tenant_id, [])
+        if any(m[0] == req.claim_id for m in mems) or any(p[0] == req.claim_id for p in pend):
+            out.append((None, None))
+            continue
+        hit = best(mems, toks, req.scope)
+        if hit is not None:
+            out.append((hit[0], None))
+            continue
+        phit = best([(p[0], p[1], p[2]) for p in pend], toks, req.scope)
+        out.append((None, phit[0] if phit else None))
+        if req.insert and toks:
+            if req.pending:
+                pend.append((req.claim_id, toks, req.scope, step.at + retention, req.text))
+            else:
+                mems.append((req.claim_id, toks, req.scope))
+    return out
+
+
+async def run_steps(index: MinHashDedupIndex, clock: Clock, steps: Sequence[Step]) -> list[object]:
+    scopes = {
+        (s.request.tenant_id, s.request.claim_id): s.request.scope
+        for s in steps
+        if s.request is not None
+    }
+    out: list[object] = []
+    for step in steps:
+        clock.now = step.at
+        if step.remove is not None:
+            out.append(await index.remove(*step.remove))
+        elif step.promote is not None:
+            tenant, cid, text = step.promote
+            try:
+                r = await index.promote(tenant, cid, text, scope=scopes[(tenant, cid)])
+            except LookupError:
+                out.append("not pending")
+                continue
+            out.append(("duplicate", r.duplicate_of) if r.is_duplicate else ("unique", None))
+        else:
+            assert step.request is not None
+            (r,) = await index.check_and_insert([step.request])
+            assert not r.failed
+            out.append((r.duplicate_of, r.pending_of))
+    return out
+
+
+async def test_pending_and_scopes_equal_brute_force() -> None:
+    rng = random.Random(77)
+    steps = random_steps(rng, 700, ["a", "b"])
+    cfg = DedupConfig(pending_retention_s=12 * 3_600.0)
+    clock = Clock()
+    got = await run_steps(build_dedup_index(cfg, clock=clock), clock, steps)
+    expected = brute_force(steps, cfg.threshold, cfg.pending_retention_s)
+    checks = [e for s, e in zip(steps, expected, strict=True) if s.request is not None]
+    assert sum(e[0] is not None for e in checks) > 30  # type: ignore[index]
+    assert sum(e[1] is not None for e in checks) > 10  # type: ignore[index]
+    # expiry changed some answers (the reference without it differs)
+    assert brute_force(steps, cfg.threshold, 1e12) != expected
+    assert got == expected
