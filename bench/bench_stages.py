@@ -41,14 +41,19 @@ CONFIGS = {
 class _Message:
     """Just the Message methods the stages call."""
 
-    def __init__(self, value: bytes, key: bytes) -> None:
-        self._value, self._key = value, key
+    def __init__(
+        self, value: bytes, key: bytes, headers: tuple[tuple[str, bytes], ...] = ()
+    ) -> None:
+        self._value, self._key, self._headers = value, key, headers
 
     def value(self) -> bytes:
         return self._value
 
     def key(self) -> bytes:
         return self._key
+
+    def headers(self) -> list[tuple[str, bytes]] | None:
+        return list(self._headers) or None
 
     def topic(self) -> str:
         return "bench"
@@ -86,7 +91,7 @@ async def _measure(n: int, grounding_stage: str, gc_gen0: int, data: Path) -> di
     t0 = time.process_time()
     for i in range(0, n, batch):
         outputs = await screen.process(messages[i : i + batch])
-        screened.extend(_Message(o.value, o.key) for o in outputs)
+        screened.extend(_Message(o.value, o.key or b"", o.headers) for o in outputs)
     t1 = time.process_time()
     for i in range(0, len(screened), batch):
         await route.process(screened[i : i + batch])
