@@ -8,7 +8,7 @@ cheap, thread-safe, and labels with enum values or bounded strings (see `labels`
 
 from __future__ import annotations
 
-from groundwire.metrics import health
+from groundwire.metrics import health, review
 from groundwire.metrics.grounding import observe_grounding_latency
 from groundwire.metrics.pipeline import (
     observe_claim_replay,
@@ -30,5 +30,6 @@ __all__ = [
     "observe_grounding_latency",
     "observe_routed",
     "observe_stage_latency",
+    "review",
     "set_consumer_lag",
 ]

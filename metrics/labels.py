@@ -27,6 +27,10 @@ from groundwire.topics.vocab import (
     HedgeCategory,
     ReasonCode,
     ReentryReason,
+    ReviewAction,
+    ReviewDecision,
+    ReviewDenial,
+    ReviewLimit,
     Tier,
 )
 
@@ -51,6 +55,10 @@ CITATION_VERIFIED: tuple[str, ...] = ("true", "false", "unchecked")
 REENTRY_REASONS: tuple[str, ...] = values(ReentryReason)
 DLQ_REASONS: tuple[str, ...] = values(DlqReason)
 HEDGE_CATEGORIES: tuple[str, ...] = values(HedgeCategory)
+REVIEW_ACTIONS: tuple[str, ...] = values(ReviewAction)
+REVIEW_DECISIONS: tuple[str, ...] = values(ReviewDecision)
+REVIEW_LIMITS: tuple[str, ...] = values(ReviewLimit)
+REVIEW_DENIALS: tuple[str, ...] = values(ReviewDenial)
 
 # Stage names are plain strings from the runner and the stages (not a wire vocabulary).
 STAGES: tuple[str, ...] = ("screen", "route", "dedup", "grounding", "produce", OTHER)
@@ -65,6 +73,10 @@ LABELS_BY_ENUM: dict[type[StrEnum], tuple[str, ...]] = {
     ReentryReason: REENTRY_REASONS,
     DlqReason: DLQ_REASONS,
     HedgeCategory: HEDGE_CATEGORIES,
+    ReviewAction: REVIEW_ACTIONS,
+    ReviewDecision: REVIEW_DECISIONS,
+    ReviewLimit: REVIEW_LIMITS,
+    ReviewDenial: REVIEW_DENIALS,
 }
 
 

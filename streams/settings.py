@@ -28,6 +28,7 @@ from pydantic_settings import (
 )
 
 from groundwire.guards.config import GuardsConfig
+from groundwire.streams.review.config import ReviewConfig
 from groundwire.topics.codec import DecodeLimits
 from groundwire.topics.names import DEFAULT_PREFIX, TopicNames
 
@@ -227,6 +228,8 @@ class Settings(BaseSettings):
     gc_gen0_threshold: int = Field(default=50_000, ge=0)
     gc_freeze: bool = True
     claim_ledger: ClaimLedgerConfig = Field(default_factory=ClaimLedgerConfig)
+    # The review queue service (`groundwire review serve`; streams/review/config.py)
+    review: ReviewConfig = Field(default_factory=ReviewConfig)
     # Guards
     guards: GuardsConfig = Field(default_factory=GuardsConfig)
 

@@ -28,6 +28,11 @@ from groundwire.topics.vocab import (
     HedgeCategory,
     ReasonCode,
     ReentryReason,
+    ReviewAction,
+    ReviewDecision,
+    ReviewDenial,
+    ReviewLimit,
+    ReviewRole,
     Source,
     Tier,
 )
@@ -60,6 +65,9 @@ __all__ = [
     "ProvenanceReport",
     "ReasonCode",
     "ReplayNotice",
+    "ReviewAuditEvent",
+    "ReviewSection",
+    "ReviewedResult",
     "RoutedResult",
     "ScreenedClaim",
     "Source",
@@ -77,8 +85,10 @@ class SourceTurn(BaseModel):
     id: str = Field(min_length=1, max_length=ID_MAX, pattern=ID_PATTERN)
     text: str
     # Free-form on purpose: evidence sources (corpus, user, model, ...) are a wider
-    # vocabulary than claim sources; the provenance guard decides what may ground.
-    source: str = Field(default="corpus", max_length=64)
+    # vocabulary than claim sources; the provenance guard decides what may ground. None
+    # (absent) means the source is missing, and such a turn never grounds (spec:
+    # Provenance and re-entry): it is not read as corpus.
+    source: str | None = Field(default=None, max_length=64)
     created_at: datetime | None = None
 
 
@@ -170,7 +180,8 @@ class ProvenanceReport(BaseModel):
     eligible_turn_ids: list[str] = Field(default_factory=list)
     rejections: dict[str, ReentryReason] = Field(default_factory=dict)  # turn id -> reason
     # turn id -> what matched, for the rejections that have one: the refused source tag
-    # (source_not_allowed) or the reserved prefix (reserved_prefix).
+    # (source_not_allowed), the reserved prefix (reserved_prefix) or the template
+    # signature (template_signature).
     rejection_details: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("rejections", mode="wrap")
@@ -252,3 +263,50 @@ class ReplayNotice(BaseModel):
     origin: str  # topic:partition:offset of this copy
     noted_at: datetime
     worker: str = ""
+
+
+REVIEW_REASON_MAX = 1_000  # characters of a reviewer's reason
+
+
+class ReviewSection(BaseModel):
+    """A person's decision on a claim the pipeline sent to review (spec: Review queue)."""
+
+    decision: ReviewDecision
+    queue_id: str
+    reviewer: str  # the reviewer's user id, from their credential (same tenant as the claim)
+    role: ReviewRole  # owner, or tenant_admin when the configured admin role acted
+    reason: str = Field(default="", max_length=REVIEW_REASON_MAX)  # the reviewer's words
+    submitted_at: datetime  # when the claim joined the queue
+    decided_at: datetime
+    request_id: str  # the HTTP request that decided it (also on the audit event)
+    # Approve only: a memory approved meanwhile that this claim nearly duplicates; the
+    # claim was then not added to the dedup index (the person's decision still stands).
+    duplicate_of: str | None = None
+
+
+class ReviewedResult(RoutedResult):
+    """On `approved` (decision approve) or `blocked` (decision reject): the routed record the
+    pipeline flagged, unchanged, plus the person's decision. `validation` stays the
+    pipeline's (tier flag_review); `review` says what the person decided and why."""
+
+    review: ReviewSection
+
+
+class ReviewAuditEvent(BaseModel):
+    """On `audit` (header event=review): one action in the review queue, with who did it,
+    when, and the request that carried it. Claim content is not repeated here."""
+
+    event: Literal["review"] = "review"
+    action: ReviewAction
+    tenant_id: str
+    actor: str  # user id from the credential; "" for the queue itself (role system)
+    role: ReviewRole
+    at: datetime
+    request_id: str  # HTTP request id, or topic:partition:offset of the review record
+    queue_id: str | None = None
+    claim_id: str | None = None
+    owner: str | None = None  # the claim's user_id
+    reason: str = ""  # a reject's reason, or what the event is about in words
+    denial: ReviewDenial | None = None  # action denied: why
+    limit: ReviewLimit | None = None  # action overflow: which bound
+    count: int | None = None  # action view: how many claims were shown

@@ -16,6 +16,8 @@ from groundwire.topics.records import (
     Claim,
     DlqRecord,
     ReplayNotice,
+    ReviewAuditEvent,
+    ReviewedResult,
     RoutedResult,
     ScreenedClaim,
 )
@@ -28,6 +30,8 @@ MODELS: dict[str, type[BaseModel]] = {
     "screened_claim": ScreenedClaim,
     "dlq_record": DlqRecord,
     "replay_notice": ReplayNotice,
+    "reviewed_result": ReviewedResult,
+    "review_audit_event": ReviewAuditEvent,
 }
 
 

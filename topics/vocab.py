@@ -98,6 +98,9 @@ class ReasonCode(StrEnum):
     GROUNDED = "grounded"  # approve: grounding found it SUPPORTED by its source turns
     PARTIAL_GROUNDING = "partial_grounding"  # approve with approve_partial, else review
     UNGROUNDED = "ungrounded"  # review: nothing grounds or vouches for the claim
+    # Not the tier policy's: the review queue's feed (streams/review/feed.py) blocks a
+    # flagged claim that arrives when its owner's queue or the whole queue is full.
+    REVIEW_QUEUE_FULL = "review_queue_full"  # block: the review queue had no room
 
 
 class DedupOutcome(StrEnum):
@@ -134,3 +137,47 @@ class DlqReason(StrEnum):
     TOO_MANY_TURNS = "too_many_turns"  # more source turns than the configured limit
     OUTPUT_TOO_LARGE = "output_too_large"  # the routed record would exceed the message size
     CLAIM_ID_REUSED = "claim_id_reused"  # a claim_id already decided, sent with other content
+    INVALID_REVIEW = "invalid_review"  # a review record is not a flag_review RoutedResult
+
+
+class ReviewAction(StrEnum):
+    """What happened in the review queue; every action is one event on `audit`."""
+
+    ENQUEUE = "enqueue"  # a flagged claim joined its owner's queue
+    VIEW = "view"  # a reviewer listed or opened pending claims
+    APPROVE = "approve"  # a reviewer approved a claim: it goes to `approved`
+    REJECT = "reject"  # a reviewer rejected a claim: it goes to `blocked`
+    OVERFLOW = "overflow"  # the queue was full: the claim went to `blocked`
+    DENIED = "denied"  # an attempt the queue refused (see ReviewDenial)
+
+
+class ReviewDecision(StrEnum):
+    """A reviewer's decision on a pending claim."""
+
+    APPROVE = "approve"
+    REJECT = "reject"
+
+
+class ReviewRole(StrEnum):
+    """In what capacity an actor acted on the review queue."""
+
+    OWNER = "owner"  # the claim's user (tenant_id, user_id)
+    TENANT_ADMIN = "tenant_admin"  # the optional, configured admin role of the same tenant
+    SYSTEM = "system"  # the queue itself (enqueue, overflow)
+
+
+class ReviewLimit(StrEnum):
+    """Which bound of the review queue a claim hit."""
+
+    OWNER = "owner"  # the owner already has review.max_per_owner pending claims
+    TOTAL = "total"  # the queue already holds review.max_total pending claims
+
+
+class ReviewDenial(StrEnum):
+    """Why the review service refused a request (audited; answered without the detail)."""
+
+    NOT_FOUND = "not_found"  # no such pending claim in the caller's tenant
+    NOT_OWNER = "not_owner"  # the claim exists but belongs to someone else
+    UNAUTHENTICATED = "unauthenticated"  # no valid credential
+    FORBIDDEN = "forbidden"  # a credential, but the request failed CSRF/origin checks
+    RATE_LIMITED = "rate_limited"  # the credential exceeded its request rate

@@ -39,6 +39,13 @@ FIELDS: dict[tuple[str, str, str], type[StrEnum]] = {
     ("screened_claim", "ProvenanceReport", "rejections"): vocab.ReentryReason,
     ("dlq_record", "DlqRecord", "reason"): vocab.DlqReason,
     ("replay_notice", "ReplayNotice", "earlier_tier"): vocab.Tier,
+    ("reviewed_result", "ReviewSection", "decision"): vocab.ReviewDecision,
+    ("reviewed_result", "ReviewSection", "role"): vocab.ReviewRole,
+    ("reviewed_result", "ValidationResult", "reason_code"): vocab.ReasonCode,
+    ("review_audit_event", "ReviewAuditEvent", "action"): vocab.ReviewAction,
+    ("review_audit_event", "ReviewAuditEvent", "role"): vocab.ReviewRole,
+    ("review_audit_event", "ReviewAuditEvent", "denial"): vocab.ReviewDenial,
+    ("review_audit_event", "ReviewAuditEvent", "limit"): vocab.ReviewLimit,
 }
 
 

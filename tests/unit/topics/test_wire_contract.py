@@ -33,6 +33,8 @@ def test_checked_in_schemas_match_the_models():
         "screened_claim",
         "dlq_record",
         "replay_notice",
+        "reviewed_result",
+        "review_audit_event",
     }
 
 
