@@ -343,6 +343,8 @@ def test_the_image_build_context_makes_a_complete_wheel(tmp_path: Path) -> None:
         for pattern in (
             "topics/schemas/*.json",
             "guards/grounding/data/*.npy",
+            "guards/grounding/data/*.tsv",  # the WordNet antonym table
+            "guards/grounding/data/*.txt",  # and its licence
             "metrics/rules/*.yml",
         )
         for p in REPO.glob(pattern)
@@ -350,5 +352,6 @@ def test_the_image_build_context_makes_a_complete_wheel(tmp_path: Path) -> None:
     expected.add("groundwire/py.typed")  # PEP 561: type checkers read the package's types
     assert any(m.startswith("groundwire/guards/grounding/lexical/") for m in expected)
     assert any(m.endswith(".npy") for m in expected)
+    assert "groundwire/guards/grounding/data/antonyms.tsv" in expected
     missing = sorted(expected - members)
     assert not missing, f"the image's wheel lacks {missing}"

@@ -16,11 +16,13 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from groundwire.guards.grounding.lexical.antonyms import codes
 from groundwire.guards.grounding.lexical.text import (
     FIRST_PERSON,
     NEGATIONS_BUT_NO,
     WORD,
     Token,
+    clause_ids,
     parts_of,
     tokenize,
     word_offsets,
@@ -68,6 +70,9 @@ class Sentence:
     negated: bool = False
     _tokens: list[Token] | None = None
     _spans: list[tuple[int, int]] | None = None
+    _clauses: list[tuple[int, list[int], frozenset[str]]] | None = None
+    _clause_of: list[int] | None = None
+    _codes: list[tuple[int, frozenset[int]]] | None = None
 
     @property
     def tokens(self) -> list[Token]:
@@ -82,6 +87,40 @@ class Sentence:
         if self._spans is None:
             self._spans = word_offsets(self.turn.text, self.start, self.end)
         return self._spans
+
+    def antonym_codes(self) -> list[tuple[int, frozenset[int]]]:
+        """(index, antonym codes) of the content words that have antonyms in WordNet
+        (`antonyms.codes`), computed on first use and kept with the turn's cache."""
+        if self._codes is None:
+            self._codes = [
+                (j, sd)
+                for j, (sd, c) in enumerate(zip(map(codes, self.lows), self.content, strict=True))
+                if sd and c
+            ]
+        return self._codes
+
+    def clauses(self) -> list[tuple[int, list[int], frozenset[str]]]:
+        """(clause number, word positions, content stems) of each clause (cut at
+        punctuation and conjunctions, `text.clause_ids`), computed on first use: only
+        sentences that may contradict a claim by a negation need it."""
+        if self._clauses is None:
+            ids = clause_ids(self.turn.text, self.start, self.end, self.word_spans())
+            self._clause_of = ids
+            groups: dict[int, list[int]] = {}
+            for k, c in enumerate(ids):
+                groups.setdefault(c, []).append(k)
+            self._clauses = [
+                (c, pos, frozenset(self.word_stems[k] for k in pos if self.content[k]))
+                for c, pos in groups.items()
+            ]
+        return self._clauses
+
+    def clause_of(self) -> list[int]:
+        """The clause number of each word (see `clauses`)."""
+        if self._clause_of is None:
+            self.clauses()
+        assert self._clause_of is not None
+        return self._clause_of
 
 
 def split_sentences(turn: SourceTurn) -> list[Sentence]:
@@ -105,6 +144,20 @@ class Evidence:
     negated: bool
     first: bool
     speakers: dict[str, set[str]]  # speaker name (lower) -> stems of what they said
+    # the per-turn evidence this one concatenates (several turns), else empty
+    parts: tuple[Evidence, ...] = ()
+    _codes: frozenset[int] | None = None
+
+    def antonym_codes(self) -> frozenset[int]:
+        """Every antonym code (`antonyms.codes`) of the evidence's words, computed on first
+        use (per turn, then kept with the turn's cache): a claim none of whose words is
+        opposite to one of these cannot contradict the source by an antonym."""
+        if self._codes is None:
+            if self.parts:
+                self._codes = frozenset().union(*(p.antonym_codes() for p in self.parts))
+            else:
+                self._codes = frozenset().union(*map(codes, self.lows))
+        return self._codes
 
 
 @functools.lru_cache(maxsize=1_024)
@@ -201,6 +254,7 @@ def evidence_for(turns: Sequence[SourceTurn]) -> Evidence:
         negated=any(p.negated for p in parts),
         first=any(p.first for p in parts),
         speakers=speakers,
+        parts=tuple(parts),
     )
 
 

@@ -10,6 +10,7 @@ order and names are the model's contract, `model.FEATURES`):
 * numbers and quantities in the claim that the source never states,
 * named entities (capitalised words) the source never mentions,
 * negation present on one side and not the other in the best-matching sentence,
+* antonyms in the same slot and negation flips between aligned clauses (`polarity`),
 * first/second-person statements and questions that the (third-person) source cannot
   ground, and a claim about a named speaker whose own lines do not carry it.
 
@@ -27,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
+from groundwire.guards.grounding.lexical.polarity import check_polarity
 from groundwire.guards.grounding.lexical.text import (
     FIRST_PERSON,
     NEGATIONS_BUT_NO,
@@ -55,9 +57,11 @@ class Analysis:
     missing_numbers: list[str]
     missing_entities: list[str]
     negation_flip: bool
-    # (claim word, source word) pairs where the claim puts a different number or name
-    # in the slot the source fills: a contradiction, not an extrapolation.
+    # (claim word, source word) pairs where the claim puts a different number or name,
+    # or an antonym, in the slot the source fills: a contradiction, not an extrapolation.
     conflicts: list[tuple[str, str]] = field(default_factory=list)
+    # source clauses the claim states with the opposite polarity (negation added/dropped)
+    polarity_flips: list[str] = field(default_factory=list)
 
 
 def _entities(tokens: Sequence[Token], text: str) -> list[Token]:
@@ -126,6 +130,9 @@ def analyze(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str])
     negation_flip = best is not None and claim_neg != best_neg
     if claim_neg and not ev.negated:
         negation_flip = True
+    polarity = check_polarity(ctoks, claim_text, ev, shared, known_names)
+    if polarity.agreements and not polarity.flips:
+        negation_flip = False  # the negation is undone by an antonym: "not disabled"/"enabled"
     first = not FIRST_PERSON.isdisjoint(clows) and not src_first
     second = not SECOND_PERSON.isdisjoint(clows)
     question = claim_text.rstrip().endswith("?")
@@ -153,6 +160,7 @@ def analyze(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str])
     }
     spans = _evidence_spans(uniq, sentences, shared)
     conflicts = _conflicts(ctoks, claim_text, sentences, missing_numbers, missing_entities)
+    conflicts += polarity.antonyms
     features["conflicts"] = float(min(len(conflicts), 2))
     return Analysis(
         features,
@@ -162,6 +170,7 @@ def analyze(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str])
         missing_entities,
         negation_flip,
         conflicts,
+        polarity.flips,
     )
 
 

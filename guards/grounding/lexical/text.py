@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "STOPWORDS",
     "WORD",
     "Token",
+    "clause_ids",
     "number_value",
     "parts_of",
     "stem",
@@ -173,3 +175,29 @@ def tokenize(text: str, base: int = 0) -> list[Token]:
 def word_offsets(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """(start, end) of each word in `text[start:end]`, as offsets in `text`."""
     return list(map(_SPAN, WORD.finditer(text, start, end)))
+
+
+# Clause boundaries: punctuation (not inside a number: 1,200 / 2.5 / 2:34), a dash between
+# spaces, and the conjunctions that join clauses. A negation governs the clause it stands
+# in (see `polarity.py`).
+_CLAUSE_BREAK = re.compile(
+    r"(?<![0-9])[,;:.]|[,;:.](?![0-9])|[!?()\[\]\"“”]|\s[-–—]+\s"
+    r"|\b(?:and|but|or|while|whereas|although|though|because|however|yet|unless|except)\b",
+    re.IGNORECASE,
+)
+
+
+def clause_ids(text: str, start: int, end: int, spans: Sequence[tuple[int, int]]) -> list[int]:
+    """The clause number of each word of text[start:end], given the words' offsets."""
+    cuts = [m.start() for m in _CLAUSE_BREAK.finditer(text, start, end)]
+    if not cuts:
+        return [0] * len(spans)
+    cuts.append(end + 1)
+    out: list[int] = []
+    clause, nxt = 0, cuts[0]
+    for a, _ in spans:  # words and cuts are both in text order
+        while a >= nxt:
+            clause += 1
+            nxt = cuts[clause]
+        out.append(clause)
+    return out

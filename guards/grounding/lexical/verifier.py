@@ -6,9 +6,10 @@ and two thresholds; on top of the score, the structural cues decide:
 
 * a claim the source states word for word (three words or more) is SUPPORTED, whatever
   its score: the weights learn from paraphrases, and a short exact quote looks thin,
-* a swapped number or name, or a negation flip against a sentence holding 90% of the claim,
-  contradicts the source (NOT_SUPPORTED), as does a claim whose every checked clause is
-  attributed to a speaker who did not say it,
+* a swapped number or name, an antonym in the slot the source fills, or a negation the
+  aligned source clause does not have (`polarity.py`) contradicts the source
+  (NOT_SUPPORTED), as does a claim whose every checked clause is attributed to a speaker
+  who did not say it,
 * an unsupported number or entity, or a negation flip, caps the verdict at PARTIAL: a
   claim that adds a specific the source lacks is at best partially grounded. Such a
   claim scoring below PARTIAL is still PARTIAL when its core (the claim without those
@@ -117,9 +118,7 @@ class LexicalVerifier:
         p = self.score(a)
         hi, lo = self.supported_threshold, self.partial_threshold
         specifics = [*a.missing_numbers, *a.missing_entities]
-        contradiction = bool(a.conflicts) or (
-            a.negation_flip and a.features["best_sentence_coverage"] >= 0.9
-        )
+        contradiction = bool(a.conflicts or a.polarity_flips)
         penalty = 0.0
         if contradiction or a.features["speaker_mismatch"] >= 1.0:
             verdict = GroundingVerdict.NOT_SUPPORTED
@@ -174,7 +173,11 @@ def _explain(verdict: GroundingVerdict, a: Analysis) -> str:
             "contradicts the source: "
             + ", ".join(f"{c!r} where the source says {s!r}" for c, s in a.conflicts[:3])
         )
-    if a.negation_flip:
+    if a.polarity_flips:
+        parts.append(
+            "negation differs from the source: " + ", ".join(repr(c) for c in a.polarity_flips[:3])
+        )
+    elif a.negation_flip:
         parts.append("negation differs from the best-matching source sentence")
     if a.features["first_person"]:
         parts.append("first-person statement the source does not make")

@@ -1,0 +1,110 @@
+"""Antonyms from WordNet 3.1, for the contradiction check of the lexical verifier.
+
+The table (`data/antonyms.tsv`, licence in `data/WORDNET-LICENSE.txt`) is built by
+scripts/build_antonyms.py from the WordNet data files; nothing in it is written by hand.
+It lists, per word, where the word stands in WordNet's antonym pairs: a code
+4 * pair + 2 * side + satellite (the pair is two synsets WordNet makes antonyms, widened
+from the word senses its pointer links; satellite = 1 for an adjective "similar to" the
+synset on that side). Two words are antonyms when they stand on opposite sides of one
+pair and are not both satellites. A second block maps irregular inflections to their
+lemmas (WordNet's exception lists). At import the file becomes two dicts of text (a few
+milliseconds, once); a word's codes are parsed when it is first looked up.
+`antonymous(a, b)` reduces both words to WordNet lemmas (the exception lists, then
+WordNet's own detachment rules: likes -> like, approved -> approve, decreasing ->
+decrease) and asks whether any side of one is opposite to a side of the other.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+__all__ = ["antonymous", "codes", "lemmas", "opposites", "table_size"]
+
+# WordNet's detachment rules (morph.c), all parts of speech together: a candidate lemma
+# counts only when the table knows it, so a wrong part of speech costs nothing.
+_DETACH: tuple[tuple[str, str], ...] = (
+    ("s", ""),
+    ("ses", "s"),
+    ("xes", "x"),
+    ("zes", "z"),
+    ("ches", "ch"),
+    ("shes", "sh"),
+    ("men", "man"),
+    ("ies", "y"),
+    ("es", "e"),
+    ("es", ""),
+    ("ed", "e"),
+    ("ed", ""),
+    ("ing", "e"),
+    ("ing", ""),
+    ("er", ""),
+    ("est", ""),
+    ("er", "e"),
+    ("est", "e"),
+)
+
+
+def _load() -> tuple[dict[str, str], dict[str, str]]:
+    """word -> its codes, inflected form -> its lemmas; both still as text (split on first
+    use), so the import costs one pass of `str.split`."""
+    path = resources.files("groundwire.guards.grounding").joinpath("data/antonyms.tsv")
+    _header, words, inflections = path.read_text("utf-8").split("\n\n")
+
+    def table(block: str) -> dict[str, str]:
+        return dict(line.split("\t", 1) for line in block.splitlines())
+
+    return table(words), table(inflections)
+
+
+_SIDES, _EXCEPTIONS = _load()
+
+
+def table_size() -> tuple[int, int]:
+    """(words, inflection exceptions) in the loaded table."""
+    return len(_SIDES), len(_EXCEPTIONS)
+
+
+@functools.lru_cache(maxsize=65_536)
+def lemmas(word: str) -> tuple[str, ...]:
+    """The word's WordNet lemmas that have antonyms (lower-case input); () when none."""
+    found = [word] if word in _SIDES else []
+    for base in _EXCEPTIONS.get(word, "").split():
+        if base in _SIDES and base not in found:
+            found.append(base)
+    for suffix, repl in _DETACH:
+        if word.endswith(suffix) and len(word) > len(suffix) + 1:
+            base = word[: -len(suffix)] + repl
+            if base in _SIDES and base not in found:
+                found.append(base)
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _lemma_codes(lemma: str) -> tuple[int, ...]:
+    return tuple(map(int, _SIDES[lemma].split()))
+
+
+@functools.lru_cache(maxsize=65_536)
+def codes(word: str) -> frozenset[int]:
+    """The codes of every lemma of `word` (lower-case): 4 * pair + 2 * side + satellite."""
+    return frozenset(c for lemma in lemmas(word) for c in _lemma_codes(lemma))
+
+
+@functools.lru_cache(maxsize=65_536)
+def opposites(word: str) -> frozenset[int]:
+    """The codes opposite to `word`: `word` is an antonym of every word whose `codes` meet
+    them (the other side of the same pair; a satellite only against the head synset)."""
+    out: set[int] = set()
+    for code in codes(word):
+        other = (code & ~3) | (~code & 2)  # same pair, other side, head synset
+        out.add(other)
+        if not code & 1:
+            out.add(other | 1)  # a head synset is also opposite the other side's satellites
+    return frozenset(out)
+
+
+def antonymous(a: str, b: str) -> bool:
+    """True when WordNet makes some lemma of `a` an antonym of some lemma of `b`
+    (lower-case words)."""
+    return not opposites(a).isdisjoint(codes(b))

@@ -1,0 +1,213 @@
+"""Contradictions by polarity: an antonym in the slot the source fills, or a negation the
+source does not have (docs/spec.md §Grounding, "a source that contradicts the claim").
+
+Word overlap cannot see "approve" vs "reject" or "will" vs "will not": the claim carries
+nearly every word of the source and reads as supported. Two checks find such claims, and
+both are local, so a word of opposite meaning elsewhere in a long source does not count:
+
+* **antonym substitution.** A content word of the claim that a source sentence does not
+  use, and a content word of that sentence that the claim does not use, are antonyms in
+  WordNet (`antonyms.py`), and the two stand in the same slot: within `WINDOW` words on
+  the same side of each, the claim and the source share a content word ("approve *the
+  vendor contract*" / "reject *the vendor contract*"; "*Bob* likes" / "*Bob* dislikes").
+  If exactly one of the two clauses is negated, the pair agrees ("not legal" is
+  "illegal") and is not a contradiction.
+* **negation flip.** A clause of the claim is aligned with a clause of the source: they
+  share at least two content words, at least `ALIGN` of the claim clause's content words
+  and `ALIGN_SOURCE` of the source clause's. One of the two is negated, the other not,
+  the negation bears on a shared word (one of the first `SCOPE` content words after it),
+  and no antonym pair between the two clauses undoes it ("will not be enabled" / "will be
+  enabled").
+
+Clauses are cut at punctuation and at conjunctions (`text.clause_ids`), so "I don't know,
+but the cache is enabled" has an unnegated clause about the cache. A leading "no"
+answers the other speaker and negates nothing; a negation word that is itself one side
+of an antonym pair ("never" against "always") is that pair, not a negation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from groundwire.guards.grounding.lexical.antonyms import codes, opposites
+from groundwire.guards.grounding.lexical.evidence import Evidence, Sentence
+from groundwire.guards.grounding.lexical.text import NEGATIONS, Token, clause_ids
+
+__all__ = ["ALIGN", "ALIGN_SOURCE", "SCOPE", "WINDOW", "Polarity", "check_polarity"]
+
+WINDOW = 4  # words either side of an antonym pair that must share a content word
+ALIGN = 0.6  # share of a claim clause's content words its aligned source clause holds
+ALIGN_SOURCE = 1 / 3  # ... and share of the source clause's content words the claim holds
+SCOPE = 2  # content words after a negation that it bears on
+
+
+@dataclass(slots=True)
+class Polarity:
+    """What contradicts the source by polarity."""
+
+    antonyms: list[tuple[str, str]] = field(default_factory=list)  # (claim word, source word)
+    flips: list[str] = field(default_factory=list)  # source clauses the claim negates/un-negates
+    # aligned clauses whose negations differ and an antonym pair undoes it ("not disabled"
+    # / "enabled"): they agree
+    agreements: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.antonyms or self.flips)
+
+
+def _negations(lows: Sequence[str], clauses: Sequence[int], skip: set[int]) -> dict[int, int]:
+    """Clause number -> position of its first negation. Not negations: a clause-initial
+    "no" (an answer to the other speaker), "no" before a number ("no 1"), "not only" /
+    "not just" (which add, they do not deny), and the words at the positions in `skip`
+    (one side of an antonym pair: "never" against "always")."""
+    out: dict[int, int] = {}
+    n = len(lows)
+    for k, low in enumerate(lows):
+        if low not in NEGATIONS or k in skip or clauses[k] in out:
+            continue
+        nxt = lows[k + 1] if k + 1 < n else ""
+        if low == "no" and (
+            k == 0 or clauses[k - 1] != clauses[k] or nxt[:1].isdigit() or nxt == "one"
+        ):
+            continue
+        if low == "not" and nxt in ("only", "just"):
+            continue
+        out[clauses[k]] = k
+    return out
+
+
+def _antonym_in(
+    claim_words: Sequence[int], ctoks: Sequence[Token], s: Sequence[str], src: Sequence[int]
+) -> bool:
+    """Some claim word (positions `claim_words`) is an antonym of some source word (positions
+    `src` of the source's lower-case words `s`), neither word being on the other side."""
+    src_lows = {s[j] for j in src} - NEGATIONS  # "always" against "never" is the negation
+    claim_lows = {ctoks[i].low for i in claim_words}
+    for i in claim_words:
+        low = ctoks[i].low
+        if low in src_lows or low in NEGATIONS:
+            continue
+        opp = opposites(low)
+        if opp and any(w not in claim_lows and not opp.isdisjoint(codes(w)) for w in src_lows):
+            return True
+    return False
+
+
+def _same_slot(
+    ctoks: Sequence[Token], content: Sequence[bool], i: int, s: Sentence, j: int
+) -> bool:
+    """Claim word i and source word j share a content word on the same side, within
+    `WINDOW` words ("*Bob* likes" / "*Bob* dislikes")."""
+    before = {ctoks[k].stem for k in range(max(0, i - WINDOW), i) if content[k]}
+    after = {ctoks[k].stem for k in range(i + 1, min(len(ctoks), i + WINDOW + 1)) if content[k]}
+    stems, scontent = s.word_stems, s.content
+    return any(scontent[k] and stems[k] in before for k in range(max(0, j - WINDOW), j)) or any(
+        scontent[k] and stems[k] in after for k in range(j + 1, min(len(stems), j + WINDOW + 1))
+    )
+
+
+def check_polarity(
+    ctoks: Sequence[Token],
+    claim_text: str,
+    ev: Evidence,
+    shared: Sequence[set[str] | frozenset[str]],
+    known_names: set[str],
+) -> Polarity:
+    """Antonym substitutions and negation flips of the claim against the sentences that
+    share content words with it (`shared[i]`: the claim stems sentence i holds)."""
+    result = Polarity()
+    if not shared or not ctoks:  # no content words, nothing to align
+        return result
+    lows = [t.low for t in ctoks]
+    content = [t.content and t.low not in known_names for t in ctoks]
+    claim_lows = set(lows)
+
+    # -- antonym pairs in the same slot -------------------------------------------------
+    pairs: list[tuple[int, Sentence, int]] = []
+    source_codes = ev.antonym_codes()
+    opp = [
+        (i, o)
+        for i, t in enumerate(ctoks)
+        if content[i] and not (o := opposites(t.low)).isdisjoint(source_codes)
+    ]
+    if opp:
+        claim_stems = {t.stem for t, c in zip(ctoks, content, strict=True) if c}
+        for s, hit in zip(ev.sentences, shared, strict=True):
+            if not hit:
+                continue
+            for j, found in s.antonym_codes():
+                if s.lows[j] in claim_lows or s.word_stems[j] in claim_stems:
+                    continue
+                for i, o in opp:
+                    if o.isdisjoint(found) or ctoks[i].stem in s.stems:
+                        continue
+                    if _same_slot(ctoks, content, i, s, j):
+                        pairs.append((i, s, j))
+    claim_negated = not NEGATIONS.isdisjoint(claim_lows)
+    if not (pairs or claim_negated or not NEGATIONS.isdisjoint(ev.lows)):
+        return result  # nothing to compare polarities of (most claims)
+    clause = clause_ids(claim_text, 0, len(claim_text), [(t.start, t.end) for t in ctoks])
+    claim_neg = _negations(lows, clause, {i for i, _, _ in pairs})
+    for i, s, j in pairs:
+        sclause = s.clause_of()
+        source_neg = _negations(s.lows, sclause, {jj for _, ss, jj in pairs if ss is s})
+        if (clause[i] in claim_neg) == (sclause[j] in source_neg):
+            pair = (ctoks[i].text, s.raws[j])
+            if pair not in result.antonyms:
+                result.antonyms.append(pair)
+
+    # -- negation flips between aligned clauses ------------------------------------------
+    claim_clauses: dict[int, list[int]] = {}
+    for k, c in enumerate(clause):
+        claim_clauses.setdefault(c, []).append(k)
+    aligned = []
+    for c_id, c_pos in claim_clauses.items():
+        c_stems = {ctoks[k].stem for k in c_pos if content[k]}
+        if len(c_stems) >= 2:
+            aligned.append((c_id, c_pos, c_stems))
+    if not aligned:
+        return result
+    for s, hit in zip(ev.sentences, shared, strict=True):
+        if len(hit) < 2:
+            continue
+        negated = not NEGATIONS.isdisjoint(s.lows)
+        if not (claim_neg or negated):
+            continue
+        if negated:
+            s_skip = {jj for _, ss, jj in pairs if ss is s}
+            source_neg = _negations(s.lows, s.clause_of(), s_skip)
+        else:
+            source_neg = {}
+        if not (claim_neg or source_neg):
+            continue
+        for c_id, c_pos, c_stems in aligned:
+            if len(hit & c_stems) < 2:
+                continue
+            for d_id, d_pos, d_stems in s.clauses():
+                if (c_id in claim_neg) == (d_id in source_neg) or len(d_pos) < 3:
+                    continue
+                common = c_stems & d_stems
+                if len(common) < 2 or len(common) < ALIGN * len(c_stems):
+                    continue
+                if len(common) < ALIGN_SOURCE * len(d_stems):
+                    continue
+                # the negation must bear on what the two clauses share: one of the first
+                # SCOPE content words after it ("no *written rule* against female players"
+                # is not about players)
+                if c_id in claim_neg:
+                    first = claim_neg[c_id]
+                    after = [ctoks[k].stem for k in c_pos if k > first and content[k]]
+                else:
+                    first = source_neg[d_id]
+                    after = [s.word_stems[k] for k in d_pos if k > first and s.content[k]]
+                focus = set(after[:SCOPE])
+                if focus.isdisjoint(common):
+                    continue
+                if _antonym_in(c_pos, ctoks, s.lows, d_pos):
+                    result.agreements += 1  # an antonym undoes it: "not legal" is "illegal"
+                    continue
+                text = " ".join(s.raws[k] for k in d_pos)
+                if text not in result.flips:
+                    result.flips.append(text)
+    return result

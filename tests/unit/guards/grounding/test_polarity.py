@@ -1,0 +1,178 @@
+"""A source that contradicts the claim: antonyms from WordNet and negation flips
+(docs/spec.md §Grounding, "contradicted by it").
+
+Each contradiction is paired with a control that must NOT be read as one: the same
+antonym in an unrelated sentence, an antonym undone by a negation, a negation in another
+clause, so the tests fail when the rule becomes too eager as well as when it misses.
+"""
+
+from __future__ import annotations
+
+import time
+from importlib import resources
+
+import pytest
+
+from groundwire.guards.config import GroundingConfig
+from groundwire.guards.grounding.lexical import LexicalVerifier
+from groundwire.guards.grounding.lexical import antonyms as ant
+from groundwire.guards.protocols import GroundingRequest
+from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+from groundwire.topics.vocab import GroundingVerdict
+
+NOT_SUPPORTED = GroundingVerdict.NOT_SUPPORTED
+
+
+def verify(content: str, *texts: str) -> GroundingReport:
+    turns = [SourceTurn(id=f"turn-{i}", text=t, source="user") for i, t in enumerate(texts, 1)]
+    claim = Claim(
+        claim_id="c", tenant_id="t", content=content, source="conversation", source_turns=turns
+    )
+    return LexicalVerifier(GroundingConfig()).verify_one(GroundingRequest(claim, turns))
+
+
+# --- the WordNet table ------------------------------------------------------------------
+
+
+def test_the_table_ships_with_its_licence_and_loads_in_milliseconds() -> None:
+    data = resources.files("groundwire.guards.grounding").joinpath("data")
+    licence = data.joinpath("WORDNET-LICENSE.txt").read_text("utf-8")
+    assert "WordNet 3.1 Copyright 2011 by Princeton University" in licence
+    head = data.joinpath("antonyms.tsv").read_text("utf-8").splitlines()[:2]
+    assert "WordNet 3.1" in head[0] and "build_antonyms.py" in head[1]
+    t0 = time.perf_counter()
+    words, _ = ant._load()
+    assert time.perf_counter() - t0 < 0.5  # a few ms; generous for a loaded CI machine
+    words_now, exceptions = ant.table_size()
+    assert words_now == len(words) > 15_000 and exceptions > 1_000
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("approve", "reject"),  # through the synset {disapprove, reject}
+        ("approved", "rejected"),  # inflections undone by WordNet's detachment rules
+        ("likes", "dislikes"),
+        ("enabled", "disabled"),
+        ("increase", "decreased"),
+        ("went", "came"),  # irregular forms from the exception lists
+        ("better", "worse"),
+        ("succeeded", "failed"),
+        ("soggy", "dry"),  # a satellite adjective against its head's antonym
+    ],
+)
+def test_antonyms(a: str, b: str) -> None:
+    assert ant.antonymous(a, b) and ant.antonymous(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("cat", "dog"), ("approve", "approve"), ("soggy", "arid"), ("short", "detailed")],
+)
+def test_not_antonyms(a: str, b: str) -> None:
+    """Two satellites of opposite heads are not antonyms (WordNet's indirect antonymy is
+    satellite against head); nothing outside WordNet is added."""
+    assert not ant.antonymous(a, b)
+
+
+# --- antonym substitution ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "pair"),
+    [
+        (
+            "We decided to approve the vendor contract",
+            "We decided to reject the vendor contract.",
+            ("approve", "reject"),
+        ),
+        ("Bob likes the new dashboard", "Bob dislikes the new dashboard.", ("likes", "dislikes")),
+        (
+            "The cache is disabled in production",
+            "The cache is enabled in production.",
+            ("disabled", "enabled"),
+        ),
+        ("We will decrease the pool size", "We will increase the pool size.", None),
+        ("The nightly deployment succeeded", "The nightly deployment failed.", None),
+    ],
+)
+def test_an_antonym_in_the_same_slot_contradicts(
+    claim: str, source: str, pair: tuple[str, str] | None
+) -> None:
+    report = verify(claim, source)
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+    assert "contradicts the source" in report.reasoning
+    if pair:
+        assert f"{pair[0]!r} where the source says {pair[1]!r}" in report.reasoning
+
+
+def test_a_contradicting_turn_wins_over_a_turn_that_repeats_the_words() -> None:
+    """The question repeats every word of the claim; the answer contradicts it."""
+    report = verify(
+        "We decided to approve the vendor contract",
+        "Should we approve the vendor contract?",
+        "We decided to reject the vendor contract.",
+    )
+    assert report.verdict is NOT_SUPPORTED
+
+
+def test_an_antonym_in_another_slot_is_no_contradiction() -> None:
+    """'reject' in the source is about the spam filter, not about the contract."""
+    report = verify(
+        "We decided to approve the vendor contract",
+        "We decided to approve the vendor contract. The spam filter will reject the old emails.",
+    )
+    assert report.verdict is not NOT_SUPPORTED, report.reasoning
+
+
+def test_an_antonym_undone_by_a_negation_agrees() -> None:
+    """'not disabled' says 'enabled': no contradiction, and no negation flip either."""
+    report = verify(
+        "The cache is not disabled in production", "The cache is enabled in production."
+    )
+    assert report.verdict is not NOT_SUPPORTED, report.reasoning
+    assert "negation" not in report.reasoning
+
+
+# --- negation flips -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("The feature flag will not be enabled", "The feature flag will be enabled."),
+        ("The feature flag will be enabled", "The feature flag will not be enabled."),
+        ("There is a cache in production", "There is no cache in production."),
+        ("Bob will not attend the review meeting", "Bob will attend the review meeting."),
+        ("Deploys always run on Friday", "Deploys never run on Friday."),
+    ],
+)
+def test_a_negation_flip_against_the_supporting_clause_contradicts(claim: str, source: str) -> None:
+    report = verify(claim, source)
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+    assert "negation differs from the source" in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # the negation is in another clause
+        ("The cache is enabled in production", "I don't know much, but the cache is enabled."),
+        # "not only ... but" adds, it does not deny
+        (
+            "It was one of the longest concert tours in rock history",
+            "It was not only the band's longest tour, but one of the longest concert tours "
+            "in rock history.",
+        ),
+        # the negation bears on "written rule", not on the players
+        (
+            "They pay female players in the league",
+            "The league has no written rule against female players, and pays its players.",
+        ),
+        # a leading "no" answers the other speaker
+        ("The cache is enabled in production", "No, the cache is enabled in production."),
+    ],
+)
+def test_a_negation_elsewhere_is_no_flip(claim: str, source: str) -> None:
+    report = verify(claim, source)
+    assert "negation differs from the source" not in report.reasoning, report.reasoning
