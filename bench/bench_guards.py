@@ -1,15 +1,19 @@
 """Speed of the screening guards per claim of ~30 words, against a baseline in the same run.
 
-Measured: hedge detection, citation detection (no network verification), the provenance
-guard and the tier policy — the work every claim pays on the stateless stage — both as
-the bare guard functions and through `screen()` (which also builds the wire records).
+Measured: the canonical text (docs/spec.md §Canonical text), hedge detection, citation
+detection (no network verification), the provenance guard and the tier policy — the work
+every claim pays on the stateless stage — both as the bare guard functions and through
+`screen()` (which also builds the wire records).
 A second set of claims is shaped like the pipeline benchmark's (`bench_pipeline.claim()`:
 ~30 words, a decision, ONE source turn from the user) and goes through `screen_batch`,
 which is what the streaming screen stage calls.
 Baseline: `content.lower().split()` over the same claims, the cheapest pass that still
 touches every word; the ratio makes the figure comparable across machines.
 
-    python bench/bench_guards.py [--claims 2000] [--repeat 15]
+    python bench/bench_guards.py [--claims 2000] [--repeat 15] [--data PATH]
+
+With `--data PATH` (a JSONL file of wire-format claims, e.g. grounding-dev.jsonl) the
+first set of claims is read from that file instead of generated (up to `--claims`).
 
 Each chunk of 50 claims is timed `repeat` times and its best run kept, so other jobs on
 a shared machine inflate the figure as little as possible; the baseline is measured the
@@ -20,11 +24,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
+from groundwire.guards.canonical import canonical
 from groundwire.guards.citations import detect
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.hedge import HedgeDetector
@@ -104,6 +111,18 @@ def make_claims(n: int, seed: int = 7) -> list[Claim]:
     return claims
 
 
+def load_claims(path: Path, n: int) -> list[Claim]:
+    """Up to `n` wire-format claims from a JSONL file (extra fields such as labels ignored)."""
+    claims = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                claims.append(Claim.model_validate(json.loads(line)))
+            if len(claims) >= n:
+                break
+    return claims
+
+
 def make_turn_claims(n: int) -> list[Claim]:
     """Claims like bench_pipeline.claim(): one user source turn, no timestamps."""
     claims = []
@@ -152,9 +171,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--claims", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--data", type=Path, help="JSONL claims to measure instead of generated ones")
     args = ap.parse_args()
     cfg = GuardsConfig()
-    claims = make_claims(args.claims)
+    claims = load_claims(args.data, args.claims) if args.data else make_claims(args.claims)
     words = sum(len(c.content.split()) for c in claims) / len(claims)
     hedge = HedgeDetector(cfg.hedge)
 
@@ -164,8 +184,9 @@ def main() -> None:
 
     def guards(part: list[Claim]) -> None:
         for c in part:
-            h = hedge.analyze(c.content)
-            detect(c.content)
+            text = canonical(c.content)  # what screening does once per claim
+            h = hedge.analyze(text, is_canonical=True)
+            detect(text)
             p = check_provenance(c, cfg.provenance)
             determine_tier(
                 ScreenedClaim.model_construct(claim=c, hedge=h, citations=[], provenance=p),

@@ -18,7 +18,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from time import perf_counter
 
+from groundwire.guards.canonical import canonical
 from groundwire.guards.citations import Citation, detect
+from groundwire.guards.citations.detect import MAX_SCAN_CHARS
 from groundwire.guards.citations.verifier import CitationVerifier
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.hedge import HedgeDetector
@@ -48,12 +50,16 @@ def _screen_local(
     claim: Claim, cfg: GuardsConfig, detector: HedgeDetector, now: datetime
 ) -> tuple[ScreenedClaim, list[Citation]]:
     """Detection only (no I/O). The detector and `now` are resolved once per batch by the
-    caller: per claim they were a dict lookup and a clock read for nothing."""
-    content = claim.content
+    caller: per claim they were a dict lookup and a clock read for nothing.
+
+    Both detectors read the claim's canonical text, computed once here (docs/spec.md
+    §Canonical text); the claim itself, and so what is stored, keeps its exact bytes."""
     t0 = perf_counter()
-    hedge = detector.analyze(content)
+    # Only what a detector reads is canonicalised (bounded work for a long claim).
+    text = canonical(claim.content[: max(cfg.hedge.max_chars, MAX_SCAN_CHARS)])
+    hedge = detector.analyze(text, is_canonical=True)
     t1 = perf_counter()
-    citations = detect(content)
+    citations = detect(text)
     t2 = perf_counter()
     provenance = check_provenance(claim, cfg.provenance, now)
     t3 = perf_counter()

@@ -6,12 +6,16 @@ suggestions say "nobody checked this", so they block. Technical hedges ("may", "
 and approximations ("roughly 5") are legitimate qualifications of engineering facts, so
 they only send the claim to review.
 
-What counts as a hedge is `lexicon.py`; how contractions are spelled before matching is
-`normalize.py`. This module runs the candidate patterns and applies the false-positive
-filters. Three are required by docs/spec.md §Hedges: "May 2024" is a month, not a
-modal; a negated modal ("couldn't", "could not") usually asserts, it does not hedge; and
-"should be 5" describes an expected value. Nothing cancels a hedge: "I think X,
-definitely" still blocks (bypass prevention), because certainty adverbs are never read.
+What counts as a hedge is `lexicon.py`; the patterns read the canonical text
+(`guards/canonical.py`: whitespace, invisible characters, confusable letters and markup
+made plain, so "I  think", "th\u200bink", "Ι think" and "**I** think" are all "I think"),
+with contractions spelled one way (`normalize.py`). This module runs the candidate
+patterns and applies the false-positive filters. Three are required by docs/spec.md
+§Hedges: "May 2024" is a month, not a modal (only a date next to it makes "may", in any
+letter case, a month); a negated modal ("couldn't", "could not") usually asserts, it
+does not hedge; and "should be 5" / "should be five" describes an expected value.
+Nothing cancels a hedge: "I think X, definitely" still blocks (bypass prevention),
+because certainty adverbs are never read.
 """
 
 from __future__ import annotations
@@ -19,13 +23,18 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from groundwire.guards.canonical import canonical
 from groundwire.guards.config import HedgeConfig
 from groundwire.guards.hedge.lexicon import (
+    CARDINALS,
     CATEGORY_ORDER,
+    CHECK_BELIEVE,
+    CHECK_DISJUNCTION,
     CHECK_FREQUENCY,
     CHECK_MODAL,
     PATTERNS,
     TRIGGER_WORDS,
+    UNITS,
     byte_words,
     candidates,
 )
@@ -54,8 +63,25 @@ _NONE = HedgeAction.NONE
 _WATCHED = TRIGGER_WORDS | BARE_WORDS
 
 # Filters: the readings of a matched word that are not hedges (see `_filtered`).
-_MONTH_AFTER = re.compile(r",?\s+(?:\d{1,2}(?:st|nd|rd|th)?\b|\d{4}\b)")
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s*|\n\s*)[\"'(\[]*\s*$")
+# "May" the month, in any letter case, only with a date next to it: a day or a year after
+# it ("May 3", "May 3rd, 2026", "May 2026"), an ordinal day before it ("3rd May", "the
+# 3rd of May", "mid-May"), or a time preposition before it when no verb can follow ("in
+# May.", "since May, ...", "in May and June", "in May we ..."): a modal is followed by a
+# verb phrase, never by an end of phrase or a closed-class word (determiner, conjunction,
+# preposition, subject pronoun) that cannot start one. "values passed in may be null"
+# stays a modal.
+_DAY = r"(?:[12]\d|3[01]|0?[1-9])"
+_MONTH_AFTER = re.compile(rf",? (?:{_DAY}(?:st|nd|rd|th)?\b(?!%|[.,:]\d)|(?:1[5-9]|2\d)\d\d\b)")
+_MONTH_BEFORE_DAY = re.compile(rf"\b{_DAY}(?:st|nd|rd|th)(?: of)? $|\b{_DAY} of $|\bmid-$")
+_MONTH_BEFORE_PREPOSITION = re.compile(
+    r"\b(?:in|on|since|until|till|by|during|before|after|from|through|throughout|to|of|"
+    r"for|early|mid|late|last|next|this|every)[ -]$"
+)
+_NO_VERB_AFTER = re.compile(
+    r" ?(?:[.,;:!?)\]\"]|$)| (?:the|a|an|this|that|these|those|our|their|its|my|his|her|"
+    r"your|and|or|but|nor|when|while|because|although|though|if|as|after|before|since|"
+    r"until|till|in|on|at|of|for|with|from|by|to|into|during|we|they|i|he|she|it|you|\d)\b"
+)
 # The comparative clause is elliptical ("as it should.", "as it should be,"); with a full
 # predicate ("as it should be faster") "as" is causal and "should" may well be epistemic.
 _ELLIPSIS_AFTER = re.compile(r"(?:\s+be)?\s*(?:[.,;:!?)\"]|$)")
@@ -63,7 +89,15 @@ _NORM_COMPARISON_BEFORE = re.compile(r"\b(?:[Aa]s|[Ll]ike) \w+(?: \w+ly)? $")
 _DETERMINER_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat) $")
 _ADDRESSEE_BEFORE = re.compile(r"(?:\b[Yy]ou|\b[Oo]ne)\s+$")
 _BELIEVE_OBJECT = re.compile(r"\s+(?:it|you|him|her|them|me|this|that)\s*(?:[.!?,;)\"]|$)")
-_SHOULD_NUMERIC = re.compile(r"\s+(?:be|equal|return|read|show|contain|have)\s+[~$€£-]?\d")
+# "should be 5" / "should be five": a number, in digits or words (not "one of the ...").
+_SHOULD_NUMERIC = re.compile(
+    r"\s+(?:be|equal|return|read|show|contain|have)\s+"
+    rf"(?:[~$€£-]?\d|(?:{'|'.join(CARDINALS)})\b(?! of\b))",
+    re.IGNORECASE,
+)
+# "a day or two", "one or two": the word before "or" is a quantity.
+_QUANTITY_WORDS = frozenset(CARDINALS) | frozenset(UNITS)
+_WORD_BEFORE_OR = re.compile(r"(\w+) $")
 
 
 class HedgeHit(NamedTuple):
@@ -75,24 +109,33 @@ class HedgeHit(NamedTuple):
     start: int
 
 
-def _is_month(original: str, start: int) -> bool:
-    """ "May" as a month: capitalised mid-sentence, or followed by a day or a year."""
-    if _MONTH_AFTER.match(original, start + 3):
+def _is_month(lower: str, start: int) -> bool:
+    """ "may" as the month (spec: Hedges): a date next to it, in any letter case."""
+    if _MONTH_AFTER.match(lower, start + 3):
         return True
-    if original[start] != "M":
-        return False
-    return not _SENTENCE_START.search(original[max(0, start - 8) : start])
+    before = lower[max(0, start - 16) : start]
+    if _MONTH_BEFORE_DAY.search(before):
+        return True
+    return bool(_MONTH_BEFORE_PREPOSITION.search(before)) and bool(
+        _NO_VERB_AFTER.match(lower, start + 3)
+    )
+
+
+def _after_quantity(lower: str, start: int) -> bool:
+    """ "or two" approximates only after a quantity ("a day or two", "one or two")."""
+    m = _WORD_BEFORE_OR.search(lower, max(0, start - 16), start)
+    return m is not None and (m.group(1) in _QUANTITY_WORDS or m.group(1).isdigit())
 
 
 def _hit_order(hit: HedgeHit) -> tuple[int, int]:
     return CATEGORY_ORDER[hit.category], hit.start
 
 
-def _filtered(hit: str, norm: str, start: int, end: int) -> bool:
+def _filtered(hit: str, norm: str, lower: str, start: int, end: int) -> bool:
     """The required filters (spec: Hedges) plus root (non-epistemic) readings the lists miss."""
     word = hit.lower()
     if word == "may":
-        return _is_month(norm, start)
+        return _is_month(lower, start)
     if word == "should":
         # "should be 5" states an expected value; "you should buy it" / "one should" is
         # advice to the reader (deontic); "as it should (be)" / "like he should" compares
@@ -123,9 +166,14 @@ class HedgeDetector:
     def __init__(self, cfg: HedgeConfig | None = None) -> None:
         self._cfg = cfg or HedgeConfig()
 
-    def hits(self, text: str) -> list[HedgeHit]:
-        """Every hedge found, block categories first (bounded: only `max_chars` are read)."""
-        norm = normalize(text[: self._cfg.max_chars])
+    def hits(self, text: str, *, is_canonical: bool = False) -> list[HedgeHit]:
+        """Every hedge found, block categories first (bounded: only `max_chars` are read).
+
+        The patterns read the canonical text (`groundwire.guards.canonical`); a caller
+        that has it already (the screening function) says so with `is_canonical`."""
+        limit = self._cfg.max_chars
+        text = text[:limit] if is_canonical else canonical(text[:limit])[:limit]
+        norm = normalize(text)
         lower = norm.lower()
         # One hashing pass over the claim's words: trigger words and the contraction
         # spellings that need the second normalization pass, together.
@@ -147,23 +195,26 @@ class HedgeDetector:
                 phrase = norm[start:end].strip()
                 if check:
                     if check == CHECK_MODAL:
-                        if _filtered(phrase, norm, start, end):
+                        if _filtered(phrase, norm, lower, start, end):
                             continue
                     elif check == CHECK_FREQUENCY:
                         if skip_frequency:
                             continue
-                    elif _filtered_personal(phrase, norm, end):
+                    elif check == CHECK_DISJUNCTION:
+                        if not _after_quantity(lower, start):
+                            continue
+                    elif check == CHECK_BELIEVE and _filtered_personal(phrase, norm, end):
                         continue
                 found.append(HedgeHit(pat.category, phrase, start))
         if len(found) > 1:
             found.sort(key=_hit_order)
         return found
 
-    def analyze(self, text: str) -> HedgeReport:
+    def analyze(self, text: str, *, is_canonical: bool = False) -> HedgeReport:
         """The wire-level report: decisive action/category and the distinct hedge words."""
         if not self._cfg.enabled:
             return HedgeReport()
-        found = self.hits(text)
+        found = self.hits(text, is_canonical=is_canonical)
         if not found:
             return HedgeReport(action=_NONE)
         # `hits` sorts block categories first, so the first hit decides; a block category

@@ -21,13 +21,16 @@ from dataclasses import dataclass
 from groundwire.topics.vocab import HedgeCategory
 
 __all__ = [
+    "CARDINALS",
     "CATEGORY_ORDER",
     "CHECK_BELIEVE",
+    "CHECK_DISJUNCTION",
     "CHECK_FREQUENCY",
     "CHECK_MODAL",
     "CHECK_NONE",
     "PATTERNS",
     "TRIGGER_WORDS",
+    "UNITS",
     "HedgePattern",
     "byte_words",
     "candidates",
@@ -188,6 +191,51 @@ _TECHNICAL: tuple[_Spec, ...] = (
     ),
     ("cases", r"in most cases\b"),
 )
+
+
+def _listed(words: str) -> tuple[str, ...]:
+    return tuple(words.split())
+
+
+# Quantities in words, for approximations without a digit (docs/spec.md §Hedges): an
+# approximator ("around", "nearly", ...) followed by a spelled-out number, a fraction
+# word, a unit with its article, or (after "nearly"/"almost") a word of totality; a vague
+# quantifier ("a couple of", "a few", "several") followed by a unit or a large number;
+# "<quantity> or two"; "fiveish". The word classes, not sentences, are listed.
+CARDINALS = _listed(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy "
+    "eighty ninety hundred thousand million billion trillion dozen"
+)
+_LARGE = _listed("hundred thousand million billion trillion dozen")
+_FRACTIONS = _listed("half third quarter fifth sixth seventh eighth ninth tenth")
+UNITS = _listed(
+    "second seconds sec secs minute minutes min mins hour hours hr hrs day days week weeks "
+    "month months year years decade decades millisecond milliseconds ms microsecond "
+    "microseconds nanosecond nanoseconds byte bytes kilobyte kilobytes megabyte megabytes "
+    "gigabyte gigabytes terabyte terabytes petabyte petabytes kb mb gb tb kib mib gib tib "
+    "percent mile miles meter meters metre metres kilometer kilometers kilometre kilometres "
+    "km foot feet inch inches pound pounds kilogram kilograms kg gram grams dollar dollars"
+)
+_TOTALITY = _listed(
+    "all every everyone everybody everything none nobody nothing no always never twice "
+    "double triple"
+)
+
+
+def _words(words: Iterable[str]) -> str:
+    """A regex alternation of whole words, longest first."""
+    return "(?:" + "|".join(sorted(set(words), key=lambda w: (-len(w), w))) + ")"
+
+
+_CARDINAL = _words(CARDINALS)
+_UNIT = _words(UNITS)
+# What "about"/"around"/"close to" (and "nearly"/"almost") approximate without a digit
+# ("one of ..." is a pronoun, not a count).
+_MEASURE = _words([*UNITS, *_FRACTIONS, *_LARGE])
+_QUANTITY = (
+    rf"(?:{_CARDINAL}(?:-{_CARDINAL})?|half|(?:a|an|one) {_MEASURE})(?![\w-])(?<!one(?= of\b))"
+)
 _APPROXIMATION: tuple[_Spec, ...] = (
     ("approximately roughly circa", r"(?:approximately|roughly|circa)\b"),
     ("give", r"give or take\b"),
@@ -197,8 +245,18 @@ _APPROXIMATION: tuple[_Spec, ...] = (
         "around about nearly almost close some",
         r"(?:around|about|nearly|almost|close to|some) [~$€£]?\d[\d.,]*",
     ),
+    ("around about close", rf"(?:around|about|close to) {_QUANTITY}"),
+    (
+        "nearly almost",
+        rf"(?:nearly|almost) (?:{_QUANTITY}|{_words(_TOTALITY)}(?![\w-]))",
+    ),
+    ("some", rf"some {_words(c for c in CARDINALS if c not in ('zero', 'one'))}\b"),
+    ("couple few handful", rf"a (?:couple(?: of)?|few|handful of) {_words([*UNITS, *_LARGE])}\b"),
+    ("several", rf"several {_words([*UNITS, *_LARGE])}\b"),
+    # "a day or two", "one or two": the word before "or" is checked (CHECK_DISJUNCTION).
+    ("two three four five six seven eight nine ten", rf"or {_words(CARDINALS[2:11])}\b"),
     ("~ ≈", r"[~≈]\s?\d[\d.,]*"),
-    ("ish", r"\d+(?:\.\d+)?-?ish\b"),
+    ("ish", rf"(?:\d+(?:\.\d+)?|{_CARDINAL}|{_UNIT})-?ish\b"),
     ("maybe perhaps", r"(?:maybe|perhaps) [~$€£]?\d[\d.,/]*"),
     ("so", r"or so\b"),
 )
@@ -208,8 +266,9 @@ _SUBSTRING_TRIGGERS = frozenset({"~", "≈", "ish"})
 
 # Which post-match filter a pattern needs (decided once, when the pattern is built):
 # none; "may" as a month / "should" stating a value or giving advice / attributive
-# "unlikely"; the frequency-adverb config switch; "I believe it." (credence, no clause).
-CHECK_NONE, CHECK_MODAL, CHECK_FREQUENCY, CHECK_BELIEVE = range(4)
+# "unlikely"; the frequency-adverb config switch; "I believe it." (credence, no clause);
+# "or two" after a quantity ("a day or two"), not after anything else.
+CHECK_NONE, CHECK_MODAL, CHECK_FREQUENCY, CHECK_BELIEVE, CHECK_DISJUNCTION = range(5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +292,8 @@ def _check_for(category: HedgeCategory, regex: str) -> int:
             return CHECK_FREQUENCY
     if category is HedgeCategory.PERSONAL_SPECULATION and "believe" in regex:
         return CHECK_BELIEVE
+    if category is HedgeCategory.APPROXIMATION and regex.startswith("or (?:"):
+        return CHECK_DISJUNCTION
     return CHECK_NONE
 
 
@@ -315,12 +376,21 @@ def byte_words(lower: str) -> list[bytes]:
     return lower.encode("utf-8", "surrogatepass").translate(_TO_SPACE_BYTES).split()
 
 
+_ISH_WORDS = frozenset(CARDINALS) | frozenset(UNITS)
+
+
 def _numeric_ish(lower: str) -> bool:
-    """ "5ish" / "5-ish" somewhere? ("publishes" is not; the digit-first regex is costly)."""
+    """ "5ish" / "5-ish" / "fiveish" / "an hour-ish" somewhere? ("publishes" is not; the
+    pattern, which starts with no literal, is costly)."""
     at = lower.find("ish")
     while at > 0:
-        before = lower[at - 1]
-        if before.isdigit() or (before == "-" and at > 1 and lower[at - 2].isdigit()):
+        stem = at - 1 if lower[at - 1] == "-" else at
+        if stem > 0 and lower[stem - 1].isdigit():
+            return True
+        begin = stem
+        while begin > 0 and lower[begin - 1].isalpha():
+            begin -= 1
+        if lower[begin:stem] in _ISH_WORDS:
             return True
         at = lower.find("ish", at + 3)
     return False

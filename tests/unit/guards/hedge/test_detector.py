@@ -76,6 +76,98 @@ def test_filters_do_not_hide_real_modals() -> None:
     assert analyze("The cache should be warm by then").action == "review"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # D2: the modal in any letter case is not the month (spec: Hedges)
+        "The client MAY retry the request",
+        "The server May timeout under load",
+        "Clients MAY cache the token",
+        "The values passed in May be null",  # a particle "in", then a verb
+        "Of the 5 replicas, 2 may lag behind",  # a count, not a day
+        "In May, the job may run twice",  # the month and then the modal
+    ],
+)
+def test_may_is_a_modal_in_any_case_without_a_date(text: str) -> None:
+    report = analyze(text)
+    assert (report.action, report.category) == ("review", "technical_hedge"), report
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The release shipped in May 2024",
+        "The release shipped in MAY 2024",
+        "The cutover is on May 3",
+        "The cutover was on may 3rd, 2026",
+        "The cutover was on the 3rd of May",
+        "Backups moved in mid-May",
+        "Nothing changed since May.",
+        "The index was rebuilt in May and June",
+        "In May we moved the cluster",
+    ],
+)
+def test_may_with_a_date_next_to_it_is_the_month(text: str) -> None:
+    assert analyze(text).action == "none", analyze(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # D3: approximations without a digit (spec: Hedges, a grammar, not a list)
+        "A full reindex takes around a minute",
+        "The nightly export takes about an hour",
+        "The migration took a couple of hours",
+        "Roughly half of the shards are hot",
+        "Approximately a third of requests hit the cache",
+        "Nearly all tenants use the default",
+        "A failover takes a few seconds",
+        "The warm-up takes almost a minute",
+        "Compaction frees about twenty-five gigabytes",
+        "The queue holds close to a thousand jobs",
+        "The job needs some twenty minutes",
+        "Backups take several hours",
+        "The index rebuild takes a day or two",
+        "The pool keeps one or two idle connections",
+        "Startup takes fiveish seconds",
+        "Almost every request is cached",
+        "The cache almost never misses",
+    ],
+)
+def test_approximations_without_digits_go_to_review(text: str) -> None:
+    report = analyze(text)
+    assert (report.action, report.category) == ("review", "approximation"), report
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The service talks about one of its peers",  # "one of": a pronoun
+        "Jobs run on a minute boundary",  # no approximator
+        "The pool keeps this or two others",  # "or two" after no quantity
+        "The English publisher ships the dataset",  # "-ish" in a word
+    ],
+)
+def test_quantity_words_alone_are_not_approximations(text: str) -> None:
+    assert analyze(text).action == "none", analyze(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        # D4: spelled-out numbers count as numbers in the "should be 5" filter
+        ("The retry count should be five", "none"),
+        ("The replica count should be three", "none"),
+        ("The pool size should equal twelve", "none"),
+        ("The retry count should be 5", "none"),
+        ("This should be one of the fastest paths", "review"),  # not a value
+        ("The retry count should be fine", "review"),
+    ],
+)
+def test_should_with_a_spelled_out_number_states_a_value(text: str, action: str) -> None:
+    assert analyze(text).action == action, analyze(text)
+
+
 def test_typographic_and_tokenised_contractions() -> None:
     assert analyze("I don\u2019t know the port").action == "block"
     assert analyze("It could n't be simpler").action == "none"
