@@ -55,13 +55,19 @@ class CitationConfig(Section):
 
 
 class ProvenanceConfig(Section):
-    allowed_sources: list[str] = Field(default_factory=lambda: ["corpus", "user", "documentation"])
+    # Source tags whose turns may ground a claim (spec: Provenance and re-entry); compared
+    # after NFKC, case folding and trimming. A turn without a source never grounds.
+    allowed_sources: list[str] = Field(default_factory=lambda: ["corpus"])
+    # Turn-id namespaces of UI and model artefacts; an id is normalised (NFKC, case-folded,
+    # whitespace and invisible characters removed) before it is compared with them.
     reserved_prefixes: list[str] = Field(
         default_factory=lambda: ["chat:", "draft:", "tmp:", "gen:", "assistant:"]
     )
     # Regexes marking text as model output or prompt-template residue (spec: Provenance and
     # re-entry, the content-signature check). They are matched against the LOWER-CASED
-    # text, so write them in lower case; start them with a literal, not \b.
+    # text, so write them in lower case; start them with a literal, not \b. An escaped
+    # bracket the pattern does not close (the "\[" that opens a citation list) is matched
+    # with or without it, and as any of ( [ { <; paired brackets stay required.
     template_signatures: list[str] = Field(
         default_factory=lambda: [
             r"citations\s*:\s*\[",

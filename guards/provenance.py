@@ -4,21 +4,30 @@
 A model's earlier output that comes back as "evidence" makes a fabrication look cited.
 Four deterministic checks decide, per source turn, before any verifier sees it:
 
-* source tag: only allow-listed sources (default corpus, user, documentation) ground;
+* source tag: only allow-listed sources (default: corpus) ground; a turn without a
+  source (absent or empty) is `source_missing`, never read as corpus;
 * id namespace: ids with a reserved prefix (chat:, draft:, tmp:, gen:, assistant:) are
-  UI or model artefacts;
+  UI or model artefacts; the id is compared in a normal form (`id_form`: NFKC, case
+  folded, whitespace and invisible characters removed), so " chat:7", "CHAT:7",
+  "ｃｈａｔ：7" or "chat :7" are the chat namespace too;
 * content signature: text carrying model-template residue ("citations: [...]",
-  "(assistant)", chat-template tokens) is model output whatever its tag says;
+  "(assistant)", chat-template tokens) is model output whatever its tag says; a bracket
+  that opens a list the pattern does not close is optional (`bracket_optional`), so
+  "citations: p1#1" is the same residue as "citations: [p1#1]";
 * temporal order: evidence created after the claim cannot be what it was extracted from.
 
 Each rejection is a `ReentryReason`; where a rule matched something specific (the refused
-source tag, the reserved prefix) that goes into `rejection_details`, never into the code.
-Rejected turns never ground; the policy reports every rejection in checks_failed.
+source tag, the reserved prefix, the signature's text) that goes into
+`rejection_details`, never into the code. The report has one entry per failed turn id:
+`rejections` is the complete list of cited ids that failed (a claim with any failed id
+has a non-empty `rejections`). Rejected turns never ground; the policy reports every
+rejection in checks_failed.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -73,6 +82,103 @@ def _top_level_literal_runs(pattern: str, flags: int) -> list[str] | None:
     return runs
 
 
+_OPENERS = {"[": "]", "(": ")", "{": "}"}
+_CLOSERS = {close: open_ for open_, close in _OPENERS.items()}
+_ANY_OPENER = r"(?:[\[({<]\s*)?"
+_ANY_CLOSER = r"(?:\s*[\])}>])?"
+
+
+def bracket_optional(pattern: str) -> str:
+    r"""`pattern` with every escaped bracket it does not pair made optional (and any of
+    ( [ { < ), read from the pattern's own structure.
+
+    A signature such as `citations\s*:\s*\[` opens a list and says nothing about what
+    follows; the bracket is formatting, and "citations: p1#1" is the same residue. A
+    bracket the pattern closes again (`\[/?inst\]`, `\(assistant\)`) is part of the
+    marker and stays required, and one already optional (`\(?`) is left alone. Brackets
+    pair within the same group level, in order; character classes are skipped. If the
+    rewritten pattern does not compile, the original is kept."""
+    brackets: list[tuple[int, str, int]] = []  # (position of the backslash, char, depth)
+    i, depth, n = 0, 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 < n and (pattern[i + 1] in _OPENERS or pattern[i + 1] in _CLOSERS):
+                brackets.append((i, pattern[i + 1], depth))
+            i += 2
+            continue
+        if c == "[":  # a character class: skip to its end ("[]...]" and "[^]...]" too)
+            i += 1
+            if i < n and pattern[i] == "^":
+                i += 1
+            if i < n and pattern[i] == "]":
+                i += 1
+            while i < n and pattern[i] != "]":
+                i += 2 if pattern[i] == "\\" else 1
+            i += 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        i += 1
+    open_stack: list[int] = []
+    unpaired: list[int] = []
+    for k, (_, char, level) in enumerate(brackets):
+        if char in _OPENERS:
+            open_stack.append(k)
+            continue
+        for j in range(len(open_stack) - 1, -1, -1):
+            _, opener, opener_level = brackets[open_stack[j]]
+            if opener == _CLOSERS[char] and opener_level == level:
+                del open_stack[j]
+                break
+        else:
+            unpaired.append(k)
+    unpaired = sorted(unpaired + open_stack)
+    parts: list[str] = []
+    last = 0
+    for k in unpaired:
+        start, char, _ = brackets[k]
+        end = start + 2
+        if end < n and pattern[end] in "?*{":  # already optional, or counted: leave it
+            continue
+        parts.append(pattern[last:start])
+        parts.append(_ANY_OPENER if char in _OPENERS else _ANY_CLOSER)
+        last = end
+    if not parts:
+        return pattern
+    rewritten = "".join(parts) + pattern[last:]
+    try:
+        re.compile(rewritten)
+    except re.error:
+        return pattern
+    return rewritten
+
+
+_INVISIBLE = frozenset({"Cc", "Cf", "Mn", "Me", "Zs", "Zl", "Zp"})
+
+
+def id_form(value: str) -> str:
+    """The form a turn id (or a reserved prefix) is compared in: Unicode NFKC, case
+    folded, whitespace, control, format (zero-width, bidi) and combining characters
+    removed. " chat:7", "Chat:7", "ｃｈａｔ：７" and "chat :7" all read "chat:7"."""
+    if value.isascii():
+        return "".join(value.split()).lower()
+    text = unicodedata.normalize("NFKC", value)
+    text = "".join(
+        ch for ch in text if not ch.isspace() and unicodedata.category(ch) not in _INVISIBLE
+    )
+    return unicodedata.normalize("NFKC", text.casefold())
+
+
+def source_form(value: str) -> str:
+    """The form a source tag is compared in: NFKC, case folded, trimmed."""
+    if value.isascii():
+        return value.strip().lower()
+    return unicodedata.normalize("NFKC", value).casefold().strip()
+
+
 def _required_literal(pattern: str, flags: int) -> str:
     """The longest run of literal characters at the top level of `pattern`, which every
     match must therefore contain; "" when there is none or it cannot be trusted ("" means
@@ -97,12 +203,13 @@ def _compile(
     # One regex per signature, run on the lower-cased text: a single alternation was
     # measured slower (~8 us vs ~5 us for all eight on a 30-word turn: no literal-prefix
     # scan); with the literal prefilter usually none of them runs at all.
+    relaxed = [bracket_optional(p) for p in patterns]
     signatures = tuple(
-        (_required_literal(p, re.MULTILINE), re.compile(p, re.MULTILINE)) for p in patterns
+        (_required_literal(p, re.MULTILINE), re.compile(p, re.MULTILINE)) for p in relaxed
     )
     return _Rules(
-        allowed=frozenset(s.lower() for s in allowed),
-        prefixes=tuple(p.lower() for p in prefixes),
+        allowed=frozenset(source_form(s) for s in allowed),
+        prefixes=tuple(f for f in (id_form(p) for p in prefixes) if f),
         signatures=signatures,
         skew=timedelta(seconds=skew_s),
     )
@@ -158,7 +265,7 @@ def rejection_reason(turn: SourceTurn, rules: _Rules, reference: datetime) -> Re
 
 
 _NO_DETAIL = ""
-_TEMPLATE_SIGNATURE = (ReentryReason.TEMPLATE_SIGNATURE, _NO_DETAIL)
+_SOURCE_MISSING = (ReentryReason.SOURCE_MISSING, _NO_DETAIL)
 _CREATED_AFTER_CLAIM = (ReentryReason.CREATED_AFTER_CLAIM, _NO_DETAIL)
 _TOO_MANY_TURNS = (ReentryReason.TOO_MANY_TURNS, _NO_DETAIL)
 
@@ -167,18 +274,26 @@ def _reason(turn: SourceTurn, rules: _Rules, limit: datetime) -> tuple[ReentryRe
     """`rejection_reason` with its detail ("" for none), and with the latest admissible
     creation time precomputed (a datetime addition per turn is measurable at this scale)."""
     source = turn.source
-    if source not in rules.allowed and source.lower() not in rules.allowed:
-        return ReentryReason.SOURCE_NOT_ALLOWED, source[:32]
+    if source is None:
+        return _SOURCE_MISSING
+    if source not in rules.allowed:
+        tag = source_form(source)
+        if not tag:
+            return _SOURCE_MISSING
+        if tag not in rules.allowed:
+            return ReentryReason.SOURCE_NOT_ALLOWED, source[:32]
     if rules.prefixes:
-        turn_id = turn.id.lower()
+        turn_id = id_form(turn.id)
         if turn_id.startswith(rules.prefixes):  # one C call for the common "no" case
             prefix = next(p for p in rules.prefixes if turn_id.startswith(p))
             return ReentryReason.RESERVED_PREFIX, prefix
     if rules.signatures:
         text = turn.text[:MAX_SIGNATURE_SCAN].lower()
         for literal, sig in rules.signatures:
-            if literal in text and sig.search(text):
-                return _TEMPLATE_SIGNATURE
+            if literal in text:
+                found = sig.search(text)
+                if found:
+                    return ReentryReason.TEMPLATE_SIGNATURE, found.group(0)[:32].strip()
     created = turn.created_at
     if created is not None:
         if created.tzinfo is None:

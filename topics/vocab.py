@@ -116,6 +116,7 @@ class ReentryReason(StrEnum):
     """Why the provenance (re-entry) guard refused a source turn as evidence."""
 
     SOURCE_NOT_ALLOWED = "source_not_allowed"  # its source tag is not allow-listed
+    SOURCE_MISSING = "source_missing"  # it has no source tag (or an empty one)
     RESERVED_PREFIX = "reserved_prefix"  # its id has a reserved prefix (chat:, gen:, ...)
     TEMPLATE_SIGNATURE = "template_signature"  # its text carries model-template residue
     CREATED_AFTER_CLAIM = "created_after_claim"  # it was written after the claim

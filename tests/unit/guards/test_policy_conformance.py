@@ -111,8 +111,12 @@ WORKED_EXAMPLES_TIER_POLICY = [
 ]
 
 GEORGIAN_TURNS = [
-    {"id": "turn-1", "source": "user", "text": "Let's schedule the meeting for next Tuesday."},
-    {"id": "turn-2", "source": "user", "text": "I'll be joining from my home office in Bangalore."},
+    {"id": "turn-1", "source": "corpus", "text": "Let's schedule the meeting for next Tuesday."},
+    {
+        "id": "turn-2",
+        "source": "corpus",
+        "text": "I'll be joining from my home office in Bangalore.",
+    },
 ]
 MVP_TURN = "I think I should be done with the MVP by end of April, pretty confident."
 WORKED_EXAMPLES_GROUNDING = [
@@ -131,7 +135,7 @@ WORKED_EXAMPLES_GROUNDING = [
         "grounding-sharpened-plan",
         "Georgian will deliver the Inbox3 MVP by April 30 with 95% confidence",
         Tier.FLAG_REVIEW,
-        turns=[{"id": "turn-1", "source": "user", "text": MVP_TURN}],
+        turns=[{"id": "turn-1", "source": "corpus", "text": MVP_TURN}],
         confidence=0.82,
         grounding=GroundingReport(
             verdict="partial",
@@ -143,7 +147,7 @@ WORKED_EXAMPLES_GROUNDING = [
         "grounding-sharpened-plan-below-minimum-dropped",
         "Georgian will deliver the Inbox3 MVP by April 30 with 95% confidence",
         Tier.BLOCK,
-        turns=[{"id": "turn-1", "source": "user", "text": MVP_TURN}],
+        turns=[{"id": "turn-1", "source": "corpus", "text": MVP_TURN}],
         confidence=0.45,
         grounding=GroundingReport(verdict="partial", confidence_penalty=0.20),
     ),

@@ -144,10 +144,14 @@ def test_through_the_real_offline_verifier() -> None:
     cfg = GuardsConfig()
     v = Validator(cfg, None, grounding.build_verifier(cfg.grounding))
     turns = [
-        {"id": "turn-1", "source": "user", "text": "Let's schedule the meeting for next Tuesday."},
+        {
+            "id": "turn-1",
+            "source": "corpus",
+            "text": "Let's schedule the meeting for next Tuesday.",
+        },
         {
             "id": "turn-2",
-            "source": "user",
+            "source": "corpus",
             "text": "I'll be joining from my home office in Bangalore.",
         },
     ]

@@ -24,8 +24,8 @@ from groundwire.topics.records import Claim, GroundingReport, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
 
 TURNS = [
-    SourceTurn(id="a", text="We moved the API to Go."),
-    SourceTurn(id="b", text="Ship it Friday"),
+    SourceTurn(id="a", text="We moved the API to Go.", source="corpus"),
+    SourceTurn(id="b", text="Ship it Friday", source="corpus"),
 ]
 
 
