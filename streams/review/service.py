@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -115,7 +114,7 @@ async def run(service: Service, *, install_signals: bool = True) -> None:
             index = build_dedup_index(
                 dedup, settings.redis_url.get_secret_value(), cluster=settings.redis_cluster
             )
-        holder = f"{settings.worker_id}:{os.getpid()}"
+        holder = settings.worker_id  # stable: a restarted service takes its lease back at once
         for shard in range(cfg.shards):
             relay = Relay(settings, service.store, shard, holder, index)
             service.relays.append(relay)

@@ -122,3 +122,75 @@ def flagged(
 
 def record_bytes(result: RoutedResult) -> bytes:
     return dumps(result)
+
+
+class ReviewProcess:
+    """`groundwire review serve` as a child process (through tests/support/review_service.py,
+    so a fault point can be armed), with the environment of one isolated test."""
+
+    def __init__(self, env: dict[str, str], port: int, log_path: Any = None) -> None:
+        self.env = env
+        self.port = port
+        self.log_path = log_path
+        self.proc: Any = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, fault: str = "", components: str = "api,feed,relay") -> ReviewProcess:
+        import subprocess
+        import sys
+
+        env = dict(self.env)
+        env.pop("GW_TEST_FAULT", None)
+        if fault:
+            env["GW_TEST_FAULT"] = fault
+        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tests.support.review_service",
+                "--components",
+                components,
+                "--log-level",
+                "info",
+            ],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        return self
+
+    def wait_ready(self, timeout_s: float = 60.0) -> None:
+        import httpx
+
+        deadline = time.monotonic() + timeout_s
+        last = ""
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"review service exited with {self.proc.returncode}")
+            try:
+                r = httpx.get(self.url + "/readyz", timeout=2)
+                if r.status_code == 200:
+                    return
+                last = r.text
+            except httpx.HTTPError as exc:
+                last = str(exc)
+            time.sleep(0.2)
+        raise AssertionError(f"review service not ready: {last}")
+
+    def wait_exit(self, timeout_s: float = 30.0) -> int:
+        return int(self.proc.wait(timeout_s))
+
+    def stop(self) -> None:
+        import subprocess
+
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
