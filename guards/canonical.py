@@ -18,7 +18,9 @@ detectors therefore read `canonical(text)`, never the raw text:
    shipped by the `confusable-homoglyphs` package): every non-ASCII letter whose
    prototype is a single ASCII letter becomes that letter (Cyrillic "а", Greek "ο",
    Latin "ı" ...), and lookalike apostrophes ("ʼ", "′") become "'". The table is built
-   from the data on first use, never listed by hand.
+   from the data on first use, never listed by hand, and applied before NFKC as well
+   (NFKC turns some lookalikes into other non-ASCII letters). Accents and other combining marks
+   on a Latin letter are dropped ("thínk" reads "think").
 5. Markup is removed: HTML tags of real HTML elements (those that break a line become a
    space), HTML comment delimiters (not what they enclose), "*" and "~~" emphasis, "_"
    at a word's edge (snake_case stays), backticks (one between two letters is a lost
@@ -110,6 +112,11 @@ _BLOCK_TAG = _tag_pattern(_BLOCK_ELEMENTS)
 _BACKTICK_APOSTROPHE = re.compile(r"(?<=[^\W\d_])`(?=[^\W\d_])")
 _EDGE_UNDERSCORE = re.compile(r"(?<!\w)_+|_+(?!\w)")
 _ESCAPE = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
+# Combining marks (the Combining Diacritical Marks blocks) on a Latin letter: "thínk",
+# "thi̇nk" and a tower of marks over a letter all read as the bare letter.
+_LATIN_MARKS = re.compile(
+    r"(?<=[A-Za-z])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+"
+)
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
 _SPACES = re.compile(r"[^\S ]\s*| \s+")
 
@@ -270,6 +277,10 @@ def _clean(text: str) -> str:
             text = unicodedata.normalize("NFKC", text)
             if special.search(text):
                 text = text.translate(table)
+        if not text.isascii():
+            decomposed = unicodedata.normalize("NFD", text)
+            if _LATIN_MARKS.search(decomposed):
+                text = unicodedata.normalize("NFC", _LATIN_MARKS.sub("", decomposed))
     elif _ASCII_CONTROL.search(text):
         text = _ASCII_CONTROL.sub("", text)
     for _ in range(3):  # removing markup can bring other markup together ("~_~")

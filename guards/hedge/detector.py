@@ -65,17 +65,17 @@ _WATCHED = TRIGGER_WORDS | BARE_WORDS
 # Filters: the readings of a matched word that are not hedges (see `_filtered`).
 # "May" the month, in any letter case, only with a date next to it: a day or a year after
 # it ("May 3", "May 3rd, 2026", "May 2026"), an ordinal day before it ("3rd May", "the
-# 3rd of May", "mid-May"), or a time preposition before it when no verb can follow ("in
-# May.", "since May, ...", "in May and June", "in May we ..."): a modal is followed by a
-# verb phrase, never by an end of phrase or a closed-class word (determiner, conjunction,
-# preposition, subject pronoun) that cannot start one. "values passed in may be null"
-# stays a modal.
+# 3rd of May", "mid-May"), or a time preposition or a bare day before it when no verb can
+# follow ("in May.", "since May, ...", "in May and June", "on 3 May the ..."): a modal is
+# followed by a verb phrase, never by an end of phrase or a closed-class word (determiner,
+# conjunction, preposition, subject pronoun) that cannot start one. "values passed in may
+# be null" and "of 5 replicas, 2 may lag" stay modals.
 _DAY = r"(?:[12]\d|3[01]|0?[1-9])"
 _MONTH_AFTER = re.compile(rf",? (?:{_DAY}(?:st|nd|rd|th)?\b(?!%|[.,:]\d)|(?:1[5-9]|2\d)\d\d\b)")
 _MONTH_BEFORE_DAY = re.compile(rf"\b{_DAY}(?:st|nd|rd|th)(?: of)? $|\b{_DAY} of $|\bmid-$")
-_MONTH_BEFORE_PREPOSITION = re.compile(
+_MONTH_BEFORE_WEAK = re.compile(
     r"\b(?:in|on|since|until|till|by|during|before|after|from|through|throughout|to|of|"
-    r"for|early|mid|late|last|next|this|every)[ -]$"
+    rf"for|early|mid|late|last|next|this|every|{_DAY})[ -]$"
 )
 _NO_VERB_AFTER = re.compile(
     r" ?(?:[.,;:!?)\]\"]|$)| (?:the|a|an|this|that|these|those|our|their|its|my|his|her|"
@@ -89,10 +89,12 @@ _NORM_COMPARISON_BEFORE = re.compile(r"\b(?:[Aa]s|[Ll]ike) \w+(?: \w+ly)? $")
 _DETERMINER_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat) $")
 _ADDRESSEE_BEFORE = re.compile(r"(?:\b[Yy]ou|\b[Oo]ne)\s+$")
 _BELIEVE_OBJECT = re.compile(r"\s+(?:it|you|him|her|them|me|this|that)\s*(?:[.!?,;)\"]|$)")
-# "should be 5" / "should be five": a number, in digits or words (not "one of the ...").
+# "should be 5" / "should be five" / "should be a dozen": a number, in digits or words
+# (not "one of the ...").
 _SHOULD_NUMERIC = re.compile(
     r"\s+(?:be|equal|return|read|show|contain|have)\s+"
-    rf"(?:[~$€£-]?\d|(?:{'|'.join(CARDINALS)})\b(?! of\b))",
+    rf"(?:[~$€£-]?\d|(?:{'|'.join(CARDINALS)}|half|an? (?:dozen|hundred|thousand|million|"
+    r"billion))\b(?! of\b))",
     re.IGNORECASE,
 )
 # "a day or two", "one or two": the word before "or" is a quantity.
@@ -116,9 +118,7 @@ def _is_month(lower: str, start: int) -> bool:
     before = lower[max(0, start - 16) : start]
     if _MONTH_BEFORE_DAY.search(before):
         return True
-    return bool(_MONTH_BEFORE_PREPOSITION.search(before)) and bool(
-        _NO_VERB_AFTER.match(lower, start + 3)
-    )
+    return bool(_MONTH_BEFORE_WEAK.search(before)) and bool(_NO_VERB_AFTER.match(lower, start + 3))
 
 
 def _after_quantity(lower: str, start: int) -> bool:

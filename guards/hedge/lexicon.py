@@ -240,12 +240,20 @@ _APPROXIMATION: tuple[_Spec, ...] = (
     ("approximately roughly circa", r"(?:approximately|roughly|circa)\b"),
     ("give", r"give or take\b"),
     ("ballpark", r"ballpark\b"),
+    # "more or less" (Prince et al.'s approximators: about, approximately, roughly,
+    # something like, more or less).
+    ("more", r"more or less\b"),
     (
         # "up to 10" is a bound, not an approximation, so it is not listed.
-        "around about nearly almost close some",
-        r"(?:around|about|nearly|almost|close to|some) [~$€£]?\d[\d.,]*",
+        "around about nearly almost close some something order region upwards",
+        r"(?:around|about|nearly|almost|close to|some|something like|on the order of|"
+        r"in the region of|upwards of) [~$€£]?\d[\d.,]*",
     ),
-    ("around about close", rf"(?:around|about|close to) {_QUANTITY}"),
+    (
+        "around about close something order region upwards",
+        rf"(?:around|about|close to|something like|on the order of|in the region of|"
+        rf"upwards of) {_QUANTITY}",
+    ),
     (
         "nearly almost",
         rf"(?:nearly|almost) (?:{_QUANTITY}|{_words(_TOTALITY)}(?![\w-]))",

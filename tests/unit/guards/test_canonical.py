@@ -60,6 +60,9 @@ def test_whitespace_of_any_kind_does_not_hide_a_blocking_hedge(template: str, se
         "`I think` Redis is the cache we use",
         "I don\u02bct know which broker we run",  # modifier-letter apostrophe
         "I don`t know which broker we run",
+        "I th\u00ednk Redis is the cache we use",  # an accent on a Latin letter
+        "I thi\u0307nk Redis is the cache we use",  # a combining dot above
+        "I t\u0336h\u0336ink Redis is the cache we use",  # combining overlays
     ],
 )
 def test_invisible_confusable_and_markup_disguises_do_not_hide_a_blocking_hedge(
@@ -100,6 +103,7 @@ def test_the_stored_claim_keeps_its_bytes() -> None:
         ("&lt;b&gt;x&lt;/b&gt; &amp; y", "x & y"),
         ("\\*not emphasis\\* ~~struck~~ ~5", "not emphasis struck ~5"),
         ("\u0130stanbul", "Istanbul"),
+        ("caf\u00e9 a\u0301\u0301\u0301b", "cafe ab"),
         ("x\x00y\x07z", "xyz"),
     ],
 )

@@ -105,6 +105,7 @@ def test_may_is_a_modal_in_any_case_without_a_date(text: str) -> None:
         "Nothing changed since May.",
         "The index was rebuilt in May and June",
         "In May we moved the cluster",
+        "On 3 May the node was replaced",
     ],
 )
 def test_may_with_a_date_next_to_it_is_the_month(text: str) -> None:
@@ -132,6 +133,9 @@ def test_may_with_a_date_next_to_it_is_the_month(text: str) -> None:
         "Startup takes fiveish seconds",
         "Almost every request is cached",
         "The cache almost never misses",
+        "A resync takes something like ten minutes",
+        "Latency is on the order of a millisecond",
+        "The dump is in the region of a terabyte",
     ],
 )
 def test_approximations_without_digits_go_to_review(text: str) -> None:
@@ -159,6 +163,7 @@ def test_quantity_words_alone_are_not_approximations(text: str) -> None:
         ("The retry count should be five", "none"),
         ("The replica count should be three", "none"),
         ("The pool size should equal twelve", "none"),
+        ("The batch should be a dozen", "none"),
         ("The retry count should be 5", "none"),
         ("This should be one of the fastest paths", "review"),  # not a value
         ("The retry count should be fine", "review"),
