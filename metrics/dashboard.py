@@ -337,9 +337,84 @@ PIPELINE = Row(
     ),
 )
 
-# One row per component that exists; guard 2 (consistency scan), guard 3 (faithfulness)
-# and the review service add theirs here when they land.
-ROWS: tuple[Row, ...] = (GUARD1, SCREENING, DEDUP, PIPELINE)
+REVIEW = Row(
+    "Review queue",
+    (
+        Panel(
+            "Pending claims",
+            (Target("max(groundwire_review_queue_depth)"),),
+            kind="stat",
+            width=4,
+            thresholds=((None, "green"), (8000, "yellow"), (10000, "red")),
+        ),
+        Panel(
+            "Oldest pending claim",
+            (Target("max(groundwire_review_oldest_item_age_seconds)"),),
+            kind="stat",
+            unit="s",
+            width=4,
+            thresholds=((None, "green"), (259200, "yellow"), (604800, "red")),
+        ),
+        Panel(
+            "Decisions",
+            (
+                Target(
+                    "sum by (decision) (rate(groundwire_review_decisions_total[$__rate_interval]))",
+                    "{{decision}}",
+                ),
+            ),
+            unit="reqps",
+            stack=True,
+        ),
+        Panel(
+            "Time to decision p50 / p90",
+            (
+                Target(
+                    "histogram_quantile(0.5, sum by (le) "
+                    "(rate(groundwire_review_time_to_decision_seconds_bucket[$__rate_interval])))",
+                    "p50",
+                ),
+                Target(
+                    "histogram_quantile(0.9, sum by (le) "
+                    "(rate(groundwire_review_time_to_decision_seconds_bucket[$__rate_interval])))",
+                    "p90",
+                ),
+            ),
+            unit="s",
+        ),
+        Panel(
+            "Overflow to blocked (review_queue_full)",
+            (
+                Target(
+                    "sum by (limit) (rate(groundwire_review_overflow_total[$__rate_interval]))",
+                    "{{limit}}",
+                ),
+            ),
+            unit="reqps",
+            stack=True,
+        ),
+        Panel(
+            "Refused requests",
+            (
+                Target(
+                    "sum by (denial) (rate(groundwire_review_denied_total[$__rate_interval]))",
+                    "{{denial}}",
+                ),
+            ),
+            unit="reqps",
+            stack=True,
+        ),
+        Panel(
+            "Outbox not yet relayed",
+            (Target("max(groundwire_review_outbox_entries)", "entries"),),
+            unit="short",
+        ),
+    ),
+)
+
+# One row per component that exists; guard 2 (consistency scan) and guard 3
+# (faithfulness) add theirs here when they land.
+ROWS: tuple[Row, ...] = (GUARD1, SCREENING, DEDUP, REVIEW, PIPELINE)
 
 
 def _panel_json(panel: Panel, panel_id: int, x: int, y: int) -> dict[str, Any]:
