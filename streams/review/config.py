@@ -16,6 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 JwtAlgorithm = Literal["EdDSA", "ES256", "ES384", "RS256", "RS384", "RS512", "PS256"]
 
 
+def _default_algorithms() -> list[JwtAlgorithm]:
+    return ["EdDSA", "ES256", "RS256"]
+
+
 class ReviewAuthConfig(BaseModel):
     """Bearer JWTs from the organisation's identity provider, checked against its public keys."""
 
@@ -24,7 +28,7 @@ class ReviewAuthConfig(BaseModel):
     # A JSON Web Key Set (RFC 7517) of public keys: a file, or the document inline.
     jwks_file: Path | None = None
     jwks: str | None = None
-    algorithms: list[JwtAlgorithm] = Field(default_factory=lambda: ["EdDSA", "ES256", "RS256"])
+    algorithms: list[JwtAlgorithm] = Field(default_factory=_default_algorithms)
     issuer: str | None = None  # required `iss` when set
     audience: str = "groundwire-review"  # required `aud`
     tenant_claim: str = "tenant"  # the claim naming the caller's tenant
