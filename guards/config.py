@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 
 class Section(BaseModel):
@@ -163,6 +163,28 @@ class PolicyConfig(Section):
     approve_partial: bool = False
 
 
+class ProducerAuthConfig(Section):
+    """Which producers may claim which sources (spec: Producer authentication).
+
+    A claim may carry `key_id` and an HMAC-SHA256 `signature` (topics/signing.py). A claim
+    of a trusted source that is not authenticated for it is screened as ai_synthesis
+    (`mode: downgrade`) or dead-lettered as unauthenticated_source (`mode: strict`)."""
+
+    # "when_keys_configured" (default): signatures are enforced once `keys` names at least
+    # one key; without a registry a source is taken on the producer's word, as before.
+    # "always": trusted sources need a valid signature even with no key configured.
+    require_signature: Literal["when_keys_configured", "always"] = "when_keys_configured"
+    mode: Literal["downgrade", "strict"] = "downgrade"
+    # Sources a claim may only keep when authenticated; None = policy.trusted_sources.
+    trusted_sources: list[str] | None = None
+    # The key registry: key id -> the sources a claim signed with that key may claim.
+    keys: dict[str, list[str]] = Field(default_factory=dict)
+    # The keys' HMAC secrets (UTF-8 bytes of the value): key id -> secret, here or, better,
+    # in `secrets_file` (a YAML/JSON mapping of key id -> secret). Never logged.
+    secrets: dict[str, SecretStr] = Field(default_factory=dict, repr=False)
+    secrets_file: Path | None = None
+
+
 class GuardsConfig(Section):
     hedge: HedgeConfig = Field(default_factory=HedgeConfig)
     citation: CitationConfig = Field(default_factory=CitationConfig)
@@ -170,3 +192,4 @@ class GuardsConfig(Section):
     dedup: DedupConfig = Field(default_factory=DedupConfig)
     grounding: GroundingConfig = Field(default_factory=GroundingConfig)
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
+    producer_auth: ProducerAuthConfig = Field(default_factory=ProducerAuthConfig)

@@ -36,12 +36,21 @@ from groundwire.guards.grounder import Grounder
 from groundwire.guards.policy import PolicyDecision, build_validation, determine_tier
 from groundwire.guards.protocols import DedupIndex, DedupRequest, DedupResult, GroundingVerifier
 from groundwire.guards.screening import screen_batch
-from groundwire.topics.records import Claim, GroundingReport, RoutedResult, ScreenedClaim, Tier
+from groundwire.topics.records import (
+    Claim,
+    GroundingReport,
+    ProducerAuthReport,
+    RoutedResult,
+    ScreenedClaim,
+    Tier,
+)
+from groundwire.topics.vocab import ProducerAuthAction, ProducerAuthOutcome
 
 log = logging.getLogger(__name__)
 
 
 PENDING_TAG = "near_duplicate_of_pending"
+DOWNGRADED_TAG = "source_downgraded"
 _UNIQUE = DedupResult(is_duplicate=False)
 _UNKNOWN = DedupResult(is_duplicate=False, failed=True, error="claim_id ledger unavailable")
 
@@ -50,6 +59,24 @@ def _tier_for(
     s: ScreenedClaim, g: GroundingReport, d: DedupResult | None, cfg: GuardsConfig
 ) -> PolicyDecision:
     return determine_tier(s, grounding=g, dedup=d, cfg=cfg)
+
+
+def _note_producer(decision: PolicyDecision, report: ProducerAuthReport | None) -> PolicyDecision:
+    """The producer check of the screen stage, in the checks (spec: Producer
+    authentication): a downgraded claim says what it claimed and why it lost it."""
+    if report is None:
+        return decision
+    if report.action is ProducerAuthAction.DOWNGRADED:
+        note = f"producer_unauthenticated: {report.claimed_source.value} ({report.outcome.value})"
+        return replace(
+            decision,
+            checks_failed=[*decision.checks_failed, note],
+            tags=[*decision.tags, DOWNGRADED_TAG],
+        )
+    if report.outcome is ProducerAuthOutcome.VERIFIED:
+        note = f"producer_authenticated: {report.key_id}"
+        return replace(decision, checks_passed=[*decision.checks_passed, note])
+    return decision
 
 
 def _note_pending(decision: PolicyDecision, d: DedupResult | None) -> PolicyDecision:
@@ -166,7 +193,7 @@ class Validator:
         out: list[RoutedResult] = []
         for s, g, d in zip(screened, groundings, dedups, strict=True):
             p0 = perf_counter()
-            decision = _note_pending(_tier_for(s, g, d, cfg), d)
+            decision = _note_producer(_note_pending(_tier_for(s, g, d, cfg), d), s.producer_auth)
             if g.verdict == "partial" and g.adjusted_confidence is None:
                 g = g.model_copy(update={"adjusted_confidence": decision.adjusted_confidence})
             validation = build_validation(
@@ -191,6 +218,7 @@ class Validator:
                     duplicate_of=d.duplicate_of if duplicate and d is not None else None,
                     similarity=d.similarity if d is not None else None,
                     pending_duplicate_of=d.pending_of if d is not None and not duplicate else None,
+                    producer_auth=s.producer_auth,
                     tags=list(decision.tags),
                     timings_ms=timings,
                     routed_at=now,
@@ -217,7 +245,17 @@ class Validator:
         )
 
     async def validate_batch(
-        self, claims: Sequence[Claim], *, worker: str = ""
+        self,
+        claims: Sequence[Claim],
+        *,
+        worker: str = "",
+        producer_auth: Sequence[ProducerAuthReport | None] | None = None,
     ) -> list[RoutedResult]:
+        """Screen and decide. `producer_auth[i]`: the producer check claim i already went
+        through (`guards.producer_auth`; its claim is the one to pass here), recorded on the
+        result like the screen stage's."""
         screened = await screen_batch(claims, self.cfg, self.citation_verifier)
+        if producer_auth is not None:
+            for s, report in zip(screened, producer_auth, strict=True):
+                s.producer_auth = report
         return await self.decide_batch(screened, worker=worker)

@@ -16,6 +16,7 @@ from groundwire.metrics.pipeline import (
     observe_stage_latency,
     set_consumer_lag,
 )
+from groundwire.metrics.producer_auth import observe_producer_auth
 from groundwire.metrics.registry import REGISTRY
 from groundwire.metrics.routed import observe_routed
 from groundwire.metrics.screening import observe_citation_cache_error, observe_citation_lookups
@@ -28,6 +29,7 @@ __all__ = [
     "observe_claim_replay",
     "observe_dlq",
     "observe_grounding_latency",
+    "observe_producer_auth",
     "observe_routed",
     "observe_stage_latency",
     "review",

@@ -25,6 +25,8 @@ from groundwire.topics.vocab import (
     DlqReason,
     GroundingVerdict,
     HedgeCategory,
+    ProducerAuthAction,
+    ProducerAuthOutcome,
     ReasonCode,
     ReentryReason,
     ReviewAction,
@@ -59,6 +61,8 @@ REVIEW_ACTIONS: tuple[str, ...] = values(ReviewAction)
 REVIEW_DECISIONS: tuple[str, ...] = values(ReviewDecision)
 REVIEW_LIMITS: tuple[str, ...] = values(ReviewLimit)
 REVIEW_DENIALS: tuple[str, ...] = values(ReviewDenial)
+PRODUCER_AUTH_OUTCOMES: tuple[str, ...] = values(ProducerAuthOutcome)
+PRODUCER_AUTH_ACTIONS: tuple[str, ...] = values(ProducerAuthAction)
 
 # Stage names are plain strings from the runner and the stages (not a wire vocabulary).
 STAGES: tuple[str, ...] = ("screen", "route", "dedup", "grounding", "produce", OTHER)
@@ -77,6 +81,8 @@ LABELS_BY_ENUM: dict[type[StrEnum], tuple[str, ...]] = {
     ReviewDecision: REVIEW_DECISIONS,
     ReviewLimit: REVIEW_LIMITS,
     ReviewDenial: REVIEW_DENIALS,
+    ProducerAuthOutcome: PRODUCER_AUTH_OUTCOMES,
+    ProducerAuthAction: PRODUCER_AUTH_ACTIONS,
 }
 
 

@@ -2,18 +2,55 @@
 
 Lines go out as-is, keyed by their tenant_id when they parse: a malformed line is still
 published, so the pipeline routes it to the dlq with a reason instead of the publisher
-silently dropping it.
+silently dropping it. With a `Signer` every line that is a JSON object is signed first
+(`key_id` set, `signature` computed over its canonical JSON: topics/signing.py).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import orjson
 
 from groundwire.streams import kafka
 from groundwire.streams.settings import Settings
+from groundwire.topics.signing import sign_claim
+
+
+@dataclass(frozen=True)
+class Signer:
+    """Signs claims as producer `key_id` (the secret is never printed or logged)."""
+
+    key_id: str
+    secret: bytes = field(repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.key_id or not self.secret:
+            raise ValueError("a signer needs a key id and a non-empty secret")
+
+    def sign_line(self, line: bytes) -> bytes:
+        """The line signed, if it is a JSON object; else unchanged (it goes to the dlq)."""
+        try:
+            doc = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            return line
+        if not isinstance(doc, dict):
+            return line
+        try:
+            return orjson.dumps(sign_claim(doc, self.key_id, self.secret))
+        except (TypeError, ValueError, UnicodeEncodeError):
+            return line  # not canonicalisable (a lone surrogate): sent as it is
+
+
+def read_secret(path: str) -> bytes:
+    """A key file's secret: its text, trimmed, as UTF-8 bytes."""
+    with open(path, encoding="utf-8") as f:
+        secret = f.read().strip().encode("utf-8")
+    if not secret:
+        raise ValueError(f"{path} holds no secret")
+    return secret
 
 
 def tenant_key(line: bytes) -> bytes | None:
@@ -26,10 +63,13 @@ def tenant_key(line: bytes) -> bytes | None:
 
 
 def publish_claims(
-    settings: Settings, lines: Sequence[bytes], on_sent: Callable[[], object] | None = None
+    settings: Settings,
+    lines: Sequence[bytes],
+    on_sent: Callable[[], object] | None = None,
+    signer: Signer | None = None,
 ) -> tuple[int, list[str]]:
     """Publish every line; (records acknowledged, delivery failures). `on_sent` is called
-    once per line handed to the producer (a progress bar).
+    once per line handed to the producer (a progress bar); `signer` signs each claim.
 
     When the cluster refuses the producer (wrong credentials, TLS failure) publishing stops
     within about a second: every record not acknowledged fails with that reason.
@@ -48,6 +88,8 @@ def publish_claims(
 
     try:
         for line in lines:
+            if signer is not None:
+                line = signer.sign_line(line)
             kafka.produce(
                 producer,
                 settings.topics.claims,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from groundwire import metrics
 from groundwire.metrics import health
 from groundwire.topics.records import RoutedResult
-from groundwire.topics.vocab import DlqReason
+from groundwire.topics.vocab import DlqReason, ProducerAuthAction, ProducerAuthOutcome
 
 
 def stage_latency(stage: str, seconds: float) -> None:
@@ -31,6 +31,10 @@ def citation_lookups(source: str, n: int) -> None:
 
 def citation_cache_error(op: str) -> None:
     metrics.observe_citation_cache_error(op)
+
+
+def producer_auth(outcome: ProducerAuthOutcome, action: ProducerAuthAction) -> None:
+    metrics.observe_producer_auth(outcome, action)
 
 
 def dlq(reason: DlqReason) -> None:

@@ -17,6 +17,7 @@ import orjson
 from pydantic import BaseModel, ValidationError
 
 from groundwire.topics.records import Claim, DlqRecord
+from groundwire.topics.signing import signing_payload
 from groundwire.topics.vocab import DlqReason
 
 RAW_PREVIEW_CHARS = 4096
@@ -46,8 +47,24 @@ class DecodeFailure:
     detail: str
 
 
+@dataclass(frozen=True, slots=True)
+class DecodedClaim:
+    """A claim and, when it is signed, the bytes its signature must cover: the canonical
+    JSON of the object as received, without `signature` (topics/signing.py)."""
+
+    claim: Claim
+    signed_payload: bytes | None = None
+
+
 def decode_claim(value: bytes | None, limits: DecodeLimits) -> Claim | DecodeFailure:
     """Parse and validate one claim; never raises on bad input."""
+    decoded = decode_signed_claim(value, limits)
+    return decoded.claim if isinstance(decoded, DecodedClaim) else decoded
+
+
+def decode_signed_claim(value: bytes | None, limits: DecodeLimits) -> DecodedClaim | DecodeFailure:
+    """`decode_claim`, keeping what a producer signature is checked against: the screen
+    stage and `groundwire check` authenticate producers from it. Never raises."""
     if not value:
         return DecodeFailure(DlqReason.EMPTY, "record has no value")
     if len(value) > limits.max_record_bytes:
@@ -70,13 +87,19 @@ def decode_claim(value: bytes | None, limits: DecodeLimits) -> Claim | DecodeFai
     if refused is not None:
         return refused
     try:
-        return Claim.model_validate(doc)
+        claim = Claim.model_validate(doc)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
             for err in exc.errors()[:10]
         )
         return DecodeFailure(DlqReason.INVALID_CLAIM, problems[:1000])
+    if claim.signature is None:
+        return DecodedClaim(claim)
+    try:
+        return DecodedClaim(claim, signing_payload(doc))
+    except (TypeError, ValueError, UnicodeEncodeError):  # lone surrogates: it cannot verify
+        return DecodedClaim(claim, b"")
 
 
 def _over_limits(doc: dict[str, Any], limits: DecodeLimits) -> DecodeFailure | None:

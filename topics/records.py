@@ -26,6 +26,8 @@ from groundwire.topics.vocab import (
     GroundingVerdict,
     HedgeAction,
     HedgeCategory,
+    ProducerAuthAction,
+    ProducerAuthOutcome,
     ReasonCode,
     ReentryReason,
     ReviewAction,
@@ -62,6 +64,7 @@ __all__ = [
     "EvidenceSpan",
     "GroundingReport",
     "HedgeReport",
+    "ProducerAuthReport",
     "ProvenanceReport",
     "ReasonCode",
     "ReplayNotice",
@@ -112,6 +115,11 @@ class Claim(BaseModel):
     confidence: float = Field(default=1.0, ge=0.0, le=1.0, strict=True)
     created_at: datetime | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+    # Producer authentication (spec: Producer authentication): the id of the key that
+    # signed the claim, and the signature: HMAC-SHA256, lower-case hex, over the claim's
+    # canonical JSON without `signature` (topics/signing.py). Unsigned claims omit both.
+    key_id: str | None = Field(default=None, max_length=ID_MAX, pattern=ID_PATTERN)
+    signature: str | None = Field(default=None, max_length=256)
 
 
 class EvidenceObject(BaseModel):
@@ -213,6 +221,7 @@ class RoutedResult(BaseModel):
     # Not a duplicate of a memory, but a near-duplicate of this claim, which is still
     # pending review (tag near_duplicate_of_pending); the claim followed its own tier.
     pending_duplicate_of: str | None = None
+    producer_auth: ProducerAuthReport | None = None
     tags: list[str] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
     routed_at: datetime
@@ -235,6 +244,17 @@ class DlqRecord(BaseModel):
     received_at: datetime
 
 
+class ProducerAuthReport(BaseModel):
+    """Who published the claim, as far as its signature shows (spec: Producer
+    authentication). When `action` is downgraded, `claim.source` is ai_synthesis and
+    `claimed_source` is what the producer wrote."""
+
+    outcome: ProducerAuthOutcome
+    action: ProducerAuthAction = ProducerAuthAction.KEPT
+    claimed_source: Source
+    key_id: str | None = None
+
+
 class ScreenedClaim(BaseModel):
     """The stateless stage's output on `claims.screened` (key = tenant_id)."""
 
@@ -245,6 +265,8 @@ class ScreenedClaim(BaseModel):
     # Set when the screen stage already ran grounding (settings.grounding_stage="screen");
     # absent, the route stage grounds the claim itself.
     grounding: GroundingReport | None = None
+    # The producer check of the screen stage (absent: not checked, e.g. a library caller).
+    producer_auth: ProducerAuthReport | None = None
     timings_ms: dict[str, float] = Field(default_factory=dict)
     received_at: datetime | None = None
 

@@ -139,6 +139,29 @@ class DlqReason(StrEnum):
     OUTPUT_TOO_LARGE = "output_too_large"  # the routed record would exceed the message size
     CLAIM_ID_REUSED = "claim_id_reused"  # a claim_id already decided, sent with other content
     INVALID_REVIEW = "invalid_review"  # a review record is not a flag_review RoutedResult
+    # producer_auth.mode=strict: a claim of a trusted source whose producer is not
+    # authenticated for it (no, a wrong or an unknown key's signature; a key not allowed it)
+    UNAUTHENTICATED_SOURCE = "unauthenticated_source"
+
+
+class ProducerAuthOutcome(StrEnum):
+    """What checking a claim's producer signature found (docs/spec.md §Producer
+    authentication)."""
+
+    VERIFIED = "verified"  # a valid signature by a key that may claim this source
+    UNSIGNED = "unsigned"  # no signature
+    BAD_SIGNATURE = "bad_signature"  # a signature that does not verify (wrong, or edited)
+    UNKNOWN_KEY = "unknown_key"  # signed with a key id the registry does not know
+    SOURCE_NOT_PERMITTED = "source_not_permitted"  # a valid signature; the key may not claim
+    # this source
+
+
+class ProducerAuthAction(StrEnum):
+    """What happened to the claim because of its producer check."""
+
+    KEPT = "kept"  # screened with the source it claims
+    DOWNGRADED = "downgraded"  # a trusted source not authenticated: screened as ai_synthesis
+    REFUSED = "refused"  # the same in strict mode: sent to the dlq (unauthenticated_source)
 
 
 class ReviewAction(StrEnum):

@@ -26,9 +26,11 @@ from pydantic import ValidationError
 
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.factory import GuardServices, build_citation_verifier, build_validator
+from groundwire.guards.producer_auth import AuthResult, ProducerAuthenticator, build_authenticator
 from groundwire.streams.cli.common import load_settings_or_exit
-from groundwire.topics.codec import DecodeLimits, decode_claim
+from groundwire.topics.codec import DecodeFailure, DecodeLimits, decode_signed_claim
 from groundwire.topics.records import Claim, RoutedResult, Source, SourceTurn
+from groundwire.topics.vocab import DlqReason
 
 BATCH = 256
 
@@ -57,6 +59,8 @@ def result_json(r: RoutedResult, line: int | None = None) -> dict[str, Any]:
         ),
         "duplicate_of": r.duplicate_of,
         "similarity": r.similarity,
+        "pending_duplicate_of": r.pending_duplicate_of,
+        "producer_auth": r.producer_auth.model_dump(mode="json") if r.producer_auth else None,
         "tags": r.tags,
         "evidence": r.validation.evidence.model_dump(mode="json"),
         "timings_ms": {k: round(v, 4) for k, v in r.timings_ms.items()},
@@ -64,13 +68,25 @@ def result_json(r: RoutedResult, line: int | None = None) -> dict[str, Any]:
     return out
 
 
-def _parse_line(raw: bytes, lineno: int, limits: DecodeLimits) -> Claim | dict[str, Any]:
-    """A Claim, or this line's error result: the same decoding, limits and dlq reasons as
-    the pipeline's screen stage, so `check` refuses exactly what the pipeline would."""
-    decoded = decode_claim(raw, limits)
-    if isinstance(decoded, Claim):
-        return decoded
-    return {"line": lineno, "error": decoded.detail, "reason": decoded.reason.value}
+def _parse_line(
+    raw: bytes, lineno: int, limits: DecodeLimits, auth: ProducerAuthenticator
+) -> AuthResult | dict[str, Any]:
+    """The claim after its producer check, or this line's error result: the same
+    decoding, limits, producer check and dlq reasons as the pipeline's screen stage, so
+    `check` refuses exactly what the pipeline would."""
+    decoded = decode_signed_claim(raw, limits)
+    if isinstance(decoded, DecodeFailure):
+        return {"line": lineno, "error": decoded.detail, "reason": decoded.reason.value}
+    checked = auth.check(decoded.claim, decoded.signed_payload)
+    if checked.refused:
+        report = checked.report
+        return {
+            "line": lineno,
+            "error": f"source {report.claimed_source.value!r} needs an authenticated producer:"
+            f" {report.outcome.value}",
+            "reason": DlqReason.UNAUTHENTICATED_SOURCE.value,
+        }
+    return checked
 
 
 def _read_input(file: str) -> list[bytes]:
@@ -105,22 +121,41 @@ async def _run(
     verify_urls: bool,
     cluster: bool = False,
 ) -> None:
+    auth = build_authenticator(cfg)
     services = GuardServices(redis_url=redis, redis_cluster=cluster, verify_urls=verify_urls)
     citation_verifier = build_citation_verifier(cfg, services)
     validator = build_validator(cfg, services, citation_verifier)
     out = sys.stdout.buffer
     try:
         if single is not None:
-            (result,) = await validator.validate_batch([single], worker="cli")
+            checked = auth.check(single)
+            if checked.refused:
+                row = {
+                    "error": f"source {single.source.value!r} needs an authenticated producer",
+                    "reason": DlqReason.UNAUTHENTICATED_SOURCE.value,
+                }
+                out.write(orjson.dumps(row) + b"\n")
+                return
+            (result,) = await validator.validate_batch(
+                [checked.claim], worker="cli", producer_auth=[checked.report]
+            )
             out.write(orjson.dumps(result_json(result)) + b"\n")
             return
         numbered = [(n or 0, raw) for n, raw in (lines or []) if raw.strip()]
         for chunk in _chunks(numbered):
-            parsed = [(n, _parse_line(raw.rstrip(b"\r"), n, limits)) for n, raw in chunk]
-            claims = [p for _, p in parsed if isinstance(p, Claim)]
-            results = iter(await validator.validate_batch(claims, worker="cli") if claims else [])
+            parsed = [(n, _parse_line(raw.rstrip(b"\r"), n, limits, auth)) for n, raw in chunk]
+            checked_claims = [p for _, p in parsed if isinstance(p, AuthResult)]
+            results = iter(
+                await validator.validate_batch(
+                    [c.claim for c in checked_claims],
+                    worker="cli",
+                    producer_auth=[c.report for c in checked_claims],
+                )
+                if checked_claims
+                else []
+            )
             for n, p in parsed:
-                row = result_json(next(results), n) if isinstance(p, Claim) else p
+                row = result_json(next(results), n) if isinstance(p, AuthResult) else p
                 out.write(orjson.dumps(row) + b"\n")
             out.flush()
     finally:

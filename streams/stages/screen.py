@@ -1,8 +1,12 @@
-"""The stateless stage: decode, screen (hedge, citations, provenance) and, by default,
-ground each claim; any replica may serve any partition of `claims`.
+"""The stateless stage: decode, authenticate the producer, screen (hedge, citations,
+provenance) and, by default, ground each claim; any replica may serve any partition of
+`claims`.
 
-Unreadable input goes to the dlq with a machine-readable reason; everything else goes to
-`claims.screened`, keyed by tenant, for the route stage.
+Unreadable input goes to the dlq with a machine-readable reason; so does, in strict mode,
+a claim of a trusted source whose producer is not authenticated for it
+(`unauthenticated_source`; in the default mode it is screened as ai_synthesis). The
+producer check runs first, so nothing downstream ever reads an unauthenticated trusted
+source. Everything else goes to `claims.screened`, keyed by tenant, for the route stage.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from confluent_kafka import Message
 
 from groundwire.guards.citations import CitationVerifier
 from groundwire.guards.grounder import Grounder
+from groundwire.guards.producer_auth import ProducerAuthenticator, build_authenticator
 from groundwire.guards.screening import screen_batch
 from groundwire.streams import telemetry
 from groundwire.streams.runner import Output
@@ -25,8 +30,9 @@ from groundwire.streams.stages.dlq import (
     origin_of,
     oversize_output,
 )
-from groundwire.topics.codec import DecodeFailure, decode_claim, dumps
-from groundwire.topics.records import Claim, ScreenedClaim
+from groundwire.topics.codec import DecodeFailure, decode_signed_claim, dumps
+from groundwire.topics.records import Claim, ProducerAuthReport, ScreenedClaim
+from groundwire.topics.vocab import DlqReason
 
 
 class ScreenStage:
@@ -37,8 +43,11 @@ class ScreenStage:
         settings: Settings,
         citation_verifier: CitationVerifier | None = None,
         grounder: Grounder | None = None,
+        authenticator: ProducerAuthenticator | None = None,
     ) -> None:
         self.settings = settings
+        # The key registry is read here, at start: a bad one stops the stage from starting.
+        self.authenticator = authenticator or build_authenticator(settings.guards)
         self.source_topic = settings.topics.claims
         self.citation_verifier = citation_verifier
         # grounding_stage="screen": grounding needs no tenant state, so it runs here, where
@@ -49,17 +58,33 @@ class ScreenStage:
         started = time.perf_counter()
         outputs: list[Output] = []
         claims: list[Claim] = []
+        reports: list[ProducerAuthReport] = []
         sources: list[Message] = []
         limits = self.settings.decode_limits
         for message in messages:
-            decoded = decode_claim(message.value(), limits)
+            decoded = decode_signed_claim(message.value(), limits)
             if isinstance(decoded, DecodeFailure):
                 outputs.append(dlq_output(self.settings, message, decoded))
-            else:
-                claims.append(decoded)
-                sources.append(message)
+                continue
+            checked = self.authenticator.check(decoded.claim, decoded.signed_payload)
+            report = checked.report
+            telemetry.producer_auth(report.outcome, report.action)
+            if checked.refused:
+                detail = (
+                    f"source {report.claimed_source.value!r} needs an authenticated producer: "
+                    f"{report.outcome.value}"
+                    + (f" (key_id {report.key_id!r})" if report.key_id is not None else "")
+                )
+                failure = DecodeFailure(DlqReason.UNAUTHENTICATED_SOURCE, detail)
+                outputs.append(dlq_output(self.settings, message, failure))
+                continue
+            claims.append(checked.claim)
+            reports.append(report)
+            sources.append(message)
         if claims:
             screened = await screen_batch(claims, self.settings.guards, self.citation_verifier)
+            for item, report in zip(screened, reports, strict=True):
+                item.producer_auth = report
             if self.grounder is not None:
                 await self._ground(screened)
             topic = self.settings.topics.screened

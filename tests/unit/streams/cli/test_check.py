@@ -154,3 +154,60 @@ def test_no_verify_urls_makes_no_request() -> None:
     (row,) = _rows(res.stdout)
     assert row["citations"][0]["verified"] is None
     assert row["tier"] == "flag_review"
+
+
+def test_a_claim_pending_review_is_not_a_memory(tmp_path: Path) -> None:
+    """The same text queued for review and then published from documentation: not a
+    duplicate of the pending claim (docs/spec.md §Near-duplicates)."""
+    text = "The billing service uses PostgreSQL 15"
+    lines = [
+        {"claim_id": "rv-1", "tenant_id": "t", "content": text, "source": "ai_synthesis"},
+        {"claim_id": "doc-1", "tenant_id": "t", "content": text, "source": "documentation"},
+    ]
+    path = tmp_path / "claims.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    res = runner.invoke(app, ["check", "--no-verify", "--file", str(path)])
+    first, second = _rows(res.stdout)
+    assert first["tier"] == "flag_review"
+    assert second["tier"] != "block" and second["duplicate_of"] is None
+    assert second["pending_duplicate_of"] == "rv-1"
+    assert "near_duplicate_of_pending" in second["tags"]
+
+
+def test_producers_are_authenticated_like_in_the_pipeline(tmp_path: Path) -> None:
+    from groundwire.topics.signing import sign_claim
+
+    secret = "docs-secret-0123456789abcdef"
+    (tmp_path / "secrets.yaml").write_text(f"docs-bot: {secret}\n")
+    config = tmp_path / "config.yaml"
+    base = {"tenant_id": "t", "content": "OAuth2 is required", "source": "documentation"}
+    signed = sign_claim({**base, "claim_id": "ok"}, "docs-bot", secret.encode())
+    lines = [
+        json.dumps(signed),
+        json.dumps({**base, "claim_id": "forged"}),
+        json.dumps({**signed, "claim_id": "edited"}),
+    ]
+    path = tmp_path / "claims.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for mode in ("downgrade", "strict"):
+        config.write_text(
+            "guards:\n  producer_auth:\n"
+            f"    mode: {mode}\n"
+            "    keys: {docs-bot: [documentation]}\n"
+            f"    secrets_file: {tmp_path / 'secrets.yaml'}\n"
+        )
+        res = runner.invoke(
+            app,
+            ["check", "--no-verify", "--file", str(path)],
+            env={"GROUNDWIRE_CONFIG": str(config)},
+        )
+        assert res.exit_code == 0, res.output
+        ok, forged, edited = _rows(res.stdout)
+        assert ok["tier"] == "auto_approve" and ok["producer_auth"]["outcome"] == "verified"
+        if mode == "downgrade":
+            assert forged["tier"] != "auto_approve" and "source_downgraded" in forged["tags"]
+            assert forged["producer_auth"]["outcome"] == "unsigned"
+            assert edited["producer_auth"]["outcome"] == "bad_signature"
+        else:
+            assert forged["reason"] == edited["reason"] == "unauthenticated_source"
+        assert secret not in res.output

@@ -1,0 +1,35 @@
+"""Producer authentication (docs/spec.md §Producer authentication): every claim the
+screen stage decodes, by what its signature showed and what that did to it.
+
+`outcome` and `action` are the enum values the authenticator reported
+(`ProducerAuthOutcome`, `ProducerAuthAction`): 5 x 3 series at most. A rising
+`action="downgraded"` or `"refused"` count means a producer claims a trusted source it
+is not keyed for (a missing or expired key, an unregistered producer, or tampering);
+`outcome="unsigned", action="kept"` on trusted sources is what runs unauthenticated while
+no key is configured.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import Counter
+
+from groundwire.metrics import labels
+from groundwire.metrics.registry import REGISTRY
+from groundwire.topics.vocab import ProducerAuthAction, ProducerAuthOutcome
+
+PRODUCER_AUTH = Counter(
+    "groundwire_producer_auth_total",
+    "Claims by the result of their producer signature check (outcome) and what it did to"
+    " them (action: kept, downgraded to ai_synthesis, refused to the dlq).",
+    ("outcome", "action"),
+    registry=REGISTRY,
+)
+
+
+def observe_producer_auth(outcome: ProducerAuthOutcome, action: ProducerAuthAction) -> None:
+    PRODUCER_AUTH.labels(outcome=outcome.value, action=action.value).inc()
+
+
+for _outcome in labels.PRODUCER_AUTH_OUTCOMES:
+    for _action in labels.PRODUCER_AUTH_ACTIONS:
+        PRODUCER_AUTH.labels(outcome=_outcome, action=_action)
