@@ -9,7 +9,6 @@ http://127.0.0.1:8080). Exit codes: 0 done, 1 the service refused or failed, 2 u
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Annotated, Any
 
@@ -63,7 +62,9 @@ def serve(
         from groundwire.metrics import REGISTRY
 
         start_http_server(settings.metrics_port, registry=REGISTRY)
-    asyncio.run(run(service))
+    import uvloop
+
+    uvloop.run(run(service))
 
 
 def _call(method: str, url: str, token: str, path: str, body: dict[str, Any] | None = None) -> Any:

@@ -64,15 +64,34 @@ class Verified:
 
 
 class Authenticator:
+    """Verifies bearer tokens. A token verified once is remembered (by its SHA-256, until
+    its `exp`) so a reviewer's every request does not pay a signature check again; only
+    successes are cached, so a bad token is checked (and refused) every time."""
+
+    CACHE_MAX = 10_000
+
     def __init__(self, cfg: ReviewAuthConfig, keys: jwt.PyJWKSet | None = None) -> None:
         self.cfg = cfg
         self.keys = keys if keys is not None else load_jwks(cfg)
         self._by_kid = {k.key_id: k for k in self.keys.keys if k.key_id}
+        self._cache: OrderedDict[str, Verified] = OrderedDict()
 
     def verify(self, token: str) -> Verified:
-        cfg = self.cfg
-        if not token or len(token) > cfg.max_token_bytes:
+        if not token or len(token) > self.cfg.max_token_bytes:
             raise AuthError("token missing or too long")
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        hit = self._cache.get(digest)
+        if hit is not None and hit.expires_at + self.cfg.leeway_s > time.time():
+            self._cache.move_to_end(digest)
+            return hit
+        verified = self._verify(token, digest[:32])
+        self._cache[digest] = verified
+        if len(self._cache) > self.CACHE_MAX:
+            self._cache.popitem(last=False)
+        return verified
+
+    def _verify(self, token: str, credential: str) -> Verified:
+        cfg = self.cfg
         try:
             header = jwt.get_unverified_header(token)
         except jwt.PyJWTError as exc:
@@ -111,8 +130,7 @@ class Authenticator:
         if not isinstance(roles, list):
             raise AuthError("roles claim is not a list")
         admin = cfg.admin_role is not None and cfg.admin_role in roles
-        digest = hashlib.sha256(token.encode()).hexdigest()[:32]
-        return Verified(Reviewer(str(tenant), str(user), admin), float(claims["exp"]), digest)
+        return Verified(Reviewer(str(tenant), str(user), admin), float(claims["exp"]), credential)
 
 
 def _valid_id(value: Any) -> bool:

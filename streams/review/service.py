@@ -133,6 +133,7 @@ async def run(service: Service, *, install_signals: bool = True) -> None:
             host=cfg.host,
             port=cfg.port,
             log_level="warning",
+            http="httptools",
             access_log=False,
             server_header=False,
             proxy_headers=False,
