@@ -355,3 +355,24 @@ def test_the_image_build_context_makes_a_complete_wheel(tmp_path: Path) -> None:
     assert "groundwire/guards/grounding/data/antonyms.tsv" in expected
     missing = sorted(expected - members)
     assert not missing, f"the image's wheel lacks {missing}"
+
+
+def test_the_review_service_runs_the_queue_and_is_scraped() -> None:
+    review = SERVICES["review"]
+    assert review["command"] == ["review", "serve"]
+    env = _env("review")
+    assert env["GROUNDWIRE_REVIEW__HOST"] == "0.0.0.0"
+    port = env["GROUNDWIRE_REVIEW__PORT"]
+    assert any(
+        p.endswith(f":{port}:{port}") and p.startswith("127.0.0.1:") for p in review["ports"]
+    )
+    assert f"127.0.0.1:{port}/readyz" in " ".join(review["healthcheck"]["test"])
+    assert env["GROUNDWIRE_REVIEW__PUBLIC_ORIGIN"] == f"http://localhost:{port}"
+    # its keys come from a git- and docker-ignored file, never from the compose file
+    files = [str(path.relative_to(REPO)) for path, _ in _env_files("review")]
+    assert ".groundwire/review.env" in files
+    assert not [k for k in review["environment"] if "JWKS" in k]
+    assert review["depends_on"]["topics"]["condition"] == "service_completed_successfully"
+    jobs = {j["job_name"]: j for j in PROMETHEUS_CFG["scrape_configs"]}
+    sd = jobs["groundwire-review"]["dns_sd_configs"][0]
+    assert sd["names"] == ["review"] and sd["port"] == int(env["GROUNDWIRE_METRICS_PORT"])

@@ -382,3 +382,83 @@ def test_optional_resources_are_off_by_default(helm: Path) -> None:
     assert "PrometheusRule" not in kinds
     assert "ServiceMonitor" not in kinds
     assert {"Deployment", "ConfigMap", "Secret", "Job", "Service"} <= kinds
+
+
+REVIEW = [
+    "--set",
+    "review.enabled=true",
+    "--set",
+    "review.auth.jwksSecret=idp-keys",
+    "--set",
+    "review.auth.adminRole=review-admin",
+    "--set",
+    "review.auth.issuer=https://id.example.com",
+    "--set",
+    "review.publicOrigin=https://review.example.com",
+]
+
+
+@pytest.fixture(scope="module")
+def with_review(helm: Path) -> list[dict[str, Any]]:
+    return _template(helm, *ALL_FEATURES, *WITH_SECRETS, *SECURED, *REVIEW)
+
+
+def _component(docs: list[dict[str, Any]], kind: str, component: str) -> dict[str, Any]:
+    (doc,) = [
+        d
+        for d in _by_kind(docs, kind)
+        if d["metadata"]["labels"].get("app.kubernetes.io/component") == component
+    ]
+    return doc
+
+
+def test_review_service_has_its_own_deployment_service_and_key_secret(
+    with_review: list[dict[str, Any]],
+) -> None:
+    deployment = _component(with_review, "Deployment", "review")
+    pod = deployment["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    assert container["args"] == ["review", "serve"]
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}
+    assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
+    env = {e["name"]: e for e in container["env"]}
+    assert env["GROUNDWIRE_REVIEW__HOST"]["value"] == "0.0.0.0"
+    assert int(env["GROUNDWIRE_REVIEW__PORT"]["value"]) == ports["http"]
+    assert env["GROUNDWIRE_REVIEW__AUTH__ADMIN_ROLE"]["value"] == "review-admin"
+    assert env["GROUNDWIRE_REVIEW__PUBLIC_ORIGIN"]["value"] == "https://review.example.com"
+    # the key set comes from the operator's Secret, mounted read-only where the setting points
+    jwks = env["GROUNDWIRE_REVIEW__AUTH__JWKS_FILE"]["value"]
+    (mount,) = [m for m in container["volumeMounts"] if m["name"] == "review-auth"]
+    assert mount["readOnly"] is True and jwks.startswith(mount["mountPath"] + "/")
+    (volume,) = [v for v in pod["volumes"] if v["name"] == "review-auth"]
+    assert volume["secret"]["secretName"] == "idp-keys"
+    assert jwks.endswith("/" + volume["secret"]["items"][0]["path"])
+    # settings (Redis URL, Kafka credentials) reach it like the workers
+    assert {s.get("secretRef", {}).get("name") for s in container["envFrom"]} >= {"gw-groundwire"}
+    assert "GROUNDWIRE_KAFKA__SASL_PASSWORD" in _secret_refs(container)
+    assert container["securityContext"]["readOnlyRootFilesystem"] is True
+    for name in env:
+        assert settings_env_error(name) is None, settings_env_error(name)
+    service = _component(with_review, "Service", "review")
+    assert {p["targetPort"] for p in service["spec"]["ports"]} == {"http", "metrics"}
+    assert service["spec"]["selector"]["app.kubernetes.io/component"] == "review"
+
+
+def test_review_is_off_by_default_and_needs_its_key_secret(helm: Path) -> None:
+    default = _template(helm)
+    assert not [
+        d
+        for d in default
+        if d["metadata"].get("labels", {}).get("app.kubernetes.io/component") == "review"
+    ]
+    cmd = [
+        str(helm),
+        "template",
+        "gw",
+        str(REPO / "helm" / "groundwire"),
+        "--set",
+        "review.enabled=true",
+    ]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode != 0 and "review.auth.jwksSecret" in proc.stderr
