@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what groundwire needs on a fresh Debian machine: system packages (Redis, Maven,
-# Prometheus for promtool and the live metrics test, git) and a virtualenv with the project.
+# Prometheus for promtool and the live metrics test, git, Chromium and its driver for the
+# review page's browser tests) and a virtualenv with the project.
 # Safe to run again: it only installs what is missing.
 #
 #   GROUNDWIRE_VENV   where the virtualenv goes (default: <repo>/.venv)
@@ -15,6 +16,10 @@ command -v mvn >/dev/null || need+=(maven)
 command -v java >/dev/null || need+=(openjdk-17-jre-headless)
 command -v prometheus >/dev/null || need+=(prometheus)
 command -v git >/dev/null || need+=(git)
+# The review page's tests drive Debian's headless Chromium through chromium-driver
+# (Selenium from the test extra); no browser or driver is ever downloaded.
+command -v chromium >/dev/null || need+=(chromium)
+command -v chromedriver >/dev/null || need+=(chromium-driver)
 # Helm (scripts/helm.sh) is built from the Go module proxy; this machine kind ships Go.
 command -v go >/dev/null || need+=(golang-go)
 if [ ${#need[@]} -gt 0 ]; then
