@@ -18,7 +18,7 @@ prefix, both removed afterwards):
   200 requests/s; latency is measured by the client per request, over `--duration` s
   after 3 s of warm-up (connections opened, each token verified once).
 
-    python bench/bench_review.py [--claims N] [--reviewers R] [--duration S]
+    python bench/bench_review.py [--claims N] [--reviewers R] [--duration S] [--batch B]
 
 Last line: review_enqueue_per_s=... baseline_per_s=... ratio=... list_p99_ms=... approve_p99_ms=...
 """
@@ -204,6 +204,7 @@ async def main() -> None:
     ap.add_argument("--claims", type=int, default=30_000)
     ap.add_argument("--reviewers", type=int, default=200)
     ap.add_argument("--duration", type=float, default=20.0)
+    ap.add_argument("--batch", type=int, default=2000, help="GROUNDWIRE_BATCH_SIZE of the feed")
     args = ap.parse_args()
     tag = uuid.uuid4().hex[:8]
     settings = Settings(
@@ -214,6 +215,7 @@ async def main() -> None:
         consumer_group=f"gwbench-{tag}",
         worker_id=f"bench-{tag}",
         metrics_port=0,
+        batch_size=args.batch,
         review=ReviewConfig(
             redis_prefix=f"gwbench:rv:{tag}",
             max_total=1_000_000,

@@ -28,6 +28,7 @@ import orjson
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from redis.exceptions import RedisError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -229,6 +230,12 @@ def build_app(ctx: Context) -> ASGIApp:
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         error = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return _json({"error": error, "message": str(exc.detail)[:200]}, exc.status_code)
+
+    @app.exception_handler(RedisError)
+    async def _redis(request: Request, exc: RedisError) -> Response:
+        log.warning("review API: Redis: %s: %s", type(exc).__name__, str(exc)[:200])
+        body = {"error": "unavailable", "message": "the queue is unavailable; retry"}
+        return _json(body, 503, {"retry-after": "1"})
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> Response:

@@ -57,6 +57,9 @@ class ReviewConfig(BaseModel):
     shards: int = Field(default=1, ge=1, le=256)
     redis_prefix: str = Field(default="gw:review", min_length=1, max_length=64)
     redis_timeout_s: float = Field(default=2.0, gt=0)
+    # Connections to Redis per process; a request waits (up to redis_timeout_s) for a free
+    # one instead of opening more, so a burst of reviewers cannot exhaust Redis.
+    redis_max_connections: int = Field(default=64, ge=2, le=10_000)
     # How long a decided claim_id is remembered, so a replayed review record never queues
     # the claim again.
     claim_retention_s: float = Field(default=604_800.0, gt=0)

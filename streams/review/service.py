@@ -17,7 +17,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import redis.asyncio as aioredis
 import uvicorn
+from redis.asyncio import BlockingConnectionPool
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 
 from groundwire.guards.dedup.index import build_dedup_index
 from groundwire.guards.redis_client import connect
@@ -36,14 +40,28 @@ COMPONENTS = ("api", "feed", "relay")
 
 
 def redis_client(settings: Settings) -> RedisClient:
+    """A bounded pool: a request that finds every connection busy waits for one (up to
+    `review.redis_timeout_s`) instead of opening more. Redis Cluster: the shared connect()
+    with the same bound per node."""
     cfg = settings.review
-    return connect(
-        settings.redis_url.get_secret_value(),
-        socket_timeout_s=cfg.redis_timeout_s,
-        connect_timeout_s=cfg.redis_timeout_s,
-        retries=1,
-        cluster=settings.redis_cluster,
+    url = settings.redis_url.get_secret_value()
+    if settings.redis_cluster:
+        return connect(
+            url,
+            socket_timeout_s=cfg.redis_timeout_s,
+            connect_timeout_s=cfg.redis_timeout_s,
+            retries=1,
+            cluster=True,
+        )
+    pool = BlockingConnectionPool.from_url(
+        url,
+        max_connections=cfg.redis_max_connections,
+        timeout=cfg.redis_timeout_s,
+        socket_timeout=cfg.redis_timeout_s,
+        socket_connect_timeout=cfg.redis_timeout_s,
+        retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 1),
     )
+    return aioredis.Redis(connection_pool=pool)
 
 
 @dataclass
