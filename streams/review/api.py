@@ -323,6 +323,13 @@ def build_app(ctx: Context) -> ASGIApp:
                 raise ApiError(403, "forbidden", "missing or wrong CSRF token")
         return Caller(r, "session", rid)
 
+    async def with_duplicates(r: Reviewer, views: list[dict[str, Any]]) -> None:
+        """The text of the pending claim each view nearly duplicates, when the reviewer may
+        see it (their own claim); otherwise only its id, which is on their own record."""
+        contents = await store.contents_of(r, [v["duplicate_of"] or "" for v in views])
+        for v in views:
+            v["duplicate_content"] = contents.get(v["duplicate_of"] or "")
+
     Who = Annotated[Caller, Depends(caller)]
     errors: dict[int | str, dict[str, Any]] = {
         code: {"model": ErrorOut} for code in (400, 401, 403, 404, 413, 429)
@@ -355,11 +362,9 @@ def build_app(ctx: Context) -> ASGIApp:
         page = await store.list(
             r, owner=wanted, limit=limit_, cursor=member, request_id=who.request_id
         )
-        body = {
-            "items": [pending_view(p) for p in page.items],
-            "next_cursor": encode_cursor(page.cursor),
-        }
-        return _json(body)
+        views = [pending_view(p) for p in page.items]
+        await with_duplicates(r, views)
+        return _json({"items": views, "next_cursor": encode_cursor(page.cursor)})
 
     @app.get(
         "/api/v1/pending/{queue_id}",
@@ -374,7 +379,9 @@ def build_app(ctx: Context) -> ASGIApp:
         if isinstance(item, Refused):
             review_metrics.observe_denied(item.denial)
             raise NOT_FOUND
-        return _json(pending_view(item))
+        view = pending_view(item)
+        await with_duplicates(who.reviewer, [view])
+        return _json(view)
 
     async def decide(queue_id: str, who: Caller, decision: ReviewDecision, reason: str) -> Response:
         if not QUEUE_ID.match(queue_id):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import NoScriptError
@@ -295,6 +296,38 @@ class ReviewStore:
             decided_ms=now,
             entry_id=_s(reply[5]),
         )
+
+    async def contents_of(self, reviewer: Reviewer, claim_ids: Sequence[str]) -> dict[str, str]:
+        """The content of those claims that are pending and that `reviewer` may see: what a
+        pending claim nearly duplicates, shown beside it. Another owner's claim stays
+        hidden (only its id, which is on the reviewer's own record, is shown). Read-only."""
+        from groundwire.streams.review.rules import role_for
+
+        tenant = reviewer.tenant_id
+        wanted = list(dict.fromkeys(c for c in claim_ids if c))[:100]
+        if not wanted:
+            return {}
+        pipe = self.client.pipeline(transaction=False)
+        for claim_id in wanted:
+            pipe.hmget(self.keys.claim(tenant, claim_id), "st", "q")
+        states = await pipe.execute()
+        queued = [
+            (c, _s(st[1]))
+            for c, st in zip(wanted, states, strict=True)
+            if st[0] is not None and _s(st[0]) == "queued" and st[1]
+        ]
+        if not queued:
+            return {}
+        pipe = self.client.pipeline(transaction=False)
+        for _, qid in queued:
+            pipe.hmget(self.keys.item(tenant, qid), "t", "o", "d")
+        items = await pipe.execute()
+        found: dict[str, str] = {}
+        for (claim_id, _), (t, o, d) in zip(queued, items, strict=True):
+            if t is None or d is None or role_for(reviewer, _s(t), _s(o)) is None:
+                continue
+            found[claim_id] = str(orjson.loads(d)["claim"]["content"])
+        return found
 
     async def audit(self, tenant_id: str, fields: dict[str, str]) -> None:
         """An audit-only action (a refused credential, a refused request) into the outbox

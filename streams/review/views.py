@@ -64,6 +64,9 @@ class PendingMemory(BaseModel):
     source_turns: list[SourceTurnView]
     duplicate_of: str | None = None
     similarity: float | None = None
+    duplicate_content: str | None = Field(
+        default=None, description="the nearly duplicated claim's text, when it is yours and pending"
+    )
     tags: list[str]
     submitted_at: datetime
 

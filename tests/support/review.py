@@ -83,6 +83,7 @@ def flagged(
     turns: list[tuple[str, str]] | None = None,
     spans: list[tuple[str, int, int]] | None = None,
     routed_at: datetime | None = None,
+    pending_duplicate_of: str | None = None,
 ) -> RoutedResult:
     """A RoutedResult of tier flag_review, as the route stage writes it to `review`."""
     source_turns = [SourceTurn(id=i, text=t, source="user") for i, t in (turns or [])]
@@ -117,6 +118,8 @@ def flagged(
         ),
         routed_at=now,
         worker="test",
+        pending_duplicate_of=pending_duplicate_of,
+        similarity=0.8 if pending_duplicate_of else None,
     )
 
 

@@ -108,7 +108,8 @@ function renderItem(item, index) {
   if (item.duplicate_of) {
     const dup = node.querySelector(".duplicate");
     const sim = item.similarity ? " (similarity " + Number(item.similarity).toFixed(2) + ")" : "";
-    dup.textContent = "Nearly duplicates memory " + item.duplicate_of + sim;
+    const what = item.duplicate_content ? ": “" + item.duplicate_content + "”" : "";
+    dup.textContent = "Nearly duplicates " + item.duplicate_of + sim + what;
     dup.hidden = false;
   }
   const turns = node.querySelector(".turns");

@@ -374,3 +374,21 @@ async def test_security_headers_and_openapi(api):
     spec = (await api.get("/openapi.json")).json()
     assert "/api/v1/pending/{queue_id}/approve" in spec["paths"]
     assert (await api.get("/healthz")).status_code == 200
+
+
+async def test_the_nearly_duplicated_claim_is_shown_only_to_whoever_may_see_it(
+    api, signer, enqueue
+):
+    await enqueue(T, "alice", "The export job may take an hour", claim_id="c-first")
+    await enqueue(T, "bob", "Bob's export note", claim_id="c-bob")
+    await enqueue(
+        T, "alice", "The export job may take about an hour", pending_duplicate_of="c-first"
+    )
+    await enqueue(T, "alice", "An export may take an hour", pending_duplicate_of="c-bob")
+    page = (await api.get("/api/v1/pending", headers=bearer(signer.token(T, "alice")))).json()
+    by_content = {i["content"]: i for i in page["items"]}
+    mine = by_content["The export job may take about an hour"]
+    assert mine["duplicate_of"] == "c-first"
+    assert mine["duplicate_content"] == "The export job may take an hour"
+    theirs = by_content["An export may take an hour"]
+    assert theirs["duplicate_of"] == "c-bob" and theirs["duplicate_content"] is None
