@@ -44,6 +44,10 @@ class CitationConfig(Section):
     issue_api_base: str | None = None
     issue_repo: str | None = None  # owner/name (GitHub) or project id/path (GitLab)
     issue_token: str | None = Field(default=None, repr=False)
+    # Characters of a verified artifact's text (an ADR's body, a commit's message, a page's
+    # text) read to check that it says what the claim says (spec: Citations); 0 = existence
+    # only, as before (then a verified citation counts as support without that check).
+    artifact_max_chars: int = Field(default=20_000, ge=0, le=1_000_000)
     cache_ttl_s: float = 3600.0
     cache_max_entries: int = Field(default=10_000, ge=1)
     # "redis": verdicts are also shared through Redis (settings.redis_url) by every screen
@@ -121,7 +125,10 @@ class DedupConfig(Section):
 class GroundingConfig(Section):
     enabled: bool = True
     verifier: Literal["lexical", "embedding", "llm"] = "lexical"
-    skip_for_types: list[str] = Field(default_factory=lambda: ["preference"])
+    # Memory types that are not grounded (spec: Grounding): entity records carry no
+    # statement to check. A preference IS grounded, so one its source contradicts is
+    # blocked; ["preference"] skips preferences as an earlier default did.
+    skip_for_types: list[str] = Field(default_factory=lambda: ["entity"])
     min_confidence_after_penalty: float = Field(default=0.3, ge=0.0, le=1.0)
     on_verifier_failure: Literal["block", "allow_with_flag", "queue"] = "queue"
     # Offline verifiers score P(supported) in [0, 1]: at or above `supported_threshold`
@@ -148,7 +155,10 @@ class GroundingConfig(Section):
     llm_breaker_failures: int = Field(default=5, ge=1)
     llm_breaker_cooldown_s: float = Field(default=30.0, gt=0.0)
     llm_max_tokens: int = Field(default=512, ge=16)
-    rewrite_partial: bool = False
+    # A PARTIAL claim also gets `rewritten_content`: the claim restated to keep only what
+    # the evidence supports (offline verifiers by rule, the LLM verifier by a second call).
+    # The claim's `content` is never replaced.
+    rewrite_partial: bool = True
 
 
 class PolicyConfig(Section):
@@ -158,9 +168,14 @@ class PolicyConfig(Section):
     # Decisions stated in a conversation, preferences stated by the user (spec: Tier policy).
     decision_sources: list[str] = Field(default_factory=lambda: ["conversation"])
     preference_sources: list[str] = Field(default_factory=lambda: ["conversation", "chat"])
-    # PARTIAL grounding keeps the claim (tag grounding_partial); it still needs another
-    # reason to auto-approve unless this is set.
-    approve_partial: bool = False
+    # PARTIAL grounding whose adjusted confidence clears the minimum keeps the claim: it is
+    # stored with tag grounding_partial and the penalty applied (spec: Grounding, the
+    # sharpened-plan example). False: it goes to review unless another rule approves it.
+    approve_partial: bool = True
+    # The auditor rule (spec: Provenance and re-entry): a claim citing any source turn that
+    # fails provenance is blocked. False: such turns are only removed before grounding and
+    # reported, and the claim is judged on the turns that are left.
+    block_on_rejected_turn: bool = True
 
 
 class ProducerAuthConfig(Section):

@@ -14,18 +14,25 @@ Decision order (docs/spec.md §Tier policy):
  1. personal speculation, admitted uncertainty, suggestion  -> block
     (any other blocking hedge: code `speculation`)
  2. duplicate                                               -> block
- 3. re-entry: rejected turns never ground (the verifier never saw them; reported)
+ 3. a cited source turn failed provenance (the auditor rule) -> block
+    (`reentry` when no admissible turn is left, else `cited_turn_rejected`; with
+    policy.block_on_rejected_turn off, rejected turns are only removed and reported)
  4. grounding NOT_SUPPORTED                                 -> block
-    (a claim whose turns ALL failed provenance is not_supported, decided by the validator)
- 5. grounding PARTIAL with adjusted confidence < minimum     -> block ("dropped")
- 6. technical hedge / approximation                         -> review
- 7. dedup failure                                           -> review (fail closed)
- 8. grounding UNKNOWN -> per on_verifier_failure: block | allow_with_flag (tag, go on) |
+ 5. a cited artifact contradicts the claim                  -> block
+ 6. grounding PARTIAL with adjusted confidence < minimum     -> block ("dropped")
+ 7. technical hedge / approximation                         -> review
+ 8. dedup failure                                           -> review (fail closed)
+ 9. grounding UNKNOWN -> per on_verifier_failure: block | allow_with_flag (tag, go on) |
     queue (default) -> review
- 9. a citation that was checked and NOT found               -> review (never auto-approves)
-10. verified citation, trusted source, decision stated in conversation, preference stated
-    by the user, SUPPORTED grounding (PARTIAL only with approve_partial) -> approve
-11. otherwise                                               -> review
+10. a citation that was checked and NOT found               -> review (never auto-approves)
+11. a verified citation whose artifact does not say it (partial or unrelated) -> review
+12. a file, field or parameter the claim names that no source contains -> review
+13. verified citation (whose artifact says it, or could not be read), trusted source,
+    decision stated in conversation, preference stated by the user, SUPPORTED grounding,
+    PARTIAL grounding with approve_partial -> approve. Nothing approves a claim grounding
+    refuted (rules 3-6 come first); a PARTIAL claim keeps its tag and its penalty
+    whichever rule approves it.
+14. otherwise                                               -> review
 """
 
 from __future__ import annotations
@@ -46,12 +53,14 @@ from groundwire.topics.records import (
     ValidationResult,
 )
 from groundwire.topics.vocab import (
+    CitationSupport,
     CitationType,
     DedupOutcome,
     GroundingVerdict,
     HedgeAction,
     HedgeCategory,
     ReasonCode,
+    ReentryReason,
 )
 
 MAX_LISTED_REJECTIONS = 10
@@ -79,6 +88,10 @@ _DEDUP_SKIPPED = DedupOutcome.SKIPPED
 _DEDUP_UNIQUE = DedupOutcome.UNIQUE
 _DEDUP_DUPLICATE = DedupOutcome.DUPLICATE
 _DEDUP_FAILED = DedupOutcome.FAILED
+_SUPPORTS = CitationSupport.SUPPORTED
+_CONTRADICTS = CitationSupport.CONTRADICTED
+# A turn beyond the per-claim limit was never checked: it did not fail provenance.
+_UNCHECKED = ReentryReason.TOO_MANY_TURNS
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +169,7 @@ def determine_tier(
             passed.append("not_duplicate")
 
     rejections = provenance.rejections
+    failed_provenance = [t for t, why in rejections.items() if why != _UNCHECKED]
     if rejections:
         total = len(rejections) + len(provenance.eligible_turn_ids)
         failed.append(f"reentry_rejections: {len(rejections)} of {total} source turns")
@@ -183,15 +197,32 @@ def determine_tier(
 
     verified = [c for c in citations if c.verified is True]
     refuted = [c for c in citations if c.verified is False]
+    contradicted = [c for c in verified if c.support == _CONTRADICTS]
+    unsupported = [c for c in verified if c.support is not None and c.support != _SUPPORTS]
+    vouching = [c for c in verified if c.support is None or c.support == _SUPPORTS]
     for c in citations:
         if c.verified is True:
             passed.append(f"citation_verified: {c.value}")
+            if c.support == _SUPPORTS:
+                passed.append(f"citation_supports_claim: {c.value}")
+            elif c.support == _CONTRADICTS:
+                failed.append(f"citation_contradicts_claim: {c.value} ({c.support_detail})")
+            elif c.support is not None:
+                failed.append(f"citation_unsupported: {c.value} ({c.support})")
         elif c.verified is False:
             failed.append(f"citation_unverified: {c.value} ({c.reason})")
         else:
             failed.append(f"citation_unchecked: {c.value} ({c.reason or 'not verified'})")
     if refuted:
         tags.append("citation_unverified")
+    if contradicted:
+        tags.append("citation_contradicted")
+    elif unsupported:
+        tags.append("citation_unsupported")
+    phantoms = screened.phantoms
+    if phantoms:
+        failed.extend(f"phantom_reference: {name}" for name in phantoms[:MAX_LISTED_REJECTIONS])
+        tags.append("phantom_reference")
 
     trusted = source in cfg.policy.trusted_sources
     if trusted:
@@ -215,14 +246,34 @@ def determine_tier(
         return done(
             Tier.BLOCK, ReasonCode.DUPLICATE, f"Duplicate of existing memory {duplicate_of}"
         )
+    no_evidence_left = bool(rejections) and not provenance.eligible_turn_ids
+    if failed_provenance and cfg.policy.block_on_rejected_turn:
+        if no_evidence_left:
+            return done(
+                Tier.BLOCK,
+                ReasonCode.REENTRY,
+                "No admissible evidence: every source turn failed provenance",
+            )
+        first = failed_provenance[0]
+        return done(
+            Tier.BLOCK,
+            ReasonCode.CITED_TURN_REJECTED,
+            f"A cited source turn failed provenance: {first} ({rejections[first]})",
+        )
     if verdict == _NOT_SUPPORTED:
-        if rejections and not provenance.eligible_turn_ids:
+        if no_evidence_left:
             return done(
                 Tier.BLOCK,
                 ReasonCode.REENTRY,
                 "No admissible evidence: every source turn failed provenance",
             )
         return done(Tier.BLOCK, ReasonCode.NOT_SUPPORTED, "Not supported by its source turns")
+    if contradicted:
+        return done(
+            Tier.BLOCK,
+            ReasonCode.CITATION_CONTRADICTED,
+            f"Contradicted by the artifact it cites: {contradicted[0].value}",
+        )
     min_conf = cfg.grounding.min_confidence_after_penalty
     if verdict == _PARTIAL and adjusted < min_conf:
         return done(
@@ -263,11 +314,24 @@ def determine_tier(
             ReasonCode.CITATION_UNVERIFIED,
             f"Citation detected but not verified: {names}",
         )
-    if verified:
+    if unsupported:
+        names = ", ".join(f"{c.value} ({c.support})" for c in unsupported)
+        return done(
+            Tier.FLAG_REVIEW,
+            ReasonCode.CITATION_UNSUPPORTED,
+            f"The cited artifact does not say it: {names}",
+        )
+    if phantoms:
+        return done(
+            Tier.FLAG_REVIEW,
+            ReasonCode.PHANTOM_REFERENCE,
+            "Names what no source contains: " + ", ".join(phantoms[:MAX_LISTED_REJECTIONS]),
+        )
+    if vouching:
         return done(
             Tier.AUTO_APPROVE,
             ReasonCode.VERIFIED_CITATION,
-            f"Has verified citation: {verified[0].value}",
+            f"Has verified citation: {vouching[0].value}",
         )
     if trusted:
         return done(Tier.AUTO_APPROVE, ReasonCode.TRUSTED_SOURCE, f"From trusted source: {source}")
@@ -307,10 +371,11 @@ def build_validation(
     now: datetime,
 ) -> ValidationResult:
     """The ValidationResult with its EvidenceObject (spec: Evidence object and validation
-    result; source_id: the first verified citation, else the first evidence span's turn)."""
+    result; source_id: the first verified citation whose artifact does not deny or miss the
+    claim, else the first evidence span's turn)."""
     source_id: str | None = None
     for c in citations:
-        if c.verified:
+        if c.verified and (c.support is None or c.support == _SUPPORTS):
             source_id = f"commit:{c.value}" if c.type == CitationType.COMMIT else c.value
             break
     if source_id is None and grounding.evidence_spans:

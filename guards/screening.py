@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from time import perf_counter
 
+from groundwire.guards.artifacts import check_artifacts
 from groundwire.guards.canonical import canonical
 from groundwire.guards.citations import Citation, detect
 from groundwire.guards.citations.detect import MAX_SCAN_CHARS
@@ -87,7 +88,7 @@ def screen(
         t0 = perf_counter()
         screened.citations[:] = [citation_verifier.verify(c) for c in citations]
         screened.timings_ms["citations_verify"] = (perf_counter() - t0) * 1e3
-    return screened
+    return _backed([screened], cfg)[0]
 
 
 async def screen_batch(
@@ -100,10 +101,10 @@ async def screen_batch(
     now = datetime.now(UTC)  # one receive time per batch: the claims arrived together
     local = [_screen_local(c, cfg, detector, now) for c in claims]
     if citation_verifier is None:
-        return [s for s, _ in local]
+        return _backed([s for s, _ in local], cfg)
     flat = [c for _, cits in local for c in cits]
     if not flat:
-        return [s for s, _ in local]
+        return _backed([s for s, _ in local], cfg)
     t0 = perf_counter()
     reports = await citation_verifier.averify_many(flat)
     elapsed = (perf_counter() - t0) * 1e3
@@ -113,4 +114,14 @@ async def screen_batch(
             screened.citations[:] = reports[i : i + len(cits)]
             screened.timings_ms["citations_verify"] = elapsed
         i += len(cits)
-    return [s for s, _ in local]
+    return _backed([s for s, _ in local], cfg)
+
+
+def _backed(screened: list[ScreenedClaim], cfg: GuardsConfig) -> list[ScreenedClaim]:
+    """Once citations are verified: does each cited artifact say what the claim says, and
+    which files and fields the claim names appear in no source (`guards/artifacts.py`)."""
+    for s in screened:
+        t0 = perf_counter()
+        check_artifacts(s, cfg)
+        s.timings_ms["artifacts"] = (perf_counter() - t0) * 1e3
+    return screened

@@ -137,14 +137,17 @@ class ExactDedup:
 
 
 class StatedCitationVerifier(CitationVerifier):
-    """A citation verifier whose existence answers are the ones a test states."""
+    """A citation verifier whose existence answers are the ones a test states, and, for
+    the citations in `texts`, what the artifact says (an ADR's body, a commit's message)."""
 
-    def __init__(self, exists: dict[str, bool]) -> None:
+    def __init__(self, exists: dict[str, bool], texts: dict[str, str] | None = None) -> None:
         super().__init__(CitationConfig(adr_dirs=[]))
         self.exists = exists
+        self.texts = texts or {}
 
     def _check(self, citation: Citation) -> CitationVerdict:
         found = self.exists.get(citation.value)
         if found is None:
             return CitationVerdict(None, "not stated")
-        return CitationVerdict(found, "exists" if found else "not found")
+        text = self.texts.get(citation.value) if found else None
+        return CitationVerdict(found, "exists" if found else "not found", text=text)

@@ -215,6 +215,7 @@ class Validator:
                     citations=list(s.citations),
                     provenance=s.provenance,
                     grounding=g,
+                    phantoms=list(s.phantoms),
                     duplicate_of=d.duplicate_of if duplicate and d is not None else None,
                     similarity=d.similarity if d is not None else None,
                     pending_duplicate_of=d.pending_of if d is not None and not duplicate else None,

@@ -14,12 +14,14 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationError,
     ValidatorFunctionWrapHandler,
     field_validator,
 )
 
 from groundwire.topics.vocab import (
+    CitationSupport,
     CitationType,
     DedupOutcome,
     DlqReason,
@@ -159,6 +161,22 @@ class CitationReport(BaseModel):
     value: str
     verified: bool | None = None  # None: not checked (verification disabled)
     reason: str = ""
+    # Does the artifact's text say what the claim says (spec: Citations)? None: no text
+    # was available (not found, not fetched, an issue, a claim that is only a reference).
+    support: CitationSupport | None = None
+    support_detail: str = ""  # the check's one-line explanation
+    # The artifact's text as the verifier read it (bounded), for the support and phantom
+    # checks of the same process; never serialised, so it does not travel on the wire.
+    _text: str | None = PrivateAttr(default=None)
+
+    def artifact_text(self) -> str | None:
+        """The cited artifact's text, when this process verified it and could read it."""
+        return self._text
+
+    def with_artifact_text(self, text: str | None) -> CitationReport:
+        """This report, holding the artifact's text for this process (not serialised)."""
+        self._text = text
+        return self
 
 
 class EvidenceSpan(BaseModel):
@@ -178,7 +196,8 @@ class GroundingReport(BaseModel):
     confidence_penalty: float = 0.0
     adjusted_confidence: float | None = None
     verifier: str = ""
-    # PARTIAL with rewrite_partial and an LLM: the content restated to match only the evidence.
+    # PARTIAL with rewrite_partial: the content restated to keep only what the evidence
+    # supports (the claim's `content` is left as it was).
     rewritten_content: str | None = None
 
 
@@ -216,6 +235,7 @@ class RoutedResult(BaseModel):
     citations: list[CitationReport] = Field(default_factory=list)
     provenance: ProvenanceReport = Field(default_factory=ProvenanceReport)
     grounding: GroundingReport = Field(default_factory=GroundingReport)
+    phantoms: list[str] = Field(default_factory=list)  # see ScreenedClaim.phantoms
     duplicate_of: str | None = None
     similarity: float | None = None
     # Not a duplicate of a memory, but a near-duplicate of this claim, which is still
@@ -265,6 +285,9 @@ class ScreenedClaim(BaseModel):
     # Set when the screen stage already ran grounding (settings.grounding_stage="screen");
     # absent, the route stage grounds the claim itself.
     grounding: GroundingReport | None = None
+    # Files, fields and parameters the claim names that no admissible source turn and no
+    # cited artifact contains (spec: Citations, phantom references).
+    phantoms: list[str] = Field(default_factory=list)
     # The producer check of the screen stage (absent: not checked, e.g. a library caller).
     producer_auth: ProducerAuthReport | None = None
     timings_ms: dict[str, float] = Field(default_factory=dict)

@@ -61,6 +61,16 @@ class CitationType(StrEnum):
     ISSUE = "issue"
 
 
+class CitationSupport(StrEnum):
+    """Does a cited artifact (an ADR's text, a commit's message, a page's body) say what the
+    claim says? Absent when the artifact's text was not available to check."""
+
+    SUPPORTED = "supported"  # it says it: the citation counts as support
+    PARTIAL = "partial"  # it holds the claim's core, not the rest: not support enough
+    UNRELATED = "unrelated"  # it does not say it
+    CONTRADICTED = "contradicted"  # it says the opposite (an antonym, a negation, a swap)
+
+
 class GroundingVerdict(StrEnum):
     """Does the claim's source say it? SKIPPED: grounding did not apply to this claim."""
 
@@ -84,13 +94,17 @@ class ReasonCode(StrEnum):
     SPECULATION = "speculation"  # block: a blocking hedge that names no block category
     DUPLICATE = "duplicate"  # block: a near-duplicate of a stored memory
     REENTRY = "reentry"  # block: every source turn failed the re-entry guard, no evidence left
+    CITED_TURN_REJECTED = "cited_turn_rejected"  # block: a cited source turn failed provenance
     NOT_SUPPORTED = "not_supported"  # block: grounding found the source turns do not say it
+    CITATION_CONTRADICTED = "citation_contradicted"  # block: a cited artifact says the opposite
     LOW_CONFIDENCE = "low_confidence"  # block: partial, confidence after penalty below minimum
     TECHNICAL_HEDGE = "technical_hedge"  # review: technical hedging needs verification
     APPROXIMATION = "approximation"  # review: an approximation needs verification
     DEDUP_FAILED = "dedup_failed"  # review: dedup failed, uniqueness unknown (fail closed)
     VERIFIER_FAILED = "verifier_failed"  # block or review (on_verifier_failure): verdict UNKNOWN
     CITATION_UNVERIFIED = "citation_unverified"  # review: a checked citation was not found
+    CITATION_UNSUPPORTED = "citation_unsupported"  # review: a cited artifact does not say it
+    PHANTOM_REFERENCE = "phantom_reference"  # review: names a file/field no source contains
     VERIFIED_CITATION = "verified_citation"  # approve: it cites something that was verified
     TRUSTED_SOURCE = "trusted_source"  # approve: the claim's source is a trusted one
     DECISION_STATED = "decision_stated"  # approve: a decision stated in conversation

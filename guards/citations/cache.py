@@ -43,11 +43,14 @@ CacheKey = tuple[str, str]  # (citation type, citation value)
 
 @dataclass(frozen=True, slots=True)
 class CitationVerdict:
-    """Outcome of one check. `transient`: a failure that says nothing about existence."""
+    """Outcome of one check. `transient`: a failure that says nothing about existence.
+    `text`: what the artifact says (an ADR's body, a commit's message, a page's text),
+    bounded by `citation.artifact_max_chars`, when it was read."""
 
     verified: bool | None
     reason: str
     transient: bool = False
+    text: str | None = None
 
 
 def ttl_for(verdict: CitationVerdict, ttl_s: float) -> float:
@@ -180,7 +183,10 @@ class RedisVerdictCache:
 
 
 def _encode(verdict: CitationVerdict) -> bytes:
-    return orjson.dumps({"v": verdict.verified, "r": verdict.reason, "t": verdict.transient})
+    doc: dict[str, object] = {"v": verdict.verified, "r": verdict.reason, "t": verdict.transient}
+    if verdict.text is not None:
+        doc["x"] = verdict.text
+    return orjson.dumps(doc)
 
 
 def _decode(raw: bytes | None) -> CitationVerdict | None:
@@ -192,6 +198,9 @@ def _decode(raw: bytes | None) -> CitationVerdict | None:
         verified = data["v"]
         if verified is not None and not isinstance(verified, bool):
             return None
-        return CitationVerdict(verified, str(data["r"]), bool(data.get("t", False)))
+        text = data.get("x")
+        if text is not None and not isinstance(text, str):
+            return None
+        return CitationVerdict(verified, str(data["r"]), bool(data.get("t", False)), text)
     except (orjson.JSONDecodeError, KeyError, TypeError):
         return None

@@ -6,11 +6,18 @@ IP, the original name travels in the Host header and as TLS SNI, so certificates
 checked against the name. A DNS answer that changes between check and connect (DNS
 rebinding) therefore cannot redirect the request. Redirects are followed by hand, each hop
 re-checked, up to a limit. Proxies from the environment are ignored, since a proxy would
-make the pinning meaningless. Only status and headers are read, never a body.
+make the pinning meaningless.
+
+By default only status and headers are read (HEAD). With `max_text` the final hop is a GET
+whose body is read up to `max_text` characters (4 bytes each at most), and only when it is
+text (text/*, JSON, XML); HTML is reduced to its text. That body is what the claim is
+checked against: a page that exists but says something else is not support.
 """
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Sequence
 
 import httpx
@@ -22,6 +29,10 @@ __all__ = ["USER_AGENT", "UrlVerifier"]
 
 # Sent by every outbound check (URLs and issue trackers), so a site can tell who asks.
 USER_AGENT = "groundwire-citation-verifier/0.1"
+_TEXTUAL = re.compile(r"^(?:text/|application/(?:[\w.+-]*\+)?(?:json|xml|xhtml\+xml))", re.I)
+_SCRIPT = re.compile(r"<(script|style|noscript)\b.*?</\1\s*>", re.I | re.S)
+_TAG = re.compile(r"<[^>]{0,2000}>")
+_SPACE = re.compile(r"\s+")
 
 
 class UrlVerifier:
@@ -33,9 +44,11 @@ class UrlVerifier:
         max_redirects: int = 3,
         allowlist: Sequence[str] = (),
         resolver: Resolver | None = None,
+        max_text: int = 0,
     ) -> None:
         self.guard = SsrfGuard(allowlist, resolver)
         self._max_redirects = max_redirects
+        self._max_text = max(0, max_text)
         self._client = httpx.Client(
             timeout=httpx.Timeout(timeout_s),
             follow_redirects=False,
@@ -47,7 +60,7 @@ class UrlVerifier:
     def close(self) -> None:
         self._client.close()
 
-    def _request(self, method: str, url: httpx.URL) -> httpx.Response:
+    def _request(self, method: str, url: httpx.URL, read: int = 0) -> tuple[httpx.Response, str]:
         if url.scheme not in ("http", "https"):
             raise UrlRefused(f"scheme {url.scheme!r} not allowed")
         if url.userinfo:
@@ -60,27 +73,55 @@ class UrlVerifier:
             method, pinned, headers={"Host": url.netloc.decode("ascii")}, extensions=extensions
         )
         response = self._client.send(request, stream=True)
-        response.close()  # status and headers are all we need; never read a body
-        return response
+        try:
+            body = _read_text(response, read) if read and response.is_success else ""
+        finally:
+            response.close()  # never more of a body than `read` asks for
+        return response, body
 
     def verify(self, raw_url: str) -> CitationVerdict:
         try:
             url = httpx.URL(raw_url)
         except (httpx.InvalidURL, ValueError) as exc:
             return CitationVerdict(False, f"invalid URL: {type(exc).__name__}")
+        read = self._max_text
+        method = "GET" if read else "HEAD"
         try:
             for _hop in range(self._max_redirects + 1):
-                response = self._request("HEAD", url)
-                if response.status_code in (403, 405, 501):
-                    response = self._request("GET", url)  # servers that refuse HEAD
+                response, body = self._request(method, url, read)
+                if response.status_code in (403, 405, 501) and method == "HEAD":
+                    response, body = self._request("GET", url)  # servers that refuse HEAD
                 location = response.headers.get("location")
                 if response.is_redirect and location:
                     url = url.join(location)
                     continue
                 code = response.status_code
-                return CitationVerdict(200 <= code < 300, f"HTTP {code}", transient=code >= 500)
+                ok = 200 <= code < 300
+                return CitationVerdict(
+                    ok, f"HTTP {code}", transient=code >= 500, text=body if ok and read else None
+                )
             return CitationVerdict(False, f"more than {self._max_redirects} redirects")
         except UrlRefused as exc:
             return CitationVerdict(False, f"refused: {exc}")
         except httpx.HTTPError as exc:
             return CitationVerdict(False, f"fetch failed: {type(exc).__name__}", transient=True)
+
+
+def _read_text(response: httpx.Response, max_chars: int) -> str:
+    """At most `max_chars` characters of a textual body (HTML reduced to its text); "" for
+    anything else. Reads at most 4 bytes per character, then stops."""
+    if not _TEXTUAL.match(response.headers.get("content-type", "text/plain")):
+        return ""
+    limit = max_chars * 4
+    chunks: list[bytes] = []
+    size = 0
+    for chunk in response.iter_bytes():
+        chunks.append(chunk)
+        size += len(chunk)
+        if size >= limit:
+            break
+    raw = b"".join(chunks)[:limit]
+    text = raw.decode(response.encoding or "utf-8", "replace")
+    if "<" in text and ">" in text:  # markup: keep the words a reader sees
+        text = html.unescape(_TAG.sub(" ", _SCRIPT.sub(" ", text)))
+    return _SPACE.sub(" ", text).strip()[:max_chars]

@@ -1,6 +1,11 @@
 """Citation verification: does the cited ADR, commit, URL or issue exist?
 (docs/spec.md §Citations)
 
+Existence is not support: where the verifier can read what the artifact says (an ADR's
+body, a commit's message, a page's text; bounded by `citation.artifact_max_chars`), the
+report carries that text in-process (`CitationReport.artifact_text`) and
+`guards/artifacts.py` checks the claim against it.
+
 Models fabricate citations that look right, so a citation only counts as grounding once
 the thing it names has been found: an ADR file in a configured directory (`adr.py`), a
 commit in a configured git repository (`git.py`), a URL that answers 2xx behind the SSRF
@@ -61,7 +66,11 @@ class CitationVerifier:
         self._verify_urls = verify_urls
         self._issues = issue_tracker if issue_tracker is not None else build_issue_tracker(cfg)
         self._urls = UrlVerifier(
-            cfg.url_timeout_s, cfg.url_max_redirects, cfg.url_allowlist, resolver
+            cfg.url_timeout_s,
+            cfg.url_max_redirects,
+            cfg.url_allowlist,
+            resolver,
+            max_text=cfg.artifact_max_chars,
         )
         self.cache = TTLCache(cfg.cache_ttl_s, cfg.cache_max_entries, clock)
         self.shared_cache = shared_cache
@@ -82,10 +91,13 @@ class CitationVerifier:
             await self.shared_cache.aclose()
 
     def _check(self, citation: Citation) -> CitationVerdict:
+        max_text = self._cfg.artifact_max_chars
         if citation.type is CitationType.ADR:
-            return verify_adr(citation.number or 0, self._cfg.adr_dirs)
+            return verify_adr(citation.number or 0, self._cfg.adr_dirs, max_text)
         if citation.type is CitationType.COMMIT:
-            return verify_commit(citation.value, self._cfg.git_repos, self._cfg.url_timeout_s)
+            return verify_commit(
+                citation.value, self._cfg.git_repos, self._cfg.url_timeout_s, max_text
+            )
         if citation.type is CitationType.URL:
             if not self._verify_urls:
                 return CitationVerdict(None, "URL verification disabled")
@@ -170,6 +182,7 @@ def verdict_settings(cfg: CitationConfig, verify_urls: bool = True) -> list[obje
         str(cfg.issue_file),
         cfg.issue_api_base,
         cfg.issue_repo,
+        cfg.artifact_max_chars,  # verdicts carry that much of the artifact's text
     ]
 
 
@@ -182,12 +195,13 @@ def _disabled(citation: Citation) -> CitationReport:
 
 
 def _report(citation: Citation, verdict: CitationVerdict) -> CitationReport:
-    return CitationReport(
+    report = CitationReport(
         type=citation.type,
         value=citation.value,
         verified=verdict.verified,
         reason=verdict.reason,
     )
+    return report.with_artifact_text(verdict.text) if verdict.text else report
 
 
 def build_citation_verifier(

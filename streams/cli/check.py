@@ -55,8 +55,12 @@ def result_json(r: RoutedResult, line: int | None = None) -> dict[str, Any]:
         "hedge": r.hedge.model_dump(),
         "citations": [c.model_dump() for c in r.citations],
         "grounding": r.grounding.model_dump(
-            include={"verdict", "score", "evidence_spans", "adjusted_confidence", "reasoning"}
+            include={
+                *("verdict", "score", "evidence_spans", "reasoning", "confidence_penalty"),
+                *("adjusted_confidence", "rewritten_content"),
+            }
         ),
+        "phantoms": r.phantoms,
         "duplicate_of": r.duplicate_of,
         "similarity": r.similarity,
         "pending_duplicate_of": r.pending_duplicate_of,

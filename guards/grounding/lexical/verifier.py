@@ -16,7 +16,9 @@ and two thresholds; on top of the score, the structural cues decide:
   specifics) scores PARTIAL on its own, with a penalty that grows with the number of
   added specifics.
 
-Every verdict carries its evidence spans and a one-line explanation of the signals.
+Every verdict carries its evidence spans and a one-line explanation of the signals; with
+`rewrite_partial`, a PARTIAL one also carries the claim restated to keep only what the
+evidence supports (`rewrite.py`).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from groundwire.guards.grounding.base import (
     penalty_for,
     unknown_report,
 )
-from groundwire.guards.grounding.lexical.evidence import known_names
+from groundwire.guards.grounding.lexical.evidence import evidence_for, known_names
 from groundwire.guards.grounding.lexical.features import Analysis, analyze
 from groundwire.guards.grounding.lexical.model import (
     BIAS,
@@ -42,6 +44,7 @@ from groundwire.guards.grounding.lexical.model import (
     WEIGHTS,
     probability,
 )
+from groundwire.guards.grounding.lexical.rewrite import rewrite_partial
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, GroundingReport, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
@@ -80,19 +83,28 @@ class LexicalVerifier:
         return probability(analysis.features, self.feature_names, self.weights, self.bias)
 
     def verify_one(self, req: GroundingRequest) -> GroundingReport:
+        return self.verify_with_analysis(req)[0]
+
+    def verify_with_analysis(
+        self, req: GroundingRequest
+    ) -> tuple[GroundingReport, Analysis | None]:
+        """The report, and the signals behind it (None when no analysis ran: no evidence,
+        a verbatim quote, an internal error). Callers that must tell a contradiction from
+        mere absence (`guards/artifacts.py`) read `conflicts` and `polarity_flips`."""
         claim = req.claim
         try:
             turns = bounded_turns(req.turns, self.cfg.max_evidence_chars)
             if not turns:
-                return no_evidence_report(claim, self.name)
+                return no_evidence_report(claim, self.name), None
             quoted = self._verbatim(claim, turns)
             if quoted is not None:
-                return quoted
+                return quoted, None
             analysis = analyze(claim.content, turns, known_names(claim, turns))
             analysis.features.update(self.extra_features(claim.content, turns))
-            return self._decide(claim, analysis, turns)
+            return self._decide(claim, analysis, turns), analysis
         except Exception as exc:  # never raise into the stream
-            return unknown_report(claim, self.name, f"verifier error: {type(exc).__name__}")
+            report = unknown_report(claim, self.name, f"verifier error: {type(exc).__name__}")
+            return report, None
 
     def _verbatim(self, claim: Claim, turns: Sequence[SourceTurn]) -> GroundingReport | None:
         """A claim the source states word for word is supported, whatever the fitted score
@@ -136,6 +148,10 @@ class LexicalVerifier:
             penalty = round(min(hi_pen, lo_pen + 0.05 * (len(specifics) - 1)), 4)
         else:
             verdict = GroundingVerdict.NOT_SUPPORTED
+        rewritten = None
+        if verdict is GroundingVerdict.PARTIAL and self.cfg.rewrite_partial:
+            stems = evidence_for(turns).stems
+            rewritten = rewrite_partial(claim.content, specifics, stems, turns, a.spans)
         return finish_report(
             claim,
             verdict,
@@ -144,6 +160,7 @@ class LexicalVerifier:
             spans=a.spans,
             reasoning=_explain(verdict, a),
             penalty=penalty,
+            rewritten_content=rewritten,
         )
 
     def _core_supported(

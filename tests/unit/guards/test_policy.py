@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.policy import PolicyDecision, determine_tier
 from groundwire.guards.protocols import DedupResult
@@ -104,11 +106,14 @@ def test_unchecked_citation_neither_approves_nor_blocks_approval() -> None:
 
 
 def test_partial_penalty_threshold_and_option() -> None:
+    """PARTIAL above the minimum is kept (stored, tagged, penalty applied): the default;
+    with approve_partial off it goes to review; under the minimum it is dropped."""
     partial = GroundingReport(verdict="partial", confidence_penalty=0.3)
     kept = decide(
         hedge=NONE, source="ai_synthesis", memory_type="fact", confidence=0.7, grounding=partial
     )
-    assert (kept.tier, kept.adjusted_confidence) == (Tier.FLAG_REVIEW, 0.4)
+    assert (kept.tier, kept.adjusted_confidence) == (Tier.AUTO_APPROVE, 0.4)
+    assert "grounding_partial" in kept.tags
     dropped = decide(
         hedge=NONE, source="ai_synthesis", memory_type="fact", confidence=0.5, grounding=partial
     )
@@ -118,8 +123,18 @@ def test_partial_penalty_threshold_and_option() -> None:
         ReasonCode.LOW_CONFIDENCE,
     )
     cfg = GuardsConfig()
-    cfg.policy.approve_partial = True
+    cfg.policy.approve_partial = False
+    review = decide(
+        hedge=NONE,
+        source="ai_synthesis",
+        memory_type="fact",
+        confidence=0.7,
+        grounding=partial,
+        cfg=cfg,
+    )
+    assert (review.tier, review.adjusted_confidence) == (Tier.FLAG_REVIEW, 0.4)
     cfg.grounding.min_confidence_after_penalty = 0.1
+    cfg.policy.approve_partial = True
     assert (
         decide(
             hedge=NONE,
@@ -131,6 +146,126 @@ def test_partial_penalty_threshold_and_option() -> None:
         ).tier
         is Tier.AUTO_APPROVE
     )
+
+
+APPROVERS = [
+    ("user", "fact"),  # trusted source
+    ("documentation", "fact"),
+    ("conversation", "decision"),  # decision stated in conversation
+    ("chat", "preference"),  # preference stated by the user
+]
+
+
+@pytest.mark.parametrize(("source", "memory_type"), APPROVERS)
+def test_no_rule_approves_what_grounding_refutes(source: str, memory_type: str) -> None:
+    """NOT_SUPPORTED blocks whatever vouches for the claim: its source, its type, a
+    verified citation."""
+    d = decide(
+        hedge=NONE,
+        source=source,
+        memory_type=memory_type,
+        citations=[ADR_OK],
+        grounding=GroundingReport(verdict="not_supported"),
+    )
+    assert (d.tier, d.reason_code) == (Tier.BLOCK, ReasonCode.NOT_SUPPORTED)
+
+
+@pytest.mark.parametrize(("source", "memory_type"), APPROVERS)
+def test_partial_approved_by_another_rule_keeps_tag_and_penalty(
+    source: str, memory_type: str
+) -> None:
+    cfg = GuardsConfig()
+    cfg.policy.approve_partial = False  # the other rule approves, not PARTIAL itself
+    d = decide(
+        hedge=NONE,
+        source=source,
+        memory_type=memory_type,
+        confidence=0.82,
+        grounding=GroundingReport(verdict="partial", confidence_penalty=0.2),
+        cfg=cfg,
+    )
+    assert d.tier is Tier.AUTO_APPROVE
+    assert d.reason_code is not ReasonCode.PARTIAL_GROUNDING
+    assert "grounding_partial" in d.tags and d.adjusted_confidence == 0.62
+    assert "grounding_partial: confidence 0.82 -> 0.62" in d.checks_failed
+
+
+def test_auditor_rule_rejects_a_claim_citing_a_turn_that_failed_provenance() -> None:
+    prov = ProvenanceReport(
+        eligible_turn_ids=["p1"],
+        rejections={"chat:42": "source_not_allowed"},
+        rejection_details={"chat:42": "model"},
+    )
+    d = decide(
+        hedge=NONE,
+        source="documentation",
+        memory_type="fact",
+        citations=[ADR_OK],
+        provenance=prov,
+        grounding=GroundingReport(verdict="supported"),
+    )
+    assert (d.tier, d.reason_code) == (Tier.BLOCK, ReasonCode.CITED_TURN_REJECTED)
+    assert "chat:42" in d.reason and "reentry_rejected" in d.tags
+    every = ProvenanceReport(rejections={"chat:42": "reserved_prefix"})
+    d = decide(hedge=NONE, source="user", memory_type="fact", provenance=every)
+    assert (d.tier, d.reason_code) == (Tier.BLOCK, ReasonCode.REENTRY)
+    cfg = GuardsConfig()
+    cfg.policy.block_on_rejected_turn = False  # removed and reported only
+    d = decide(
+        hedge=NONE,
+        source="documentation",
+        memory_type="fact",
+        provenance=prov,
+        grounding=GroundingReport(verdict="supported"),
+        cfg=cfg,
+    )
+    assert d.tier is Tier.AUTO_APPROVE and "reentry_rejected" in d.tags
+
+
+def test_a_turn_beyond_the_limit_was_not_checked_so_it_did_not_fail() -> None:
+    prov = ProvenanceReport(eligible_turn_ids=["p1"], rejections={"t300": "too_many_turns"})
+    d = decide(
+        hedge=NONE,
+        source="ai_synthesis",
+        memory_type="fact",
+        provenance=prov,
+        grounding=GroundingReport(verdict="supported"),
+    )
+    assert d.tier is Tier.AUTO_APPROVE
+
+
+def _cited(support: str | None) -> CitationReport:
+    return CitationReport(type="adr", value="ADR-3", verified=True, support=support)
+
+
+def test_a_cited_artifact_must_say_it() -> None:
+    contradicted = decide(
+        hedge=NONE, source="documentation", memory_type="fact", citations=[_cited("contradicted")]
+    )
+    assert (contradicted.tier, contradicted.reason_code) == (
+        Tier.BLOCK,
+        ReasonCode.CITATION_CONTRADICTED,
+    )
+    assert "citation_contradicted" in contradicted.tags
+    for support in ("unrelated", "partial"):
+        d = decide(hedge=NONE, source="user", memory_type="fact", citations=[_cited(support)])
+        assert (d.tier, d.reason_code) == (Tier.FLAG_REVIEW, ReasonCode.CITATION_UNSUPPORTED)
+        assert f"citation_unsupported: ADR-3 ({support})" in d.checks_failed
+    for support in ("supported", None):  # said, or nothing to read: existence counts
+        d = decide(
+            hedge=NONE, source="ai_synthesis", memory_type="fact", citations=[_cited(support)]
+        )
+        assert (d.tier, d.reason_code) == (Tier.AUTO_APPROVE, ReasonCode.VERIFIED_CITATION)
+
+
+def test_phantom_references_are_never_approved() -> None:
+    claim = Claim(
+        claim_id="c", tenant_id="t", content="x lives in src/x.py", source="documentation"
+    )
+    screened = ScreenedClaim(claim=claim, hedge=NONE, phantoms=["src/x.py"])
+    d = determine_tier(screened, grounding=GroundingReport(verdict="supported"))
+    assert (d.tier, d.reason_code) == (Tier.FLAG_REVIEW, ReasonCode.PHANTOM_REFERENCE)
+    assert "phantom_reference: src/x.py" in d.checks_failed and "phantom_reference" in d.tags
 
 
 def test_verifier_adjusted_confidence_wins_over_own_arithmetic() -> None:

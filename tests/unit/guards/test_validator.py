@@ -103,7 +103,7 @@ def test_verifier_failure_per_config(mode: str, source: str, expected: Tier) -> 
 def test_skipped_grounding_falls_through() -> None:
     verifier = ScriptedVerifier(default=substring_verifier)
     v = Validator(GuardsConfig(), None, verifier)
-    pref = _claim("p", "Prefers tabs", memory_type="preference", source="chat", source_turns=TURNS)
+    pref = _claim("p", "Tabs only", memory_type="entity", source="user", source_turns=TURNS)
     no_turns = _claim("n", "Prefers tabs", source="user")
     r1, r2 = _validate(v, pref, no_turns)
     assert verifier.seen == []

@@ -46,7 +46,12 @@ UNIQUE = DedupResult(is_duplicate=False)
 
 # Enums on the wire that label no metric (the hedge metric counts categories, not actions;
 # claim sources are not a label; review roles are on the audit events only).
-NOT_METRIC_LABELS: set[type[StrEnum]] = {vocab.Source, vocab.HedgeAction, vocab.ReviewRole}
+NOT_METRIC_LABELS: set[type[StrEnum]] = {
+    vocab.Source,
+    vocab.HedgeAction,
+    vocab.ReviewRole,
+    vocab.CitationSupport,  # in the checks and tags of a routed result, not a metric label
+}
 
 
 def _vocab_enums() -> list[type[StrEnum]]:
@@ -134,8 +139,11 @@ def _routed(**kwargs: Any) -> RoutedResult:
     grounding = kwargs.pop("grounding", GroundingReport())
     dedup = kwargs.pop("dedup", UNIQUE)
     provenance = kwargs.pop("provenance", ProvenanceReport())
+    phantoms = kwargs.pop("phantoms", [])
     assert not kwargs, kwargs
-    screened = ScreenedClaim(claim=claim, hedge=hedge, citations=citations, provenance=provenance)
+    screened = ScreenedClaim(
+        claim=claim, hedge=hedge, citations=citations, provenance=provenance, phantoms=phantoms
+    )
     decision = determine_tier(screened, grounding=grounding, dedup=dedup, cfg=cfg)
     now = datetime.now(UTC)
     validation = build_validation(
@@ -197,9 +205,28 @@ BRANCHES: list[tuple[str, dict[str, Any], ReasonCode]] = [
         ReasonCode.REENTRY,
     ),
     (
+        "a cited turn failed provenance (auditor rule)",
+        {
+            "provenance": ProvenanceReport(
+                eligible_turn_ids=["p1"], rejections={"chat:1": "reserved_prefix"}
+            ),
+            "grounding": GroundingReport(verdict="supported"),
+        },
+        ReasonCode.CITED_TURN_REJECTED,
+    ),
+    (
         "not supported",
         {"grounding": GroundingReport(verdict="not_supported")},
         ReasonCode.NOT_SUPPORTED,
+    ),
+    (
+        "cited artifact contradicts",
+        {
+            "citations": [
+                CitationReport(type="adr", value="ADR-1", verified=True, support="contradicted")
+            ]
+        },
+        ReasonCode.CITATION_CONTRADICTED,
     ),
     (
         "partial below minimum",
@@ -244,6 +271,16 @@ BRANCHES: list[tuple[str, dict[str, Any], ReasonCode]] = [
         ReasonCode.CITATION_UNVERIFIED,
     ),
     (
+        "cited artifact does not say it",
+        {
+            "citations": [
+                CitationReport(type="adr", value="ADR-1", verified=True, support="unrelated")
+            ]
+        },
+        ReasonCode.CITATION_UNSUPPORTED,
+    ),
+    ("phantom reference", {"phantoms": ["src/x/y.py"]}, ReasonCode.PHANTOM_REFERENCE),
+    (
         "verified citation",
         {"citations": [CitationReport(type="adr", value="ADR-1", verified=True)]},
         ReasonCode.VERIFIED_CITATION,
@@ -261,16 +298,16 @@ BRANCHES: list[tuple[str, dict[str, Any], ReasonCode]] = [
     ),
     ("supported", {"grounding": GroundingReport(verdict="supported")}, ReasonCode.GROUNDED),
     (
-        "partial kept for review",
-        {"grounding": GroundingReport(verdict="partial", confidence_penalty=0.1)},
+        "partial kept for review (approve_partial off)",
+        {
+            "grounding": GroundingReport(verdict="partial", confidence_penalty=0.1),
+            "cfg": _cfg(policy={"approve_partial": False}),
+        },
         ReasonCode.PARTIAL_GROUNDING,
     ),
     (
-        "partial approved",
-        {
-            "grounding": GroundingReport(verdict="partial", confidence_penalty=0.1),
-            "cfg": _cfg(policy={"approve_partial": True}),
-        },
+        "partial approved (the default)",
+        {"grounding": GroundingReport(verdict="partial", confidence_penalty=0.1)},
         ReasonCode.PARTIAL_GROUNDING,
     ),
     ("nothing to go on", {}, ReasonCode.UNGROUNDED),

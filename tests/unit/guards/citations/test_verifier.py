@@ -366,3 +366,70 @@ def test_settings_that_decide_verdicts_change_the_cache_scope(tmp_path: Path) ->
     for update in ({"adr_dirs": []}, {"git_repos": [tmp_path]}, {"url_allowlist": ["10.0.0.0/8"]}):
         assert CitationVerifier(base.model_copy(update=update)).scope() != same.scope(), update
     assert CitationVerifier(base, verify_urls=False).scope() != same.scope()
+
+
+# ---------------------------------------------------------- what the artifact says
+
+
+def test_an_adr_verdict_carries_its_text_when_asked(tmp_path: Path) -> None:
+    (tmp_path / "ADR-003-store.md").write_text("# ADR-003\n\nWe use PostgreSQL.\n" + "x" * 500)
+    assert verify_adr(3, [tmp_path]).text is None  # existence only, as before
+    verdict = verify_adr(3, [tmp_path], max_text=40)
+    assert verdict.verified is True and verdict.text is not None
+    assert verdict.text.startswith("# ADR-003\n\nWe use PostgreSQL.") and len(verdict.text) == 40
+
+
+def test_a_commit_verdict_carries_its_message(git_repo: tuple[Path, str]) -> None:
+    repo, sha = git_repo
+    verdict = verify_commit(sha, [repo], max_text=100)
+    assert (verdict.verified, verdict.text) == (True, "first")
+    assert verify_commit(sha, [repo]).text is None
+
+
+class _Pages(BaseHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        pages = {
+            "/doc": (
+                "text/html; charset=utf-8",
+                "<html><script>var x=1;</script><h1>Retries</h1>"
+                "<p>The worker retries &amp; backs off.</p></html>",
+            ),
+            "/bin": ("application/octet-stream", "\x00\x01"),
+        }
+        kind, body = pages.get(self.path, ("text/plain", ""))
+        data = body.encode()
+        self.send_response(200 if self.path in pages else 404)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def test_a_page_verdict_carries_its_text_only_when_asked_and_textual() -> None:
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
+    thread = threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        base = _base(srv)
+        reading = UrlVerifier(allowlist=["127.0.0.1"], max_text=1000)
+        page = reading.verify(f"{base}/doc")
+        assert (page.verified, page.text) == (True, "Retries The worker retries & backs off.")
+        assert reading.verify(f"{base}/bin").text == ""  # not text: nothing to check against
+        assert reading.verify(f"{base}/missing").verified is False
+        assert UrlVerifier(allowlist=["127.0.0.1"]).verify(f"{base}/doc").text is None
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_the_verifier_hands_the_text_to_the_report_but_not_to_the_wire(tmp_path: Path) -> None:
+    (tmp_path / "adr-7.md").write_text("We shard by tenant.")
+    v = CitationVerifier(CitationConfig(adr_dirs=[tmp_path]))
+    (report,) = asyncio.run(v.averify_many([Citation(CitationType.ADR, "ADR-7", 0, 5)]))
+    assert report.verified is True and report.artifact_text() == "We shard by tenant."
+    assert "shard" not in report.model_dump_json()
+    off = CitationVerifier(CitationConfig(adr_dirs=[tmp_path], artifact_max_chars=0))
+    assert off.verify(Citation(CitationType.ADR, "ADR-7", 0, 5)).artifact_text() is None

@@ -47,12 +47,15 @@ def test_skip_rule() -> None:
         return skip_reason(screen(c, cfg), cfg, has_verifier=True)
 
     assert reason(claim()) is None
-    assert reason(claim(memory_type="preference")) is not None  # default skip type
+    assert reason(claim(memory_type="entity")) is not None  # the default skip type
+    assert reason(claim(memory_type="preference")) is None  # preferences are grounded
     assert reason(claim(source_turns=[])) == "no source turns"
     off = GuardsConfig(grounding=GroundingConfig(enabled=False))
     assert reason(claim(), off) == "grounding disabled"
     every_type = GuardsConfig(grounding=GroundingConfig(skip_for_types=[]))
-    assert reason(claim(memory_type="preference"), every_type) is None
+    assert reason(claim(memory_type="entity"), every_type) is None
+    no_preferences = GuardsConfig(grounding=GroundingConfig(skip_for_types=["preference"]))
+    assert reason(claim(memory_type="preference"), no_preferences) is not None
     assert skip_reason(screen(claim(), cfg), cfg, has_verifier=False) is not None
     # turns that all fail provenance are judged (not supported), never skipped
     model_turns = [SourceTurn(id="m", text="We moved the API to Go.", source="model")]

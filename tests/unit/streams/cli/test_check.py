@@ -46,12 +46,16 @@ def test_single_claim_blocks_speculation() -> None:
 
 
 def test_adr_dir_verification(tmp_path: Path) -> None:
-    (tmp_path / "ADR-003-postgres.md").write_text("# ADR 3\n")
+    (tmp_path / "ADR-003-postgres.md").write_text("# ADR 3\n\nWe use PostgreSQL.\n")
     ok = runner.invoke(app, ["check", "Per ADR-003, we use PostgreSQL", "--adr-dir", str(tmp_path)])
     bad = runner.invoke(app, ["check", "Per ADR-999, we use magic", "--adr-dir", str(tmp_path)])
-    (r_ok,), (r_bad,) = _rows(ok.stdout), _rows(bad.stdout)
+    other = runner.invoke(app, ["check", "Per ADR-003, we use MySQL", "--adr-dir", str(tmp_path)])
+    (r_ok,), (r_bad,), (r_other,) = _rows(ok.stdout), _rows(bad.stdout), _rows(other.stdout)
     assert (r_ok["tier"], r_ok["citations"][0]["verified"]) == ("auto_approve", True)
+    assert r_ok["citations"][0]["support"] == "supported"
     assert (r_bad["tier"], r_bad["citations"][0]["verified"]) == ("flag_review", False)
+    # it exists, but it says PostgreSQL: existence is not support
+    assert (r_other["tier"], r_other["citations"][0]["support"]) == ("block", "contradicted")
 
 
 def test_git_repo_verification(tmp_path: Path) -> None:
@@ -64,7 +68,7 @@ def test_git_repo_verification(tmp_path: Path) -> None:
     }
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     subprocess.run(
-        ["git", "-C", str(tmp_path), "commit", "-q", "--allow-empty", "-m", "x"],
+        ["git", "-C", str(tmp_path), "commit", "-q", "--allow-empty", "-m", "Fix the retry loop"],
         check=True,
         env=env,
     )
@@ -77,6 +81,11 @@ def test_git_repo_verification(tmp_path: Path) -> None:
     res = runner.invoke(app, ["check", f"Fixed in commit {sha}", "--git-repo", str(tmp_path)])
     (row,) = _rows(res.stdout)
     assert (row["tier"], row["citations"][0]["verified"]) == ("auto_approve", True)
+    other = runner.invoke(
+        app, ["check", f"Commit {sha} removed the cache", "--git-repo", str(tmp_path)]
+    )
+    (row,) = _rows(other.stdout)
+    assert (row["tier"], row["citations"][0]["support"]) == ("flag_review", "unrelated")
 
 
 def test_jsonl_file_with_bad_lines_and_in_run_dedup(tmp_path: Path) -> None:

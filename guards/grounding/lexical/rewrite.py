@@ -1,0 +1,172 @@
+"""The offline rewrite of a PARTIAL claim (`grounding.rewrite_partial`, docs/spec.md
+§Grounding): the claim restated to keep only what its evidence supports.
+
+The LLM verifier asks its model for the restatement; the offline verifiers derive it by
+rule from the same signals that made the verdict PARTIAL:
+
+* the claim is cut into phrases at punctuation and at prepositions ("Georgian will
+  deliver the Inbox3 MVP" | "by April 30" | "with 95% confidence");
+* a phrase whose words the evidence all has is kept as it is;
+* a prepositional phrase that adds what the evidence lacks is replaced by the evidence's
+  own phrase with the same preposition and a shared word ("by April 30" -> "by end of
+  April"), or dropped when the evidence has none ("with 95% confidence");
+* in the other phrases, the numbers and names the evidence never gives are dropped
+  ("the Inbox3 MVP" -> "the MVP");
+* a claim stated as certain ("will") from evidence that hedges (the hedge guard finds a
+  hedge in the supporting sentence) says "expects to" instead: the memory must not be
+  surer than its source.
+
+The result is `GroundingReport.rewritten_content`; the claim's `content` is never
+replaced. No rewrite (None) when nothing would change or too little would be left.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from groundwire.guards.config import HedgeConfig
+from groundwire.guards.grounding.lexical.evidence import Sentence, split_sentences
+from groundwire.guards.grounding.lexical.text import Token, tokenize
+from groundwire.guards.hedge import HedgeDetector
+from groundwire.topics.records import EvidenceSpan, SourceTurn
+from groundwire.topics.vocab import HedgeAction
+
+__all__ = ["rewrite_partial"]
+
+# Prepositions that open a phrase adding a detail (when, how, with what, where).
+_PREPOSITIONS = frozenset(
+    {
+        *("by", "with", "at", "on", "in", "for", "from", "to", "of", "about", "after"),
+        *("before", "until", "till", "during", "within", "since", "via", "per", "under"),
+        *("over", "around", "near"),
+    }
+)
+_CUT = re.compile(r"[,;:()\[\]]")
+_RUN = 5  # words after a preposition in which the evidence's phrase must share a word
+_PLURAL_SUBJECTS = frozenset({"i", "we", "you", "they"})
+
+
+@functools.lru_cache(maxsize=1)
+def _hedges() -> HedgeDetector:
+    return HedgeDetector(HedgeConfig())
+
+
+def _phrases(text: str, tokens: Sequence[Token]) -> list[list[int]]:
+    """Token indices per phrase: a new phrase at punctuation and at each preposition."""
+    cuts = {m.start() for m in _CUT.finditer(text)}
+    phrases: list[list[int]] = []
+    last_end = 0
+    for i, t in enumerate(tokens):
+        cut = any(last_end <= c < t.start for c in cuts)
+        if not phrases or cut or (t.low in _PREPOSITIONS and i > 0):
+            phrases.append([])
+        phrases[-1].append(i)
+        last_end = t.end
+    return phrases
+
+
+def _source_phrase(prep: str, stems: set[str], sentences: Sequence[Sentence]) -> str | None:
+    """The evidence's phrase opening with `prep` and reaching a word of `stems`."""
+    for s in sentences:
+        toks = s.tokens
+        text = s.turn.text
+        for j, t in enumerate(toks):
+            if t.low != prep:
+                continue
+            for k in range(j + 1, min(len(toks), j + 1 + _RUN)):
+                if _CUT.search(text, toks[k - 1].end, toks[k].start):
+                    break  # not across punctuation
+                if toks[k].content and toks[k].stem in stems:
+                    end = toks[k].end  # to the end of the written word ("src/worker/x.py")
+                    while end < s.end and not text[end].isspace() and text[end] not in ",;:)":
+                        end += 1
+                    return text[t.start : end].rstrip(".!?")
+    return None
+
+
+def _supporting(turns: Sequence[SourceTurn], spans: Sequence[EvidenceSpan]) -> list[Sentence]:
+    by_id = {t.id: t for t in turns}
+    out: list[Sentence] = []
+    for span in spans:
+        turn = by_id.get(span.turn_id)
+        if turn is None:
+            continue
+        for s in split_sentences(turn):
+            if s.start < span.end and span.start < s.end and s not in out:
+                out.append(s)
+    return out
+
+
+def rewrite_partial(
+    claim_text: str,
+    missing: Sequence[str],
+    evidence_stems: set[str],
+    turns: Sequence[SourceTurn],
+    spans: Sequence[EvidenceSpan],
+) -> str | None:
+    """The claim restated with only what the evidence supports (see the module doc).
+
+    `missing`: the numbers and names the evidence never gives; `evidence_stems`: the stems
+    of every content word of the evidence; `spans`: the verdict's evidence spans."""
+    tokens = tokenize(claim_text)
+    sentences = _supporting(turns, spans)
+    if not tokens or not sentences:
+        return None
+    drop = {m.lower() for m in missing}
+    kept: list[str] = []
+    for phrase in _phrases(claim_text, tokens):
+        words = [tokens[i] for i in phrase]
+        unsupported = [
+            t for t in words if t.low in drop or (t.content and t.stem not in evidence_stems)
+        ]
+        start, end = words[0].start, words[-1].end
+        if not unsupported:
+            kept.append(claim_text[start:end])
+            continue
+        if words[0].low in _PREPOSITIONS:
+            stems = {t.stem for t in words[1:] if t.content}
+            own = _source_phrase(words[0].low, stems, sentences)
+            if own is not None:
+                kept.append(own)
+            continue  # a detail the evidence lacks: dropped
+        kept.append(_without(claim_text, start, end, [t for t in words if t.low in drop]))
+    result = " ".join(k for k in kept if k).strip()
+    if _hedged(sentences):
+        result = _soften(result)
+    content = [t for t in tokenize(result) if t.content]
+    if len(content) < 2 or result.rstrip(".") == claim_text.strip().rstrip("."):
+        return None
+    return result
+
+
+def _without(text: str, start: int, end: int, removed: Sequence[Token]) -> str:
+    """text[start:end] as written, less the removed words (and the space after each)."""
+    out: list[str] = []
+    pos = start
+    for t in removed:
+        out.append(text[pos : t.start])
+        pos = t.end
+        while pos < end and text[pos] == " ":
+            pos += 1
+    out.append(text[pos:end])
+    return "".join(out).strip()
+
+
+def _hedged(sentences: Sequence[Sentence]) -> bool:
+    detector = _hedges()
+    return any(
+        detector.analyze(s.turn.text[s.start : s.end]).action is not HedgeAction.NONE
+        for s in sentences
+    )
+
+
+def _soften(text: str) -> str:
+    """'X will do' -> 'X expects to do' ('I/we/you/they will' -> 'expect to')."""
+    tokens = tokenize(text)
+    for i, t in enumerate(tokens):
+        if t.low == "will" and i > 0:
+            verb = "expect to" if tokens[i - 1].low in _PLURAL_SUBJECTS else "expects to"
+            return text[: t.start] + verb + text[t.end :]
+    return text
