@@ -239,6 +239,19 @@ def canonical(text: str) -> str:
         and text[-1:] != " "
     ):
         return text
+    # Removing markup or a character can bring two stretches together into something a
+    # second pass reads differently ("a_a*https://" -> "a_ahttps://", whose URL now starts
+    # earlier): repeat until nothing changes, so canonical(canonical(x)) == canonical(x).
+    out = _once(text)
+    for _ in range(3):
+        again = _once(out)
+        if again == out:
+            break
+        out = again
+    return out
+
+
+def _once(text: str) -> str:
     if "/" in text or "\uff0f" in text or "\u2044" in text or "\u2215" in text:
         return _with_urls_kept(text)
     return _spaces(_clean(text))
