@@ -182,16 +182,18 @@ def main() -> None:
         for c in part:
             c.content.lower().split()
 
+    # The policy reads a screened claim; one shell is refilled per claim so this line keeps
+    # measuring detectors + policy, not building records ("screen() + policy" does that).
+    shell = ScreenedClaim.model_construct(citations=[])
+
     def guards(part: list[Claim]) -> None:
         for c in part:
             text = canonical(c.content)  # what screening does once per claim
-            h = hedge.analyze(text, is_canonical=True)
+            shell.hedge = hedge.analyze(text, is_canonical=True)
             detect(text)
-            p = check_provenance(c, cfg.provenance)
-            determine_tier(
-                ScreenedClaim.model_construct(claim=c, hedge=h, citations=[], provenance=p),
-                cfg=cfg,
-            )
+            shell.provenance = check_provenance(c, cfg.provenance)
+            shell.claim = c
+            determine_tier(shell, cfg=cfg)
 
     def decide(s: ScreenedClaim) -> None:
         determine_tier(s, cfg=cfg)
