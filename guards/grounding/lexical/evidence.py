@@ -73,6 +73,7 @@ class Sentence:
     _clauses: list[tuple[int, list[int], frozenset[str]]] | None = None
     _clause_of: list[int] | None = None
     _codes: list[tuple[int, frozenset[int]]] | None = None
+    _code_union: frozenset[int] | None = None
 
     @property
     def tokens(self) -> list[Token]:
@@ -99,12 +100,18 @@ class Sentence:
             ]
         return self._codes
 
+    def antonym_union(self) -> frozenset[int]:
+        """Every antonym code of the sentence's content words (see `antonym_codes`)."""
+        if self._code_union is None:
+            self._code_union = frozenset().union(*(c for _, c in self.antonym_codes()))
+        return self._code_union
+
     def clauses(self) -> list[tuple[int, list[int], frozenset[str]]]:
         """(clause number, word positions, content stems) of each clause (cut at
         punctuation and conjunctions, `text.clause_ids`), computed on first use: only
         sentences that may contradict a claim by a negation need it."""
         if self._clauses is None:
-            ids = clause_ids(self.turn.text, self.start, self.end, self.word_spans())
+            ids = clause_ids(self.turn.text, self.word_spans(), self.lows)
             self._clause_of = ids
             groups: dict[int, list[int]] = {}
             for k, c in enumerate(ids):
@@ -144,20 +151,6 @@ class Evidence:
     negated: bool
     first: bool
     speakers: dict[str, set[str]]  # speaker name (lower) -> stems of what they said
-    # the per-turn evidence this one concatenates (several turns), else empty
-    parts: tuple[Evidence, ...] = ()
-    _codes: frozenset[int] | None = None
-
-    def antonym_codes(self) -> frozenset[int]:
-        """Every antonym code (`antonyms.codes`) of the evidence's words, computed on first
-        use (per turn, then kept with the turn's cache): a claim none of whose words is
-        opposite to one of these cannot contradict the source by an antonym."""
-        if self._codes is None:
-            if self.parts:
-                self._codes = frozenset().union(*(p.antonym_codes() for p in self.parts))
-            else:
-                self._codes = frozenset().union(*map(codes, self.lows))
-        return self._codes
 
 
 @functools.lru_cache(maxsize=1_024)
@@ -254,7 +247,6 @@ def evidence_for(turns: Sequence[SourceTurn]) -> Evidence:
         negated=any(p.negated for p in parts),
         first=any(p.first for p in parts),
         speakers=speakers,
-        parts=tuple(parts),
     )
 
 

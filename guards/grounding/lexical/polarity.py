@@ -10,8 +10,9 @@ both are local, so a word of opposite meaning elsewhere in a long source does no
   WordNet (`antonyms.py`), and the two stand in the same slot: within `WINDOW` words on
   the same side of each, the claim and the source share a content word ("approve *the
   vendor contract*" / "reject *the vendor contract*"; "*Bob* likes" / "*Bob* dislikes").
-  If exactly one of the two clauses is negated, the pair agrees ("not legal" is
-  "illegal") and is not a contradiction.
+  If a negation bears on the word of exactly one side (it is among the `SCOPE` content
+  words after the negation), the pair agrees ("not legal" is "illegal") and is not a
+  contradiction.
 * **negation flip.** A clause of the claim is aligned with a clause of the source: they
   share at least two content words, at least `ALIGN` of the claim clause's content words
   and `ALIGN_SOURCE` of the source clause's. One of the two is negated, the other not,
@@ -94,6 +95,11 @@ def _antonym_in(
     return False
 
 
+def _scope(positions: Sequence[int], first: int, content: Sequence[bool]) -> list[int]:
+    """The first `SCOPE` content-word positions after a negation at `first`: what it bears on."""
+    return [k for k in positions if k > first and content[k]][:SCOPE]
+
+
 def _same_slot(
     ctoks: Sequence[Token], content: Sequence[bool], i: int, s: Sentence, j: int
 ) -> bool:
@@ -125,18 +131,16 @@ def check_polarity(
 
     # -- antonym pairs in the same slot -------------------------------------------------
     pairs: list[tuple[int, Sentence, int]] = []
-    source_codes = ev.antonym_codes()
-    opp = [
-        (i, o)
-        for i, t in enumerate(ctoks)
-        if content[i] and not (o := opposites(t.low)).isdisjoint(source_codes)
-    ]
+    opp = [(i, o) for i, t in enumerate(ctoks) if content[i] and (o := opposites(t.low))]
     if opp:
+        wanted = frozenset().union(*(o for _, o in opp))  # codes opposite to a claim word
         claim_stems = {t.stem for t, c in zip(ctoks, content, strict=True) if c}
         for s, hit in zip(ev.sentences, shared, strict=True):
-            if not hit:
+            if not hit or wanted.isdisjoint(s.antonym_union()):
                 continue
             for j, found in s.antonym_codes():
+                if found.isdisjoint(wanted):
+                    continue
                 if s.lows[j] in claim_lows or s.word_stems[j] in claim_stems:
                     continue
                 for i, o in opp:
@@ -147,20 +151,28 @@ def check_polarity(
     claim_negated = not NEGATIONS.isdisjoint(claim_lows)
     if not (pairs or claim_negated or not NEGATIONS.isdisjoint(ev.lows)):
         return result  # nothing to compare polarities of (most claims)
-    clause = clause_ids(claim_text, 0, len(claim_text), [(t.start, t.end) for t in ctoks])
+    clause = clause_ids(claim_text, [(t.start, t.end) for t in ctoks], lows)
     claim_neg = _negations(lows, clause, {i for i, _, _ in pairs})
+    claim_clauses: dict[int, list[int]] = {}
+    for k, c in enumerate(clause):
+        claim_clauses.setdefault(c, []).append(k)
     for i, s, j in pairs:
         sclause = s.clause_of()
         source_neg = _negations(s.lows, sclause, {jj for _, ss, jj in pairs if ss is s})
-        if (clause[i] in claim_neg) == (sclause[j] in source_neg):
+        # undone only by a negation that bears on the pair's own word ("not disabled")
+        c_first, d_first = claim_neg.get(clause[i]), source_neg.get(sclause[j])
+        claim_undoes = c_first is not None and i in _scope(
+            claim_clauses[clause[i]], c_first, content
+        )
+        source_undoes = d_first is not None and j in _scope(
+            [k for k, c in enumerate(sclause) if c == sclause[j]], d_first, s.content
+        )
+        if claim_undoes == source_undoes:
             pair = (ctoks[i].text, s.raws[j])
             if pair not in result.antonyms:
                 result.antonyms.append(pair)
 
     # -- negation flips between aligned clauses ------------------------------------------
-    claim_clauses: dict[int, list[int]] = {}
-    for k, c in enumerate(clause):
-        claim_clauses.setdefault(c, []).append(k)
     aligned = []
     for c_id, c_pos in claim_clauses.items():
         c_stems = {ctoks[k].stem for k in c_pos if content[k]}
@@ -169,7 +181,7 @@ def check_polarity(
     if not aligned:
         return result
     for s, hit in zip(ev.sentences, shared, strict=True):
-        if len(hit) < 2:
+        if not hit:
             continue
         negated = not NEGATIONS.isdisjoint(s.lows)
         if not (claim_neg or negated):
@@ -182,30 +194,37 @@ def check_polarity(
         if not (claim_neg or source_neg):
             continue
         for c_id, c_pos, c_stems in aligned:
-            if len(hit & c_stems) < 2:
+            if hit.isdisjoint(c_stems):
                 continue
             for d_id, d_pos, d_stems in s.clauses():
                 if (c_id in claim_neg) == (d_id in source_neg) or len(d_pos) < 3:
                     continue
                 common = c_stems & d_stems
-                if len(common) < 2 or len(common) < ALIGN * len(c_stems):
+                # cheap bound first: even with an antonym pair counted, are they aligned?
+                most = len(common) + 1
+                if not common or most < ALIGN * len(c_stems) or most < ALIGN_SOURCE * len(d_stems):
                     continue
-                if len(common) < ALIGN_SOURCE * len(d_stems):
-                    continue
-                # the negation must bear on what the two clauses share: one of the first
-                # SCOPE content words after it ("no *written rule* against female players"
-                # is not about players)
+                # what the negation bears on: the first SCOPE content words after it ("no
+                # *written rule* against female players" is not about players)
+                claim_side, source_side = list(c_pos), list(d_pos)
                 if c_id in claim_neg:
-                    first = claim_neg[c_id]
-                    after = [ctoks[k].stem for k in c_pos if k > first and content[k]]
+                    claim_side = _scope(c_pos, claim_neg[c_id], content)
+                    focus = {ctoks[k].stem for k in claim_side}
                 else:
-                    first = source_neg[d_id]
-                    after = [s.word_stems[k] for k in d_pos if k > first and s.content[k]]
-                focus = set(after[:SCOPE])
-                if focus.isdisjoint(common):
+                    source_side = _scope(d_pos, source_neg[d_id], s.content)
+                    focus = {s.word_stems[k] for k in source_side}
+                # an antonym under the negation aligns the clauses too and undoes it: "not
+                # disabled" is "enabled", "not allowed" is "forbidden"
+                paired = _antonym_in(claim_side, ctoks, s.lows, source_side)
+                shared_words = len(common) + paired
+                if shared_words < 2 or shared_words < ALIGN * len(c_stems):
                     continue
-                if _antonym_in(c_pos, ctoks, s.lows, d_pos):
-                    result.agreements += 1  # an antonym undoes it: "not legal" is "illegal"
+                if shared_words < ALIGN_SOURCE * len(d_stems):
+                    continue
+                if paired:
+                    result.agreements += 1
+                    continue
+                if focus.isdisjoint(common):
                     continue
                 text = " ".join(s.raws[k] for k in d_pos)
                 if text not in result.flips:

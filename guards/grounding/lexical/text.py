@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 __all__ = [
+    "CONJUNCTIONS",
     "FIRST_PERSON",
     "NEGATIONS",
     "NEGATIONS_BUT_NO",
@@ -177,27 +178,43 @@ def word_offsets(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return list(map(_SPAN, WORD.finditer(text, start, end)))
 
 
-# Clause boundaries: punctuation (not inside a number: 1,200 / 2.5 / 2:34), a dash between
-# spaces, and the conjunctions that join clauses. A negation governs the clause it stands
-# in (see `polarity.py`).
-_CLAUSE_BREAK = re.compile(
-    r"(?<![0-9])[,;:.]|[,;:.](?![0-9])|[!?()\[\]\"“”]|\s[-–—]+\s"
-    r"|\b(?:and|but|or|while|whereas|although|though|because|however|yet|unless|except)\b",
-    re.IGNORECASE,
+# Clause boundaries: punctuation between two words, a dash between spaces, and the
+# conjunctions that join clauses (the conjunction opens the new clause). A negation
+# governs the clause it stands in (see `polarity.py`). Words never hold punctuation except
+# inside a number ("1,200", "2.5"), so only the gaps between words are searched.
+CONJUNCTIONS = frozenset(
+    {
+        *("and", "but", "or", "while", "whereas", "although", "though", "because"),
+        *("however", "yet", "unless", "except"),
+    }
 )
+_GAP_BREAK = re.compile(r"[,;:.!?()\[\]\"“”]|\s[-–—]+\s")
 
 
-def clause_ids(text: str, start: int, end: int, spans: Sequence[tuple[int, int]]) -> list[int]:
-    """The clause number of each word of text[start:end], given the words' offsets."""
-    cuts = [m.start() for m in _CLAUSE_BREAK.finditer(text, start, end)]
-    if not cuts:
-        return [0] * len(spans)
-    cuts.append(end + 1)
+def clause_ids(text: str, spans: Sequence[tuple[int, int]], lows: Sequence[str]) -> list[int]:
+    """The clause number of each word, given the words' offsets in `text` (in order) and
+    their lower-case forms."""
+    if not spans:
+        return []
+    marks = [m.start() for m in _GAP_BREAK.finditer(text, spans[0][1], spans[-1][0])]
+    marks.append(len(text) + 1)
     out: list[int] = []
-    clause, nxt = 0, cuts[0]
-    for a, _ in spans:  # words and cuts are both in text order
-        while a >= nxt:
+    clause = 0
+    prev_end = -1
+    m = 0  # the next punctuation mark not yet passed
+    for (start, end), low in zip(spans, lows, strict=True):
+        cut = low in CONJUNCTIONS and prev_end >= 0
+        while marks[m] < prev_end:  # inside an earlier word ("1,200")
+            m += 1
+        if marks[m] < start:  # in the gap before this word
+            while marks[m] < start:
+                m += 1
+            # a cut, unless one mark joins two numbers ("2:34"): a time or a ratio
+            cut = cut or not (
+                start - prev_end == 1 and text[start].isdigit() and text[prev_end - 1].isdigit()
+            )
+        if cut:
             clause += 1
-            nxt = cuts[clause]
         out.append(clause)
+        prev_end = end
     return out

@@ -125,6 +125,29 @@ def test_an_antonym_in_another_slot_is_no_contradiction() -> None:
     assert report.verdict is not NOT_SUPPORTED, report.reasoning
 
 
+def test_a_negation_elsewhere_in_the_clause_does_not_undo_an_antonym() -> None:
+    """The negation bears on 'missionaries', not on 'northern': still a contradiction."""
+    report = verify(
+        "The northern churches said owners could not be missionaries",
+        "The southern churches said owners could be missionaries.",
+    )
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+    assert "'northern' where the source says 'southern'" in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Players are not allowed to eat there", "Players are forbidden to eat there."),
+        ("The month of his birth is not known", "The month of his birth is unknown."),
+    ],
+)
+def test_a_negated_antonym_is_the_same_statement(claim: str, source: str) -> None:
+    report = verify(claim, source)
+    assert report.verdict is not NOT_SUPPORTED, report.reasoning
+    assert "negation" not in report.reasoning
+
+
 def test_an_antonym_undone_by_a_negation_agrees() -> None:
     """'not disabled' says 'enabled': no contradiction, and no negation flip either."""
     report = verify(
