@@ -11,7 +11,9 @@ that read the artifacts (the screen stage, `groundwire check`, a library caller)
   `supported` — the citation counts as support (also when every word of the claim is in
   the artifact and nothing denies it: a short claim scores low, it is not weak);
   `partial` — the artifact holds the core but not all of it; `unrelated` — it does not
-  say it; `contradicted` — an antonym, a negation or a swapped name or number against it.
+  say it; `contradicted` — an antonym, a negation or a swapped name or number against it
+  (here also a name the record mentions elsewhere, say as a rejected option, when the
+  sentence that matches the claim names another one in its place).
   The tier policy blocks a contradicted claim and sends a partial or unrelated one to
   review. A claim that is nothing but the reference ("See <url>") has nothing to check:
   its support stays unset.
@@ -58,18 +60,21 @@ _LEAD_IN = re.compile(
     re.IGNORECASE,
 )
 
-# Named references, by shape. A path: two or more segments joined by "/" (or "\") whose
-# last segment has a file extension, or three or more segments ("and/or", "I/O", "24/7"
-# are neither). A file name: a name of two or more characters, a dot and a lower-case
-# extension ("retry.py", "guards.example.yaml"; not "e.g.", "3.11" or "U.S."). Fields and
+# Named references, by shape. A path: segments joined by "/" (or "\"): three or more,
+# or two when the last has a file extension or the path is anchored ("/etc/hosts",
+# "./run.sh", "C:\app"); "and/or", "I/O", "km/h" and "24/7" are none. A file name: a
+# name of two or more characters, a dot and a lower-case extension ("retry.py",
+# "guards.example.yaml"; not "e.g.", "3.11" or "U.S."). Fields and
 # parameters: snake_case and SCREAMING_SNAKE (an underscore between letters or digits),
 # camelCase (a lower-case run, then capitalised runs), `--long-flags`, `backticked` text,
 # and calls written with parentheses ("retry()").
 _PATH = re.compile(
-    r"(?<![\w./\\-])(?:\.{1,2}[/\\])?(?:[\w.-]+[/\\]){2,}[\w.-]*\w"
-    r"|(?<![\w./\\-])(?:\.{1,2}[/\\])?[\w.-]+[/\\][\w-]+\.[a-z][a-z0-9]{0,5}(?![\w/\\])"
+    r"(?<![\w./\\-])(?:\.{1,2}[/\\]|[A-Za-z]:[/\\]|/)?(?:[\w.-]+[/\\])+[\w.-]*\w"
+    r"|(?<![\w./\\-])(?:\.{1,2}[/\\]|[A-Za-z]:[/\\])?[\w.-]+[/\\][\w-]+\.[a-z][a-z0-9]{0,5}"
+    r"(?![\w/\\])(?!\.\w)"
 )
-_FILE = re.compile(r"(?<![\w./\\-])[\w-]{2,}(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,5}(?![\w./\\-])")
+# (a full stop after the name ends the sentence: "It is in retry.py.")
+_FILE = re.compile(r"(?<![\w./\\-])[\w-]{2,}(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,5}(?![\w/\\-])(?!\.\w)")
 _SNAKE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
 _CAMEL = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+(?![\w-])")
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*\w")
@@ -90,7 +95,7 @@ def _verifier(cfg: GuardsConfig) -> LexicalVerifier:
     if hit is None or hit[0] is not cfg.grounding:
         if len(_verifiers) > 64:
             _verifiers.clear()
-        hit = (cfg.grounding, LexicalVerifier(cfg.grounding))
+        hit = (cfg.grounding, LexicalVerifier(cfg.grounding, aligned_swaps=True))
         _verifiers[key] = hit
     return hit[1]
 
@@ -184,7 +189,8 @@ def _is_path(name: str) -> bool:
     if any(p.isdigit() for p in parts):
         return False  # a date or a ratio, not a path
     has_ext = re.search(r"\.[a-z][a-z0-9]{0,5}$", parts[-1]) is not None if parts else False
-    return len(parts) >= 3 or (len(parts) == 2 and has_ext)
+    anchored = name.startswith((".", "/", "\\")) or re.match(r"[A-Za-z]:", name) is not None
+    return len(parts) >= 3 or (len(parts) == 2 and (has_ext or anchored)) or (has_ext and anchored)
 
 
 def _plain(text: str) -> str:

@@ -44,6 +44,9 @@ from groundwire.topics.records import EvidenceSpan, SourceTurn
 
 __all__ = ["Analysis", "analyze"]
 
+# Share of the claim's other content words a sentence must hold for a name or number the
+# source uses elsewhere to count as swapped in it (`_conflicts`, with `aligned_swaps`).
+ALIGNED = 0.6
 _CLAUSE_SPLIT = re.compile(r"[.;!?]|,\s*(?:and|but|while|so)\b|\bwhile\b")
 
 
@@ -82,8 +85,18 @@ def _entities(tokens: Sequence[Token], text: str) -> list[Token]:
     return found
 
 
-def analyze(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str]) -> Analysis:
-    """Compute the verifier's signals. Pure function; the unit tests drive it directly."""
+def analyze(
+    claim_text: str,
+    turns: Sequence[SourceTurn],
+    known_names: set[str],
+    aligned_swaps: bool = False,
+) -> Analysis:
+    """Compute the verifier's signals. Pure function; the unit tests drive it directly.
+
+    `aligned_swaps`: also count as swapped a name or number the source uses elsewhere
+    when a sentence holding most of the rest of the claim puts another one in its slot
+    (`_conflicts`); for a cited artifact (a decision record names the option it chose
+    and the ones it rejected), not for conversations, where it costs more than it finds."""
     ctoks = tokenize(claim_text)
     content = [t for t in ctoks if t.content and t.low not in known_names]
     ev = evidence_for(turns)
@@ -159,7 +172,14 @@ def analyze(claim_text: str, turns: Sequence[SourceTurn], known_names: set[str])
         "exact_coverage": sum(t.low in src_lows for t in content) / n if n else 1.0,
     }
     spans = _evidence_spans(uniq, sentences, shared)
-    conflicts = _conflicts(ctoks, claim_text, sentences, missing_numbers, missing_entities)
+    conflicts = _conflicts(
+        ctoks,
+        claim_text,
+        sentences,
+        missing_numbers,
+        missing_entities,
+        (shared, uniq) if aligned_swaps else None,
+    )
     conflicts += polarity.antonyms
     features["conflicts"] = float(min(len(conflicts), 2))
     return Analysis(
@@ -180,32 +200,56 @@ def _conflicts(
     sentences: Sequence[Sentence],
     missing_numbers: Sequence[str],
     missing_entities: Sequence[str],
+    aligned: tuple[Sequence[set[str] | frozenset[str]], set[str]] | None = None,
 ) -> list[tuple[str, str]]:
     """Swapped specifics: the claim's number/name sits between the same neighbours as a
     different number/name in the source ("has 5 engineers" vs "has 3 engineers").
 
     An added specific with no counterpart ("April 30" where the source says "end of
-    April") is an extrapolation (PARTIAL); a replaced one contradicts the source.
+    April") is an extrapolation (PARTIAL); a replaced one contradicts the source. With
+    `aligned` (the claim stems each sentence holds, and the claim's stems), a name or
+    number the source uses elsewhere is swapped too when a sentence holding `ALIGNED` of
+    the rest of the claim puts another one in its slot ("we use Pixeltable for memory
+    storage" against "We use PostgreSQL for memory storage. Pixeltable was rejected.").
     """
     wanted = set(missing_numbers) | set(missing_entities)
-    if not wanted:
+    present: set[str] = set()
+    if aligned is not None:
+        names = {t.text for t in _entities(ctoks, claim_text)}
+        present = {
+            t.text
+            for t in ctoks
+            if t.text not in wanted and (t.text in names or number_value(t.low) is not None)
+        }
+    if not wanted and not present:
         return []
     claim_lows = {t.low for t in ctoks}
     out: list[tuple[str, str]] = []
     for i, tok in enumerate(ctoks):
-        if tok.text not in wanted:
+        if tok.text not in wanted and tok.text not in present:
             continue
-        is_num = number_value(tok.low) is not None
+        candidates: Sequence[Sentence] = sentences
+        value = number_value(tok.low)
+        if tok.text in present:  # only the sentences aligned with the rest of the claim
+            assert aligned is not None
+            shared, claim_stems = aligned
+            rest = len(claim_stems - {tok.stem})
+            candidates = [
+                s
+                for s, hit in zip(sentences, shared, strict=True)
+                if tok.low not in s.lows and len(hit - {tok.stem}) >= max(2, ALIGNED * rest)
+            ]
+        is_num = value is not None
         prev = ctoks[i - 1].low if i > 0 else None
         nxt = ctoks[i + 1].low if i + 1 < len(ctoks) else None
-        for s in sentences:
+        for s in candidates:
             st = s.lows
             raws = s.raws
             for j, low in enumerate(st):
                 if low in claim_lows:
                     continue
                 same_kind = (
-                    (number_value(low) is not None)
+                    (number_value(low) not in (None, value))
                     if is_num
                     else (raws[j][:1].isupper() and low not in STOPWORDS and j > 0)
                 )

@@ -62,8 +62,11 @@ class LexicalVerifier:
     default_supported: float = SUPPORTED_THRESHOLD
     default_partial: float = PARTIAL_THRESHOLD
 
-    def __init__(self, cfg: GroundingConfig | None = None) -> None:
+    def __init__(self, cfg: GroundingConfig | None = None, *, aligned_swaps: bool = False) -> None:
         self.cfg = cfg or GroundingConfig()
+        # Also a name/number the source uses elsewhere, swapped in the aligned sentence
+        # (`features.analyze`): for checking a cited artifact, not a conversation.
+        self.aligned_swaps = aligned_swaps
         hi, lo = self.cfg.supported_threshold, self.cfg.partial_threshold
         self.supported_threshold = self.default_supported if hi is None else hi
         self.partial_threshold = self.default_partial if lo is None else lo
@@ -99,7 +102,8 @@ class LexicalVerifier:
             quoted = self._verbatim(claim, turns)
             if quoted is not None:
                 return quoted, None
-            analysis = analyze(claim.content, turns, known_names(claim, turns))
+            names = known_names(claim, turns)
+            analysis = analyze(claim.content, turns, names, self.aligned_swaps)
             analysis.features.update(self.extra_features(claim.content, turns))
             return self._decide(claim, analysis, turns), analysis
         except Exception as exc:  # never raise into the stream
@@ -173,7 +177,7 @@ class LexicalVerifier:
         )
         if not core.strip():
             return False
-        b = analyze(core, turns, known_names(claim, turns))
+        b = analyze(core, turns, known_names(claim, turns), self.aligned_swaps)
         b.features.update(self.extra_features(core, turns))
         return self.score(b) >= floor and not b.missing_numbers and not b.missing_entities
 

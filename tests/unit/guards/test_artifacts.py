@@ -20,7 +20,10 @@ from groundwire.topics.records import Claim
 from groundwire.topics.vocab import CitationSupport
 
 CFG = GuardsConfig()
-ADR = "# ADR-012: memory store\n\nStatus: accepted. We use PostgreSQL for memory storage."
+ADR = (
+    "# ADR-012: memory store\n\nStatus: accepted. We use PostgreSQL for memory storage. "
+    "Pixeltable was considered and rejected."
+)
 
 
 def claim(content: str, turns: list[str | dict[str, str]] | None = None, **kw: object) -> Claim:
@@ -56,6 +59,8 @@ def test_the_reference_itself_is_not_checked(text: str, core: str) -> None:
     [
         ("Per ADR-012, we use PostgreSQL for memory storage", CitationSupport.SUPPORTED),
         ("Per ADR-012, we use MongoDB for memory storage", CitationSupport.CONTRADICTED),
+        # named in the record, but as the rejected option: the chosen one fills the slot
+        ("Per ADR-012, we use Pixeltable for memory storage", CitationSupport.CONTRADICTED),
         ("Per ADR-012, we do not use PostgreSQL for memory storage", CitationSupport.CONTRADICTED),
         ("Per ADR-012, the cache is written in Rust", CitationSupport.UNRELATED),
     ],
@@ -107,6 +112,8 @@ def test_screening_checks_the_artifacts_it_verified() -> None:
         ("Raise maxRetries to 5", ["the max retries setting defaults to 3"], []),
         ("Call `flush_all` after `reset()`", ["reset() clears the index"], ["flush_all"]),
         ("Edit config.yaml then restart", ["Restart after editing settings.toml"], ["config.yaml"]),
+        ("The logic is in retry.py.", ["The logic is in retry_loop.py."], ["retry.py"]),
+        ("Run ./run.sh, then read /etc/hosts", ["Start it."], ["./run.sh", "/etc/hosts"]),
         # not references: prose, numbers, dates, abbreviations, URLs
         (
             "Use and/or the I/O queue, e.g. on 12/05/2024, v3.11, see https://x.io/a_b.py",

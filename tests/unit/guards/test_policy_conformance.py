@@ -35,7 +35,8 @@ ALREADY_STORED = "Per ADR-003, we use PostgreSQL"
 # What the cited artifacts say, for the rows about a citation's support (the others
 # state existence only, as the examples do).
 ARTIFACTS = {
-    "ADR-012": "# ADR-012: memory store\n\nStatus: accepted. We use PostgreSQL for memory storage.",
+    "ADR-012": "# ADR-012: memory store\n\nStatus: accepted. We use PostgreSQL for memory "
+    "storage. Pixeltable was considered and rejected.",
     "b4d9e2f1a7c3": "Fix the retry loop: back off exponentially on timeout",
 }
 EXISTS |= {"ADR-012": True, "b4d9e2f1a7c3": True}
