@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
-from confluent_kafka import Consumer, Producer
+from confluent_kafka import OFFSET_BEGINNING, Consumer, Producer, TopicPartition
 
 from groundwire.streams.admin import create_topics, delete_topics
 from groundwire.streams.settings import Settings
@@ -97,7 +97,14 @@ class Worker:
 
 
 class Collector:
-    """Reads the four output topics in the background; keeps (claim_id, topic, created)."""
+    """Reads the four output topics in the background; keeps (claim_id, topic, created).
+
+    Partitions are assigned, not subscribed: a group member whose group rebalances while
+    the brokers are away starts its partitions again from the beginning (it commits no
+    offsets), and would count records it had already read as doubled. Each record is
+    also kept once by its (topic, partition, offset), so only a second *record* for a
+    claim_id counts as a double, never a second read of the same record.
+    """
 
     def __init__(self, bootstrap: str, settings: Settings) -> None:
         self.settings = settings
@@ -107,13 +114,21 @@ class Collector:
                 "group.id": f"chaos-reader-{time.time_ns()}",
                 "enable.auto.commit": False,
                 "isolation.level": "read_committed",
-                "auto.offset.reset": "earliest",
                 "log_level": 3,
             }
         )
         t = settings.topics
-        self.consumer.subscribe([t.approved, t.review, t.blocked, t.dlq])
+        topics = [t.approved, t.review, t.blocked, t.dlq]
+        metadata = self.consumer.list_topics(timeout=30)
+        self.consumer.assign(
+            [
+                TopicPartition(name, p, OFFSET_BEGINNING)
+                for name in topics
+                for p in metadata.topics[name].partitions
+            ]
+        )
         self.seen: list[tuple[str, str, float]] = []
+        self._coordinates: set[tuple[str, int, int]] = set()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -126,6 +141,10 @@ class Collector:
             for msg in self.consumer.consume(1000, 0.3):
                 if msg.error():
                     continue
+                coordinates = (msg.topic(), msg.partition(), msg.offset())
+                if coordinates in self._coordinates:
+                    continue
+                self._coordinates.add(coordinates)
                 topic = msg.topic()[prefix:]
                 doc = orjson.loads(msg.value())
                 if topic == "dlq":
