@@ -55,11 +55,17 @@ def _hedges() -> HedgeDetector:
 
 def _phrases(text: str, tokens: Sequence[Token]) -> list[list[int]]:
     """Token indices per phrase: a new phrase at punctuation and at each preposition."""
-    cuts = {m.start() for m in _CUT.finditer(text)}
+    cuts = [m.start() for m in _CUT.finditer(text)]
+    cuts.append(len(text) + 1)
     phrases: list[list[int]] = []
     last_end = 0
+    c = 0  # the next punctuation mark not yet passed
     for i, t in enumerate(tokens):
-        cut = any(last_end <= c < t.start for c in cuts)
+        while cuts[c] < last_end:  # inside an earlier word
+            c += 1
+        cut = cuts[c] < t.start
+        while cuts[c] < t.start:
+            c += 1
         if not phrases or cut or (t.low in _PREPOSITIONS and i > 0):
             phrases.append([])
         phrases[-1].append(i)
@@ -116,6 +122,7 @@ def rewrite_partial(
         return None
     drop = {m.lower() for m in missing}
     kept: list[str] = []
+    kept_content = 0
     for phrase in _phrases(claim_text, tokens):
         words = [tokens[i] for i in phrase]
         unsupported = [
@@ -124,21 +131,21 @@ def rewrite_partial(
         start, end = words[0].start, words[-1].end
         if not unsupported:
             kept.append(claim_text[start:end])
+            kept_content += sum(t.content for t in words)
             continue
         if words[0].low in _PREPOSITIONS:
             stems = {t.stem for t in words[1:] if t.content}
             own = _source_phrase(words[0].low, stems, sentences)
             if own is not None:
                 kept.append(own)
+                kept_content += 1
             continue  # a detail the evidence lacks: dropped
         kept.append(_without(claim_text, start, end, [t for t in words if t.low in drop]))
+        kept_content += sum(t.content and t.low not in drop for t in words)
     result = " ".join(k for k in kept if k).strip()
-    if _hedged(sentences):
-        result = _soften(result)
-    content = [t for t in tokenize(result) if t.content]
-    if len(content) < 2 or result.rstrip(".") == claim_text.strip().rstrip("."):
+    if kept_content < 2 or result.rstrip(".") == claim_text.strip().rstrip("."):
         return None
-    return result
+    return _soften(result) if _hedged(sentences) else result
 
 
 def _without(text: str, start: int, end: int, removed: Sequence[Token]) -> str:
@@ -155,11 +162,13 @@ def _without(text: str, start: int, end: int, removed: Sequence[Token]) -> str:
 
 
 def _hedged(sentences: Sequence[Sentence]) -> bool:
-    detector = _hedges()
-    return any(
-        detector.analyze(s.turn.text[s.start : s.end]).action is not HedgeAction.NONE
-        for s in sentences
-    )
+    return any(_hedged_text(s.turn.text[s.start : s.end]) for s in sentences)
+
+
+@functools.lru_cache(maxsize=4_096)
+def _hedged_text(text: str) -> bool:
+    """Whether the hedge guard finds a hedge in a sentence (sentences recur across claims)."""
+    return _hedges().analyze(text).action is not HedgeAction.NONE
 
 
 def _soften(text: str) -> str:
