@@ -9,7 +9,9 @@ both are local, so a word of opposite meaning elsewhere in a long source does no
   use, and a content word of that sentence that the claim does not use, are antonyms in
   WordNet (`antonyms.py`), and the two stand in the same slot: within `WINDOW` words on
   the same side of each, the claim and the source share a content word ("approve *the
-  vendor contract*" / "reject *the vendor contract*"; "*Bob* likes" / "*Bob* dislikes").
+  vendor contract*" / "reject *the vendor contract*"; "*Bob* likes" / "*Bob* dislikes"),
+  or one on each side, swapped (active against passive: "*the team* accepted *the
+  proposal*" / "*the proposal* was rejected by *the team*").
   If a negation bears on the word of exactly one side (it is among the `SCOPE` content
   words after the negation), the pair agrees ("not legal" is "illegal") and is not a
   contradiction.
@@ -103,14 +105,18 @@ def _scope(positions: Sequence[int], first: int, content: Sequence[bool]) -> lis
 def _same_slot(
     ctoks: Sequence[Token], content: Sequence[bool], i: int, s: Sentence, j: int
 ) -> bool:
-    """Claim word i and source word j share a content word on the same side, within
-    `WINDOW` words ("*Bob* likes" / "*Bob* dislikes")."""
+    """Claim word i and source word j stand in the same place: within `WINDOW` words they
+    share a content word on the same side ("*Bob* likes" / "*Bob* dislikes"), or one on
+    each side, swapped, as an active and a passive sentence do ("*the team* accepted
+    *the proposal*" / "*the proposal* was rejected by *the team*")."""
     before = {ctoks[k].stem for k in range(max(0, i - WINDOW), i) if content[k]}
     after = {ctoks[k].stem for k in range(i + 1, min(len(ctoks), i + WINDOW + 1)) if content[k]}
     stems, scontent = s.word_stems, s.content
-    return any(scontent[k] and stems[k] in before for k in range(max(0, j - WINDOW), j)) or any(
-        scontent[k] and stems[k] in after for k in range(j + 1, min(len(stems), j + WINDOW + 1))
-    )
+    s_before = {stems[k] for k in range(max(0, j - WINDOW), j) if scontent[k]}
+    s_after = {stems[k] for k in range(j + 1, min(len(stems), j + WINDOW + 1)) if scontent[k]}
+    if not before.isdisjoint(s_before) or not after.isdisjoint(s_after):
+        return True
+    return not before.isdisjoint(s_after) and not after.isdisjoint(s_before)
 
 
 def check_polarity(

@@ -94,6 +94,8 @@ def test_not_antonyms(a: str, b: str) -> None:
         ),
         ("We will decrease the pool size", "We will increase the pool size.", None),
         ("The nightly deployment succeeded", "The nightly deployment failed.", None),
+        # active against passive: the shared words sit on swapped sides
+        ("The team accepted the proposal", "The proposal was rejected by the team.", None),
     ],
 )
 def test_an_antonym_in_the_same_slot_contradicts(
