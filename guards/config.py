@@ -47,7 +47,9 @@ class CitationConfig(Section):
     # Characters of a verified artifact's text (an ADR's body, a commit's message, a page's
     # text) read to check that it says what the claim says (spec: Citations); 0 = existence
     # only, as before (then a verified citation counts as support without that check).
-    artifact_max_chars: int = Field(default=20_000, ge=0, le=1_000_000)
+    # Verdicts keep the text, so a process's cache holds at most cache_max_entries times
+    # this many characters.
+    artifact_max_chars: int = Field(default=8_000, ge=0, le=1_000_000)
     cache_ttl_s: float = 3600.0
     cache_max_entries: int = Field(default=10_000, ge=1)
     # "redis": verdicts are also shared through Redis (settings.redis_url) by every screen
