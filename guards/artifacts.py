@@ -80,6 +80,10 @@ _CAMEL = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+(?![\w-])")
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*\w")
 _BACKTICK = re.compile(r"`([^`\s]{1,120})`")
 _CALL = re.compile(r"(?<![\w.])[A-Za-z_][\w.]*\w\(\)")
+# Cheap markers: a dot followed by a file extension's first letter, and a lower-case
+# letter followed by an upper-case one (camelCase).
+_DOT_EXT = re.compile(r"\w\.[a-z]")
+_LOWER_UPPER = re.compile(r"[a-z][A-Z]")
 _CAMEL_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SEPARATORS = re.compile(r"[-_]")
 _SPACES = re.compile(r"\s+")
@@ -153,19 +157,34 @@ def _fully_covered(a: Analysis) -> bool:
 def _named(text: str) -> list[tuple[str, str]]:
     """(kind, name) of every named reference in `text`, in order, without repeats; URLs
     and other citations are not names (they are checked as citations)."""
+    # Most claims are prose with none of the characters a name needs: each pattern runs
+    # only when its marker is in the text (measured: the scans were ~80 % of screening).
+    markers = {
+        "path": "/" in text or "\\" in text,
+        "file": _DOT_EXT.search(text) is not None,
+        "flag": "--" in text,
+        "code": "`" in text,
+        "call": "()" in text,
+        "snake": "_" in text,
+        "camel": _LOWER_UPPER.search(text) is not None,
+    }
+    if not any(markers.values()):
+        return []
     for c in reversed(detect(text)):
         text = text[: c.start] + " " * (c.end - c.start) + text[c.end :]
     found: list[tuple[int, str, str]] = []
     taken: list[tuple[int, int]] = []
-    for kind, pattern in (
-        ("path", _PATH),
-        ("file", _FILE),
-        ("flag", _FLAG),
-        ("code", _BACKTICK),
-        ("call", _CALL),
-        ("field", _SNAKE),
-        ("field", _CAMEL),
+    for kind, marker, pattern in (
+        ("path", "path", _PATH),
+        ("file", "file", _FILE),
+        ("flag", "flag", _FLAG),
+        ("code", "code", _BACKTICK),
+        ("call", "call", _CALL),
+        ("field", "snake", _SNAKE),
+        ("field", "camel", _CAMEL),
     ):
+        if not markers[marker]:
+            continue
         for m in pattern.finditer(text):
             start, end = m.span(1) if kind == "code" else m.span()
             if any(a <= start < b or a < end <= b for a, b in taken):
