@@ -119,12 +119,13 @@ class Collector:
         )
         t = settings.topics
         topics = [t.approved, t.review, t.blocked, t.dlq]
-        metadata = self.consumer.list_topics(timeout=30)
+        # The run created these topics with settings.partitions partitions (metadata may
+        # not list a topic created a moment ago).
         self.consumer.assign(
             [
                 TopicPartition(name, p, OFFSET_BEGINNING)
                 for name in topics
-                for p in metadata.topics[name].partitions
+                for p in range(settings.partitions)
             ]
         )
         self.seen: list[tuple[str, str, float]] = []
