@@ -290,12 +290,19 @@ def test_prometheus_sees_what_the_worker_routed(
     good, bad = sum(expected["tier"].values()), sum(expected["dlq"].values())
     assert good + bad == total and bad >= 2 and good >= 10
 
-    # 3. counters in Prometheus equal what was routed
+    # 3. counters in Prometheus equal what was routed. Stages count a claim when they
+    # decide it and time the batch (produce, stage latency) once its transaction has
+    # committed, so a scrape can hold the counts before the timings: wait for both.
+    def _timed() -> bool:
+        counts = prometheus.by("sum by (stage) (groundwire_stage_latency_seconds_count)", "stage")
+        return all(counts.get(s, 0) >= 1 for s in ("screen", "route", "produce"))
+
     _wait(
         "final counters scraped",
         lambda: (
             prometheus.scalar("sum(groundwire_claims_routed_total)") == good
             and prometheus.scalar("sum(groundwire_dlq_records_total)") == bad
+            and _timed()
         ),
         60,
     )
