@@ -13,6 +13,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+# Store-time consistency's settings live with its code (guards/consistency/config.py).
+from groundwire.guards.consistency.config import ConsistencyConfig
+
 
 class Section(BaseModel):
     """A settings section: an unknown key is an error, never silently ignored (a typo in
@@ -210,3 +213,5 @@ class GuardsConfig(Section):
     grounding: GroundingConfig = Field(default_factory=GroundingConfig)
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
     producer_auth: ProducerAuthConfig = Field(default_factory=ProducerAuthConfig)
+    # Store-time consistency: the memory view, write-time supersession, the scan.
+    consistency: ConsistencyConfig = Field(default_factory=ConsistencyConfig)

@@ -8,7 +8,7 @@ cheap, thread-safe, and labels with enum values or bounded strings (see `labels`
 
 from __future__ import annotations
 
-from groundwire.metrics import health, review
+from groundwire.metrics import consistency, health, review
 from groundwire.metrics.grounding import observe_grounding_latency
 from groundwire.metrics.pipeline import (
     observe_claim_replay,
@@ -23,6 +23,7 @@ from groundwire.metrics.screening import observe_citation_cache_error, observe_c
 
 __all__ = [
     "REGISTRY",
+    "consistency",
     "health",
     "observe_citation_cache_error",
     "observe_citation_lookups",

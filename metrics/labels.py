@@ -21,10 +21,14 @@ from enum import StrEnum
 
 from groundwire.topics.vocab import (
     CitationType,
+    ConsistencyAction,
+    ConsistencySignal,
+    ConsistencyVerdict,
     DedupOutcome,
     DlqReason,
     GroundingVerdict,
     HedgeCategory,
+    MemoryChange,
     ProducerAuthAction,
     ProducerAuthOutcome,
     ReasonCode,
@@ -63,9 +67,15 @@ REVIEW_LIMITS: tuple[str, ...] = values(ReviewLimit)
 REVIEW_DENIALS: tuple[str, ...] = values(ReviewDenial)
 PRODUCER_AUTH_OUTCOMES: tuple[str, ...] = values(ProducerAuthOutcome)
 PRODUCER_AUTH_ACTIONS: tuple[str, ...] = values(ProducerAuthAction)
+MEMORY_CHANGES: tuple[str, ...] = values(MemoryChange)
+CONSISTENCY_SIGNALS: tuple[str, ...] = values(ConsistencySignal)
+CONSISTENCY_VERDICTS: tuple[str, ...] = values(ConsistencyVerdict)
+CONSISTENCY_ACTIONS: tuple[str, ...] = values(ConsistencyAction)
+# What the memory stage did with a command (a plain string from the stage, not a wire field).
+COMMAND_RESULTS: tuple[str, ...] = ("applied", "stale", "noop", OTHER)
 
 # Stage names are plain strings from the runner and the stages (not a wire vocabulary).
-STAGES: tuple[str, ...] = ("screen", "route", "dedup", "grounding", "produce", OTHER)
+STAGES: tuple[str, ...] = ("screen", "route", "memory", "dedup", "grounding", "produce", OTHER)
 
 # Which label tuple each metric-labelled enum maps onto (what the unit test checks).
 LABELS_BY_ENUM: dict[type[StrEnum], tuple[str, ...]] = {
@@ -83,6 +93,10 @@ LABELS_BY_ENUM: dict[type[StrEnum], tuple[str, ...]] = {
     ReviewDenial: REVIEW_DENIALS,
     ProducerAuthOutcome: PRODUCER_AUTH_OUTCOMES,
     ProducerAuthAction: PRODUCER_AUTH_ACTIONS,
+    MemoryChange: MEMORY_CHANGES,
+    ConsistencySignal: CONSISTENCY_SIGNALS,
+    ConsistencyVerdict: CONSISTENCY_VERDICTS,
+    ConsistencyAction: CONSISTENCY_ACTIONS,
 }
 
 

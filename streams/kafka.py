@@ -160,7 +160,7 @@ def wait_admin(
 def produce(
     client: Producer,
     topic: str,
-    value: bytes,
+    value: bytes | None,
     key: bytes | None = None,
     *,
     headers: list[tuple[str, str | bytes | None]] | None = None,

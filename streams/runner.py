@@ -53,7 +53,7 @@ _LAG_EVERY_S = 5.0
 class Output:
     topic: str
     key: bytes | None
-    value: bytes
+    value: bytes | None  # None: a tombstone (compacted topics: the key's record is deleted)
     headers: tuple[tuple[str, bytes], ...] = ()
 
 
@@ -68,6 +68,9 @@ class Stage(Protocol):
 
     name: str
     source_topic: str
+    # A stage may read several topics (the memory stage: approved, blocked and
+    # memories.commands) by naming them all here; the runner subscribes to
+    # `source_topics` when the stage has it, else to `source_topic`.
 
     async def process(self, messages: Sequence[Message]) -> list[Output]: ...
 
@@ -169,15 +172,12 @@ class StageRunner:
                 await self._sleep(_BACKOFF_MIN_S)
         self._producer = producer
         consumer = kafka.transactional_consumer(self.settings, self.group, self._instance, errors)
-        consumer.subscribe(
-            [self.stage.source_topic], on_assign=self._on_assign, on_revoke=self._on_revoke
-        )
+        topics = list(getattr(self.stage, "source_topics", None) or [self.stage.source_topic])
+        consumer.subscribe(topics, on_assign=self._on_assign, on_revoke=self._on_revoke)
         self._consumer = consumer
         self.progress.enter("running")
         self.progress.problem = ""
-        log.info(
-            "stage %s consuming %s as %s", self.stage.name, self.stage.source_topic, self.group
-        )
+        log.info("stage %s consuming %s as %s", self.stage.name, ",".join(topics), self.group)
 
     async def _loop(self) -> None:
         lag_due = 0.0

@@ -14,9 +14,10 @@ import contextlib
 import gc
 import logging
 import signal
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from groundwire.guards.factory import (
     GuardServices,
@@ -103,6 +104,14 @@ async def run_worker(
         validator = build_validator(guards, services, citation_verifier)
         route = RouteStage(settings, validator, _claim_ledger(settings))
         runners.append(StageRunner(settings, route, stop))
+    extra: list[Coroutine[Any, Any, None]] = []
+    if "memory" in stages:
+        from groundwire.streams.memory import build_memory_stage
+
+        memory, scheduler = build_memory_stage(settings, services, stop)
+        runners.append(StageRunner(settings, memory, stop))
+        if scheduler is not None:
+            extra.append(scheduler.run())
     watchdog = Watchdog(
         runners,
         replica=replica,
@@ -116,6 +125,7 @@ async def run_worker(
     tune_gc(settings)
     log.info("worker %s running stages %s", settings.worker_id, [r.stage.name for r in runners])
     tasks = [asyncio.create_task(r.run(), name=f"stage-{r.stage.name}") for r in runners]
+    tasks += [asyncio.create_task(job, name="consistency-schedule") for job in extra]
     try:
         done, _pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
         for task in done:

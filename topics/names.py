@@ -25,6 +25,12 @@ TOPIC_SUFFIXES: dict[str, str] = {
     # The review relay's position per outbox shard (streams/review/relay.py): compacted,
     # keyed by relay id, written in the same transaction as the records it relayed.
     "review.relay": "compact",
+    # The memory view (docs/spec.md §Store-time consistency): every version of every
+    # memory, keyed by memory id, compacted to the latest (a retraction is a tombstone).
+    "memories": "compact",
+    # Changes the consistency scan and retractions ask of the memory stage, keyed by
+    # tenant so they apply in order with the tenant's approved claims.
+    "memories.commands": "delete",
 }
 
 

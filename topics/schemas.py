@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from groundwire.topics.memory import MemoryAuditEvent, MemoryCommand, MemoryRecord
 from groundwire.topics.records import (
     Claim,
     DlqRecord,
@@ -32,6 +33,9 @@ MODELS: dict[str, type[BaseModel]] = {
     "replay_notice": ReplayNotice,
     "reviewed_result": ReviewedResult,
     "review_audit_event": ReviewAuditEvent,
+    "memory_record": MemoryRecord,
+    "memory_command": MemoryCommand,
+    "memory_audit_event": MemoryAuditEvent,
 }
 
 

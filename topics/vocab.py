@@ -115,6 +115,9 @@ class ReasonCode(StrEnum):
     # Not the tier policy's: the review queue's feed (streams/review/feed.py) blocks a
     # flagged claim that arrives when its owner's queue or the whole queue is full.
     REVIEW_QUEUE_FULL = "review_queue_full"  # block: the review queue had no room
+    # Not the tier policy's: the consistency scan (docs/spec.md §Store-time consistency)
+    # sends a stored memory that contradicts another one back to review.
+    CONTRADICTS_MEMORY = "contradicts_memory"  # review: a stored memory contradicts another
 
 
 class DedupOutcome(StrEnum):
@@ -153,6 +156,8 @@ class DlqReason(StrEnum):
     OUTPUT_TOO_LARGE = "output_too_large"  # the routed record would exceed the message size
     CLAIM_ID_REUSED = "claim_id_reused"  # a claim_id already decided, sent with other content
     INVALID_REVIEW = "invalid_review"  # a review record is not a flag_review RoutedResult
+    # the memory stage cannot read a record of approved / blocked / memories.commands
+    INVALID_MEMORY_INPUT = "invalid_memory_input"
     # producer_auth.mode=strict: a claim of a trusted source whose producer is not
     # authenticated for it (no, a wrong or an unknown key's signature; a key not allowed it)
     UNAUTHENTICATED_SOURCE = "unauthenticated_source"
@@ -219,3 +224,42 @@ class ReviewDenial(StrEnum):
     UNAUTHENTICATED = "unauthenticated"  # no valid credential
     FORBIDDEN = "forbidden"  # a credential, but the request failed CSRF/origin checks
     RATE_LIMITED = "rate_limited"  # the credential exceeded its request rate
+
+
+class MemoryChange(StrEnum):
+    """What one new version of a memory on the `memories` topic did to it (docs/spec.md
+    §Store-time consistency)."""
+
+    CREATED = "created"  # an approved claim became a memory
+    SUPERSEDED = "superseded"  # a newer memory replaced it (valid_to, superseded_by set)
+    MERGED = "merged"  # it is the canonical memory of an equivalent cluster
+    FLAGGED = "flagged"  # it contradicts other memories (contradicts_with): review
+    CONFIRMED = "confirmed"  # a reviewer kept a flagged memory
+    UNFLAGGED = "unflagged"  # every memory it contradicted is gone
+    RETRACTED = "retracted"  # removed (right to be forgotten, or rejected in review)
+
+
+class ConsistencySignal(StrEnum):
+    """Why the consistency scan put memories into one suspect cluster."""
+
+    STRUCTURAL = "structural"  # same subject and predicate
+    SEMANTIC = "semantic"  # very similar text, different subject or predicate
+    TEMPORAL = "temporal"  # same subject and predicate, valid_from far apart
+
+
+class ConsistencyVerdict(StrEnum):
+    """The judge's classification of one suspect cluster."""
+
+    EQUIVALENT = "equivalent"  # the same fact in other words: merge
+    TEMPORAL_EVOLUTION = "temporal_evolution"  # the fact changed: the latest supersedes
+    CONTRADICTION = "contradiction"  # cannot be resolved automatically: human review
+    DISTINCT = "distinct"  # a false positive: no action
+    UNKNOWN = "unknown"  # the judge failed (LLM down): no action, judged again next scan
+
+
+class ConsistencyAction(StrEnum):
+    """What the consistency scan (or write-time supersession) does about a cluster."""
+
+    MERGE = "merge"
+    SUPERSEDE = "supersede"
+    FLAG = "flag"

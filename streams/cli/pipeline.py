@@ -27,13 +27,14 @@ def worker(
             help="Comma-separated stages to run, one process each; name a stage twice "
             "(screen,route,route) for two replicas of it"
         ),
-    ] = "screen,route",
+    ] = "screen,route,memory",
     inline: Annotated[
         bool, typer.Option(help="Run all stages in this process (default: one process each)")
     ] = False,
     log_level: Annotated[str, typer.Option(help="Python log level")] = "info",
 ) -> None:
-    """Run a worker: consume claims, screen, route; until SIGTERM/SIGINT."""
+    """Run a worker: consume claims, screen, route, keep the memory view; until
+    SIGTERM/SIGINT."""
     from groundwire.streams.stages import STAGES
     from groundwire.streams.worker import run_worker
 

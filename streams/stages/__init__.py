@@ -9,6 +9,8 @@ from __future__ import annotations
 from groundwire.streams.stages.route import RouteStage
 from groundwire.streams.stages.screen import ScreenStage
 
-STAGES = ("screen", "route")
+# "memory" (streams/memory/stage.py): approved claims become memories, scan commands and
+# review decisions change them (docs/spec.md §Store-time consistency).
+STAGES = ("screen", "route", "memory")
 
 __all__ = ["STAGES", "RouteStage", "ScreenStage"]

@@ -52,6 +52,13 @@ FIELDS: dict[tuple[str, str, str], type[StrEnum]] = {
     ("review_audit_event", "ReviewAuditEvent", "role"): vocab.ReviewRole,
     ("review_audit_event", "ReviewAuditEvent", "denial"): vocab.ReviewDenial,
     ("review_audit_event", "ReviewAuditEvent", "limit"): vocab.ReviewLimit,
+    ("memory_record", "MemoryRecord", "change"): vocab.MemoryChange,
+    ("memory_record", "MemoryRecord", "source"): vocab.Source,
+    ("memory_audit_event", "MemoryAuditEvent", "change"): vocab.MemoryChange,
+    ("memory_command", "MemoryCommand", "verdict"): vocab.ConsistencyVerdict,
+    ("memory_command", "MemoryCommand", "signals"): vocab.ConsistencySignal,
+    ("memory_command", "ScanReport", "actions"): vocab.ConsistencyAction,
+    ("memory_command", "ScanReport", "verdicts"): vocab.ConsistencyVerdict,
 }
 
 

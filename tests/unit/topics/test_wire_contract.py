@@ -35,6 +35,9 @@ def test_checked_in_schemas_match_the_models():
         "replay_notice",
         "reviewed_result",
         "review_audit_event",
+        "memory_record",
+        "memory_command",
+        "memory_audit_event",
     }
 
 

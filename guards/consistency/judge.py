@@ -1,0 +1,175 @@
+"""The judge: one verdict per suspect cluster (docs/spec.md §Store-time consistency).
+
+| verdict | action |
+|---|---|
+| equivalent | merge into the canonical memory |
+| temporal_evolution | the latest supersedes the others |
+| contradiction | flag every member for human review |
+| distinct | nothing |
+| unknown | nothing now; the cluster is judged again by the next scan |
+
+`RuleJudge` (the default) decides offline:
+
+* a cluster of one subject and predicate (structural / temporal signals): one object
+  throughout is equivalent; several objects of a predicate that is not stateful
+  (likes, uses) can hold together: distinct; for a stateful predicate, values more than
+  `temporal_drift_days` apart are an evolution, and two values within the drift are a
+  contradiction (a one-day switch from Supabase to Neon may be a migration or a
+  hallucination: a person decides);
+* a semantic cluster (similar text, other subject or predicate): two memories about
+  different subjects are distinct; opposite wording (a number against another number,
+  a negation on one side, WordNet antonyms) is a contradiction; the same object, or the
+  same statement in other words, is equivalent; anything mixed stays distinct (no
+  automatic merge on doubt).
+
+`LlmJudge` (guards/consistency/llm_judge.py) asks a model the same question; a call that
+fails is `unknown`, never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from itertools import combinations
+from typing import Protocol
+
+from groundwire.guards.consistency.config import ConsistencyConfig
+from groundwire.guards.consistency.extract import object_key, predicate_key, subject_key
+from groundwire.guards.consistency.memory import is_stateful
+from groundwire.guards.consistency.signals import Cluster
+from groundwire.guards.grounding.lexical.antonyms import antonymous
+from groundwire.topics.memory import MemoryRecord
+from groundwire.topics.vocab import ConsistencyVerdict
+
+__all__ = ["Judge", "Judgement", "RuleJudge", "rule_verdict"]
+
+_WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
+_NEGATIONS = frozenset({"not", "no", "never", "none", "cannot", "without", "nobody", "nothing"})
+_MAX_PAIRS = 200  # pairs compared per semantic cluster (bounded work)
+_MAX_DIFF = 12  # words per side compared as antonyms
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    verdict: ConsistencyVerdict
+    reason: str
+
+
+class Judge(Protocol):
+    """Classifies suspect clusters; never raises (a failure is UNKNOWN)."""
+
+    name: str
+
+    async def judge_batch(self, clusters: Sequence[Cluster]) -> list[Judgement]: ...
+
+    async def aclose(self) -> None: ...
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.casefold().replace("n't", " not")))
+
+
+def _days(delta: timedelta) -> str:
+    return f"{abs(delta).total_seconds() / 86_400:.0f} days"
+
+
+def conflicting_text(a: str, b: str) -> str | None:
+    """Why two similar texts say opposite things, or None."""
+    wa, wb = _words(a), _words(b)
+    only_a, only_b = wa - wb, wb - wa
+    nums_a = {w for w in only_a if any(c.isdigit() for c in w)}
+    nums_b = {w for w in only_b if any(c.isdigit() for c in w)}
+    if nums_a and nums_b:
+        return f"different numbers: {sorted(nums_a)[0]} / {sorted(nums_b)[0]}"
+    if (wa & _NEGATIONS) != (wb & _NEGATIONS):
+        return "a negation on one side"
+    for x in sorted(only_a)[:_MAX_DIFF]:
+        for y in sorted(only_b)[:_MAX_DIFF]:
+            if antonymous(x, y):
+                return f"opposite words: {x} / {y}"
+    return None
+
+
+def _structural(cluster: Cluster, cfg: ConsistencyConfig) -> Judgement:
+    members = cluster.members
+    values = {object_key(m.object) for m in members}
+    predicate = members[0].predicate
+    if len(values) == 1:
+        return Judgement(
+            ConsistencyVerdict.EQUIVALENT, f"all state {predicate}: {members[0].object}"
+        )
+    if not is_stateful(predicate, cfg):
+        return Judgement(
+            ConsistencyVerdict.DISTINCT,
+            f"{predicate} is not stateful: its values can hold together",
+        )
+    drift = timedelta(days=cfg.signals.temporal_drift_days)
+    for a, b in combinations(sorted(members, key=lambda m: (m.valid_from, m.memory_id)), 2):
+        if object_key(a.object) != object_key(b.object) and b.valid_from - a.valid_from <= drift:
+            gap = _days(b.valid_from - a.valid_from)
+            drift_days = cfg.signals.temporal_drift_days
+            return Judgement(
+                ConsistencyVerdict.CONTRADICTION,
+                f"{predicate}: {a.object!r} and {b.object!r} only {gap} apart "
+                f"(drift {drift_days:g} days)",
+            )
+    ordered = sorted(members, key=lambda m: (m.valid_from, m.memory_id))
+    return Judgement(
+        ConsistencyVerdict.TEMPORAL_EVOLUTION,
+        f"{predicate} changed: "
+        + " -> ".join(f"{m.object} ({m.valid_from.date().isoformat()})" for m in ordered),
+    )
+
+
+def _pair(a: MemoryRecord, b: MemoryRecord) -> tuple[ConsistencyVerdict, str]:
+    sa, sb = subject_key(a.subject), subject_key(b.subject)
+    if sa and sb and sa != sb:
+        return ConsistencyVerdict.DISTINCT, f"different subjects: {a.subject} / {b.subject}"
+    why = conflicting_text(a.content, b.content)
+    if why is not None:
+        return ConsistencyVerdict.CONTRADICTION, why
+    oa, ob = object_key(a.object), object_key(b.object)
+    if oa and ob and oa != ob:
+        return ConsistencyVerdict.DISTINCT, f"different objects: {a.object} / {b.object}"
+    if a.predicate and b.predicate and predicate_key(a.predicate) != predicate_key(b.predicate):
+        return ConsistencyVerdict.EQUIVALENT, (
+            f"the same statement under two predicates: {a.predicate} / {b.predicate}"
+        )
+    return ConsistencyVerdict.EQUIVALENT, "the same statement in other words"
+
+
+def _semantic(cluster: Cluster) -> Judgement:
+    verdicts: list[tuple[ConsistencyVerdict, str]] = [
+        _pair(a, b) for a, b in list(combinations(cluster.members, 2))[:_MAX_PAIRS]
+    ]
+    for verdict, why in verdicts:
+        if verdict is ConsistencyVerdict.CONTRADICTION:
+            return Judgement(verdict, why)
+    if all(v is ConsistencyVerdict.EQUIVALENT for v, _ in verdicts):
+        return Judgement(ConsistencyVerdict.EQUIVALENT, verdicts[0][1])
+    distinct = next(why for v, why in verdicts if v is ConsistencyVerdict.DISTINCT)
+    return Judgement(ConsistencyVerdict.DISTINCT, distinct)
+
+
+def rule_verdict(cluster: Cluster, cfg: ConsistencyConfig) -> Judgement:
+    """The offline judge's verdict for one cluster (rules in the module docstring)."""
+    if cluster.structural:
+        return _structural(cluster, cfg)
+    return _semantic(cluster)
+
+
+class RuleJudge:
+    """The default, offline judge."""
+
+    name = "rule"
+
+    def __init__(self, cfg: ConsistencyConfig) -> None:
+        self.cfg = cfg
+
+    async def judge_batch(self, clusters: Sequence[Cluster]) -> list[Judgement]:
+        return [rule_verdict(c, self.cfg) for c in clusters]
+
+    async def aclose(self) -> None:
+        """Nothing to release."""

@@ -1,0 +1,275 @@
+"""Finding suspect clusters among one tenant's current memories (docs/spec.md
+§Store-time consistency, "Signals").
+
+* structural: memories with the same (subject, predicate): one dict pass, O(n);
+* temporal: the same groups, when their valid_from spread exceeds temporal_drift_days;
+* semantic: memories whose texts are at least `semantic_similarity_threshold` similar
+  but differ in subject or predicate. Never all pairs: every memory gets a sketch (a
+  MinHash of its words, or random-hyperplane bits of its sentence embedding), the sketch
+  is cut into LSH bands, and only memories that share a band are compared exactly.
+  A band bucket holding more than `max_bucket` memories is skipped (a phrase most
+  memories share says nothing about two of them), so the work stays O(n * bands) plus
+  the confirmed pairs.
+
+The output is deterministic (sorted by memory id), so two scans of the same view plan
+the same commands.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from groundwire.guards.consistency.config import ConsistencyConfig
+from groundwire.guards.consistency.memory import sp_key
+from groundwire.guards.dedup.minhash import (
+    MinHasher,
+    choose_bands,
+    hash_token_sets,
+    hashed_jaccard,
+    tokenize,
+)
+from groundwire.topics.memory import MemoryRecord
+from groundwire.topics.vocab import ConsistencySignal
+
+MINHASH_PERM = 64
+LSH_MAX_MISS = 1e-3
+EMBED_BITS_MAX = 256
+_PLANE_SEED = 20_260_405
+
+
+class TextEncoder(Protocol):
+    """Unit-length sentence vectors (guards/grounding/embedding.py SentenceEncoder)."""
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    """Memories that may conflict, and why they were put together."""
+
+    members: tuple[MemoryRecord, ...]  # sorted by memory_id
+    signals: frozenset[ConsistencySignal]
+    similarity: float | None = None  # semantic: the lowest confirmed pair similarity
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(m.memory_id for m in self.members)
+
+    @property
+    def fingerprint(self) -> str:
+        """Names the cluster across scans: its members and what the judge reads of them
+        (a merged canonical's valid_from moves, so it is judged again)."""
+        text = "\n".join(
+            f"{m.memory_id}|{m.valid_from.isoformat()}|{m.object}" for m in self.members
+        )
+        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+    @property
+    def structural(self) -> bool:
+        return ConsistencySignal.SEMANTIC not in self.signals
+
+
+@dataclass
+class SignalStats:
+    memories: int = 0
+    candidate_pairs: int = 0
+    confirmed_pairs: int = 0
+    skipped_buckets: int = 0
+    by_signal: dict[ConsistencySignal, int] = field(default_factory=dict)
+
+
+def eligible(memories: Sequence[MemoryRecord], cfg: ConsistencyConfig) -> list[MemoryRecord]:
+    """Current memories of the scanned types (the specification's fact and preference)."""
+    types = {t.casefold() for t in cfg.scan_memory_types}
+    return sorted(
+        (m for m in memories if m.active and m.memory_type.casefold() in types),
+        key=lambda m: m.memory_id,
+    )
+
+
+def _structural(memories: Sequence[MemoryRecord], cfg: ConsistencyConfig) -> list[Cluster]:
+    groups: dict[str, list[MemoryRecord]] = defaultdict(list)
+    for m in memories:
+        key = sp_key(m)
+        if key is not None and m.object:
+            groups[key].append(m)
+    drift = timedelta(days=cfg.signals.temporal_drift_days)
+    out: list[Cluster] = []
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        signals: set[ConsistencySignal] = set()
+        if cfg.signals.structural:
+            signals.add(ConsistencySignal.STRUCTURAL)
+        froms = [m.valid_from for m in members]
+        if max(froms) - min(froms) > drift:
+            signals.add(ConsistencySignal.TEMPORAL)
+        if signals:
+            out.append(Cluster(tuple(members), frozenset(signals)))
+    return out
+
+
+class _UnionFind:
+    def __init__(self, n: int) -> None:
+        self.parent = list(range(n))
+
+    def find(self, i: int) -> int:
+        while self.parent[i] != i:
+            self.parent[i] = self.parent[self.parent[i]]
+            i = self.parent[i]
+        return i
+
+    def union(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def _bucket_pairs(
+    keys: npt.NDArray[np.uint64], max_bucket: int, stats: SignalStats
+) -> set[tuple[int, int]]:
+    """Index pairs that share at least one band key, bucket by bucket (per band)."""
+    pairs: set[tuple[int, int]] = set()
+    n = keys.shape[0]
+    for band in range(keys.shape[1]):
+        column = keys[:, band]
+        order = np.argsort(column, kind="stable")
+        sorted_keys = column[order]
+        boundaries = np.flatnonzero(np.diff(sorted_keys)) + 1
+        starts = np.concatenate(([0], boundaries))
+        ends = np.concatenate((boundaries, [n]))
+        sizes = ends - starts
+        for start, size in zip(starts[sizes > 1].tolist(), sizes[sizes > 1].tolist(), strict=True):
+            if size > max_bucket:
+                stats.skipped_buckets += 1
+                continue
+            members = sorted(order[start : start + size].tolist())
+            for i, a in enumerate(members):
+                for b in members[i + 1 :]:
+                    pairs.add((a, b))
+    return pairs
+
+
+class SemanticIndex:
+    """Sketches for the semantic signal: MinHash over words (always available) or
+    random-hyperplane LSH over sentence embeddings (with an encoder)."""
+
+    def __init__(self, cfg: ConsistencyConfig, encoder: TextEncoder | None = None) -> None:
+        self.cfg = cfg
+        self.encoder = encoder
+        self.threshold = cfg.signals.semantic_similarity_threshold
+        if encoder is None:
+            bands, rows = choose_bands(self.threshold, MINHASH_PERM, LSH_MAX_MISS)
+            self._hasher = MinHasher(MINHASH_PERM, bands, rows)
+        else:
+            # P(one hyperplane bit agrees) at cosine c is 1 - arccos(c)/pi.
+            agree = 1.0 - math.acos(max(-1.0, min(1.0, self.threshold))) / math.pi
+            bands, rows = choose_bands(agree, EMBED_BITS_MAX, LSH_MAX_MISS)
+            self._bands, self._rows = bands, rows
+            rng = np.random.default_rng(_PLANE_SEED)
+            self._planes: npt.NDArray[np.float32] | None = None
+            self._rng = rng
+
+    @property
+    def backend(self) -> str:
+        return "minhash" if self.encoder is None else "embedding"
+
+    def pairs(
+        self, memories: Sequence[MemoryRecord], stats: SignalStats
+    ) -> list[tuple[int, int, float]]:
+        """Confirmed (i, j, similarity) pairs above the threshold."""
+        if len(memories) < 2:
+            return []
+        texts = [m.content[: self.cfg.max_text_chars] for m in memories]
+        if self.encoder is None:
+            return self._minhash_pairs(texts, stats)
+        return self._embedding_pairs(texts, stats)
+
+    def _minhash_pairs(self, texts: list[str], stats: SignalStats) -> list[tuple[int, int, float]]:
+        token_sets = hash_token_sets([tokenize(t) for t in texts])
+        sorted_sets = [np.sort(t) for t in token_sets]
+        keys = self._hasher.band_keys(self._hasher.signatures(sorted_sets))
+        candidates = _bucket_pairs(keys, self.cfg.max_bucket, stats)
+        stats.candidate_pairs += len(candidates)
+        out = []
+        for a, b in sorted(candidates):
+            inter, union = hashed_jaccard(sorted_sets[a], sorted_sets[b])
+            similarity = inter / union if union else 0.0
+            if similarity > self.threshold:
+                out.append((a, b, similarity))
+        return out
+
+    def _embedding_pairs(
+        self, texts: list[str], stats: SignalStats
+    ) -> list[tuple[int, int, float]]:
+        assert self.encoder is not None
+        vectors = np.asarray(self.encoder.encode(texts), dtype=np.float32)
+        if self._planes is None:
+            self._planes = self._rng.standard_normal(
+                (self._bands * self._rows, vectors.shape[1])
+            ).astype(np.float32)
+        bits = (vectors @ self._planes.T > 0).astype(np.uint64)
+        weights = (np.uint64(1) << np.arange(self._rows, dtype=np.uint64)).astype(np.uint64)
+        keys = np.stack(
+            [
+                (bits[:, b * self._rows : (b + 1) * self._rows] * weights).sum(axis=1)
+                for b in range(self._bands)
+            ],
+            axis=1,
+        ).astype(np.uint64)
+        candidates = _bucket_pairs(keys, self.cfg.max_bucket, stats)
+        stats.candidate_pairs += len(candidates)
+        out = []
+        for a, b in sorted(candidates):
+            similarity = float(vectors[a] @ vectors[b])
+            if similarity > self.threshold:
+                out.append((a, b, similarity))
+        return out
+
+
+def find_clusters(
+    memories: Sequence[MemoryRecord],
+    cfg: ConsistencyConfig,
+    semantic: SemanticIndex,
+    stats: SignalStats | None = None,
+) -> list[Cluster]:
+    """Every suspect cluster among `memories` (one tenant's), sorted by first member."""
+    stats = stats if stats is not None else SignalStats()
+    current = eligible(memories, cfg)
+    stats.memories += len(current)
+    clusters = _structural(current, cfg)
+    found = semantic.pairs(current, stats)
+    uf = _UnionFind(len(current))
+    lowest: dict[tuple[int, int], float] = {}
+    for a, b, similarity in found:
+        ka, kb = sp_key(current[a]), sp_key(current[b])
+        if ka is not None and ka == kb:
+            continue  # same subject and predicate: the structural signal's cluster
+        stats.confirmed_pairs += 1
+        uf.union(a, b)
+        lowest[a, b] = similarity
+    components: dict[int, list[int]] = defaultdict(list)
+    for i in sorted({i for pair in lowest for i in pair}):
+        components[uf.find(i)].append(i)
+    for root, idx in components.items():
+        if len(idx) < 2:
+            continue
+        sims = [s for (a, _b), s in lowest.items() if uf.find(a) == root]
+        members = tuple(current[i] for i in sorted(idx))
+        clusters.append(
+            Cluster(members, frozenset({ConsistencySignal.SEMANTIC}), min(sims) if sims else None)
+        )
+    clusters.sort(key=lambda c: (c.ids[0], c.structural is False, c.ids))
+    for c in clusters:
+        for s in c.signals:
+            stats.by_signal[s] = stats.by_signal.get(s, 0) + 1
+    return clusters
