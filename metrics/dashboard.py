@@ -412,9 +412,128 @@ REVIEW = Row(
     ),
 )
 
-# One row per component that exists; guard 2 (consistency scan) and guard 3
-# (faithfulness) add theirs here when they land.
-ROWS: tuple[Row, ...] = (GUARD1, SCREENING, DEDUP, REVIEW, PIPELINE)
+_SCAN_ACTION = 'sum(increase(groundwire_consistency_actions_total{{action="{a}"}}[$__range]))'
+_CLUSTERS = "sum(increase(groundwire_consistency_clusters_found_total[$__range]))"
+_SCANNED = "sum(increase(groundwire_consistency_memories_scanned_total[$__range]))"
+
+# Guard 2 (store-time consistency): the nightly scan's findings and what it did, and the
+# memory view's changes. Clusters per 10k memories follow docs/spec.md: 1-5 healthy,
+# above 20 a threshold or an extractor change, below 0.5 a threshold too high.
+GUARD2 = Row(
+    "Guard 2: consistency scan",
+    (
+        Panel(
+            "Last scan",
+            (Target("time() - max(groundwire_consistency_last_scan_timestamp_seconds)"),),
+            kind="stat",
+            unit="s",
+            width=3,
+            height=5,
+            thresholds=((None, "green"), (129_600, "yellow"), (172_800, "red")),
+            mappings=(
+                {
+                    "type": "range",
+                    "options": {"from": 1e9, "to": 1e12, "result": {"text": "never"}},
+                },
+            ),
+            description="Since the last scan reported (the alert fires after two days).",
+        ),
+        Panel("Clusters found", (Target(_CLUSTERS),), kind="stat", width=3, height=5),
+        Panel(
+            "Clusters per 10k memories",
+            (Target(f"10000 * {_CLUSTERS} / {_SCANNED}"),),
+            kind="stat",
+            width=3,
+            height=5,
+            thresholds=(
+                (None, "orange"),
+                (0.5, "yellow"),
+                (1, "green"),
+                (5, "yellow"),
+                (20, "red"),
+            ),
+            description="Healthy 1-5 per scan; above 20 a threshold misconfiguration or a "
+            "batch of conflicting extractions; below 0.5 the similarity threshold is too high.",
+        ),
+        Panel(
+            "Auto-merged (equivalent)",
+            (Target(_SCAN_ACTION.format(a="merge")),),
+            kind="stat",
+            width=3,
+            height=5,
+        ),
+        Panel(
+            "Auto-superseded (temporal)",
+            (Target(_SCAN_ACTION.format(a="supersede")),),
+            kind="stat",
+            width=3,
+            height=5,
+        ),
+        Panel(
+            "Flagged (contradiction)",
+            (Target(_SCAN_ACTION.format(a="flag")),),
+            kind="stat",
+            width=3,
+            height=5,
+            thresholds=((None, "green"), (1, "yellow"), (11, "red")),
+            description="Contradictions sent to the review queue; the alert fires above 10 "
+            "in one scan.",
+        ),
+        Panel(
+            "Superseded at write time",
+            (Target("sum(increase(groundwire_consistency_write_supersessions_total[$__range]))"),),
+            kind="stat",
+            width=3,
+            height=5,
+            description="A newer value of a stateful predicate replaced the old one as the "
+            "claim became a memory.",
+        ),
+        Panel(
+            "Scan duration (mean)",
+            (
+                Target(
+                    "sum(increase(groundwire_consistency_scan_duration_seconds_sum[$__range]))"
+                    " / sum(increase("
+                    "groundwire_consistency_scan_duration_seconds_count[$__range]))"
+                ),
+            ),
+            kind="stat",
+            unit="s",
+            width=3,
+            height=5,
+        ),
+        Panel(
+            "Memory changes",
+            (
+                Target(
+                    "sum by (change) (rate(groundwire_memory_changes_total[$__rate_interval]))",
+                    "{{change}}",
+                ),
+            ),
+            unit="reqps",
+            stack=True,
+            width=12,
+            description="New versions on the memories topic, by what changed.",
+        ),
+        Panel(
+            "Commands applied",
+            (
+                Target(
+                    "sum by (result) (rate(groundwire_memory_commands_total[$__rate_interval]))",
+                    "{{result}}",
+                ),
+            ),
+            unit="reqps",
+            width=12,
+            description="Scan and retraction commands: applied, stale (the memories changed "
+            "since the scan read them; the next scan plans again) or nothing to do.",
+        ),
+    ),
+)
+
+# One row per component that exists; guard 3 (faithfulness) adds its row here when it
+# lands.
+ROWS: tuple[Row, ...] = (GUARD1, GUARD2, SCREENING, DEDUP, REVIEW, PIPELINE)
 
 
 def _panel_json(panel: Panel, panel_id: int, x: int, y: int) -> dict[str, Any]:

@@ -3,9 +3,10 @@ from the Prometheus HTTP API.
 
 It gives: total candidates processed, the guard-1 block rate with its trend against the
 prior four weeks, guard-2 contradiction flags and auto-resolution rate, and guard-3
-faithfulness. Guards 2 and 3 are not built yet (docs/spec.md §Not implemented yet);
-their sections report whether their series exist, so the report grows with them rather
-than being rewritten.
+faithfulness. Guard 2's section is `report_consistency.py` (scans, clusters per 10k
+memories, merges, supersessions, flags and their trend); guard 3 is not built yet
+(docs/spec.md §Not implemented yet). A section whose series do not exist says the guard
+is not running rather than printing zeros.
 
 Counts are `increase()` over the window, so they survive worker restarts (counter
 resets) and aggregate over every worker Prometheus scrapes. Prior windows are the same
@@ -22,6 +23,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
+
+from groundwire.metrics.report_consistency import Guard2Report, build_guard2, format_guard2
 
 PRIOR_WINDOWS = 4
 MAX_WINDOW = timedelta(days=366)
@@ -157,6 +160,7 @@ class WeeklyReport:
     hedge_detections: dict[str, int]
     overall_risk: str
     components: dict[str, str] = field(default_factory=dict)
+    guard2: Guard2Report | None = None  # store-time consistency, when it runs
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -256,6 +260,9 @@ def build_report(query: QueryFn, window: timedelta, at: datetime | None = None) 
         rows = query(f'count({{__name__=~"{pattern}"}})', at)
         components[name] = "running" if _scalar(rows) else "not running (no series)"
     routed_by_tier = by("groundwire_claims_routed_total", "tier")
+    guard2 = None
+    if components["guard2_consistency_scan"] == "running":
+        guard2 = build_guard2(query, at, window, PRIOR_WINDOWS, trend)
     return WeeklyReport(
         generated_at=at.isoformat(),
         window=_format_window(window),
@@ -277,6 +284,7 @@ def build_report(query: QueryFn, window: timedelta, at: datetime | None = None) 
         hedge_detections=by("groundwire_hedge_detections_total", "category"),
         overall_risk=overall_risk(current.block_rate),
         components=components,
+        guard2=guard2,
     )
 
 
@@ -333,7 +341,11 @@ def format_text(report: WeeklyReport) -> str:
         f"  dedup results:             {_counts(report.dedup_results)}",
         f"  dead-lettered records:     {_counts(report.dlq_records)}",
         "",
-        "Guard 2: consistency scan:   " + report.components.get("guard2_consistency_scan", "?"),
+        *format_guard2(
+            report.guard2,
+            report.components.get("guard2_consistency_scan", "?"),
+            datetime.fromisoformat(report.generated_at),
+        ),
         "Guard 3: faithfulness:       " + report.components.get("guard3_faithfulness", "?"),
         "",
         f"Overall hallucination risk:  {report.overall_risk}",

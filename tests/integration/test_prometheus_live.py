@@ -334,8 +334,9 @@ def test_prometheus_sees_what_the_worker_routed(
     lag = _wait("consumer lag reported", lambda: q.query("groundwire_consumer_lag"), 30)
     # one series per (group, topic, partition), whichever process of the worker set it
     assert all("pid" not in row["metric"] for row in lag), lag
+    inputs = ("claims", "claims.screened", "approved", "blocked", "memories.commands")
     assert {row["metric"]["topic"] for row in lag} <= {
-        f"{env['GROUNDWIRE_TOPIC_PREFIX']}{s}" for s in ("claims", "claims.screened")
+        f"{env['GROUNDWIRE_TOPIC_PREFIX']}{s}" for s in inputs
     }
 
     # 4. every dashboard expression parses and returns data
