@@ -52,7 +52,8 @@ def test_the_scan_cronjob_runs_groundwire_scan_like_a_worker(helm: Path) -> None
     assert container["args"] == ["scan"]
     # settings exactly as the workers get them
     (deployment,) = [
-        d for d in _by_kind(docs, "Deployment")
+        d
+        for d in _by_kind(docs, "Deployment")
         if d["metadata"]["labels"]["app.kubernetes.io/component"] == "worker"
     ]
     (worker,) = deployment["spec"]["template"]["spec"]["containers"]
