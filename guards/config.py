@@ -127,9 +127,15 @@ class DedupConfig(Section):
     pending_retention_s: float = Field(default=1_209_600.0, gt=0.0)
 
 
+GroundingVerifierName = Literal["lexical", "learned", "embedding", "nli", "llm"]
+NliLabel = Literal["entailment", "neutral", "contradiction", "not_supported"]
+_MNLI_LABELS: tuple[NliLabel, ...] = ("entailment", "neutral", "contradiction")
+
+
 class GroundingConfig(Section):
     enabled: bool = True
-    verifier: Literal["lexical", "embedding", "llm"] = "lexical"
+    # One verifier, or several combined (docs/grounding.md §Ensembles): `[learned, nli]`.
+    verifier: GroundingVerifierName | list[GroundingVerifierName] = "lexical"
     # Memory types that are not grounded (spec: Grounding): entity records carry no
     # statement to check. A preference IS grounded, so one its source contradicts is
     # blocked; ["preference"] skips preferences as an earlier default did.
@@ -149,6 +155,24 @@ class GroundingConfig(Section):
     max_evidence_chars: int = Field(default=50_000, ge=1)
     # Optional local model file (ONNX) for verifier="embedding"; None = the packaged one.
     embedding_model_path: Path | None = None
+    # verifier="learned": the model file (None = the packaged data/learned.json).
+    learned_model_path: Path | None = None
+    # verifier="nli": an ONNX sequence-classification cross-encoder and its tokenizer.json
+    # (None = tokenizer.json beside the model); `nli_labels` names each output in order:
+    # entailment (= supported), neutral, contradiction, or not_supported for a binary model.
+    nli_model_path: Path | None = None
+    nli_tokenizer_path: Path | None = None
+    nli_labels: list[NliLabel] = Field(default_factory=lambda: list(_MNLI_LABELS), min_length=1)
+    nli_max_length: int = Field(default=512, ge=16, le=8192)  # tokens per (window, claim)
+    nli_windows: int = Field(default=3, ge=1, le=32)  # source windows scored per claim
+    nli_window_sentences: int = Field(default=3, ge=1, le=50)
+    nli_batch_size: int = Field(default=16, ge=1, le=1024)
+    nli_threads: int = Field(default=1, ge=1, le=64)
+    nli_timeout_s: float = Field(default=10.0, gt=0.0)  # per verify_batch call
+    # Ensembles: the later verifier (NLI) decides where its P(supported) is at least
+    # `ensemble_high` or at most `ensemble_low`; the first decides elsewhere.
+    ensemble_high: float = Field(default=0.9, ge=0.0, le=1.0)
+    ensemble_low: float = Field(default=0.1, ge=0.0, le=1.0)
     llm_base_url: str | None = None
     llm_model: str | None = None
     llm_api_key: str | None = Field(default=None, repr=False)

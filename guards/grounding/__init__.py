@@ -25,6 +25,12 @@ def _lexical(cfg: GroundingConfig) -> GroundingVerifier:
     return LexicalVerifier(cfg)
 
 
+def _learned(cfg: GroundingConfig) -> GroundingVerifier:
+    from groundwire.guards.grounding.learned import LearnedVerifier
+
+    return LearnedVerifier(cfg)
+
+
 def _embedding(cfg: GroundingConfig) -> GroundingVerifier:
     """The packaged sentence encoder; without its optional packages, the lexical verifier
     (logged), because an optional model must not stop a worker from starting."""
@@ -35,6 +41,14 @@ def _embedding(cfg: GroundingConfig) -> GroundingVerifier:
     except EmbeddingUnavailable as exc:
         log.warning("embedding verifier unavailable (%s); using the lexical verifier", exc)
         return _lexical(cfg)
+
+
+def _nli(cfg: GroundingConfig) -> GroundingVerifier:
+    """An ONNX cross-encoder from the configured paths; a wrong file or label map is an
+    error here, when the worker starts (`NliConfigError`), never per claim."""
+    from groundwire.guards.grounding.nli import NliVerifier
+
+    return NliVerifier(cfg)
 
 
 def _llm(cfg: GroundingConfig) -> GroundingVerifier:
@@ -49,20 +63,36 @@ def _llm(cfg: GroundingConfig) -> GroundingVerifier:
 # heavy packages that a worker using the lexical default never needs to load.
 VERIFIERS: dict[str, Callable[[GroundingConfig], GroundingVerifier]] = {
     "lexical": _lexical,
+    "learned": _learned,
     "embedding": _embedding,
+    "nli": _nli,
     "llm": _llm,
 }
 
 
-def build_verifier(cfg: GroundingConfig) -> GroundingVerifier:
-    """The verifier `cfg.verifier` names."""
+def _one(cfg: GroundingConfig, name: str) -> GroundingVerifier:
     try:
-        factory = VERIFIERS[cfg.verifier]
+        factory = VERIFIERS[name]
     except KeyError:
         raise ValueError(
-            f"unknown grounding verifier {cfg.verifier!r}; one of {sorted(VERIFIERS)}"
+            f"unknown grounding verifier {name!r}; one of {sorted(VERIFIERS)}"
         ) from None
     return factory(cfg)
+
+
+def build_verifier(cfg: GroundingConfig) -> GroundingVerifier:
+    """The verifier `cfg.verifier` names; a list of names builds an ensemble
+    (`ensemble.EnsembleVerifier`: later members decide where they are confident)."""
+    names = cfg.verifier
+    if isinstance(names, str):
+        return _one(cfg, names)
+    if len(names) == 1:
+        return _one(cfg, names[0])
+    if len(set(names)) != len(names):
+        raise ValueError(f"grounding verifier list names a verifier twice: {names}")
+    from groundwire.guards.grounding.ensemble import EnsembleVerifier
+
+    return EnsembleVerifier([_one(cfg, n) for n in names], cfg)
 
 
 __all__ = ["VERIFIERS", "build_verifier", "grounding_blocks", "verify_batch_safely"]

@@ -100,21 +100,37 @@ def balanced_accuracy(pairs: Iterable[tuple[bool, bool]]) -> float:
     return sum(recalls) / len(recalls) if recalls else float("nan")
 
 
-async def predict(examples: Sequence[Example], cfg: GroundingConfig) -> list[bool]:
+async def predict_columns(
+    examples: Sequence[Example], cfg: GroundingConfig
+) -> dict[str, list[bool]]:
+    """Predicted supported per verifier name: the configured verifier, and for an
+    ensemble each member too (members first, the ensemble last), from one run."""
+    from groundwire.guards.grounding.ensemble import EnsembleVerifier
+
     verifier = build_verifier(cfg)
-    preds: list[bool] = []
+    cols: dict[str, list[bool]] = defaultdict(list)
     batch = 64
     try:
         for i in range(0, len(examples), batch):
             chunk = examples[i : i + batch]
             reqs = [GroundingRequest(e.claim, e.claim.source_turns) for e in chunk]
-            reports = await verify_batch_safely(verifier, reqs)
-            preds.extend(not grounding_blocks(r, cfg) for r in reports)
+            if isinstance(verifier, EnsembleVerifier):
+                reports, members = await verifier.verify_members(reqs)
+                for name, rs in members.items():
+                    cols[name].extend(not grounding_blocks(r, cfg) for r in rs)
+            else:
+                reports = await verify_batch_safely(verifier, reqs)
+            cols[verifier.name].extend(not grounding_blocks(r, cfg) for r in reports)
     finally:
         close = getattr(verifier, "aclose", None)
         if close is not None:
             await close()
-    return preds
+    return dict(cols)
+
+
+async def predict(examples: Sequence[Example], cfg: GroundingConfig) -> list[bool]:
+    cols = await predict_columns(examples, cfg)
+    return list(cols.values())[-1]
 
 
 def feature_matrix(examples: Sequence[Example], verifier: LexicalVerifier) -> np.ndarray:
@@ -282,21 +298,35 @@ def fit(path: Path, cfg: GroundingConfig, save_direction: Path | None = None) ->
     )
 
 
+def evaluate_columns(
+    path: Path, cfg: GroundingConfig, part: Part = "test"
+) -> tuple[list[str], dict[str, tuple[int, float, dict[str, float]]]]:
+    """Per dataset: (claims, baseline balanced accuracy, {verifier: balanced accuracy}),
+    with a column for each ensemble member beside the ensemble."""
+    examples = load_examples(path, part)
+    if not examples:
+        raise ValueError(f"no labelled claims in {path} (part={part})")
+    cols = asyncio.run(predict_columns(examples, cfg))
+    by: dict[str, list[int]] = defaultdict(list)
+    for i, e in enumerate(examples):
+        by[e.dataset].append(i)
+    results: dict[str, tuple[int, float, dict[str, float]]] = {}
+    for ds in sorted(by):
+        rows = by[ds]
+        base = balanced_accuracy(
+            (examples[i].supported, baseline_supported(examples[i].claim)) for i in rows
+        )
+        mine = {
+            name: balanced_accuracy((examples[i].supported, preds[i]) for i in rows)
+            for name, preds in cols.items()
+        }
+        results[ds] = (len(rows), base, mine)
+    return list(cols), results
+
+
 def evaluate(
     path: Path, cfg: GroundingConfig, part: Part = "test"
 ) -> dict[str, tuple[int, float, float]]:
     """Per dataset: (claims, baseline balanced accuracy, verifier balanced accuracy)."""
-    examples = load_examples(path, part)
-    if not examples:
-        raise ValueError(f"no labelled claims in {path} (part={part})")
-    preds = asyncio.run(predict(examples, cfg))
-    by: dict[str, list[tuple[Example, bool]]] = defaultdict(list)
-    for e, p in zip(examples, preds, strict=True):
-        by[e.dataset].append((e, p))
-    results: dict[str, tuple[int, float, float]] = {}
-    for ds in sorted(by):
-        rows = by[ds]
-        base = balanced_accuracy((e.supported, baseline_supported(e.claim)) for e, _ in rows)
-        mine = balanced_accuracy((e.supported, p) for e, p in rows)
-        results[ds] = (len(rows), base, mine)
-    return results
+    names, results = evaluate_columns(path, cfg, part)
+    return {ds: (n, base, mine[names[-1]]) for ds, (n, base, mine) in results.items()}

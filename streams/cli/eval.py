@@ -12,17 +12,20 @@ from typing import Annotated, Literal, cast
 
 import typer
 
-from groundwire.guards.grounding import build_verifier
-from groundwire.guards.grounding.evaluation import DIRECTION_DIMS, evaluate, fit
+from groundwire.guards.grounding.evaluation import DIRECTION_DIMS, evaluate_columns, fit
 from groundwire.streams.cli.common import load_settings_or_exit
 
-VERIFIER_NAMES = ("lexical", "embedding", "llm")
+VERIFIER_NAMES = ("lexical", "learned", "embedding", "nli", "llm")
 
 
 def eval_command(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="labelled JSONL")],
     verifier: Annotated[
-        str | None, typer.Option(help="lexical | embedding | llm (default: settings)")
+        str | None,
+        typer.Option(
+            help="lexical | learned | embedding | nli | llm, or a comma-separated ensemble "
+            "such as learned,nli (default: settings)"
+        ),
     ] = None,
     part: Annotated[str, typer.Option(help="test (default) | fit | all")] = "test",
     refit: Annotated[bool, typer.Option("--fit", help="refit the weights on the fit part")] = False,
@@ -34,9 +37,10 @@ def eval_command(
     """Balanced accuracy of the grounding verifier per dataset, beside the baseline."""
     cfg = load_settings_or_exit().guards.grounding
     if verifier:
-        if verifier not in VERIFIER_NAMES:
+        names = [v.strip() for v in verifier.split(",") if v.strip()]
+        if not names or any(v not in VERIFIER_NAMES for v in names):
             raise typer.BadParameter(f"verifier must be one of {', '.join(VERIFIER_NAMES)}")
-        cfg = cfg.model_copy(update={"verifier": verifier})
+        cfg = cfg.model_copy(update={"verifier": names[0] if len(names) == 1 else names})
     if part not in ("fit", "test", "all"):
         raise typer.BadParameter("part must be fit, test or all")
     try:
@@ -47,15 +51,17 @@ def eval_command(
                 typer.echo(f"claim direction: {DIRECTION_DIMS} principal components -> {where}")
             typer.echo(result.as_python(), nl=False)
             return
-        results = evaluate(file, cfg, cast(Literal["fit", "test", "all"], part))
+        names, results = evaluate_columns(file, cfg, cast(Literal["fit", "test", "all"], part))
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
-    name = build_verifier(cfg).name
     typer.echo(f"part: {part} (split by sha1(claim_id); weights were fitted on 'fit')")
     typer.echo("predicted supported = not blocked on grounding")
-    typer.echo(f"{'dataset':<20} {'n':>5} {'baseline':>9} {name:>10}")
+    width = max(10, *(len(n) for n in names))
+    header = " ".join(f"{n:>{width}}" for n in names)
+    typer.echo(f"{'dataset':<20} {'n':>5} {'baseline':>9} {header}")
     for ds, (n, base, mine) in results.items():
-        typer.echo(f"{ds:<20} {n:>5} {_fmt(base):>9} {_fmt(mine):>10}")
+        cells = " ".join(f"{_fmt(mine[name]):>{width}}" for name in names)
+        typer.echo(f"{ds:<20} {n:>5} {_fmt(base):>9} {cells}")
 
 
 def _fmt(v: float) -> str:

@@ -130,8 +130,17 @@ class LexicalVerifier:
             reasoning="supported: the source states the claim verbatim",
         )
 
-    def _decide(self, claim: Claim, a: Analysis, turns: Sequence[SourceTurn]) -> GroundingReport:
-        p = self.score(a)
+    def _decide(
+        self,
+        claim: Claim,
+        a: Analysis,
+        turns: Sequence[SourceTurn],
+        p: float | None = None,
+    ) -> GroundingReport:
+        """The verdict from the score (`self.score(a)` unless the caller scored the claim
+        already: the learned verifier scores a whole batch at once) and the signals."""
+        if p is None:
+            p = self.score(a)
         hi, lo = self.supported_threshold, self.partial_threshold
         specifics = [*a.missing_numbers, *a.missing_entities]
         contradiction = bool(a.conflicts or a.polarity_flips)

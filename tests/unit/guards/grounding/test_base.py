@@ -163,7 +163,11 @@ async def test_verify_batch_safely_turns_failures_into_unknown(verifier: object)
 def test_every_configurable_verifier_is_registered_and_only_those() -> None:
     from typing import get_args
 
+    from groundwire.guards.config import GroundingVerifierName
     from groundwire.guards.grounding import VERIFIERS
 
-    names = get_args(GroundingConfig.model_fields["verifier"].annotation)
+    names = get_args(GroundingVerifierName)
     assert set(names) == set(VERIFIERS)
+    # the setting takes one name or a list of them (an ensemble)
+    annotation = GroundingConfig.model_fields["verifier"].annotation
+    assert set(get_args(annotation)) == {GroundingVerifierName, list[GroundingVerifierName]}

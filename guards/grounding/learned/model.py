@@ -1,0 +1,157 @@
+"""The learned verifier's model: boosted trees and a calibration curve, as plain arrays.
+
+The model file (`data/learned.json`, written by `groundwire.guards.grounding.training`)
+holds, for each of T regression trees of depth at most D, its nodes as flat arrays
+(feature index, threshold, left child, right child, leaf value), padded so that every
+tree has the same node count and a leaf points to itself. Scoring a batch is D rounds of
+array indexing over (claims x trees) in numpy, no training library at run time:
+
+    raw   = base + sum over trees of value[leaf reached by x]
+    score = interp(raw, calibration.x, calibration.y)     # P(supported), isotonic
+
+The calibration curve is a monotone step function fitted on held-apart predictions (out
+of fold), stored as its breakpoints; `numpy.interp` reads it. The file also records the
+thresholds chosen on held-apart data and what the model was trained on.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["FORMAT", "ModelError", "TreeModel", "load_model", "packaged_model_path"]
+
+FORMAT = "groundwire-trees/1"
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+
+class ModelError(ValueError):
+    """The model file is missing, malformed or made for other features."""
+
+
+@dataclass(frozen=True, slots=True)
+class TreeModel:
+    features: tuple[str, ...]
+    base: float
+    depth: int
+    feature: IntArray  # (T, M)
+    threshold: FloatArray  # (T, M); +inf at leaves, so a leaf always goes "left" to itself
+    left: IntArray  # (T, M)
+    right: IntArray  # (T, M)
+    value: FloatArray  # (T, M), learning rate folded in
+    cal_x: FloatArray
+    cal_y: FloatArray
+    partial_threshold: float
+    supported_threshold: float
+    meta: dict[str, Any]
+
+    @property
+    def trees(self) -> int:
+        return int(self.feature.shape[0])
+
+    def raw(self, x: FloatArray) -> FloatArray:
+        """Sum of tree outputs (log-odds) for each row of `x` (claims x features)."""
+        x = np.asarray(x, dtype=np.float64)
+        if x.ndim != 2 or x.shape[1] != len(self.features):
+            raise ModelError(f"expected (n, {len(self.features)}) features, got {x.shape}")
+        n, t = x.shape[0], self.trees
+        rows = np.arange(n)[:, None]
+        cols = np.arange(t)[None, :]
+        node = np.zeros((n, t), dtype=np.int64)
+        for _ in range(self.depth):
+            feat = self.feature[cols, node]
+            go_left = x[rows, feat] <= self.threshold[cols, node]
+            node = np.where(go_left, self.left[cols, node], self.right[cols, node])
+        out: FloatArray = self.base + self.value[cols, node].sum(axis=1)
+        return out
+
+    def calibrate(self, raw: FloatArray) -> FloatArray:
+        out: FloatArray = np.interp(raw, self.cal_x, self.cal_y)
+        return out
+
+    def predict(self, x: FloatArray) -> FloatArray:
+        """Calibrated P(supported) for each row of `x`."""
+        return self.calibrate(self.raw(x))
+
+
+def packaged_model_path(name: str = "learned.json") -> Path:
+    return Path(str(resources.files("groundwire.guards.grounding").joinpath(f"data/{name}")))
+
+
+def _array(d: dict[str, Any], key: str, dtype: type) -> npt.NDArray[Any]:
+    try:
+        return np.asarray(d[key], dtype=dtype)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelError(f"model field {key!r} is missing or malformed") from exc
+
+
+def load_model(path: Path, features: tuple[str, ...] | None = None) -> TreeModel:
+    """Read and check a model file; `features`, when given, must match its feature names."""
+    try:
+        doc = json.loads(Path(path).read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelError(f"cannot read grounding model {path}: {exc}") from exc
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ModelError(f"{path} is not a {FORMAT} model file")
+    names = tuple(doc.get("features", ()))
+    if features is not None and names != features:
+        raise ModelError(
+            f"{path} was fitted on other features ({len(names)} vs {len(features)}): refit it"
+        )
+    trees = doc.get("trees", {})
+    feature = _array(trees, "feature", np.int64)
+    threshold = _array(trees, "threshold", np.float64)
+    left = _array(trees, "left", np.int64)
+    right = _array(trees, "right", np.int64)
+    value = _array(trees, "value", np.float64)
+    shape = feature.shape
+    if len(shape) != 2 or any(a.shape != shape for a in (threshold, left, right, value)):
+        raise ModelError(f"{path}: tree arrays differ in shape")
+    m = shape[1]
+    if shape[0] and (
+        feature.min() < 0
+        or feature.max() >= len(names)
+        or min(left.min(), right.min()) < 0
+        or max(left.max(), right.max()) >= m
+    ):
+        raise ModelError(f"{path}: a node points outside its tree or its features")
+    cal = doc.get("calibration", {})
+    cal_x = _array(cal, "x", np.float64)
+    cal_y = _array(cal, "y", np.float64)
+    if cal_x.ndim != 1 or cal_x.shape != cal_y.shape or len(cal_x) < 2:
+        raise ModelError(f"{path}: calibration curve is malformed")
+    if np.any(np.diff(cal_x) < 0) or np.any(np.diff(cal_y) < -1e-12):
+        raise ModelError(f"{path}: calibration curve is not monotone")
+    thresholds = doc.get("thresholds", {})
+    try:
+        partial = float(thresholds["partial"])
+        supported = float(thresholds["supported"])
+        depth = int(doc["depth"])
+        base = float(doc["base"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelError(f"{path}: thresholds, depth or base missing") from exc
+    arrays = (threshold, value, cal_x, cal_y)
+    if not all(np.isfinite(a[np.isfinite(a) | ~np.isinf(a)]).all() for a in arrays):
+        raise ModelError(f"{path}: NaN in the model")
+    return TreeModel(
+        features=names,
+        base=base,
+        depth=depth,
+        feature=feature,
+        threshold=threshold,
+        left=left,
+        right=right,
+        value=value,
+        cal_x=cal_x,
+        cal_y=cal_y,
+        partial_threshold=partial,
+        supported_threshold=supported,
+        meta=dict(doc.get("training", {})),
+    )

@@ -1,0 +1,127 @@
+"""`learned`: the lexical verifier's rules with a trained, calibrated score.
+
+Per claim the features of `features.extract` (the lexical signals plus alignment, order,
+contradiction counts, specifics, speakers, modality, shape); per batch one call of the
+boosted trees (`model.TreeModel`, numpy only) and the isotonic calibration, so `score`
+is a calibrated P(supported). The verdict rules are the lexical verifier's
+(`LexicalVerifier._decide`): a verbatim quote is SUPPORTED, a contradiction (antonym in
+the slot, negation flip, swapped specific) or a claim attributed to the wrong speaker is
+NOT_SUPPORTED, score ≥ supported threshold without unsupported specifics is SUPPORTED,
+score ≥ partial threshold PARTIAL, else NOT_SUPPORTED (or PARTIAL when the claim without
+its unsupported specifics clears the partial threshold). The thresholds are the model
+file's, chosen on held-apart data, unless the settings give them.
+
+The model loads from `learned_model_path` or the packaged `data/learned.json` (a few
+milliseconds); a missing or malformed file is an error when the verifier is built, never
+per claim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from groundwire.guards.config import GroundingConfig
+from groundwire.guards.grounding.base import (
+    bounded_turns,
+    no_evidence_report,
+    unknown_report,
+)
+from groundwire.guards.grounding.learned.features import FEATURES, extract
+from groundwire.guards.grounding.learned.model import TreeModel, load_model, packaged_model_path
+from groundwire.guards.grounding.lexical import LexicalVerifier, known_names
+from groundwire.guards.grounding.lexical.features import Analysis
+from groundwire.guards.protocols import GroundingRequest
+from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+
+__all__ = ["LearnedVerifier"]
+
+
+class LearnedVerifier(LexicalVerifier):
+    name = "learned"
+
+    def __init__(self, cfg: GroundingConfig | None = None) -> None:
+        cfg = cfg or GroundingConfig()
+        path = cfg.learned_model_path or packaged_model_path()
+        self.model: TreeModel = load_model(path, FEATURES)
+        self.default_supported = self.model.supported_threshold
+        self.default_partial = self.model.partial_threshold
+        super().__init__(cfg)
+
+    def features(self, claim: Claim, turns: Sequence[SourceTurn]) -> tuple[Analysis, list[float]]:
+        ex = extract(claim.content, turns, known_names(claim, turns), self.aligned_swaps)
+        return ex.analysis, ex.values
+
+    def probabilities(self, rows: Sequence[Sequence[float]]) -> list[float]:
+        if not rows:
+            return []
+        return [float(v) for v in self.model.predict(np.asarray(rows, dtype=np.float64))]
+
+    async def verify_batch(self, batch: Sequence[GroundingRequest]) -> list[GroundingReport]:
+        return self.verify_many(batch)
+
+    def verify_one(self, req: GroundingRequest) -> GroundingReport:
+        return self.verify_many([req])[0]
+
+    def verify_with_analysis(
+        self, req: GroundingRequest
+    ) -> tuple[GroundingReport, Analysis | None]:
+        return self._verify([req])[0]
+
+    def verify_many(self, batch: Sequence[GroundingRequest]) -> list[GroundingReport]:
+        return [report for report, _ in self._verify(batch)]
+
+    def _verify(
+        self, batch: Sequence[GroundingRequest]
+    ) -> list[tuple[GroundingReport, Analysis | None]]:
+        out: list[tuple[GroundingReport, Analysis | None] | None] = [None] * len(batch)
+        pending: list[tuple[int, Claim, list[SourceTurn], Analysis]] = []
+        rows: list[list[float]] = []
+        for i, req in enumerate(batch):
+            claim = req.claim
+            try:
+                turns = bounded_turns(req.turns, self.cfg.max_evidence_chars)
+                if not turns:
+                    out[i] = (no_evidence_report(claim, self.name), None)
+                    continue
+                quoted = self._verbatim(claim, turns)
+                if quoted is not None:
+                    out[i] = (quoted, None)
+                    continue
+                analysis, values = self.features(claim, turns)
+            except Exception as exc:  # never raise into the stream
+                out[i] = (self._failed(claim, exc), None)
+                continue
+            pending.append((i, claim, turns, analysis))
+            rows.append(values)
+        try:
+            scores = self.probabilities(rows)
+        except Exception as exc:
+            for i, claim, _, _ in pending:
+                out[i] = (self._failed(claim, exc), None)
+            pending = []
+            scores = []
+        for (i, claim, turns, analysis), p in zip(pending, scores, strict=True):
+            try:
+                out[i] = (self._decide(claim, analysis, turns, p), analysis)
+            except Exception as exc:
+                out[i] = (self._failed(claim, exc), None)
+        return [r for r in out if r is not None]
+
+    def _failed(self, claim: Claim, exc: Exception) -> GroundingReport:
+        return unknown_report(claim, self.name, f"verifier error: {type(exc).__name__}")
+
+    def _core_supported(
+        self, claim: Claim, a: Analysis, turns: Sequence[SourceTurn], floor: float
+    ) -> bool:
+        """Score the claim again with its unsupported numbers and names removed."""
+        drop = {w.lower() for w in (*a.missing_numbers, *a.missing_entities)}
+        core = " ".join(
+            w for w in claim.content.split() if w.strip(".,;:!?%()\"'").lower() not in drop
+        )
+        if not core.strip():
+            return False
+        b, values = self.features(claim.model_copy(update={"content": core}), turns)
+        p = self.probabilities([values])[0]
+        return p >= floor and not b.missing_numbers and not b.missing_entities
