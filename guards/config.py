@@ -184,6 +184,16 @@ class GroundingConfig(Section):
     llm_breaker_failures: int = Field(default=5, ge=1)
     llm_breaker_cooldown_s: float = Field(default=30.0, gt=0.0)
     llm_max_tokens: int = Field(default=512, ge=16)
+    # How the answer's JSON is requested (docs/grounding.md §Structured output): "auto"
+    # probes the endpoint (json_schema, then json_object with a schema, then json_object,
+    # then plain prompt) and re-checks every llm_capability_ttl_s; a mode pins it.
+    llm_structured_output: Literal[
+        "auto", "json_schema", "json_object_schema", "json_object", "prompt"
+    ] = "auto"
+    llm_capability_ttl_s: float = Field(default=600.0, gt=0.0)
+    # Tokens (in + out) per minute each tenant may spend on the LLM verifier; beyond it
+    # the tenant's claims are grounded by the offline lexical verifier. None: no budget.
+    llm_tenant_tokens_per_minute: int | None = Field(default=None, ge=1)
     # A PARTIAL claim also gets `rewritten_content`: the claim restated to keep only what
     # the evidence supports (offline verifiers by rule, the LLM verifier by a second call).
     # The claim's `content` is never replaced.

@@ -8,7 +8,7 @@ cheap, thread-safe, and labels with enum values or bounded strings (see `labels`
 
 from __future__ import annotations
 
-from groundwire.metrics import consistency, health, review
+from groundwire.metrics import consistency, health, llm, review
 from groundwire.metrics.grounding import observe_grounding_latency
 from groundwire.metrics.pipeline import (
     observe_claim_replay,
@@ -25,6 +25,7 @@ __all__ = [
     "REGISTRY",
     "consistency",
     "health",
+    "llm",
     "observe_citation_cache_error",
     "observe_citation_lookups",
     "observe_claim_replay",

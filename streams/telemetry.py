@@ -33,6 +33,27 @@ def citation_cache_error(op: str) -> None:
     metrics.observe_citation_cache_error(op)
 
 
+def watch_llm_usage() -> None:
+    """Count this process's calls to an LLM endpoint (tokens, outcome, wall time) and the
+    claims the LLM verifier handled (guards/grounding/llm_client.py reports them)."""
+    from groundwire.guards.grounding import llm_client
+    from groundwire.metrics import llm
+
+    def on_call(usage: llm_client.LlmCallUsage) -> None:
+        llm.observe_llm_call(
+            usage.caller,
+            usage.outcome,
+            usage.prompt_tokens,
+            usage.completion_tokens,
+            usage.seconds,
+        )
+
+    def on_claim(usage: llm_client.LlmClaimUsage) -> None:
+        llm.observe_llm_claim(usage.outcome, usage.seconds)
+
+    llm_client.set_observers(on_call=on_call, on_claim=on_claim)
+
+
 def producer_auth(outcome: ProducerAuthOutcome, action: ProducerAuthAction) -> None:
     metrics.observe_producer_auth(outcome, action)
 

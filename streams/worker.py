@@ -94,6 +94,7 @@ async def run_worker(
             loop.add_signal_handler(sig, stop.set)
     guards = settings.guards
     services = guard_services(settings)
+    telemetry.watch_llm_usage()
     citation_verifier = build_citation_verifier(guards, services)
     runners: list[StageRunner] = []
     if "screen" in stages:

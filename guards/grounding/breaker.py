@@ -41,6 +41,11 @@ class CircuitBreaker:
             return "half_open"
         return "open"
 
+    @property
+    def probing(self) -> bool:
+        """Half-open with its one probe call in flight."""
+        return self._probe_in_flight and self.state == "half_open"
+
     def allow(self) -> bool:
         state = self.state
         if state == "closed":

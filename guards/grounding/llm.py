@@ -3,15 +3,17 @@
 Untrusted text (the claim and the source turns) reaches the model only as data: it is
 JSON-encoded inside a block fenced by a random per-request marker, anything in the data
 that looks like a marker is neutralized, and the system prompt says that nothing inside
-the fence is an instruction. The answer must be a JSON verdict (requested with
-`response_format`, validated with pydantic); anything else is UNKNOWN. Evidence spans the
-model returns are kept only if they occur verbatim in a source turn — a span the model
-invented is not evidence.
+the fence is an instruction. The answer must be a JSON verdict: requested in the
+strongest structured-output mode the endpoint supports (detected by `llm_client.py`)
+with a fixed schema that no claim or source text ever enters, and validated with
+pydantic. A cut-off, non-JSON or malformed answer is UNKNOWN with the reason. Evidence
+spans the model returns are kept only if they occur verbatim in a source turn: a span
+the model invented is not evidence.
 
-Operationally it is a well-behaved client: bounded concurrency (semaphore), per-request
-timeouts, retries with exponential backoff and full jitter on 429/5xx/timeouts, and a
-circuit breaker (`breaker.py`) that stops calling a failing endpoint for a cool-down and
-then lets one probe through. Every failure ends as UNKNOWN for that claim; nothing raises
+The transport (bounded concurrency, timeouts, retries with backoff and jitter, the
+circuit breaker, token accounting) is `LlmClient`. A tenant over its LLM token budget
+(`llm_tenant_tokens_per_minute`) is verified by the offline lexical verifier instead,
+and the report says so. Every failure ends as UNKNOWN for that claim; nothing raises
 into the stream.
 """
 
@@ -22,12 +24,14 @@ import logging
 import random
 import re
 import secrets
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import httpx
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding.base import (
@@ -38,7 +42,17 @@ from groundwire.guards.grounding.base import (
     unknown_report,
 )
 from groundwire.guards.grounding.breaker import CircuitBreaker
-from groundwire.guards.protocols import GroundingRequest
+from groundwire.guards.grounding.llm_client import (
+    LlmClaimUsage,
+    LlmClient,
+    LlmEndpoint,
+    LlmResult,
+    OutputSchema,
+    TokenBudget,
+    estimate_tokens,
+    observe_claim,
+)
+from groundwire.guards.protocols import GroundingRequest, GroundingVerifier
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
 
@@ -106,8 +120,54 @@ class LlmRewrite(BaseModel):
     content: str = Field(min_length=1, max_length=MAX_CLAIM_CHARS)
 
 
-class VerifierCallError(Exception):
-    """The endpoint could not produce an answer (transport, status, or breaker)."""
+_VERDICTS = ["SUPPORTED", "PARTIAL", "NOT_SUPPORTED"]
+# Fixed answer schemas (llm_client.OutputSchema checks their text at import). `bounded`
+# caps the lengths for grammar-constrained servers, so a small model's answer fits in
+# llm_max_tokens: 4 quotes of 300 characters, 300 characters of reasoning (~400 tokens).
+VERDICT_SCHEMA = OutputSchema(
+    name="grounding_verdict",
+    portable={
+        "type": "object",
+        "properties": {
+            "verdict": {"type": "string", "enum": _VERDICTS},
+            "evidence_spans": {"type": "array", "items": {"type": "string"}},
+            "reasoning": {"type": "string"},
+            "confidence_penalty": {"type": "number"},
+        },
+        "required": ["verdict", "evidence_spans", "reasoning", "confidence_penalty"],
+        "additionalProperties": False,
+    },
+    bounded={
+        "type": "object",
+        "properties": {
+            "verdict": {"type": "string", "enum": _VERDICTS},
+            "evidence_spans": {
+                "type": "array",
+                "items": {"type": "string", "maxLength": 300},
+                "maxItems": 4,
+            },
+            "reasoning": {"type": "string", "maxLength": 300},
+            "confidence_penalty": {"type": "number"},
+        },
+        "required": ["verdict", "evidence_spans", "reasoning", "confidence_penalty"],
+        "additionalProperties": False,
+    },
+)
+REWRITE_SCHEMA = OutputSchema(
+    name="grounding_rewrite",
+    portable={
+        "type": "object",
+        "properties": {"content": {"type": "string"}},
+        "required": ["content"],
+        "additionalProperties": False,
+    },
+    bounded={
+        "type": "object",
+        "properties": {"content": {"type": "string", "maxLength": 1000}},
+        "required": ["content"],
+        "additionalProperties": False,
+    },
+)
 
 
 def neutralize(text: str) -> str:
@@ -118,6 +178,41 @@ def neutralize(text: str) -> str:
 def data_block(payload: dict[str, Any], fence: str) -> str:
     body = neutralize(orjson.dumps(payload).decode())
     return f"BEGIN {fence}\n{body}\nEND {fence}"
+
+
+def endpoint(cfg: GroundingConfig) -> LlmEndpoint:
+    """The grounding settings' endpoint (`llm_*`)."""
+    if not cfg.llm_base_url or not cfg.llm_model:
+        raise ValueError("the llm verifier needs llm_base_url and llm_model")
+    return LlmEndpoint(
+        base_url=cfg.llm_base_url,
+        model=cfg.llm_model,
+        api_key=cfg.llm_api_key,
+        timeout_s=cfg.llm_timeout_s,
+        max_concurrency=cfg.llm_max_concurrency,
+        max_retries=cfg.llm_max_retries,
+        backoff_base_s=cfg.llm_backoff_base_s,
+        backoff_max_s=cfg.llm_backoff_max_s,
+        breaker_failures=cfg.llm_breaker_failures,
+        breaker_cooldown_s=cfg.llm_breaker_cooldown_s,
+        max_tokens=cfg.llm_max_tokens,
+        structured_output=cfg.llm_structured_output,
+        capability_ttl_s=cfg.llm_capability_ttl_s,
+    )
+
+
+@dataclass(slots=True)
+class _Prepared:
+    """One claim's prompt, built once: its size is what the budget reserves."""
+
+    req: GroundingRequest
+    turns: list[SourceTurn]
+    system: str
+    user: str
+    reserved: int = 0
+
+
+OVER_BUDGET_NOTE = "[LLM token budget of the tenant exceeded: offline lexical verifier] "
 
 
 class LlmVerifier:
@@ -131,64 +226,142 @@ class LlmVerifier:
         client: httpx.AsyncClient | None = None,
         *,
         rng: random.Random | None = None,
+        fallback: GroundingVerifier | None = None,
     ) -> None:
-        if not cfg.llm_base_url or not cfg.llm_model:
-            raise ValueError("the llm verifier needs llm_base_url and llm_model")
         self.cfg = cfg
-        self._url = cfg.llm_base_url.rstrip("/") + "/chat/completions"
-        self._client = client
-        self._own_client = client is None
-        self._sem = asyncio.Semaphore(max(1, cfg.llm_max_concurrency))
-        self.breaker = CircuitBreaker(cfg.llm_breaker_failures, cfg.llm_breaker_cooldown_s)
-        self._rng = rng or random.Random()
+        self.client = LlmClient(endpoint(cfg), client, rng=rng)
+        tpm = cfg.llm_tenant_tokens_per_minute
+        self.budget = TokenBudget(tpm) if tpm else None
+        self._fallback = fallback
+        # Expected completion tokens of a verdict (reserved before the call): a running
+        # mean of real answers, starting at the cap.
+        self._completion_estimate = float(cfg.llm_max_tokens)
+        self._budget_logged: dict[str, float] = {}
 
     def __repr__(self) -> str:  # never show the key
-        return f"LlmVerifier(url={self._url!r}, model={self.cfg.llm_model!r})"
+        return f"LlmVerifier(url={self.client._url!r}, model={self.cfg.llm_model!r})"
+
+    @property
+    def breaker(self) -> CircuitBreaker:
+        return self.client.breaker
+
+    @breaker.setter
+    def breaker(self, breaker: CircuitBreaker) -> None:
+        self.client.breaker = breaker
 
     async def aclose(self) -> None:
-        if self._client is not None and self._own_client:
-            await self._client.aclose()
-            self._client = None
-
-    def _http(self) -> httpx.AsyncClient:
-        if self._client is None:
-            limits = httpx.Limits(max_connections=max(1, self.cfg.llm_max_concurrency))
-            self._client = httpx.AsyncClient(timeout=self.cfg.llm_timeout_s, limits=limits)
-        return self._client
+        await self.client.aclose()
+        if self._fallback is not None:
+            await self._fallback.aclose()
 
     async def verify_batch(self, batch: Sequence[GroundingRequest]) -> list[GroundingReport]:
-        return list(await asyncio.gather(*(self._verify_safely(r) for r in batch)))
+        reports: list[GroundingReport | None] = [None] * len(batch)
+        online: list[tuple[int, _Prepared]] = []
+        offline: list[int] = []
+        for i, req in enumerate(batch):
+            turns = bounded_turns(req.turns, self.cfg.max_evidence_chars)
+            if not turns:
+                reports[i] = no_evidence_report(req.claim, self.name)
+                continue
+            prepared = self._prepare(req, turns)
+            if self.budget is not None:
+                need = estimate_tokens(prepared.system, prepared.user) + int(
+                    self._completion_estimate
+                )
+                if not self.budget.try_reserve(req.claim.tenant_id, need):
+                    offline.append(i)
+                    continue
+                prepared.reserved = need
+            online.append((i, prepared))
+        answered, degraded = await asyncio.gather(
+            asyncio.gather(*(self._verify_safely(p) for _, p in online)),
+            self._over_budget([batch[i] for i in offline]),
+        )
+        for (i, _), report in zip(online, answered, strict=True):
+            reports[i] = report
+        for i, report in zip(offline, degraded, strict=True):
+            reports[i] = report
+        return [r for r in reports if r is not None]
 
-    async def _verify_safely(self, req: GroundingRequest) -> GroundingReport:
-        try:
-            return await self._verify(req)
-        except Exception as exc:  # never raise into the stream
-            return unknown_report(req.claim, self.name, f"verifier error: {type(exc).__name__}")
-
-    async def _verify(self, req: GroundingRequest) -> GroundingReport:
-        claim = req.claim
-        turns = bounded_turns(req.turns, self.cfg.max_evidence_chars)
-        if not turns:
-            return no_evidence_report(claim, self.name)
+    def _prepare(self, req: GroundingRequest, turns: list[SourceTurn]) -> _Prepared:
         fence = f"DATA-{secrets.token_hex(8)}"
         payload = {
-            "claim": claim.content[:MAX_CLAIM_CHARS],
+            "claim": req.claim.content[:MAX_CLAIM_CHARS],
             "turns": [{"id": t.id, "text": t.text} for t in turns],
         }
+        return _Prepared(req, turns, SYSTEM_PROMPT.format(fence=fence), data_block(payload, fence))
+
+    async def _over_budget(self, batch: Sequence[GroundingRequest]) -> list[GroundingReport]:
+        """Claims of tenants over budget: the offline verifier, and the report says so."""
+        if not batch:
+            return []
+        now = time.monotonic()
+        for req in batch:
+            observe_claim(LlmClaimUsage("over_budget", 0, 0, 0.0))
+            tenant = req.claim.tenant_id
+            if now - self._budget_logged.get(tenant, -60.0) >= 60.0:
+                if len(self._budget_logged) > 10_000:
+                    self._budget_logged.clear()
+                self._budget_logged[tenant] = now
+                log.warning(
+                    "tenant %r is over its LLM token budget (%d tokens/min): "
+                    "grounding it with the offline verifier",
+                    tenant,
+                    self.cfg.llm_tenant_tokens_per_minute,
+                )
+        if self._fallback is None:
+            from groundwire.guards.grounding.lexical import LexicalVerifier
+
+            self._fallback = LexicalVerifier(self.cfg)
+        from groundwire.guards.grounding.base import verify_batch_safely
+
+        reports = await verify_batch_safely(self._fallback, batch)
+        return [
+            r.model_copy(update={"reasoning": (OVER_BUDGET_NOTE + r.reasoning)[:1000]})
+            for r in reports
+        ]
+
+    async def _verify_safely(self, prepared: _Prepared) -> GroundingReport:
+        started = time.monotonic()
+        spent: list[LlmResult[Any]] = []
         try:
-            content = await self._complete(
-                SYSTEM_PROMPT.format(fence=fence), data_block(payload, fence)
+            report = await self._verify(prepared, spent)
+        except Exception as exc:  # never raise into the stream
+            report = unknown_report(
+                prepared.req.claim, self.name, f"verifier error: {type(exc).__name__}"
             )
-        except VerifierCallError as exc:
-            return unknown_report(claim, self.name, str(exc))
-        try:
-            answer = LlmVerdict.model_validate(orjson.loads(content))
-        except (orjson.JSONDecodeError, ValidationError, TypeError):
-            return unknown_report(claim, self.name, "verifier answer is not a valid verdict")
-        return await self._report(claim, turns, answer)
+        prompt = sum(r.prompt_tokens for r in spent)
+        completion = sum(r.completion_tokens for r in spent)
+        if self.budget is not None:
+            self.budget.settle(prepared.req.claim.tenant_id, prepared.reserved, prompt + completion)
+        outcome: Literal["answered", "unknown"] = (
+            "unknown" if report.verdict is GroundingVerdict.UNKNOWN else "answered"
+        )
+        observe_claim(
+            LlmClaimUsage(outcome, prompt, completion, max(0.0, time.monotonic() - started))
+        )
+        return report
+
+    async def _verify(self, prepared: _Prepared, spent: list[LlmResult[Any]]) -> GroundingReport:
+        claim = prepared.req.claim
+        result = await self.client.complete_json(
+            "grounding", prepared.system, prepared.user, VERDICT_SCHEMA, LlmVerdict
+        )
+        spent.append(result)
+        if result.value is None:
+            return unknown_report(claim, self.name, result.error)
+        if result.outcome == "ok" and result.completion_tokens:
+            self._completion_estimate = (
+                0.8 * self._completion_estimate + 0.2 * result.completion_tokens
+            )
+        return await self._report(claim, prepared.turns, result.value, spent)
 
     async def _report(
-        self, claim: Claim, turns: Sequence[SourceTurn], answer: LlmVerdict
+        self,
+        claim: Claim,
+        turns: Sequence[SourceTurn],
+        answer: LlmVerdict,
+        spent: list[LlmResult[Any]],
     ) -> GroundingReport:
         spans: list[EvidenceSpan] = []
         invented = 0
@@ -218,7 +391,7 @@ class LlmVerifier:
         lo, hi = sorted((self.cfg.penalty_min, self.cfg.penalty_max))
         raw = answer.confidence_penalty
         penalty = round((lo + hi) / 2 if raw is None or raw == 0 else min(hi, max(lo, raw)), 4)
-        rewritten = await self._rewrite(claim, spans) if self.cfg.rewrite_partial else None
+        rewritten = await self._rewrite(claim, spans, spent) if self.cfg.rewrite_partial else None
         return finish_report(
             claim,
             GroundingVerdict.PARTIAL,
@@ -230,68 +403,18 @@ class LlmVerifier:
             rewritten_content=rewritten,
         )
 
-    async def _rewrite(self, claim: Claim, spans: Sequence[EvidenceSpan]) -> str | None:
+    async def _rewrite(
+        self, claim: Claim, spans: Sequence[EvidenceSpan], spent: list[LlmResult[Any]]
+    ) -> str | None:
         """Optional second call (spec: Grounding): restate the claim to match only the evidence."""
         fence = f"DATA-{secrets.token_hex(8)}"
         payload = {"claim": claim.content[:MAX_CLAIM_CHARS], "evidence": [s.text for s in spans]}
-        try:
-            content = await self._complete(
-                REWRITE_PROMPT.format(fence=fence), data_block(payload, fence)
-            )
-            return LlmRewrite.model_validate(orjson.loads(content)).content.strip()
-        except (VerifierCallError, orjson.JSONDecodeError, ValidationError, TypeError):
-            return None  # the PARTIAL verdict stands without a rewrite
-
-    async def _complete(self, system: str, user: str) -> str:
-        """One chat completion with retries and the breaker; returns the message content."""
-        if not self.breaker.allow():
-            raise VerifierCallError("circuit open: verifier endpoint recently failing")
-        body = {
-            "model": self.cfg.llm_model,
-            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
-            "temperature": 0,
-            "max_tokens": self.cfg.llm_max_tokens,
-            "response_format": {"type": "json_object"},
-        }
-        headers = {"Content-Type": "application/json"}
-        if self.cfg.llm_api_key:
-            headers["Authorization"] = f"Bearer {self.cfg.llm_api_key}"
-        last = "no attempt"
-        async with self._sem:
-            for attempt in range(self.cfg.llm_max_retries + 1):
-                if attempt:
-                    await asyncio.sleep(self._backoff(attempt))
-                try:
-                    resp = await self._http().post(
-                        self._url, content=orjson.dumps(body), headers=headers
-                    )
-                except httpx.TimeoutException:
-                    last = "timeout"
-                    continue
-                except httpx.TransportError as exc:
-                    last = f"transport error: {type(exc).__name__}"
-                    continue
-                if resp.status_code == 429 or resp.status_code >= 500:
-                    last = f"HTTP {resp.status_code}"
-                    continue
-                if resp.status_code >= 400:
-                    last = f"HTTP {resp.status_code}"
-                    break  # a client error will not fix itself on retry
-                try:
-                    content = resp.json()["choices"][0]["message"]["content"]
-                except (ValueError, KeyError, IndexError, TypeError):
-                    last = "malformed chat-completions response"
-                    break
-                if not isinstance(content, str):
-                    last = "malformed chat-completions response"
-                    break
-                self.breaker.record_success()
-                return content
-        self.breaker.record_failure()
-        log.warning("llm grounding verifier call failed: %s", last)
-        raise VerifierCallError(f"verifier call failed: {last}")
-
-    def _backoff(self, attempt: int) -> float:
-        """Exponential backoff with full jitter, capped."""
-        cap = min(self.cfg.llm_backoff_max_s, self.cfg.llm_backoff_base_s * (2 ** (attempt - 1)))
-        return self._rng.uniform(0.0, cap)
+        result = await self.client.complete_json(
+            "rewrite",
+            REWRITE_PROMPT.format(fence=fence),
+            data_block(payload, fence),
+            REWRITE_SCHEMA,
+            LlmRewrite,
+        )
+        spent.append(result)
+        return result.value.content.strip() if result.value is not None else None
