@@ -4,8 +4,9 @@
 
 Runs over labelled claims (`--data`; default: the synthetic sample in bench/data/; the
 real set bench/data/README.md describes gives real claim and evidence lengths) the
-reference baseline (content-word coverage), then the lexical verifier through `verify_batch` in
-batches like the stream's (warm, then with its per-turn cache cleared before each round),
+reference baseline (content-word coverage), then the lexical and the learned verifier through
+`verify_batch` in batches like the stream's (warm, then with the per-turn cache cleared before
+each round), the learned model's load time and its trees + calibration alone,
 and prints µs per claim and the ratio to the baseline. The baseline shares the verifier's
 `tokenize`, so a faster tokenizer moves both numbers.
 `--embedding` also times the optional ONNX model (when installed). Nothing is asserted:
@@ -20,6 +21,8 @@ import statistics
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import build_verifier
@@ -58,6 +61,31 @@ def time_verifier(
     return min(samples) / len(claims) * 1e6
 
 
+def time_model(verifier: GroundingVerifier, claims: list) -> str:
+    """The trees + calibration alone, on features computed beforehand: per claim in a
+    batch of `BATCH`, and one claim at a time."""
+    from groundwire.guards.grounding.learned import LearnedVerifier
+
+    assert isinstance(verifier, LearnedVerifier)
+    rows = np.array(
+        [verifier.features(c, c.source_turns)[1] for c in claims[:BATCH]], dtype=np.float64
+    )
+    model = verifier.model
+    best_batch = best_one = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        model.predict(rows)
+        best_batch = min(best_batch, (time.perf_counter() - t0) / len(rows))
+        t0 = time.perf_counter()
+        for r in rows[:100]:
+            model.predict(r[None, :])
+        best_one = min(best_one, (time.perf_counter() - t0) / 100)
+    return (
+        f"trees + calibration {best_batch * 1e6:.1f} µs/claim in a batch of {len(rows)}, "
+        f"{best_one * 1e6:.1f} µs for a single claim"
+    )
+
+
 def main(argv: list[str]) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -85,6 +113,14 @@ def main(argv: list[str]) -> None:
     # the rounds above see every turn again): each round here starts with that cache empty.
     cold = time_verifier(lexical, claims, rounds=3, cold=True)
     print(f"lexical, turn cache cleared:      {cold:8.1f} µs/claim   ratio {cold / base:.1f}x")
+    t0 = time.perf_counter()
+    learned = build_verifier(GroundingConfig(verifier="learned"))
+    load_ms = (time.perf_counter() - t0) * 1e3
+    lrn = time_verifier(learned, claims, rounds=3)
+    print(f"learned verifier (verify_batch):  {lrn:8.1f} µs/claim   ratio {lrn / base:.1f}x")
+    lcold = time_verifier(learned, claims, rounds=3, cold=True)
+    print(f"learned, turn cache cleared:      {lcold:8.1f} µs/claim   ratio {lcold / base:.1f}x")
+    print(f"learned model: loaded in {load_ms:.1f} ms; " + time_model(learned, claims))
     if args.embedding:
         emb = build_verifier(GroundingConfig(verifier="embedding"))
         if emb.name != "embedding":
