@@ -43,7 +43,13 @@ from groundwire.guards.provenance import eligible_turns
 from groundwire.topics.records import CitationReport, Claim, ScreenedClaim, SourceTurn
 from groundwire.topics.vocab import CitationSupport, GroundingVerdict
 
-__all__ = ["MAX_PHANTOMS", "check_artifacts", "claim_without_references", "phantom_references"]
+__all__ = [
+    "MAX_PHANTOMS",
+    "check_artifacts",
+    "claim_without_references",
+    "named_references",
+    "phantom_references",
+]
 
 MAX_CLAIM_CHARS = 20_000
 MAX_PHANTOMS = 10
@@ -228,6 +234,13 @@ def _found(kind: str, name: str, plain: str, joined: str, spaced: str) -> bool:
         or _SEPARATORS.sub("", low.strip("()")) in joined
         or _SPACES.sub(" ", _SEPARATORS.sub(" ", words)).strip() in spaced
     )
+
+
+def named_references(text: str) -> list[str]:
+    """Every file path, file name, field, parameter, flag and call `text` names, in order,
+    without repeats (what `phantom_references` checks; read-time faithfulness counts them
+    for its `fields_total`)."""
+    return [name for _, name in _named(text[:MAX_CLAIM_CHARS])]
 
 
 def phantom_references(

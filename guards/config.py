@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 # Store-time consistency's settings live with its code (guards/consistency/config.py).
 from groundwire.guards.consistency.config import ConsistencyConfig
@@ -239,6 +239,92 @@ class ProducerAuthConfig(Section):
     secrets_file: Path | None = None
 
 
+RiskName = Literal["none", "low", "medium", "high"]
+PolicyName = Literal["warn", "regenerate", "block"]
+
+
+class RiskThresholds(Section):
+    """Faithfulness at or below `high` is high risk, at or below `medium` medium risk
+    (spec: Read-time faithfulness; the defaults are the guard design's)."""
+
+    medium: float = Field(default=0.7, ge=0.0, le=1.0)
+    high: float = Field(default=0.5, ge=0.0, le=1.0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> RiskThresholds:
+        if self.high > self.medium:
+            raise ValueError("risk_thresholds.high cannot exceed risk_thresholds.medium")
+        return self
+
+
+class RegenerateConfig(Section):
+    """The `regenerate` policy: who is asked for a new answer, and how often."""
+
+    # Regenerations asked for before the block text is returned instead.
+    max_attempts: int = Field(default=2, ge=1, le=5)
+    # POSTed the answer, its context and its unsupported claims; answers {"answer": "..."}.
+    # Fetched through the SSRF guard of citation checks (public addresses only unless
+    # allow-listed, pinned to the checked address, no redirects). None: library callers
+    # pass a callback; the stage and the HTTP endpoint refuse to start with `regenerate`.
+    webhook_url: str | None = None
+    webhook_timeout_s: float = Field(default=5.0, gt=0.0, le=60.0)
+    webhook_allowlist: list[str] = Field(default_factory=list)  # hosts or CIDRs
+    webhook_max_response_bytes: int = Field(default=262_144, ge=1_024, le=4_194_304)
+    webhook_token: str | None = Field(default=None, repr=False)  # sent as a bearer token
+
+
+class AnswerCacheConfig(Section):
+    """Validated scores cached by (context hash, answer hash), per tenant, in Redis."""
+
+    enabled: bool = True
+    ttl_s: float = Field(default=300.0, gt=0.0)  # ADR-0031's standard-mode TTL
+    # Only answers that validated are cached (ADR-0031): confidence at least this, no
+    # unverified field, the configured verifier answered (not degraded).
+    min_confidence: float = Field(default=0.3, ge=0.0, le=1.0)
+    redis_prefix: str = Field(default="gw:faith", min_length=1, max_length=64)
+    redis_timeout_s: float = Field(default=0.5, gt=0.0)
+    max_entry_bytes: int = Field(default=262_144, ge=1_024)
+
+
+class FaithfulnessConfig(Section):
+    """Read-time faithfulness, guard 3 (spec: Read-time faithfulness). Opt-in: the HTTP
+    endpoint exists only when enabled; the `answers` stage runs only when named."""
+
+    enabled: bool = False
+    # None: the grounding verifier (grounding.verifier and its llm_* settings).
+    verifier: Literal["lexical", "embedding", "llm"] | None = None
+    risk_thresholds: RiskThresholds = Field(default_factory=RiskThresholds)
+    # The policy for tenants not in `tenant_policies` ("warn" is the design's start).
+    on_hallucination: PolicyName = "warn"
+    tenant_policies: dict[str, PolicyName] = Field(default_factory=dict)
+    # The least risk at which each policy acts (the design: warn on medium or high,
+    # regenerate on high, block on any unsupported claim).
+    warn_min_risk: RiskName = "medium"
+    regenerate_min_risk: RiskName = "high"
+    block_min_risk: RiskName = "low"
+    block_text: str = Field(
+        default="I don't have enough reliable information to answer that.",
+        min_length=1,
+        max_length=2_000,
+    )
+    regenerate: RegenerateConfig = Field(default_factory=RegenerateConfig)
+    # When the verifier fails on a claim: "lexical" scores it with the offline verifier
+    # and says so (degraded); "block" answers with block_text.
+    on_verifier_failure: Literal["lexical", "block"] = "lexical"
+    # Uncited claims are flagged as warnings only in answers that cite something (the
+    # model was citing and missed one); true: in every answer.
+    require_citations: bool = False
+    cache: AnswerCacheConfig = Field(default_factory=AnswerCacheConfig)
+    # Bounded input: answers longer than this are refused (dlq / HTTP 413); claims past
+    # max_claims are not checked and count as unsupported (fail closed).
+    max_answer_chars: int = Field(default=20_000, ge=1, le=1_000_000)
+    max_claims: int = Field(default=200, ge=1, le=10_000)
+    max_context_sources: int = Field(default=256, ge=1, le=10_000)
+    max_citations: int = Field(default=256, ge=0, le=10_000)
+    # POST /v1/answers:score (the review service): request bodies up to this size.
+    http_max_body_bytes: int = Field(default=524_288, ge=1_024, le=16_777_216)
+
+
 class GuardsConfig(Section):
     hedge: HedgeConfig = Field(default_factory=HedgeConfig)
     citation: CitationConfig = Field(default_factory=CitationConfig)
@@ -247,5 +333,6 @@ class GuardsConfig(Section):
     grounding: GroundingConfig = Field(default_factory=GroundingConfig)
     policy: PolicyConfig = Field(default_factory=PolicyConfig)
     producer_auth: ProducerAuthConfig = Field(default_factory=ProducerAuthConfig)
+    faithfulness: FaithfulnessConfig = Field(default_factory=FaithfulnessConfig)
     # Store-time consistency: the memory view, write-time supersession, the scan.
     consistency: ConsistencyConfig = Field(default_factory=ConsistencyConfig)

@@ -1,14 +1,14 @@
 """groundwire.metrics: Prometheus metrics, alert rules and the hallucination dashboard.
 
-One module per component (pipeline, screening, dedup, grounding; later the review
-service, consistency and faithfulness), one rule file per component under `rules/`, one
+One module per component (pipeline, screening, dedup, grounding, the review service,
+faithfulness; later consistency), one rule file per component under `rules/`, one
 dashboard row per component. This module re-exports the calls the worker makes; each is
 cheap, thread-safe, and labels with enum values or bounded strings (see `labels`).
 """
 
 from __future__ import annotations
 
-from groundwire.metrics import consistency, health, llm, review
+from groundwire.metrics import consistency, faithfulness, health, llm, review
 from groundwire.metrics.grounding import observe_grounding_latency
 from groundwire.metrics.pipeline import (
     observe_claim_replay,
@@ -24,6 +24,7 @@ from groundwire.metrics.screening import observe_citation_cache_error, observe_c
 __all__ = [
     "REGISTRY",
     "consistency",
+    "faithfulness",
     "health",
     "llm",
     "observe_citation_cache_error",

@@ -531,9 +531,124 @@ GUARD2 = Row(
     ),
 )
 
-# One row per component that exists; guard 3 (faithfulness) adds its row here when it
-# lands.
-ROWS: tuple[Row, ...] = (GUARD1, GUARD2, SCREENING, DEDUP, REVIEW, PIPELINE)
+_ANSWERS = "sum(increase(groundwire_faithfulness_scores_total[$__range]))"
+_ACTION = 'sum(increase(groundwire_faithfulness_policy_applied_total{{action="{a}"}}[$__range]))'
+
+# Guard 3 (read-time faithfulness, opt-in): empty until the answers stage or the
+# endpoint scores an answer. High-risk colours follow docs/spec.md: below 1 % healthy
+# for general chat, the alert above 5 %.
+GUARD3 = Row(
+    "Guard 3: read-time faithfulness",
+    (
+        Panel(
+            "Answers scored",
+            (Target(_ANSWERS),),
+            kind="stat",
+            width=4,
+            height=5,
+            description="Answers scored by the answers stage or POST /v1/answers:score.",
+        ),
+        Panel(
+            "Mean faithfulness",
+            (
+                Target(
+                    "sum(increase(groundwire_faithfulness_score_sum[$__range])) / "
+                    "sum(increase(groundwire_faithfulness_score_count[$__range]))"
+                ),
+            ),
+            kind="stat",
+            unit="percentunit",
+            width=4,
+            height=5,
+            thresholds=((None, "red"), (0.7, "yellow"), (0.9, "green")),
+            description="Supported / factual claims, over answers with a factual claim.",
+        ),
+        Panel(
+            "High-risk answers",
+            (
+                Target(
+                    "sum(increase(groundwire_faithfulness_scores_total"
+                    f'{{risk="high"}}[$__range])) / {_ANSWERS}'
+                ),
+            ),
+            kind="stat",
+            unit="percentunit",
+            width=4,
+            height=5,
+            thresholds=((None, "green"), (0.01, "yellow"), (0.05, "red")),
+            description="Healthy below 1 % (0.1 % with block); the alert fires above 5 %.",
+        ),
+        Panel(
+            "Regenerated",
+            (Target(_ACTION.format(a="regenerated")),),
+            kind="stat",
+            width=4,
+            height=5,
+        ),
+        Panel(
+            "Blocked",
+            (Target(_ACTION.format(a="blocked")),),
+            kind="stat",
+            width=4,
+            height=5,
+        ),
+        Panel(
+            "Phantom citations",
+            (Target("sum(increase(groundwire_faithfulness_phantom_citations_total[$__range]))"),),
+            kind="stat",
+            width=4,
+            height=5,
+            thresholds=((None, "green"), (1, "yellow")),
+            description="Citations inside answers that name no source of their context.",
+        ),
+        Panel(
+            "Answers by risk",
+            (
+                Target(
+                    "sum by (risk) (rate(groundwire_faithfulness_scores_total[$__rate_interval]))",
+                    "{{risk}}",
+                ),
+            ),
+            unit="reqps",
+            stack=True,
+        ),
+        Panel(
+            "Unsupported claims and uncited findings",
+            (
+                Target(
+                    "sum by (verdict) (rate("
+                    "groundwire_faithfulness_unsupported_claims_total[$__rate_interval]))",
+                    "{{verdict}}",
+                ),
+                Target(
+                    "sum by (finding) (rate("
+                    "groundwire_faithfulness_uncited_claims_total[$__rate_interval]))",
+                    "uncited: {{finding}}",
+                ),
+            ),
+            unit="reqps",
+        ),
+        Panel(
+            "Faithfulness latency and policy actions",
+            (
+                Target(
+                    "histogram_quantile(0.99, sum by (le) "
+                    "(rate(groundwire_faithfulness_latency_seconds_bucket[$__rate_interval])))",
+                    "p99 latency (s)",
+                ),
+                Target(
+                    "sum by (action) (rate("
+                    "groundwire_faithfulness_policy_applied_total[$__rate_interval]))",
+                    "{{action}}",
+                ),
+            ),
+            description="p99 scoring latency (regeneration included) and what the policies did.",
+        ),
+    ),
+)
+
+# One row per component that exists.
+ROWS: tuple[Row, ...] = (GUARD1, GUARD2, GUARD3, SCREENING, DEDUP, REVIEW, PIPELINE)
 
 
 def _panel_json(panel: Panel, panel_id: int, x: int, y: int) -> dict[str, Any]:

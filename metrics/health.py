@@ -15,7 +15,7 @@ from prometheus_client import Counter, Gauge
 
 from groundwire.metrics.registry import REGISTRY
 
-PIPELINE_STAGES: tuple[str, ...] = ("screen", "route", "memory")
+PIPELINE_STAGES: tuple[str, ...] = ("screen", "route", "memory", "answers")
 OTHER = "other"
 
 STAGE_INPUT_LAG = Gauge(

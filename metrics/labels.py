@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
+from groundwire.topics import vocab
 from groundwire.topics.vocab import (
     CitationType,
     ConsistencyAction,
@@ -56,9 +57,22 @@ GROUNDING_VERDICTS: tuple[str, ...] = values(GroundingVerdict)
 # failed / (unique + duplicate + failed) over the checks that ran.
 DEDUP_NOT_COUNTED: tuple[DedupOutcome, ...] = (DedupOutcome.SKIPPED,)
 DEDUP_RESULTS: tuple[str, ...] = values(DedupOutcome, without=DEDUP_NOT_COUNTED)
+# A scored answer's supported claims are not counted among its unsupported ones.
+NOT_COUNTED: dict[type[StrEnum], tuple[StrEnum, ...]] = {
+    DedupOutcome: DEDUP_NOT_COUNTED,
+    vocab.AnswerClaimVerdict: (vocab.AnswerClaimVerdict.SUPPORTED,),
+}
 CITATION_TYPES: tuple[str, ...] = values(CitationType)
 CITATION_VERIFIED: tuple[str, ...] = ("true", "false", "unchecked")
 REENTRY_REASONS: tuple[str, ...] = values(ReentryReason)
+# Guard 3, read-time faithfulness (metrics/faithfulness.py)
+RISK_LEVELS: tuple[str, ...] = values(vocab.RiskLevel)
+CLAIM_KINDS: tuple[str, ...] = values(vocab.ClaimKind)
+UNSUPPORTED_VERDICTS: tuple[str, ...] = values(
+    vocab.AnswerClaimVerdict, without=NOT_COUNTED[vocab.AnswerClaimVerdict]
+)
+UNCITED_FINDINGS: tuple[str, ...] = values(vocab.UncitedClass)
+ANSWER_ACTIONS: tuple[str, ...] = values(vocab.AnswerAction)
 DLQ_REASONS: tuple[str, ...] = values(DlqReason)
 HEDGE_CATEGORIES: tuple[str, ...] = values(HedgeCategory)
 REVIEW_ACTIONS: tuple[str, ...] = values(ReviewAction)
@@ -75,7 +89,16 @@ CONSISTENCY_ACTIONS: tuple[str, ...] = values(ConsistencyAction)
 COMMAND_RESULTS: tuple[str, ...] = ("applied", "stale", "noop", OTHER)
 
 # Stage names are plain strings from the runner and the stages (not a wire vocabulary).
-STAGES: tuple[str, ...] = ("screen", "route", "memory", "dedup", "grounding", "produce", OTHER)
+STAGES: tuple[str, ...] = (
+    "screen",
+    "route",
+    "memory",
+    "answers",
+    "dedup",
+    "grounding",
+    "produce",
+    OTHER,
+)
 
 # Which label tuple each metric-labelled enum maps onto (what the unit test checks).
 LABELS_BY_ENUM: dict[type[StrEnum], tuple[str, ...]] = {
@@ -85,6 +108,11 @@ LABELS_BY_ENUM: dict[type[StrEnum], tuple[str, ...]] = {
     DedupOutcome: DEDUP_RESULTS,
     CitationType: CITATION_TYPES,
     ReentryReason: REENTRY_REASONS,
+    vocab.RiskLevel: RISK_LEVELS,
+    vocab.ClaimKind: CLAIM_KINDS,
+    vocab.AnswerClaimVerdict: UNSUPPORTED_VERDICTS,
+    vocab.UncitedClass: UNCITED_FINDINGS,
+    vocab.AnswerAction: ANSWER_ACTIONS,
     DlqReason: DLQ_REASONS,
     HedgeCategory: HEDGE_CATEGORIES,
     ReviewAction: REVIEW_ACTIONS,

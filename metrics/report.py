@@ -3,10 +3,10 @@ from the Prometheus HTTP API.
 
 It gives: total candidates processed, the guard-1 block rate with its trend against the
 prior four weeks, guard-2 contradiction flags and auto-resolution rate, and guard-3
-faithfulness. Guard 2's section is `report_consistency.py` (scans, clusters per 10k
-memories, merges, supersessions, flags and their trend); guard 3 is not built yet
-(docs/spec.md §Not implemented yet). A section whose series do not exist says the guard
-is not running rather than printing zeros.
+faithfulness (`report_faithfulness.py`: mean faithfulness, the high-risk rate and its
+trend, policy actions) and guard-2 consistency (`report_consistency.py`: scans, clusters
+per 10k memories, merges, supersessions, flags and their trend). A section whose series
+do not exist says the guard is not running rather than printing zeros.
 
 Counts are `increase()` over the window, so they survive worker restarts (counter
 resets) and aggregate over every worker Prometheus scrapes. Prior windows are the same
@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 
 from groundwire.metrics.report_consistency import Guard2Report, build_guard2, format_guard2
+from groundwire.metrics.report_faithfulness import Guard3Report, build_guard3, format_guard3
 
 PRIOR_WINDOWS = 4
 MAX_WINDOW = timedelta(days=366)
@@ -161,6 +162,7 @@ class WeeklyReport:
     overall_risk: str
     components: dict[str, str] = field(default_factory=dict)
     guard2: Guard2Report | None = None  # store-time consistency, when it runs
+    guard3: Guard3Report | None = None  # read-time faithfulness, when it runs
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -263,6 +265,9 @@ def build_report(query: QueryFn, window: timedelta, at: datetime | None = None) 
     guard2 = None
     if components["guard2_consistency_scan"] == "running":
         guard2 = build_guard2(query, at, window, PRIOR_WINDOWS, trend)
+    guard3 = None
+    if components["guard3_faithfulness"] == "running":
+        guard3 = build_guard3(query, at, window, PRIOR_WINDOWS, trend)
     return WeeklyReport(
         generated_at=at.isoformat(),
         window=_format_window(window),
@@ -285,6 +290,7 @@ def build_report(query: QueryFn, window: timedelta, at: datetime | None = None) 
         overall_risk=overall_risk(current.block_rate),
         components=components,
         guard2=guard2,
+        guard3=guard3,
     )
 
 
@@ -346,7 +352,7 @@ def format_text(report: WeeklyReport) -> str:
             report.components.get("guard2_consistency_scan", "?"),
             datetime.fromisoformat(report.generated_at),
         ),
-        "Guard 3: faithfulness:       " + report.components.get("guard3_faithfulness", "?"),
+        *format_guard3(report.guard3, report.components.get("guard3_faithfulness", "?")),
         "",
         f"Overall hallucination risk:  {report.overall_risk}",
     ]

@@ -8,7 +8,8 @@ objects, so which instruments exist, their names and labels stay in groundwire.m
 from __future__ import annotations
 
 from groundwire import metrics
-from groundwire.metrics import health
+from groundwire.metrics import faithfulness, health
+from groundwire.topics.answers import ScoredAnswer
 from groundwire.topics.records import RoutedResult
 from groundwire.topics.vocab import DlqReason, ProducerAuthAction, ProducerAuthOutcome
 
@@ -84,3 +85,8 @@ def stage_healthy(stage: str, healthy: bool) -> None:
 
 def claim_replayed() -> None:
     metrics.observe_claim_replay()
+
+
+def answer_scored(scored: ScoredAnswer, seconds: float | None = None) -> None:
+    """One answer scored (read-time faithfulness), by the answers stage or the endpoint."""
+    faithfulness.observe_scored(scored, seconds)

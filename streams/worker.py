@@ -31,7 +31,7 @@ from groundwire.streams.health import Watchdog
 from groundwire.streams.ledger import ClaimLedger, build_claim_ledger
 from groundwire.streams.runner import StageRunner
 from groundwire.streams.settings import Settings
-from groundwire.streams.stages import STAGES, RouteStage, ScreenStage
+from groundwire.streams.stages import ALL_STAGES, STAGES, RouteStage, ScreenStage
 
 log = logging.getLogger(__name__)
 
@@ -84,9 +84,9 @@ async def run_worker(
     the supervisor it reports through `status_dir`, and the supervisor restarts it.
     Without a supervisor, `metrics_port` serves /metrics and /healthz from here.
     """
-    unknown = set(stages) - set(STAGES)
+    unknown = set(stages) - set(ALL_STAGES)
     if unknown:
-        raise ValueError(f"unknown stage(s) {sorted(unknown)}; choose from {STAGES}")
+        raise ValueError(f"unknown stage(s) {sorted(unknown)}; choose from {ALL_STAGES}")
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -101,6 +101,13 @@ async def run_worker(
         grounder = build_grounder(guards) if settings.grounding_stage == "screen" else None
         screen = ScreenStage(settings, citation_verifier, grounder)
         runners.append(StageRunner(settings, screen, stop))
+    if "answers" in stages:  # opt-in: read-time faithfulness
+        from groundwire.streams.answers.factory import answer_limits, build_answer_scorer
+        from groundwire.streams.stages.answers import AnswersStage
+
+        scorer = build_answer_scorer(settings)
+        answers = AnswersStage(settings, scorer, answer_limits(settings))
+        runners.append(StageRunner(settings, answers, stop))
     if "route" in stages:
         validator = build_validator(guards, services, citation_verifier)
         route = RouteStage(settings, validator, _claim_ledger(settings))

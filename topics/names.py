@@ -22,6 +22,10 @@ TOPIC_SUFFIXES: dict[str, str] = {
     "blocked": "delete",
     "dlq": "delete",
     "audit": "delete",
+    # Read-time faithfulness (docs/spec.md §Read-time faithfulness): answers an agent gave,
+    # with their context, and their scores, keyed by tenant.
+    "answers": "delete",
+    "answers.scored": "delete",
     # The review relay's position per outbox shard (streams/review/relay.py): compacted,
     # keyed by relay id, written in the same transaction as the records it relayed.
     "review.relay": "compact",

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from groundwire.topics.answers import Answer, ScoredAnswer
 from groundwire.topics.memory import MemoryAuditEvent, MemoryCommand, MemoryRecord
 from groundwire.topics.records import (
     Claim,
@@ -33,15 +34,20 @@ MODELS: dict[str, type[BaseModel]] = {
     "replay_notice": ReplayNotice,
     "reviewed_result": ReviewedResult,
     "review_audit_event": ReviewAuditEvent,
+    "answer": Answer,
+    "scored_answer": ScoredAnswer,
     "memory_record": MemoryRecord,
     "memory_command": MemoryCommand,
     "memory_audit_event": MemoryAuditEvent,
 }
 
+# What producers write (validated as input); everything else is what groundwire writes.
+INPUTS = frozenset({"claim", "answer"})
+
 
 def render(name: str) -> str:
     model = MODELS[name]
-    schema = model.model_json_schema(mode="validation" if name == "claim" else "serialization")
+    schema = model.model_json_schema(mode="validation" if name in INPUTS else "serialization")
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"https://groundwire.dev/schemas/{name}.json",

@@ -161,6 +161,7 @@ class DlqReason(StrEnum):
     # producer_auth.mode=strict: a claim of a trusted source whose producer is not
     # authenticated for it (no, a wrong or an unknown key's signature; a key not allowed it)
     UNAUTHENTICATED_SOURCE = "unauthenticated_source"
+    INVALID_ANSWER = "invalid_answer"  # an `answers` record is not a valid Answer
 
 
 class ProducerAuthOutcome(StrEnum):
@@ -224,6 +225,93 @@ class ReviewDenial(StrEnum):
     UNAUTHENTICATED = "unauthenticated"  # no valid credential
     FORBIDDEN = "forbidden"  # a credential, but the request failed CSRF/origin checks
     RATE_LIMITED = "rate_limited"  # the credential exceeded its request rate
+
+
+# -- read-time faithfulness (docs/spec.md §Read-time faithfulness) ----------------------
+
+
+class ClaimKind(StrEnum):
+    """What one piece of an answer does. Only factual claims are checked against the
+    context; every other kind is excluded, with the reason in the output."""
+
+    FACTUAL = "factual"  # states something about the world, the user or the system
+    ADVICE = "advice"  # tells the reader what to do ("Try restarting it", "You should ...")
+    OPINION = "opinion"  # a judgement or taste ("I love ...", "That is a great choice")
+    QUESTION = "question"  # asks instead of asserting
+    GREETING = "greeting"  # pleasantries ("Hi!", "Hope this helps", "Thanks")
+    META = "meta"  # about the answer itself or a refusal ("Here is what I found:")
+
+
+class AnswerClaimVerdict(StrEnum):
+    """Does the context the answer was given support one of its factual claims?"""
+
+    SUPPORTED = "supported"  # an admissible source says it
+    UNSUPPORTED = "unsupported"  # no admissible source says it, or it adds a specific
+    CONTRADICTED = "contradicted"  # an admissible source, or the source it cites, says otherwise
+    REJECTED = "rejected"  # it cites a source that failed provenance (the auditor rule)
+    UNKNOWN = "unknown"  # the verifier failed and no fallback scored it: counted unsupported
+
+
+class RiskLevel(StrEnum):
+    """How risky an answer is, from its unsupported claims and its faithfulness."""
+
+    NONE = "none"
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+
+
+class AnswerPolicy(StrEnum):
+    """What a tenant wants done with a risky answer."""
+
+    WARN = "warn"  # annotate each unsupported claim with why
+    REGENERATE = "regenerate"  # ask for a new answer (callback or webhook), then block
+    BLOCK = "block"  # answer with the configured refusal instead
+
+
+class AnswerAction(StrEnum):
+    """What the policy did to an answer."""
+
+    NONE = "none"  # below the policy's trigger: the answer stands as written
+    WARNED = "warned"  # returned with its unsupported claims annotated
+    REGENERATED = "regenerated"  # replaced by a regenerated answer that scored better
+    BLOCKED = "blocked"  # replaced by the refusal text
+
+
+class AnswerCitationStatus(StrEnum):
+    """The outcome of checking one citation inside an answer."""
+
+    VERIFIED = "verified"  # resolves to an admissible source that says the claim
+    PHANTOM = "phantom"  # names no source of the context
+    REJECTED_SOURCE = "rejected_source"  # its source failed provenance
+    SNIPPET_MISMATCH = "snippet_mismatch"  # a quoted snippet is not in the cited source
+    LINES_INVALID = "lines_invalid"  # line numbers the source does not have or that miss the quote
+    UNSUPPORTED = "unsupported"  # the cited source does not say it (partially or at all)
+    CONTRADICTED = "contradicted"  # the cited source says the opposite
+
+
+class UncitedClass(StrEnum):
+    """Where an uncited factual claim could have come from."""
+
+    LIKELY_SOURCED = "likely_sourced"  # a source of the context says it: the citation was missed
+    OTHER_SCOPE = "other_scope"  # only a source of another scope says it
+    KNOWLEDGE_GAP = "knowledge_gap"  # nothing known says it
+
+
+class AnswerWarningType(StrEnum):
+    """A warning returned with a scored answer."""
+
+    UNSUPPORTED_CLAIM = "unsupported_claim"
+    PHANTOM_SOURCE = "phantom_source"
+    REJECTED_SOURCE = "rejected_source"
+    SNIPPET_MISMATCH = "snippet_mismatch"
+    LINES_INVALID = "lines_invalid"
+    CITATION_UNSUPPORTED = "citation_unsupported"
+    CITATION_CONTRADICTED = "citation_contradicted"
+    UNVERIFIED_FIELDS = "unverified_fields"
+    UNCITED_CLAIM = "uncited_claim"
+    VERIFIER_DEGRADED = "verifier_degraded"
+    NOT_CHECKED = "not_checked"
 
 
 class MemoryChange(StrEnum):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from groundwire.streams.cli import check, demo, eval, memory, pipeline, report, review
+from groundwire.streams.cli import answers, check, demo, eval, memory, pipeline, report, review
 
 app = typer.Typer(
     name="groundwire",
@@ -19,7 +19,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for _module in (pipeline, check, eval, report, demo, review, memory):
+for _module in (pipeline, check, eval, report, demo, review, memory, answers):
     _module.register(app)
 
 

@@ -35,15 +35,16 @@ def worker(
 ) -> None:
     """Run a worker: consume claims, screen, route, keep the memory view; until
     SIGTERM/SIGINT."""
-    from groundwire.streams.stages import STAGES
+    from groundwire.streams.stages import ALL_STAGES
     from groundwire.streams.worker import run_worker
 
     setup_logging(log_level)
     settings = load_settings_or_exit()
     chosen = [s.strip() for s in stages.split(",") if s.strip()]
-    unknown = sorted(set(chosen) - set(STAGES))
+    unknown = sorted(set(chosen) - set(ALL_STAGES))
     if unknown or not chosen:
-        typer.echo(f"error: unknown stage(s) {unknown}; choose from {', '.join(STAGES)}", err=True)
+        names = ", ".join(ALL_STAGES)
+        typer.echo(f"error: unknown stage(s) {unknown}; choose from {names}", err=True)
         raise typer.Exit(2)
     if inline or len(chosen) == 1:
         asyncio.run(run_worker(settings, sorted(set(chosen))))

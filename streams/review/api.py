@@ -33,6 +33,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from groundwire.metrics import review as review_metrics
+from groundwire.streams.answers import api as answers_api
+from groundwire.streams.answers.api import AnswerEndpoint
 from groundwire.streams.review import faults, rules
 from groundwire.streams.review.auth import (
     Authenticator,
@@ -104,9 +106,12 @@ class _BodyTooLarge(Exception):
 class Guard:
     """Pure ASGI middleware: request id, body-size limit, security headers."""
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+    def __init__(
+        self, app: ASGIApp, max_body_bytes: int, per_path: dict[str, int] | None = None
+    ) -> None:
         self.app = app
         self.max_body = max_body_bytes
+        self.per_path = per_path or {}  # paths with a limit of their own (answers:score)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -130,10 +135,11 @@ class Guard:
                 message = {**message, "headers": headers}
             await send(message)
 
+        limit = self.per_path.get(scope.get("path", ""), self.max_body)
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
-                    too_big = int(value) > self.max_body
+                    too_big = int(value) > limit
                 except ValueError:
                     too_big = True
                 if too_big:
@@ -146,7 +152,7 @@ class Guard:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_body:
+                if seen > limit:
                     raise _BodyTooLarge()
             return message
 
@@ -188,6 +194,8 @@ class Context:
     sessions: Sessions
     authenticator: Authenticator
     readiness: Callable[[], Awaitable[tuple[bool, dict[str, Any]]]]
+    # POST /v1/answers:score (streams/answers/api.py), when faithfulness is enabled
+    answers: AnswerEndpoint | None = None
 
 
 def _web_file(name: str) -> bytes:
@@ -415,6 +423,10 @@ def build_app(ctx: Context) -> ASGIApp:
             queue_id, who, ReviewDecision.REJECT, body.reason[: cfg.reason_max_chars]
         )
 
+    # -- read-time faithfulness (docs/spec.md §Read-time faithfulness) --------------------
+    if ctx.answers is not None:
+        answers_api.add_routes(app, ctx.answers, Who, refuse, ApiError, errors)
+
     # -- browser sessions ---------------------------------------------------------------
     def session_body(r: Reviewer, csrf: str) -> dict[str, Any]:
         return {
@@ -488,7 +500,10 @@ def build_app(ctx: Context) -> ASGIApp:
             raise ApiError(404, "not_found", "no such file")
         return Response(statics[name], media_type=_WEB_FILES[name])
 
-    return Guard(app, cfg.max_body_bytes)
+    per_path = {}
+    if ctx.answers is not None:
+        per_path[answers_api.PATH] = ctx.settings.guards.faithfulness.http_max_body_bytes
+    return Guard(app, cfg.max_body_bytes, per_path)
 
 
 def _client(request: Request) -> str:

@@ -26,6 +26,9 @@ from redis.backoff import ExponentialBackoff
 from groundwire.guards.dedup.index import build_dedup_index
 from groundwire.guards.redis_client import connect
 from groundwire.metrics import review as review_metrics
+from groundwire.streams.answers.api import AnswerEndpoint
+from groundwire.streams.answers.factory import answer_limits, build_answer_scorer
+from groundwire.streams.answers.recorder import Recorder
 from groundwire.streams.review.api import Context, build_app
 from groundwire.streams.review.auth import Authenticator, Sessions
 from groundwire.streams.review.feed import ReviewFeedStage
@@ -73,6 +76,7 @@ class Service:
     feed: StageRunner | None = None
     relays: list[Relay] = field(default_factory=list)
     server: uvicorn.Server | None = None
+    answers: AnswerEndpoint | None = None
 
     async def readiness(self) -> tuple[bool, dict[str, Any]]:
         detail: dict[str, Any] = {}
@@ -90,6 +94,9 @@ class Service:
         if self.relays:
             detail["relay"] = {str(r.shard): r.state for r in self.relays}
             ok = ok and all(r.state in ("running", "standby") for r in self.relays)
+        if self.answers is not None:
+            detail["answers"] = self.answers.recorder.state
+            ok = ok and self.answers.recorder.state == "running"
         return ok, detail
 
     async def gauges(self) -> None:
@@ -145,6 +152,7 @@ async def run(service: Service, *, install_signals: bool = True) -> None:
             sessions=Sessions(service.store.client, keys, cfg.session_ttl_s),
             authenticator=Authenticator(cfg.auth),
             readiness=service.readiness,
+            answers=_answers(service, tasks),
         )
         config = uvicorn.Config(
             build_app(ctx),
@@ -170,7 +178,24 @@ async def run(service: Service, *, install_signals: bool = True) -> None:
         await asyncio.gather(*tasks, return_exceptions=True)
         if index is not None:
             await index.aclose()
+        if service.answers is not None:
+            await service.answers.scorer.aclose()
         await service.store.client.aclose()
+
+
+def _answers(service: Service, tasks: list[asyncio.Task[None]]) -> AnswerEndpoint | None:
+    """POST /v1/answers:score when read-time faithfulness is enabled (opt-in): its scorer,
+    and the Kafka writer of its scores running beside the other tasks."""
+    settings = service.settings
+    if not settings.guards.faithfulness.enabled:
+        return None
+    recorder = Recorder(settings)
+    endpoint = AnswerEndpoint(
+        settings, build_answer_scorer(settings), recorder, answer_limits(settings)
+    )
+    service.answers = endpoint
+    tasks.append(asyncio.create_task(recorder.run(service.stop)))
+    return endpoint
 
 
 async def _serve(service: Service) -> None:

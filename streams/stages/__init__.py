@@ -13,4 +13,9 @@ from groundwire.streams.stages.screen import ScreenStage
 # review decisions change them (docs/spec.md §Store-time consistency).
 STAGES = ("screen", "route", "memory")
 
-__all__ = ["STAGES", "RouteStage", "ScreenStage"]
+# Stages that run only when named (`groundwire worker --stages answers`): read-time
+# faithfulness is opt-in (docs/spec.md §Read-time faithfulness).
+OPT_IN_STAGES = ("answers",)
+ALL_STAGES = (*STAGES, *OPT_IN_STAGES)
+
+__all__ = ["ALL_STAGES", "OPT_IN_STAGES", "STAGES", "RouteStage", "ScreenStage"]

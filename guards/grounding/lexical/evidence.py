@@ -223,9 +223,18 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
 
 
 def evidence_for(turns: Sequence[SourceTurn]) -> Evidence:
-    """The evidence of several turns: their per-turn evidence, concatenated in order."""
+    """The evidence of several turns: their per-turn evidence, concatenated in order.
+
+    The concatenation is cached too: the claims of one answer (read-time faithfulness)
+    are all checked against the same context, so the same turns come back several times
+    in a row."""
     if len(turns) == 1:
         return _turn_evidence(turns[0])
+    return _joined_evidence(tuple(turns))
+
+
+@functools.lru_cache(maxsize=256)
+def _joined_evidence(turns: tuple[SourceTurn, ...]) -> Evidence:
     parts = [_turn_evidence(t) for t in turns]
     positions: dict[str, list[int]] = {}
     speakers: dict[str, set[str]] = {}
@@ -293,4 +302,5 @@ def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
 def clear_turn_caches() -> None:
     """Forget the per-turn evidence cache (benchmarks: time the first sight of a turn)."""
     _turn_evidence.cache_clear()
+    _joined_evidence.cache_clear()
     _first_person_head.cache_clear()

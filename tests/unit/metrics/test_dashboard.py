@@ -43,9 +43,8 @@ def test_a_row_per_existing_guard_plus_pipeline_health() -> None:
     rows = [p["title"] for p in _loaded()["panels"] if p["type"] == "row"]
     assert any(r.startswith("Guard 1") for r in rows)
     assert "Pipeline health" in rows
+    assert any(r.startswith("Guard 3") for r in rows)
     assert any(r.startswith("Guard 2") for r in rows)
-    # guard 3 does not exist yet: no empty row pretending it does
-    assert not any(r.startswith("Guard 3") for r in rows)
 
 
 def test_panels_have_unique_ids_and_do_not_overlap() -> None:
@@ -79,6 +78,9 @@ def test_spec_dashboard_signals_are_shown() -> None:
         "groundwire_consistency_clusters_found_total",
         "groundwire_consistency_actions_total",
         "groundwire_consistency_last_scan_timestamp_seconds",
+        "groundwire_faithfulness_scores_total",
+        "groundwire_faithfulness_score_sum",
+        "groundwire_faithfulness_phantom_citations_total",
     ):
         assert metric in exprs, f"no panel shows {metric}"
 

@@ -279,6 +279,9 @@ def test_series_exist_at_zero_before_any_event() -> None:
     )
 
 
+UNITLESS_HISTOGRAMS = {"groundwire_faithfulness_score"}
+
+
 def test_metric_names_follow_prometheus_conventions() -> None:
     for family in REGISTRY.collect():
         if not family.name.startswith("groundwire_"):
@@ -286,7 +289,8 @@ def test_metric_names_follow_prometheus_conventions() -> None:
         if family.type == "counter":
             assert all(s.name.endswith(("_total", "_created")) for s in family.samples)
         if family.type == "histogram":
-            assert family.name.endswith("_seconds")
+            # durations in seconds; the one share in [0, 1] is named as the design names it
+            assert family.name.endswith("_seconds") or family.name in UNITLESS_HISTOGRAMS
         for sample in family.samples:
             assert not sample.name.endswith(("_ms", "_milliseconds"))
 

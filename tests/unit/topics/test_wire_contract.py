@@ -35,6 +35,8 @@ def test_checked_in_schemas_match_the_models():
         "replay_notice",
         "reviewed_result",
         "review_audit_event",
+        "answer",
+        "scored_answer",
         "memory_record",
         "memory_command",
         "memory_audit_event",

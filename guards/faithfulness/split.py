@@ -1,0 +1,420 @@
+"""An answer cut into atomic claims (docs/spec.md §Read-time faithfulness, "Atomic claims").
+
+Three steps, each a plain rule so that a reader can predict the output:
+
+1. **Sentences.** A sentence ends at `.`, `!` or `?` followed by white space (not after
+   an abbreviation such as "e.g." or an initial), at a line break, or at a colon that
+   ends a line. Citation markers right after the end belong to the sentence before
+   (`... limits. [source:2]`); list bullets are not part of the text.
+2. **Kinds.** Each sentence is a factual claim unless it asks (a question), greets or
+   thanks (greeting), speaks about the answer itself or declines (meta), tells the reader
+   what to do (advice: an imperative, "you should ...", "I recommend ..."), or judges
+   (opinion: "I love ...", "I think it is great", a short sentence whose only predicate
+   is an evaluative word). Every exclusion carries its reason. A belief frame ("I think")
+   over a statement that names a number, a name or a file is still checked: hedging a
+   specific does not make it an opinion.
+3. **Atomic claims.** A factual sentence is cut into clauses at ";" and at a conjunction
+   after a comma (", and", ", but", ", while", ...), and a clause that states two separate
+   quantities ("a team of 3 engineers is allocated 50%") into one claim per quantity,
+   each without the other quantity's phrase: each claim is then true or false on its own.
+
+A claim is *critical* when it names a specific: a number, a capitalised name after the
+first word, a file or field name, a quotation or a URL.
+
+Pure and bounded: the text is read up to `max_chars`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from groundwire.topics.vocab import ClaimKind
+
+__all__ = ["Piece", "split_answer", "split_sentences"]
+
+
+@dataclass(slots=True)
+class Piece:
+    """One sentence, or one atomic claim of a factual sentence."""
+
+    text: str  # citation markers removed, white space collapsed
+    start: int  # the sentence's span in the answer
+    end: int
+    kind: ClaimKind
+    why: str
+    critical: bool = False
+    # the span of the answer this claim was read from (its clause); markers in it or
+    # right after it are its citations
+    clause_start: int = 0
+    clause_end: int = 0
+    quotes: list[str] = field(default_factory=list)  # quoted snippets it states
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+# -- sentences --------------------------------------------------------------------------
+
+_ABBREVIATIONS = frozenset(
+    _words("e.g i.e etc vs mr mrs ms dr prof st no fig approx cf al inc ltd jr sr dept est")
+)
+_END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s|$)|:[ \t]*(?=\n)|\n")
+_BULLET = re.compile(r"^\s*(?:[-*•–]|\d{1,3}[.)]|[a-z][.)])\s+")
+_SPACE = re.compile(r"\s+")
+
+
+def _abbreviation_before(text: str, end: int) -> bool:
+    """Whether the full stop at `end` closes an abbreviation or an initial ("J. Smith")."""
+    if text[end] != ".":
+        return False
+    j = end
+    while j > 0 and (text[j - 1].isalpha() or text[j - 1] == "."):
+        j -= 1
+    word = text[j:end].lower().rstrip(".")
+    if word in _ABBREVIATIONS:
+        return True
+    return len(word) == 1 and text[j : j + 1].isupper() and end + 2 < len(text)
+
+
+def _list_number(text: str, dot: int) -> bool:
+    """Whether the full stop at `dot` ends a list number at a line start ("1. ", "b. ")."""
+    line_start = text.rfind("\n", 0, dot) + 1
+    head = text[line_start:dot].strip()
+    return bool(head) and (head.isdigit() or (len(head) == 1 and head.isalpha()))
+
+
+def split_sentences(
+    text: str, markers: Sequence[tuple[int, int]] = (), max_chars: int = 20_000
+) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of `text`; `markers` are spans that never hold a
+    sentence end and, right after one, belong to the sentence before."""
+    text = text[:max_chars]
+    inside = _covered(markers)
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _END.finditer(text):
+        end = match.end()
+        if match.start() in inside:
+            continue
+        if match.group(0)[0] == "." and (
+            _abbreviation_before(text, match.start()) or _list_number(text, match.start())
+        ):
+            continue
+        # markers right after the end ("... limits. [source:2]") belong to this sentence
+        j = end
+        while True:
+            k = j
+            while k < len(text) and text[k] in " \t":
+                k += 1
+            follow = next((m for m in markers if m[0] == k), None)
+            if follow is None:
+                break
+            j = follow[1]
+            end = j
+        if text[start:end].strip():
+            spans.append((start, end))
+        start = end
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return [_trimmed(text, s, e) for s, e in spans]
+
+
+def _covered(markers: Sequence[tuple[int, int]]) -> set[int]:
+    out: set[int] = set()
+    for a, b in markers:
+        out.update(range(a, b))
+    return out
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+# -- kinds ------------------------------------------------------------------------------
+
+_GREETING = re.compile(
+    r"^(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening|day)|thanks|thank you|"
+    r"you'?re welcome|you are welcome|cheers|bye|goodbye|welcome|hope (?:this|that|it) "
+    r"helps|glad (?:to|i could|i can) help|happy to help|let me know|feel free|any other "
+    r"questions|anything else|have a (?:great|good|nice))\b"
+)
+_INTERJECTION = re.compile(
+    r"^(?:sure|of course|certainly|absolutely|great question|good question|no problem|ok|"
+    r"okay|wow|oh|ah|yes|yeah|no|nope|indeed|right|great|awesome|cool|nice|exactly|got it|"
+    r"understood|alright|all right|hmm+|haha+)\W*$"
+)
+_META = re.compile(
+    r"^(?:(?:here is|here's|here are|below is|below are|the following)\b.*:$|"
+    r"(?:i|we) (?:do not|don't|did not|didn't|cannot|can't|could not|couldn't) "
+    r"(?:have|find|know|see|say|tell)\b|(?:i'?m|i am) not sure\b|"
+    r"(?:this is )?not found in (?:the )?(?:provided )?(?:sources|context)\b|"
+    r"(?:the )?(?:provided )?(?:sources|context|memories) (?:do|does) not (?:say|mention|"
+    r"contain|cover)\b|(?:to summari[sz]e|in summary|in short)\W*$)"
+)
+_IMPERATIVE = frozenset(
+    _words("""try use consider make check run set add remove avoid remember ensure install update
+    restart reboot open click go contact ask keep start stop take call read see look follow
+    review verify enable disable configure create delete change move replace upgrade
+    downgrade switch reach talk don't do never always be let's let please note pick choose
+    select include exclude increase decrease reduce raise lower wait visit refer rename
+    define write test monitor limit prefer double-check""")
+)
+_SOFTENERS = frozenset(_words("please just also then so now first next finally"))
+_NOT_AFTER_IMPERATIVE = frozenset(
+    _words("of is was are were has had to by in on for and or 's")
+)  # "Use of X is ...", "Check-in is at 3": a noun, not an order
+_ADVICE = re.compile(
+    r"\b(?:you (?:should|could|might want to|may want to|need to|must|have to|ought to|"
+    r"can try|'d better|had better)|(?:i|we) (?:would |'d )?(?:recommend|suggest|advise)|"
+    r"it(?:'s| is) (?:best|a good idea|advisable|recommended|worth) to|"
+    r"(?:my|our) (?:advice|recommendation|suggestion) is|why not|how about)\b"
+)
+_CONDITIONAL = re.compile(r"^(?:if|when|once|before|after)\b[^,]{1,120},\s*([a-z'-]+)")
+_BELIEF = re.compile(
+    r"^(?:(?:i|we) (?:think|believe|feel|guess|suppose|reckon|bet)|in my (?:opinion|view)|"
+    r"personally|imo|if you ask me)\b"
+)
+_TASTE = re.compile(
+    r"\b(?:i|we) (?:really |truly |absolutely |also |just )?(?:love|like|prefer|enjoy|hate|"
+    r"dislike|adore|admire|can't stand)\b|\b(?:i'?m|i am) (?:a (?:big |huge )?fan|not a fan)\b"
+)
+_EVALUATIVE = frozenset(
+    _words("""great awesome amazing wonderful fantastic cool nice lovely interesting fun boring
+    terrible awful beautiful good bad excellent brilliant fascinating exciting impressive
+    incredible horrible delicious cute funny weird strange best worst favorite favourite
+    perfect sad scary neat glad happy""")
+)
+_LEAD_IN = re.compile(
+    r"^(?:(?:based on|according to|per|from) (?:the|your|my|our) (?:sources?|context|"
+    r"memories|memory|notes|records|documents?|data)\s*,\s*|(?:note|remember) that\s+|"
+    r"(?:also|additionally|moreover|furthermore|so|well|in fact|actually|basically)\s*,\s*)",
+    re.IGNORECASE,
+)
+_WORDS = re.compile(r"[A-Za-z0-9][\w'’.-]*")
+_DIGIT = re.compile(r"\d")
+_QUOTE = re.compile(r"[\"“]([^\"“”\n]{3,400})[\"”]")
+_NAMED = re.compile(r"`[^`]+`|\w\.[a-z]{1,5}\b|\w_\w|[a-z][A-Z]|\w/\w|https?://")
+
+
+def _low(text: str) -> str:
+    return _SPACE.sub(" ", text.replace("’", "'").strip().lower())
+
+
+def _has_specific(text: str) -> bool:
+    """A number, a capitalised word after the first, a file/field name, a quote, a URL."""
+    if _DIGIT.search(text) or _NAMED.search(text) or _QUOTE.search(text):
+        return True
+    words = _WORDS.findall(text)
+    return any(w[:1].isupper() and w.lower() not in ("i", "i'm", "i've") for w in words[1:])
+
+
+def classify(text: str) -> tuple[ClaimKind, str]:
+    """The kind of one sentence (citation markers already removed) and why."""
+    low = _low(text)
+    bare = low.rstrip(" .!")
+    if not bare or not any(c.isalnum() for c in bare):
+        return ClaimKind.META, "no words"
+    if low.endswith("?"):
+        return ClaimKind.QUESTION, "a question asks; it asserts nothing"
+    if _GREETING.match(bare) or _INTERJECTION.match(bare):
+        word = bare.split(",")[0].split("!")[0][:40]
+        return ClaimKind.GREETING, f"a greeting or pleasantry ({word!r})"
+    if _META.match(bare):
+        return ClaimKind.META, "about the answer itself, or a refusal"
+    words = bare.split()
+    first = words[0].strip(",;:")
+    if len(words) > 1 and first in _SOFTENERS:  # "please try ...", "then restart ..."
+        first = words[1].strip(",;:")
+    after = words[1] if len(words) > 1 else ""
+    if first in _IMPERATIVE and after not in _NOT_AFTER_IMPERATIVE:
+        return ClaimKind.ADVICE, f"advice: an instruction ({first!r})"
+    conditional = _CONDITIONAL.match(bare)
+    if conditional is not None and conditional.group(1) in _IMPERATIVE:
+        return ClaimKind.ADVICE, f"advice: an instruction ({conditional.group(1)!r})"
+    advice = _ADVICE.search(bare)
+    if advice is not None:
+        return ClaimKind.ADVICE, f"advice ({advice.group(0)!r})"
+    specific = _has_specific(text)
+    taste = _TASTE.search(bare)
+    if taste is not None and not _DIGIT.search(text):  # "I love Paris": taste, named or not
+        return ClaimKind.OPINION, f"an opinion: the speaker's taste ({taste.group(0)!r})"
+    belief = _BELIEF.match(bare)
+    if belief is not None and not specific:
+        return ClaimKind.OPINION, f"an opinion ({belief.group(0)!r}) about nothing specific"
+    if not specific and len(words) <= 8:
+        judged = [w.strip(",.!;:") for w in words if w.strip(",.!;:") in _EVALUATIVE]
+        if judged:
+            return ClaimKind.OPINION, f"an opinion: a judgement ({judged[0]!r})"
+    return ClaimKind.FACTUAL, "a statement of fact"
+
+
+# -- atomic claims ----------------------------------------------------------------------
+
+_CLAUSE_CUT = re.compile(
+    r";\s+|,\s+(?=(?:and|but|while|whereas|although|though|yet|so)\s)|"
+    r"\s+(?=(?:but|whereas|although)\s)|"
+    r",\s+(?=(?:i|we|you|he|she|they|i'[a-z]{1,2}|we'[a-z]{1,2}|you'[a-z]{1,2})\s)",
+    re.IGNORECASE,
+)
+_CONJUNCTION_HEAD = re.compile(r"^(?:and|but|while|whereas|although|though|yet|so)\s+", re.I)
+_GREETING_HEAD = re.compile(
+    r"^(?:hi|hello|hey|sure|of course|certainly|absolutely|great question|good question|"
+    r"thanks|thank you|ok|okay|yes|yeah|no|well|oh|ah|wow|indeed|right)\b[^.!?,:;]{0,24}?"
+    r"[,!:]\s+",
+    re.IGNORECASE,
+)
+_QUANTITY = re.compile(r"(?<![\w.])[$€£]?\d[\d,.]*(?:\s?%|\s?percent\b)?(?![A-Za-z])")
+_JOINING = frozenset(_words("and or to - – , / x by than"))
+_UNIT_STOP = frozenset(
+    _words("""is are was were be been has have had will would can could may might to of in on at
+    by for with and or but than the a an this that these those it its""")
+)
+
+
+def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Clause spans of the sentence text[start:end], each with at least three words."""
+    cuts = [start]
+    for m in _CLAUSE_CUT.finditer(text, start, end):
+        cuts.append(m.end())
+    cuts.append(end)
+    spans: list[tuple[int, int]] = []
+    for a, b in itertools.pairwise(cuts):
+        piece = _CONJUNCTION_HEAD.sub("", text[a:b].strip(" ,;"))
+        if spans and len(_WORDS.findall(piece)) < 3:
+            spans[-1] = (spans[-1][0], b)  # too short to stand alone: keep it with before
+            continue
+        spans.append((a, b))
+    if len(spans) > 1 and len(_WORDS.findall(text[spans[0][0] : spans[0][1]])) < 3:
+        spans[1] = (spans[0][0], spans[1][1])
+        spans.pop(0)
+    return spans
+
+
+def _quantity_phrases(clause: str) -> list[tuple[int, int]]:
+    """Spans of the separate quantity phrases of a clause: "of 3 engineers", "50%".
+
+    Quantities joined only by punctuation, "and", "to", ... ("3.10, 3.11 and 3.12",
+    "5 to 10 minutes") form one phrase; a phrase takes the word after it when that word
+    is not a function word ("3 engineers") and a partitive "of" before it."""
+    found = [
+        (m.start(), m.end())
+        for m in _QUANTITY.finditer(clause)
+        if any(c.isdigit() for c in m.group(0))
+    ]
+    if len(found) < 2:
+        return []
+    groups: list[list[int]] = [[found[0][0], found[0][1]]]
+    for a, b in found[1:]:
+        between = clause[groups[-1][1] : a].strip().lower().split()
+        if all(w.strip(",") in _JOINING or not w.strip(",") for w in between):
+            groups[-1][1] = b
+        else:
+            groups.append([a, b])
+    if len(groups) < 2:
+        return []
+    phrases: list[tuple[int, int]] = []
+    for a, b in groups:
+        after = re.match(r"\s+([A-Za-z][\w-]*)", clause[b:])
+        if after is not None and after.group(1).lower() not in _UNIT_STOP:
+            b += after.end()
+        before = re.search(r"\bof\s+$", clause[:a])
+        if before is not None:
+            a = before.start()
+        phrases.append((a, b))
+    return phrases
+
+
+def _clean(text: str) -> str:
+    text = _BULLET.sub("", text)
+    text = _CONJUNCTION_HEAD.sub("", text.strip())
+    text = _LEAD_IN.sub("", text)
+    return _SPACE.sub(" ", text).strip(" ,;:-")
+
+
+def _without(text: str, cut: Sequence[tuple[int, int]]) -> str:
+    out, pos = [], 0
+    for a, b in sorted(cut):
+        out.append(text[pos:a])
+        pos = max(pos, b)
+    out.append(text[pos:])
+    return _SPACE.sub(" ", "".join(out)).replace(" ,", ",").replace(" .", ".").strip()
+
+
+def _strip_markers(text: str, start: int, markers: Sequence[tuple[int, int]]) -> str:
+    """text (which begins at `start` of the answer) without the markers inside it."""
+    inner = [(a - start, b - start) for a, b in markers if a >= start and b <= start + len(text)]
+    return _without(text, inner) if inner else text
+
+
+def split_answer(
+    text: str,
+    markers: Sequence[tuple[int, int]] = (),
+    *,
+    max_chars: int = 20_000,
+) -> list[Piece]:
+    """Every sentence of the answer as excluded pieces and atomic factual claims (the
+    scorer checks at most `faithfulness.max_claims` of them)."""
+    text = text[:max_chars]
+    pieces: list[Piece] = []
+    for s_start, s_end in split_sentences(text, markers, max_chars):
+        sentence = _strip_markers(text[s_start:s_end], s_start, markers)
+        body = _BULLET.sub("", sentence)
+        head = _GREETING_HEAD.match(body)
+        if head is not None and head.end() < len(body.rstrip(" .!")):
+            body = body[head.end() :]  # "Sure, the API returns JSON": the rest is read
+        kind, why = classify(body)
+        if kind in _WHOLE_SENTENCE:  # a question, a greeting, a remark about the answer
+            pieces.append(Piece(_clean(sentence), s_start, s_end, kind, why, False, s_start, s_end))
+            continue
+        offset = s_start + (len(sentence) - len(body) if head is not None else 0)
+        for c_start, c_end in _clauses(text, max(s_start, offset), s_end):
+            clause = _clean(_strip_markers(text[c_start:c_end], c_start, markers))
+            if not clause:
+                continue
+            kind, why = classify(clause)
+            if kind is not ClaimKind.FACTUAL:  # "I love Paris, I've been there twice"
+                pieces.append(Piece(clause, s_start, s_end, kind, why, False, c_start, c_end))
+                continue
+            pieces.extend(_atomic(clause, s_start, s_end, c_start, c_end))
+    return pieces
+
+
+# Kinds that describe a whole sentence; advice and opinions are judged per clause ("I
+# love Paris, I've been there twice": an opinion, then a checkable claim).
+_WHOLE_SENTENCE = frozenset({ClaimKind.QUESTION, ClaimKind.GREETING, ClaimKind.META})
+
+
+def _atomic(clause: str, s_start: int, s_end: int, c_start: int, c_end: int) -> list[Piece]:
+    """One claim per separate quantity of the clause (or the clause itself)."""
+    quotes = [q.strip() for q in _QUOTE.findall(clause)]
+    phrases = _quantity_phrases(clause)
+    variants = (
+        [_without(clause, [p for p in phrases if p != keep]) for keep in phrases]
+        if phrases
+        else [clause]
+    )
+    why = "a statement of fact" + (
+        f" (one of {len(variants)} quantities in its clause)" if phrases else ""
+    )
+    return [
+        Piece(
+            variant.rstrip(" ,;"),
+            s_start,
+            s_end,
+            ClaimKind.FACTUAL,
+            why,
+            _has_specific(variant),
+            c_start,
+            c_end,
+            quotes,
+        )
+        for variant in variants
+    ]

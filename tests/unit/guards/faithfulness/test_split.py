@@ -1,0 +1,131 @@
+"""guards/faithfulness/split.py: sentences, kinds with their reasons, atomic claims
+(docs/spec.md §Read-time faithfulness, "Atomic claims")."""
+
+from __future__ import annotations
+
+import pytest
+
+from groundwire.guards.faithfulness.split import classify, split_answer, split_sentences
+from groundwire.topics.vocab import ClaimKind
+
+INBOX3 = (
+    "Your Inbox3 project is at 60% completion. The main blockers are OAuth and rate limits. "
+    "Your team of 3 engineers is allocated 50% to this project."
+)
+
+
+def texts(answer: str, markers: list[tuple[int, int]] | None = None) -> list[str]:
+    return [answer[a:b] for a, b in split_sentences(answer, markers or [])]
+
+
+def test_sentences_end_at_stops_not_at_abbreviations_numbers_or_files() -> None:
+    answer = "It retries, e.g. on timeouts, every 2.5 s. See retry.py for that. Done!"
+    assert texts(answer) == [
+        "It retries, e.g. on timeouts, every 2.5 s.",
+        "See retry.py for that.",
+        "Done!",
+    ]
+
+
+def test_a_marker_after_the_stop_belongs_to_the_sentence_before() -> None:
+    answer = "Blockers are OAuth. [mem_Y] Next one."
+    start = answer.index("[")
+    assert texts(answer, [(start, start + 7)]) == ["Blockers are OAuth. [mem_Y]", "Next one."]
+
+
+def test_list_items_and_lines_are_sentences() -> None:
+    answer = "Here is what I found:\n1. Inbox3 is at 60%\n- Blockers: OAuth"
+    assert texts(answer) == ["Here is what I found:", "1. Inbox3 is at 60%", "- Blockers: OAuth"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind"),
+    [
+        ("Does that help?", ClaimKind.QUESTION),
+        ("Hi there!", ClaimKind.GREETING),
+        ("Hope this helps!", ClaimKind.GREETING),
+        ("Thanks!", ClaimKind.GREETING),
+        ("Here is what I found:", ClaimKind.META),
+        ("I don't have information about the budget.", ClaimKind.META),
+        ("Try restarting the worker.", ClaimKind.ADVICE),
+        ("Please check the logs first.", ClaimKind.ADVICE),
+        ("If you need speed, use Redis.", ClaimKind.ADVICE),
+        ("You should fix OAuth first.", ClaimKind.ADVICE),
+        ("I recommend the managed service.", ClaimKind.ADVICE),
+        ("I love Paris.", ClaimKind.OPINION),
+        ("I think that's great.", ClaimKind.OPINION),
+        ("That sounds like a fun trip.", ClaimKind.OPINION),
+        ("The API returns JSON.", ClaimKind.FACTUAL),
+        ("I think the team has 3 engineers.", ClaimKind.FACTUAL),  # a hedged specific
+        ("Use of the cache is optional.", ClaimKind.FACTUAL),  # "use" as a noun
+        ("The dashboard is great for teams of 5.", ClaimKind.FACTUAL),
+    ],
+)
+def test_kinds(sentence: str, kind: ClaimKind) -> None:
+    found, why = classify(sentence)
+    assert found is kind
+    assert why  # every piece says why it is what it is
+
+
+def test_the_spec_example_is_four_atomic_claims() -> None:
+    pieces = split_answer(INBOX3)
+    assert [p.kind for p in pieces] == [ClaimKind.FACTUAL] * 4
+    assert [p.text for p in pieces] == [
+        "Your Inbox3 project is at 60% completion.",
+        "The main blockers are OAuth and rate limits.",
+        "Your team of 3 engineers is allocated to this project.",
+        "Your team is allocated 50% to this project.",
+    ]
+    assert all(p.critical for p in pieces)
+    assert pieces[2].start == pieces[3].start  # both from the third sentence
+
+
+def test_clauses_are_cut_at_conjunctions_after_a_comma_and_at_semicolons() -> None:
+    pieces = split_answer(
+        "Georgian works at Arrive, but he used to work at Datakynd; it grew fast last year."
+    )
+    assert [p.text for p in pieces] == [
+        "Georgian works at Arrive",
+        "he used to work at Datakynd",
+        "it grew fast last year.",
+    ]
+    # a clause under three words stays with the one before
+    [piece] = split_answer("The job failed, and so on.")
+    assert piece.text == "The job failed, and so on."
+
+
+def test_quantities_of_one_phrase_stay_together() -> None:
+    [piece] = split_answer("Versions 3.10, 3.11 and 3.12 are supported.")
+    assert piece.text == "Versions 3.10, 3.11 and 3.12 are supported."
+
+
+def test_a_greeting_before_a_fact_leaves_the_fact() -> None:
+    [piece] = split_answer("Sure, the API returns JSON.")
+    assert piece.kind is ClaimKind.FACTUAL
+    assert piece.text == "the API returns JSON."
+
+
+def test_an_opinion_clause_is_excluded_and_the_experience_is_checked() -> None:
+    pieces = split_answer("I love Paris, I've been there twice.")
+    assert [(p.kind, p.text) for p in pieces] == [
+        (ClaimKind.OPINION, "I love Paris"),
+        (ClaimKind.FACTUAL, "I've been there twice."),
+    ]
+
+
+def test_lead_ins_that_name_the_sources_are_not_part_of_the_claim() -> None:
+    [piece] = split_answer("According to your memories, Georgian works at Arrive.")
+    assert piece.text == "Georgian works at Arrive."
+
+
+def test_markers_are_removed_from_the_claim_text() -> None:
+    answer = "Inbox3 is at 60% completion [source:1]."
+    start = answer.index("[")
+    [piece] = split_answer(answer, [(start, start + 10)])
+    assert piece.text == "Inbox3 is at 60% completion."
+    assert piece.clause_start <= start < piece.clause_end
+
+
+def test_input_is_bounded() -> None:
+    pieces = split_answer("A fact. " * 10_000, max_chars=80)
+    assert len(pieces) == 10
