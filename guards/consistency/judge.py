@@ -32,7 +32,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from itertools import combinations
+from itertools import combinations, islice, pairwise
 from typing import Protocol
 
 from groundwire.guards.consistency.config import ConsistencyConfig
@@ -106,7 +106,9 @@ def _structural(cluster: Cluster, cfg: ConsistencyConfig) -> Judgement:
             f"{predicate} is not stateful: its values can hold together",
         )
     drift = timedelta(days=cfg.signals.temporal_drift_days)
-    for a, b in combinations(sorted(members, key=lambda m: (m.valid_from, m.memory_id)), 2):
+    # In time order, two values within the drift anywhere means two neighbours within it
+    # (the value changes somewhere between them, closer in time): neighbours suffice.
+    for a, b in pairwise(sorted(members, key=lambda m: (m.valid_from, m.memory_id))):
         if object_key(a.object) != object_key(b.object) and b.valid_from - a.valid_from <= drift:
             gap = _days(b.valid_from - a.valid_from)
             drift_days = cfg.signals.temporal_drift_days
@@ -142,7 +144,7 @@ def _pair(a: MemoryRecord, b: MemoryRecord) -> tuple[ConsistencyVerdict, str]:
 
 def _semantic(cluster: Cluster) -> Judgement:
     verdicts: list[tuple[ConsistencyVerdict, str]] = [
-        _pair(a, b) for a, b in list(combinations(cluster.members, 2))[:_MAX_PAIRS]
+        _pair(a, b) for a, b in islice(combinations(cluster.members, 2), _MAX_PAIRS)
     ]
     for verdict, why in verdicts:
         if verdict is ConsistencyVerdict.CONTRADICTION:

@@ -3,13 +3,17 @@
 
 * structural: memories with the same (subject, predicate): one dict pass, O(n);
 * temporal: the same groups, when their valid_from spread exceeds temporal_drift_days;
-* semantic: memories whose texts are at least `semantic_similarity_threshold` similar
+* semantic: memories whose texts are more than `semantic_similarity_threshold` similar
   but differ in subject or predicate. Never all pairs: every memory gets a sketch (a
   MinHash of its words, or random-hyperplane bits of its sentence embedding), the sketch
-  is cut into LSH bands, and only memories that share a band are compared exactly.
-  A band bucket holding more than `max_bucket` memories is skipped (a phrase most
-  memories share says nothing about two of them), so the work stays O(n * bands) plus
-  the confirmed pairs.
+  is cut into LSH bands, and only memories that share a band are compared exactly. In a
+  band bucket of more than `max_bucket` memories each is compared with the bucket's
+  first only (similar memories still end in one cluster through it), so a tenant costs
+  at most n * bands * max_bucket / 2 comparisons: linear in its memories.
+
+A predicate that holds several values at once (likes, uses) is not suspect for having
+several: its group keeps only memories whose object another one repeats (equivalents to
+merge). A stateful one (works_at) is suspect with two values at any distance in time.
 
 The output is deterministic (sorted by memory id), so two scans of the same view plan
 the same commands.
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -29,19 +33,23 @@ import numpy as np
 import numpy.typing as npt
 
 from groundwire.guards.consistency.config import ConsistencyConfig
-from groundwire.guards.consistency.memory import sp_key
+from groundwire.guards.consistency.extract import object_key
+from groundwire.guards.consistency.memory import is_stateful, sp_key
 from groundwire.guards.dedup.minhash import (
     MinHasher,
     choose_bands,
     hash_token_sets,
-    hashed_jaccard,
     tokenize,
 )
 from groundwire.topics.memory import MemoryRecord
 from groundwire.topics.vocab import ConsistencySignal
 
-MINHASH_PERM = 64
-LSH_MAX_MISS = 1e-3
+# 128 permutations in 15 bands of 8 rows at the default 0.85: a pair at 0.85 shares no
+# band with probability 0.008 (less the more similar), while a pair at 0.5, common among
+# templated memories, becomes a candidate only 6 % of the time (64 permutations would
+# need 5-row bands: 32 %).
+MINHASH_PERM = 128
+LSH_MAX_MISS = 1e-2
 EMBED_BITS_MAX = 256
 _PLANE_SEED = 20_260_405
 
@@ -83,7 +91,7 @@ class SignalStats:
     memories: int = 0
     candidate_pairs: int = 0
     confirmed_pairs: int = 0
-    skipped_buckets: int = 0
+    pivoted_buckets: int = 0
     by_signal: dict[ConsistencySignal, int] = field(default_factory=dict)
 
 
@@ -107,6 +115,11 @@ def _structural(memories: Sequence[MemoryRecord], cfg: ConsistencyConfig) -> lis
     for members in groups.values():
         if len(members) < 2:
             continue
+        if not is_stateful(members[0].predicate, cfg):
+            values = Counter(object_key(m.object) for m in members)
+            members = [m for m in members if values[object_key(m.object)] > 1]
+            if len(members) < 2:
+                continue
         signals: set[ConsistencySignal] = set()
         if cfg.signals.structural:
             signals.add(ConsistencySignal.STRUCTURAL)
@@ -149,10 +162,12 @@ def _bucket_pairs(
         ends = np.concatenate((boundaries, [n]))
         sizes = ends - starts
         for start, size in zip(starts[sizes > 1].tolist(), sizes[sizes > 1].tolist(), strict=True):
-            if size > max_bucket:
-                stats.skipped_buckets += 1
-                continue
             members = sorted(order[start : start + size].tolist())
+            if size > max_bucket:  # each with the first only: linear in the bucket
+                stats.pivoted_buckets += 1
+                pivot = members[0]
+                pairs.update((pivot, b) for b in members[1:])
+                continue
             for i, a in enumerate(members):
                 for b in members[i + 1 :]:
                     pairs.add((a, b))
@@ -196,13 +211,21 @@ class SemanticIndex:
 
     def _minhash_pairs(self, texts: list[str], stats: SignalStats) -> list[tuple[int, int, float]]:
         token_sets = hash_token_sets([tokenize(t) for t in texts])
-        sorted_sets = [np.sort(t) for t in token_sets]
-        keys = self._hasher.band_keys(self._hasher.signatures(sorted_sets))
+        keys = self._hasher.band_keys(self._hasher.signatures(token_sets))
         candidates = _bucket_pairs(keys, self.cfg.max_bucket, stats)
         stats.candidate_pairs += len(candidates)
+        # exact Jaccard of the hashed word sets (Python sets: about a microsecond a pair)
+        sets: dict[int, frozenset[int]] = {}
         out = []
         for a, b in sorted(candidates):
-            inter, union = hashed_jaccard(sorted_sets[a], sorted_sets[b])
+            sa = sets.get(a)
+            if sa is None:
+                sa = sets[a] = frozenset(token_sets[a].tolist())
+            sb = sets.get(b)
+            if sb is None:
+                sb = sets[b] = frozenset(token_sets[b].tolist())
+            inter = len(sa & sb)
+            union = len(sa) + len(sb) - inter
             similarity = inter / union if union else 0.0
             if similarity > self.threshold:
                 out.append((a, b, similarity))
