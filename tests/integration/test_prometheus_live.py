@@ -1,11 +1,15 @@
 """Live observability check: a real worker, a real Prometheus scraping it, the HTTP API.
 
-Runs the CLI as an operator would (`groundwire topics create`, `groundwire worker`,
-`groundwire produce`), starts Debian's `prometheus` with a generated config (1 s scrape,
-the repository's rule files, its own storage dir and port), then asserts through the
-Prometheus HTTP API that:
+Runs the CLI as an operator would (`groundwire topics create`, `groundwire worker` with
+the opt-in answers stage beside the default ones, `groundwire produce`), publishes
+answers to the `answers` topic for three tenants whose policies warn, regenerate (through
+a webhook of the test's own) and block, starts Debian's `prometheus` with a generated
+config (1 s scrape, the repository's rule files, its own storage dir and port), then
+asserts through the Prometheus HTTP API that:
   * the counters equal what the worker actually routed (read back from the output
     topics and counted by the codes they carry),
+  * the guard-3 counters equal what the answers stage wrote to `answers.scored`
+    (risk levels, policy actions, unsupported verdicts, uncited findings, phantoms),
   * every PromQL expression of the dashboard parses and returns data,
   * the rule files load into a real server,
   * `groundwire report` works against it.
@@ -21,21 +25,25 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import httpx
 import orjson
 import pytest
+import redis
 import yaml
-from confluent_kafka import Consumer
+from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient
 
 from groundwire.metrics import dashboard, labels
 from groundwire.metrics.screening import reentry_reasons
+from groundwire.topics.answers import ScoredAnswer
 from groundwire.topics.records import DlqRecord, RoutedResult
 from tests.support import REPO
 
@@ -45,6 +53,8 @@ EXAMPLES = REPO / "groundwire" / "examples" / "claims.jsonl"
 GROUNDWIRE = [sys.executable, "-m", "groundwire.streams.cli"]
 PROMETHEUS_BIN = shutil.which("prometheus") or "/usr/bin/prometheus"
 GRAFANA_VARS = {"$__rate_interval": "1m", "$__range": "1h", "$__interval": "15s"}
+# the default stages plus the opt-in answers stage (read-time faithfulness)
+STAGES = "screen,route,memory,answers"
 
 
 def _free_port() -> int:
@@ -85,8 +95,36 @@ class Prom:
         return {r["metric"].get(label, ""): float(r["value"][1]) for r in self.query(promql)}
 
 
+class _Regenerate(BaseHTTPRequestHandler):
+    """The regenerate policy's webhook: answers with the first context source, cited."""
+
+    def do_POST(self) -> None:
+        request = json.loads(self.rfile.read(int(self.headers.get("content-length", "0"))))
+        first = request["context"][0]
+        payload = json.dumps({"answer": f"{first['text']} [source:{first['index']}]"}).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *_args: object) -> None:
+        """Quiet."""
+
+
 @pytest.fixture
-def env(bootstrap_servers: str, redis_url: str, unique_prefix: str) -> dict[str, str]:
+def webhook() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Regenerate)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/regenerate"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def env(
+    bootstrap_servers: str, redis_url: str, unique_prefix: str, unique_tenant: str, webhook: str
+) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         {
@@ -99,6 +137,14 @@ def env(bootstrap_servers: str, redis_url: str, unique_prefix: str) -> dict[str,
             "GROUNDWIRE_GUARDS__DEDUP__REDIS_PREFIX": f"gwtest:{unique_prefix}",
             # keep the test on loopback: no URL/issue lookups
             "GROUNDWIRE_GUARDS__CITATION__VERIFY": "false",
+            # guard 3: one tenant per policy (the default, warn, for the rest); the
+            # webhook is on loopback, so it is allow-listed past the SSRF guard
+            "GROUNDWIRE_GUARDS__FAITHFULNESS__TENANT_POLICIES": json.dumps(
+                {f"{unique_tenant}-regen": "regenerate", f"{unique_tenant}-block": "block"}
+            ),
+            "GROUNDWIRE_GUARDS__FAITHFULNESS__REGENERATE__WEBHOOK_URL": webhook,
+            "GROUNDWIRE_GUARDS__FAITHFULNESS__REGENERATE__WEBHOOK_ALLOWLIST": '["127.0.0.1"]',
+            "GROUNDWIRE_GUARDS__FAITHFULNESS__CACHE__REDIS_PREFIX": f"gwtest:faith:{unique_prefix}",
         }
     )
     return env
@@ -113,7 +159,7 @@ def pipeline(env: dict[str, str], tmp_path: Path) -> Iterator[dict[str, str]]:
     assert created.returncode == 0, created.stdout + created.stderr
     log = (tmp_path / "worker.log").open("wb")
     worker = subprocess.Popen(
-        [*GROUNDWIRE, "worker"], env=env, stdout=log, stderr=subprocess.STDOUT
+        [*GROUNDWIRE, "worker", "--stages", STAGES], env=env, stdout=log, stderr=subprocess.STDOUT
     )
     try:
         yield env
@@ -134,6 +180,10 @@ def pipeline(env: dict[str, str], tmp_path: Path) -> Iterator[dict[str, str]]:
         if mine:
             for future in admin.delete_topics(mine, operation_timeout=30).values():
                 future.result()
+        cache = redis.Redis.from_url(env["GROUNDWIRE_REDIS_URL"])
+        for key in cache.scan_iter(match=f"gwtest:faith:{env['GROUNDWIRE_TOPIC_PREFIX']}*"):
+            cache.delete(key)
+        cache.close()
 
 
 @pytest.fixture
@@ -259,6 +309,107 @@ def _expected_series(outputs: dict[str, list[dict[str, Any]]]) -> dict[str, coll
     return exp
 
 
+# Guard 3: the spec's Inbox3 context, a model's own output among it (fails provenance)
+# and a memory of another scope (never grounds; the uncited-claim flagger names it).
+ANSWER_CONTEXT = [
+    {"id": "mem_X", "text": "Inbox3 is at 60% completion.", "source": "corpus"},
+    {
+        "id": "mem_Y",
+        "text": "The main blockers of Inbox3 are OAuth and rate limits.",
+        "source": "corpus",
+    },
+    {"id": "chat_1", "text": "Inbox3 runs on Postgres.", "source": "model"},
+]
+OTHER_SCOPES = [
+    {
+        "id": "team_1",
+        "text": "The Inbox3 team deploys every Friday.",
+        "source": "corpus",
+        "scope": "team",
+    }
+]
+ANSWER_TEXTS = {
+    "supported": "Inbox3 is at 60% completion [source:1]. "
+    "The main blockers are OAuth and rate limits [source:2].",
+    "inbox3": "Your Inbox3 project is at 60% completion. The main blockers are OAuth and rate "
+    "limits. Your team of 3 engineers is allocated 50% to this project.",
+    "citations": "Inbox3 is at 60% completion [source:7]. Inbox3 runs on Postgres [chat_1]. "
+    "The Inbox3 team deploys every Friday. Hope this helps!",
+}
+# (tenant suffix, text) per answer; the tenants' policies are set in `env`
+ANSWER_PLAN = [
+    ("warn", "supported"),
+    ("warn", "inbox3"),
+    ("warn", "citations"),
+    ("regen", "inbox3"),
+    ("block", "inbox3"),
+    ("block", "supported"),
+]
+
+
+def _publish_answers(env: dict[str, str], tenant: str) -> list[str]:
+    """The plan's answers onto the `answers` topic; returns their ids."""
+    producer = Producer({"bootstrap.servers": env["GROUNDWIRE_BOOTSTRAP_SERVERS"]})
+    ids = []
+    for i, (suffix, text) in enumerate(ANSWER_PLAN):
+        answer_id = f"ans-{i}-{uuid.uuid4().hex[:6]}"
+        doc = {
+            "answer_id": answer_id,
+            "tenant_id": f"{tenant}-{suffix}",
+            "user_id": "georgian",
+            "text": ANSWER_TEXTS[text],
+            "context": ANSWER_CONTEXT,
+            "other_scopes": OTHER_SCOPES,
+            "query": "How is Inbox3 going?",
+        }
+        topic = f"{env['GROUNDWIRE_TOPIC_PREFIX']}answers"
+        producer.produce(topic, key=doc["tenant_id"].encode(), value=orjson.dumps(doc))
+        ids.append(answer_id)
+    assert producer.flush(30) == 0
+    return ids
+
+
+def _read_scored(env: dict[str, str], ids: list[str]) -> list[ScoredAnswer]:
+    consumer = Consumer(
+        {
+            "bootstrap.servers": env["GROUNDWIRE_BOOTSTRAP_SERVERS"],
+            "group.id": f"obs-answers-{uuid.uuid4().hex[:8]}",
+            "auto.offset.reset": "earliest",
+            "isolation.level": "read_committed",
+            "enable.auto.commit": False,
+        }
+    )
+    consumer.subscribe([f"{env['GROUNDWIRE_TOPIC_PREFIX']}answers.scored"])
+    scored: dict[str, ScoredAnswer] = {}
+    deadline = time.monotonic() + 120
+    try:
+        while len(scored) < len(ids) and time.monotonic() < deadline:
+            msg = consumer.poll(0.5)
+            if msg is None or msg.error():
+                continue
+            item = ScoredAnswer.model_validate_json(msg.value())
+            scored[item.answer.answer_id] = item
+    finally:
+        consumer.close()
+    assert sorted(scored) == sorted(ids), f"scored {sorted(scored)} of {sorted(ids)}"
+    return [scored[i] for i in ids]
+
+
+def _expected_guard3(scored: list[ScoredAnswer]) -> dict[str, collections.Counter]:
+    """Recompute the guard-3 counters from what the answers stage wrote."""
+    exp: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for item in scored:
+        exp["risk"][item.risk.value] += 1
+        exp["action"][item.action.value] += 1
+        for claim in item.claims:
+            if claim.verdict is not None and claim.verdict.value != "supported":
+                exp["unsupported"][claim.verdict.value] += 1
+            if claim.uncited is not None:
+                exp["uncited"][claim.uncited.finding.value] += 1
+            exp["phantom"]["all"] += sum(c.status.value == "phantom" for c in claim.citations)
+    return exp
+
+
 def _nonzero(values: dict[str, float]) -> dict[str, int]:
     return {k: round(v) for k, v in values.items() if v}
 
@@ -334,10 +485,60 @@ def test_prometheus_sees_what_the_worker_routed(
     lag = _wait("consumer lag reported", lambda: q.query("groundwire_consumer_lag"), 30)
     # one series per (group, topic, partition), whichever process of the worker set it
     assert all("pid" not in row["metric"] for row in lag), lag
-    inputs = ("claims", "claims.screened", "approved", "blocked", "memories.commands")
+    inputs = ("claims", "claims.screened", "approved", "blocked", "memories.commands", "answers")
     assert {row["metric"]["topic"] for row in lag} <= {
         f"{env['GROUNDWIRE_TOPIC_PREFIX']}{s}" for s in inputs
     }
+
+    # 3b. guard 3: answers published to `answers`, scored by the answers stage with each
+    # tenant's policy; the counters equal what it wrote to `answers.scored`
+    answer_ids = _publish_answers(env, unique_tenant)
+    scored = _read_scored(env, answer_ids)
+    by_id = {s.answer.answer_id: s for s in scored}
+    actions = {
+        (suffix, text): by_id[i].action.value
+        for i, (suffix, text) in zip(answer_ids, ANSWER_PLAN, strict=True)
+    }
+    # the spec's Inbox3 answer: 0.50, high; each tenant's policy acts on it
+    assert all(
+        by_id[i].faithfulness == 0.5
+        for i, (_, t) in zip(answer_ids, ANSWER_PLAN, strict=True)
+        if t == "inbox3"
+    )
+    assert actions[("warn", "inbox3")] == "warned"
+    assert actions[("regen", "inbox3")] == "regenerated"
+    assert actions[("block", "inbox3")] == "blocked"
+    assert actions[("block", "supported")] == "none"
+    g3 = _expected_guard3(scored)
+    assert (
+        g3["risk"]["high"] >= 3 and g3["phantom"]["all"] >= 1 and g3["unsupported"]["rejected"] >= 1
+    )
+    n_answers = len(scored)
+    _wait(
+        "guard-3 counters scraped",
+        lambda: (
+            q.scalar("sum(groundwire_faithfulness_scores_total)") == n_answers
+            and q.scalar("sum(groundwire_faithfulness_latency_seconds_count)") == n_answers
+            and q.scalar("sum(groundwire_faithfulness_score_count)") is not None
+        ),
+        60,
+    )
+    assert _nonzero(q.by("sum by (risk) (groundwire_faithfulness_scores_total)", "risk")) == dict(
+        g3["risk"]
+    )
+    assert _nonzero(
+        q.by("sum by (action) (groundwire_faithfulness_policy_applied_total)", "action")
+    ) == dict(g3["action"])
+    assert _nonzero(
+        q.by("sum by (verdict) (groundwire_faithfulness_unsupported_claims_total)", "verdict")
+    ) == dict(g3["unsupported"])
+    assert _nonzero(
+        q.by("sum by (finding) (groundwire_faithfulness_uncited_claims_total)", "finding")
+    ) == dict(g3["uncited"])
+    assert q.scalar("sum(groundwire_faithfulness_phantom_citations_total)") == g3["phantom"]["all"]
+    assert q.scalar("sum(groundwire_faithfulness_score_count)") == sum(
+        s.faithfulness is not None for s in scored
+    )
 
     # 4. every dashboard expression parses and returns data
     time.sleep(3)  # a few more scrapes so rate() windows hold at least two samples
@@ -378,6 +579,11 @@ def test_prometheus_sees_what_the_worker_routed(
     assert abs(doc["candidates_processed"] - good) <= len(expected["tier"])
     assert abs(doc["guard1"]["blocked"] - sum(expected["blocked"].values())) <= 1
     assert doc["guard1_trend"] == "no history"  # the server is minutes old
+    assert doc["components"]["guard3_faithfulness"] == "running"
+    guard3 = doc["guard3"]
+    assert abs(guard3["window"]["answers"] - n_answers) <= 1
+    assert abs(guard3["window"]["high_risk"] - g3["risk"]["high"]) <= 1
+    assert abs(guard3["actions"].get("blocked", 0) - g3["action"]["blocked"]) <= 1
     text = subprocess.run(
         [*GROUNDWIRE, "report", "--since", "1h"],
         env={**env, "GROUNDWIRE_PROMETHEUS_URL": q.url},
@@ -387,3 +593,4 @@ def test_prometheus_sees_what_the_worker_routed(
     )
     assert text.returncode == 0, text.stderr
     assert "Overall hallucination risk" in text.stdout
+    assert "Guard 3: read-time faithfulness" in text.stdout
