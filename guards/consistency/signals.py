@@ -277,7 +277,7 @@ class SemanticIndex:
         codes = _bucket_pairs(keys, self.cfg.max_bucket, stats)
         stats.candidate_pairs += int(codes.size)
         n = len(texts)
-        out = []
+        out: list[tuple[int, int, float]] = []
         for begin in range(0, codes.size, _PAIR_CHUNK):
             part = codes[begin : begin + _PAIR_CHUNK]
             a, b = part // n, part % n
