@@ -101,6 +101,13 @@ class ConsistencyConfig(Section):
     llm_breaker_failures: int = Field(default=5, ge=1)
     llm_breaker_cooldown_s: float = Field(default=60.0, gt=0.0)
     llm_max_tokens: int = Field(default=300, ge=16)
+    # How the verdict's JSON is requested, as guards.grounding.llm_structured_output:
+    # "auto" probes the endpoint (json_schema, json_object with a schema, json_object,
+    # plain prompt) before the first call; a mode pins it.
+    llm_structured_output: Literal[
+        "auto", "json_schema", "json_object_schema", "json_object", "prompt"
+    ] = "auto"
+    llm_capability_ttl_s: float = Field(default=600.0, gt=0.0)
 
     @field_validator("redis_prefix")
     @classmethod

@@ -1,11 +1,17 @@
 """The LLM judge: one chat completion per suspect cluster, on any OpenAI-compatible endpoint.
 
-The same client rules as the grounding LLM verifier (guards/grounding/llm.py): the
-memories reach the model only as JSON data inside a block fenced by a random marker
-(anything in the data that looks like a fence is neutralised, and the system prompt says
-nothing inside it is an instruction), the answer must be a JSON verdict, concurrency is
-bounded, retries back off, and a circuit breaker stops calling a failing endpoint. Any
-failure is UNKNOWN for that cluster: no action, and the next scan judges it again.
+It calls through the guards' one LLM client (guards/grounding/llm_client.py), the same
+as the grounding LLM verifier, so it gets what a real model server needs and a
+loopback stand-in never showed: the structured-output mode detected on the endpoint
+before the first call (json_schema, json_object with a schema, json_object, plain
+prompt) with the fallback chain on refusals, a fixed answer schema (nothing of a memory
+ever goes into it), an answer cut off by max_tokens or not a verdict ending UNKNOWN with
+the reason, bounded concurrency, timeouts, retries with backoff, a circuit breaker, and
+tokens and wall time counted per call (caller "judge"). The memories reach the model
+only as JSON data inside a block fenced by a random marker (anything in the data that
+looks like a fence is neutralised, and the system prompt says nothing inside it is an
+instruction). Any failure is UNKNOWN for that cluster: no action, and the next scan
+judges it again.
 """
 
 from __future__ import annotations
@@ -17,14 +23,14 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import httpx
-import orjson
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from groundwire.guards.consistency.config import ConsistencyConfig
 from groundwire.guards.consistency.judge import Judgement
 from groundwire.guards.consistency.signals import Cluster
 from groundwire.guards.grounding.breaker import CircuitBreaker
 from groundwire.guards.grounding.llm import data_block
+from groundwire.guards.grounding.llm_client import LlmClient, LlmEndpoint, OutputSchema
 from groundwire.topics.vocab import ConsistencyVerdict
 
 log = logging.getLogger(__name__)
@@ -48,6 +54,33 @@ Answer with one JSON object only:
   "reasoning": "one sentence"}}"""
 
 
+_VERDICTS = ["EQUIVALENT", "TEMPORAL_EVOLUTION", "CONTRADICTION", "DISTINCT"]
+# Fixed: a module constant the client checks for a plain ASCII alphabet. `bounded` caps
+# the reasoning so a grammar-constrained server (llama-cpp-python) ends the answer well
+# inside llm_max_tokens instead of cutting it off.
+JUDGE_SCHEMA = OutputSchema(
+    name="consistency_verdict",
+    portable={
+        "type": "object",
+        "properties": {
+            "verdict": {"type": "string", "enum": _VERDICTS},
+            "reasoning": {"type": "string"},
+        },
+        "required": ["verdict", "reasoning"],
+        "additionalProperties": False,
+    },
+    bounded={
+        "type": "object",
+        "properties": {
+            "verdict": {"type": "string", "enum": _VERDICTS},
+            "reasoning": {"type": "string", "maxLength": 200},
+        },
+        "required": ["verdict", "reasoning"],
+        "additionalProperties": False,
+    },
+)
+
+
 class LlmAnswer(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
@@ -60,33 +93,43 @@ class LlmAnswer(BaseModel):
         return value.strip().upper().replace(" ", "_") if isinstance(value, str) else value
 
 
+def judge_endpoint(cfg: ConsistencyConfig) -> LlmEndpoint:
+    """The consistency settings' endpoint (`llm_*`, `judge_model`)."""
+    if not cfg.llm_base_url:
+        raise ValueError("the llm judge needs guards.consistency.llm_base_url")
+    return LlmEndpoint(
+        base_url=cfg.llm_base_url,
+        model=cfg.judge_model,
+        api_key=cfg.llm_api_key,
+        timeout_s=cfg.llm_timeout_s,
+        max_concurrency=cfg.llm_max_concurrency,
+        max_retries=cfg.llm_max_retries,
+        breaker_failures=cfg.llm_breaker_failures,
+        breaker_cooldown_s=cfg.llm_breaker_cooldown_s,
+        max_tokens=cfg.llm_max_tokens,
+        structured_output=cfg.llm_structured_output,
+        capability_ttl_s=cfg.llm_capability_ttl_s,
+    )
+
+
 class LlmJudge:
     """Judge over an OpenAI-compatible chat-completions endpoint (judge_model)."""
 
     name = "llm"
 
     def __init__(self, cfg: ConsistencyConfig, client: httpx.AsyncClient | None = None) -> None:
-        if not cfg.llm_base_url:
-            raise ValueError("the llm judge needs guards.consistency.llm_base_url")
         self.cfg = cfg
-        self._url = cfg.llm_base_url.rstrip("/") + "/chat/completions"
-        self._client = client
-        self._own_client = client is None
-        self._sem = asyncio.Semaphore(cfg.llm_max_concurrency)
-        self.breaker = CircuitBreaker(cfg.llm_breaker_failures, cfg.llm_breaker_cooldown_s)
+        self.client = LlmClient(judge_endpoint(cfg), client)
 
     def __repr__(self) -> str:  # never show the key
-        return f"LlmJudge(url={self._url!r}, model={self.cfg.judge_model!r})"
+        return f"LlmJudge(url={self.cfg.llm_base_url!r}, model={self.cfg.judge_model!r})"
+
+    @property
+    def breaker(self) -> CircuitBreaker:
+        return self.client.breaker
 
     async def aclose(self) -> None:
-        if self._client is not None and self._own_client:
-            await self._client.aclose()
-            self._client = None
-
-    def _http(self) -> httpx.AsyncClient:
-        if self._client is None:
-            self._client = httpx.AsyncClient(timeout=self.cfg.llm_timeout_s)
-        return self._client
+        await self.client.aclose()
 
     async def judge_batch(self, clusters: Sequence[Cluster]) -> list[Judgement]:
         return list(await asyncio.gather(*(self._judge_safely(c) for c in clusters)))
@@ -95,6 +138,7 @@ class LlmJudge:
         try:
             return await self._judge(cluster)
         except Exception as exc:  # never raise into the scan
+            log.exception("consistency judge error")
             return Judgement(ConsistencyVerdict.UNKNOWN, f"judge error: {type(exc).__name__}")
 
     async def _judge(self, cluster: Cluster) -> Judgement:
@@ -112,52 +156,15 @@ class LlmJudge:
                 for m in cluster.members[:MAX_MEMBERS_SHOWN]
             ]
         }
-        content = await self._complete(
-            SYSTEM_PROMPT.format(fence=fence), data_block(payload, fence)
+        result = await self.client.complete_json(
+            "judge",
+            SYSTEM_PROMPT.format(fence=fence),
+            data_block(payload, fence),
+            JUDGE_SCHEMA,
+            LlmAnswer,
         )
-        if content is None:
-            return Judgement(ConsistencyVerdict.UNKNOWN, "judge endpoint failed")
-        try:
-            answer = LlmAnswer.model_validate(orjson.loads(content))
-        except (orjson.JSONDecodeError, ValidationError, TypeError):
-            return Judgement(ConsistencyVerdict.UNKNOWN, "judge answer is not a valid verdict")
+        if result.value is None:
+            reason = result.error.replace("verifier ", "judge ", 1) or "judge call failed"
+            return Judgement(ConsistencyVerdict.UNKNOWN, reason[:500])
+        answer = result.value
         return Judgement(ConsistencyVerdict(answer.verdict.lower()), answer.reasoning.strip()[:500])
-
-    async def _complete(self, system: str, user: str) -> str | None:
-        if not self.breaker.allow():
-            return None
-        body = {
-            "model": self.cfg.judge_model,
-            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
-            "temperature": 0,
-            "max_tokens": self.cfg.llm_max_tokens,
-            "response_format": {"type": "json_object"},
-        }
-        headers = {"Content-Type": "application/json"}
-        if self.cfg.llm_api_key:
-            headers["Authorization"] = f"Bearer {self.cfg.llm_api_key}"
-        async with self._sem:
-            for attempt in range(self.cfg.llm_max_retries + 1):
-                if attempt:
-                    await asyncio.sleep(min(4.0, 0.25 * 2 ** (attempt - 1)))
-                try:
-                    resp = await self._http().post(
-                        self._url, content=orjson.dumps(body), headers=headers
-                    )
-                except httpx.HTTPError:
-                    continue
-                if resp.status_code == 429 or resp.status_code >= 500:
-                    continue
-                if resp.status_code >= 400:
-                    break
-                try:
-                    text = resp.json()["choices"][0]["message"]["content"]
-                except (ValueError, KeyError, IndexError, TypeError):
-                    break
-                if isinstance(text, str):
-                    self.breaker.record_success()
-                    return text
-                break
-        self.breaker.record_failure()
-        log.warning("consistency judge call failed")
-        return None

@@ -355,10 +355,13 @@ def test_llm_judge_fences_the_data_and_fails_to_unknown() -> None:
     judge = _llm(answer)
     (judgement,) = asyncio.run(judge.judge_batch([cluster]))
     assert judgement.verdict is ConsistencyVerdict.TEMPORAL_EVOLUTION
-    user = seen[0]["messages"][1]["content"]
+    # the client probes the endpoint's structured-output modes first; the last call judges
+    judged = seen[-1]
+    user = judged["messages"][1]["content"]
     fence = user.split("\n", 1)[0].removeprefix("BEGIN ")
     assert user.endswith(f"END {fence}") and fence not in hostile
-    assert seen[0]["model"] == "claude-haiku-4-5"
+    assert judged["model"] == "claude-haiku-4-5"
+    assert "Georgian" not in json.dumps(judged.get("response_format"))  # a fixed schema
 
     def broken(request: httpx.Request) -> httpx.Response:
         return httpx.Response(503)
