@@ -178,6 +178,28 @@ async def test_the_auditor_rule_rejects_a_claim_citing_model_output() -> None:
     assert AnswerWarningType.REJECTED_SOURCE in warning_types(scored)
 
 
+async def test_the_auditor_rule_covers_reserved_prefixes_and_later_sources() -> None:
+    """Seed 004: a cited source is rejected for a reserved id prefix (whatever its source
+    tag) and for being created after the answer's turn started; the claim goes with it."""
+    start = datetime(2026, 4, 1, tzinfo=UTC)
+    later = (start + timedelta(minutes=5)).isoformat()
+    context = [
+        *MEMORIES,
+        {"id": "draft:7", "text": "Inbox3 runs on Postgres.", "source": "corpus"},
+        {"id": "mem_Z", "text": "Inbox3 ships in May.", "source": "corpus", "created_at": later},
+    ]
+    text = "Inbox3 runs on Postgres [draft:7]. Inbox3 ships in May [mem_Z]."
+    scored = await score(answer(text, context, created_at=start))
+    prefix, late = scored.claims
+    assert [prefix.verdict, late.verdict] == [AnswerClaimVerdict.REJECTED] * 2
+    assert "reserved_prefix" in prefix.reason
+    assert "created_after_claim" in late.reason
+    assert all(
+        c.citations[0].status is AnswerCitationStatus.REJECTED_SOURCE for c in (prefix, late)
+    )
+    assert scored.faithfulness == 0.0 and scored.risk is RiskLevel.HIGH
+
+
 async def test_model_output_never_grounds_an_uncited_claim() -> None:
     context = [{"id": "gen:1", "text": "Inbox3 runs on Postgres.", "source": "corpus"}]
     scored = await score(answer("Inbox3 runs on Postgres.", context))
