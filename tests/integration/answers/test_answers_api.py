@@ -212,3 +212,35 @@ async def test_no_kafka_means_503_and_nothing_recorded(service, make_settings, s
     assert response.headers["retry-after"] == "1"
     assert response.json()["error"] == "unavailable"
     assert read(settings, "answers.scored", 1, timeout_s=3) == []
+
+
+async def test_a_verifier_that_is_down_degrades_to_the_fallback_and_says_so(
+    service, make_settings, signer
+):
+    """Seed 001's degradation: the configured verifier (an LLM here) is unreachable, the
+    offline lexical verifier scores the claims, the response and the record say so, and a
+    degraded score is never cached."""
+    base = make_settings(verifier="llm")
+    grounding = base.guards.grounding.model_copy(
+        update={
+            "llm_base_url": "http://127.0.0.1:9/v1",  # nothing listens on the discard port
+            "llm_model": "any",
+            "llm_max_retries": 0,
+            "llm_timeout_s": 2.0,
+        }
+    )
+    settings = base.model_copy(
+        update={"guards": base.guards.model_copy(update={"grounding": grounding})}
+    )
+    api = await service.start(settings)
+    token = bearer(signer.token("acme", "georgian"))
+    first = (await api.post(PATH, json=body("a-1"), headers=token)).json()
+    assert first["degraded"] is True and first["verifier"] == "llm"
+    assert "the offline lexical verifier scored them" in first["degradation"]
+    assert "verifier_degraded" in [w["type"] for w in first["warnings"]]
+    assert first["faithfulness"] == 0.5 and first["risk"] == RiskLevel.HIGH.value
+    again = (await api.post(PATH, json=body("a-2"), headers=token)).json()
+    assert again["cached"] is False and again["degraded"] is True
+    recorded = read(settings, "answers.scored", 2)
+    assert sorted(doc["answer"]["answer_id"] for _, doc in recorded) == ["a-1", "a-2"]
+    assert all(doc["degraded"] for _, doc in recorded)
