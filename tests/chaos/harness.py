@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
-from confluent_kafka import OFFSET_BEGINNING, Consumer, Producer, TopicPartition
+from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Producer, TopicPartition
 
 from groundwire.streams.admin import create_topics, delete_topics
 from groundwire.streams.settings import Settings
@@ -114,9 +114,13 @@ class Collector:
                 "group.id": f"chaos-reader-{time.time_ns()}",
                 "enable.auto.commit": False,
                 "isolation.level": "read_committed",
+                # never skip ahead: a reset (out of range after a leader change) re-reads
+                # from the start, and the coordinates below keep each record once
+                "auto.offset.reset": "earliest",
                 "log_level": 3,
             }
         )
+        self.errors: collections.Counter[str] = collections.Counter()
         t = settings.topics
         topics = [t.approved, t.review, t.blocked, t.dlq]
         # The run created these topics with settings.partitions partitions (metadata may
@@ -141,6 +145,7 @@ class Collector:
         while not self._stop.is_set():
             for msg in self.consumer.consume(1000, 0.3):
                 if msg.error():
+                    self.errors[str(msg.error().name())] += 1
                     continue
                 coordinates = (msg.topic(), msg.partition(), msg.offset())
                 if coordinates in self._coordinates:
@@ -306,7 +311,74 @@ def run_scenario(
         after = [created for _, _, created in collector.seen if created >= run.healed_at]
         if after:
             resume = round(max(0.0, min(after) - run.healed_at), 2)
-    delete_topics(settings)
+    if collector.errors:
+        notes.append(f"reader errors: {dict(collector.errors)}")
     if lost:
+        missing = sorted(expected - per_claim.keys())
+        notes.append(f"lost e.g. {missing[:5]}")
+        notes.extend(locate(settings, set(missing)))
         notes.append(f"worker log: {worker.log}")
+        notes.extend(_log_tail(worker.log))
+    delete_topics(settings)
     return RunResult(name, claims, lost, doubled, resume, description, notes)
+
+
+def locate(settings: Settings, claim_ids: set[str]) -> list[str]:
+    """Where the lost claims are, read committed and uncommitted, so that a run that lost
+    claims says which step kept them: never published, screened but not routed, or routed
+    in a transaction that never became visible (a missing commit marker)."""
+    t = settings.topics
+    found: list[str] = []
+    for isolation in ("read_uncommitted", "read_committed"):
+        consumer = Consumer(
+            {
+                "bootstrap.servers": settings.bootstrap_servers,
+                "group.id": f"chaos-locate-{time.time_ns()}",
+                "enable.auto.commit": False,
+                "isolation.level": isolation,
+                "enable.partition.eof": True,
+                "log_level": 3,
+            }
+        )
+        topics = [t.claims, t.screened, t.approved, t.review, t.blocked, t.dlq, t.audit]
+        parts = [
+            TopicPartition(n, p, OFFSET_BEGINNING)
+            for n in topics
+            for p in range(settings.partitions)
+        ]
+        consumer.assign(parts)
+        hits: collections.Counter[tuple[str, int]] = collections.Counter()
+        offsets: dict[tuple[str, int], list[int]] = collections.defaultdict(list)
+        pending = {(tp.topic, tp.partition) for tp in parts}
+        deadline = time.monotonic() + 60
+        while pending and time.monotonic() < deadline:
+            for msg in consumer.consume(2000, 1.0):
+                coordinates = (msg.topic(), msg.partition())
+                if msg.error():
+                    if msg.error().code() == KafkaError._PARTITION_EOF:
+                        pending.discard(coordinates)
+                    continue
+                value = msg.value() or b""
+                if any(c.encode() in value for c in claim_ids):
+                    hits[coordinates] += 1
+                    offsets[coordinates].append(msg.offset())
+        consumer.close()
+        prefix = len(settings.topic_prefix)
+        where = ", ".join(
+            f"{topic[prefix:]}[{p}]@{min(offsets[topic, p])}..{max(offsets[topic, p])} x{n}"
+            for (topic, p), n in sorted(hits.items())
+        )
+        found.append(
+            f"{isolation}: {where or 'nowhere'}" + (" (read timed out)" if pending else "")
+        )
+    return found
+
+
+def _log_tail(log: Path, lines: int = 12) -> list[str]:
+    """The worker's last warnings, kept in the result (CI keeps no files)."""
+    try:
+        text = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return []
+    wanted = [line for line in text if " WARNING " in line or " ERROR " in line or "error" in line]
+    return [line[:300] for line in wanted[-lines:]]
