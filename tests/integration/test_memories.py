@@ -11,6 +11,7 @@ topic; a second scan changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import subprocess
 import sys
@@ -20,8 +21,10 @@ from typing import Any
 
 import orjson
 import pytest
-from confluent_kafka import Consumer, Producer
+from confluent_kafka import Consumer, KafkaException, Producer
+from confluent_kafka.admin import AdminClient, ConfigResource
 
+from groundwire.streams.memory import view_of
 from groundwire.topics.memory import MemoryRecord, memory_id
 from groundwire.topics.records import ReviewedResult, ReviewSection, RoutedResult
 from groundwire.topics.vocab import ReasonCode, ReviewDecision, ReviewRole
@@ -287,13 +290,32 @@ def test_review_decisions_and_retraction(pipeline: Pipeline, unique_tenant: str)
         # (unflagged when Supabase went; confirming an unflagged memory changes nothing)
         assert [v.change.value for v in versions[neon] if v] == ["created", "flagged", "unflagged"]
 
+        # one memory by id: a tombstone, gone from the view and from the dedup index
+        arrive = memory_id(t, "c-arrive")
+        out = _cli(pipeline, "memories", "retract", "--tenant", t, "--memory-id", arrive)
+        assert out.returncode == 0, out.stdout + out.stderr
+        reader.poll_until(lambda r: r.versions(mem)[arrive][-1] is None, 60)
+        shown = _cli(pipeline, "memories", "show", "--tenant", t, "--memory-id", arrive)
+        assert shown.returncode == 0 and shown.stdout.strip() == ""
+        current = _cli(pipeline, "memories", "show", "--tenant", t)
+        assert arrive not in current.stdout and neon in current.stdout
+        pipeline.produce(
+            [_claim("c-arrive-again", t, *REPORTED[1][1:])], key_of=lambda _v: t.encode()
+        )
+        arrive_again = memory_id(t, "c-arrive-again")
+        reader.poll_until(lambda r: arrive_again in r.versions(mem), 60)
+        assert reader.versions(mem)[arrive_again][-1].active  # type: ignore[union-attr]
+
         # the right to be forgotten: every memory of the user
         out = _cli(
             pipeline, "memories", "retract", "--tenant", t, "--user", "georgian", "--wait", "60"
         )
         assert out.returncode == 0, out.stdout + out.stderr
         reader.poll_until(
-            lambda r: all(r.versions(mem)[memory_id(t, c)][-1] is None for c, *_ in REPORTED),
+            lambda r: all(
+                r.versions(mem)[memory_id(t, c)][-1] is None
+                for c in [*(c for c, *_ in REPORTED), "c-arrive-again"]
+            ),
             60,
         )
         shown = _cli(pipeline, "memories", "show", "--tenant", t, "--user", "georgian")
@@ -399,3 +421,79 @@ def test_sigkill_mid_stream_keeps_memories_exactly_once(pipeline: Pipeline) -> N
         assert len(current) == 1, [m.object for m in current]
         assert current[0].valid_from == max(m.valid_from for m in jobs)
         assert all(m.valid_to is not None for m in jobs if not m.active)
+    # a consumer that applies `memories` in order holds the store the view holds
+    held = asyncio.run(_view_records(pipeline, [f"t-{t}" for t in range(tenants)], "georgian"))
+    assert held == {mid: m for mid, m in latest.items() if m is not None}
+
+
+async def _view_records(p: Pipeline, tenants: list[str], user: str) -> dict[str, MemoryRecord]:
+    """Every memory (current and history) the Redis view holds for `user`."""
+    view = view_of(p.settings)
+    try:
+        out: dict[str, MemoryRecord] = {}
+        for tenant in tenants:
+            out.update((m.memory_id, m) for m in await view.user_memories(tenant, user))
+        return out
+    finally:
+        await view.aclose()
+
+
+def test_the_memories_topic_is_compacted(pipeline: Pipeline) -> None:
+    topic = pipeline.settings.topics.name("memories")
+    admin = AdminClient({"bootstrap.servers": pipeline.bootstrap})
+    resource = ConfigResource(ConfigResource.Type.TOPIC, topic)
+    deadline = time.monotonic() + 30
+    while True:  # a topic created a moment ago may not be in every broker's metadata yet
+        try:
+            configs = admin.describe_configs([resource])[resource].result(30)
+            break
+        except KafkaException:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+    assert configs["cleanup.policy"].value == "compact"
+
+
+def test_the_worker_runs_the_scan_on_its_schedule(
+    bootstrap_servers: str, redis_url: str, unique_prefix: str, unique_tenant: str, tmp_path
+) -> None:
+    """`run_in_worker` with an every-minute schedule: the memory stage's process starts
+    the scan at the next minute (one replica claims the slot), and its report arrives on
+    audit through memories.commands like any scan's."""
+    p = Pipeline(
+        bootstrap_servers,
+        redis_url,
+        unique_prefix,
+        partitions=2,
+        log_dir=tmp_path,
+        extra_env={"GROUNDWIRE_GUARDS__CONSISTENCY__SCHEDULE": "* * * * *"},
+    )
+    p.create_topics()
+    try:
+        t = unique_tenant
+        p.start_worker("worker-1")
+        p.start_worker("worker-2")  # a second replica races for the same slots
+        p.produce([_claim(c, t, *rest) for c, *rest in REPORTED], key_of=lambda _v: t.encode())
+        topics = p.settings.topics
+        reader = TopicReader(p.bootstrap, [topics.audit, topics.review])
+        try:
+            reports = lambda r: [  # noqa: E731
+                orjson.loads(v or b"")
+                for _k, v, h in r.of(topics.audit)
+                if h.get("event") == b"scan_report"
+            ]
+            # a slot may fire before the claims reach the view (its scan then finds
+            # nothing); the one that sees them flags Supabase / Neon
+            flagged = lambda r: [x["report"] for x in reports(r) if x["report"]["actions"]]  # noqa: E731
+            reader.poll_until(lambda r: flagged(r) and len(r.of(topics.review)) >= 2, 200)
+            scan = flagged(reader)[0]
+            assert scan["run_id"].startswith("sched-")
+            assert scan["actions"] == {"flag": 1}
+            reader.drain(5)
+            runs = [r["report"]["run_id"] for r in reports(reader)]
+            assert len(runs) == len(set(runs)), f"a slot ran twice: {runs}"
+            assert len(flagged(reader)) == 1, "a later scan acted again"
+        finally:
+            reader.close()
+    finally:
+        p.close()
