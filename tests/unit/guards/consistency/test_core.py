@@ -219,6 +219,30 @@ def test_write_time_supersession_edges() -> None:
     assert supersede_on_write(likes, [older], CFG, NOW, "c")[1] == []  # not stateful
 
 
+def test_the_stateful_set_and_the_drift_are_configuration() -> None:
+    likes = memory("likes", "Georgian likes tea", created="2026-09-01")
+    older = memory("older", "Georgian likes coffee", created="2020-01-01")
+    tea = CFG.model_copy(update={"stateful_predicates": [*CFG.stateful_predicates, "Likes"]})
+    stored, (old,) = supersede_on_write(likes, [older], tea, NOW, "c")
+    assert stored.active and old.superseded_by == likes.memory_id
+    assert old.valid_to == likes.valid_from
+    no_jobs = CFG.model_copy(
+        update={"stateful_predicates": [p for p in CFG.stateful_predicates if p != "works_at"]}
+    )
+    arrive = memory("b", "Georgian works at Arrive", created="2026-04-05")
+    datakynd = memory("a", "Georgian works at Datakynd", created="2025-06-10")
+    assert supersede_on_write(arrive, [datakynd], no_jobs, NOW, "c")[1] == []
+    # ten days apart: within the default 30-day drift, beyond a tuned 7
+    neon = memory("n", "Inbox3 uses Neon as its database", created="2026-04-11")
+    supabase = memory("s", "Inbox3 uses Supabase as its database", created="2026-04-01")
+    assert supersede_on_write(neon, [supabase], CFG, NOW, "c")[1] == []
+    week = CFG.model_copy(
+        update={"signals": CFG.signals.model_copy(update={"temporal_drift_days": 7})}
+    )
+    (old,) = supersede_on_write(neon, [supabase], week, NOW, "c")[1]
+    assert old.superseded_by == neon.memory_id
+
+
 # -- commands on a view ------------------------------------------------------------------
 
 
