@@ -12,22 +12,14 @@ from groundwire.guards.consistency.config import ConsistencyConfig
 from groundwire.guards.consistency.cron import CronSchedule
 from groundwire.streams.settings import SettingsError, load_settings
 
-# docs/spec.md §Store-time consistency, "Configuration" (the design's block, verbatim).
-SPEC_BLOCK = """
-consistency_scan:
-  enabled: true
-  schedule: "0 3 * * *"
-  signals:
-    structural: true
-    semantic_similarity_threshold: 0.85
-    temporal_drift_days: 30
-  judge_model: claude-haiku-4-5
-  auto_actions:
-    merge_equivalent: true
-    supersede_temporal: true
-    flag_contradiction: true
-  max_clusters_per_scan: 200
-"""
+# docs/spec.md §Store-time consistency, "Configuration": the design's block, verbatim.
+SPEC = Path(__file__).resolve().parents[4] / "docs" / "spec.md"
+
+
+def _spec_block() -> str:
+    text = SPEC.read_text(encoding="utf-8")
+    start = text.index("```yaml\nconsistency_scan:") + len("```yaml\n")
+    return text[start : text.index("```", start)]
 
 
 def _load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, document: dict) -> object:  # type: ignore[type-arg]
@@ -42,7 +34,15 @@ def _load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, document: dict) -> ob
 def test_the_spec_block_is_guards_consistency(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    block = yaml.safe_load(SPEC_BLOCK)["consistency_scan"]
+    block = yaml.safe_load(_spec_block())["consistency_scan"]
+    assert set(block) == {
+        "enabled",
+        "schedule",
+        "signals",
+        "judge_model",
+        "auto_actions",
+        "max_clusters_per_scan",
+    }
     settings = _load(tmp_path, monkeypatch, {"guards": {"consistency": block}})
     cfg = settings.guards.consistency  # type: ignore[attr-defined]
     assert cfg.enabled is True
