@@ -8,16 +8,31 @@ Both run on the same broker in the same run:
   time, and the reader records receive - send for every routed result (p50 / p99).
 
 The pipeline is `groundwire worker` (both stages, default guards, dedup in Redis, lexical
-grounding) in its own process, as deployed. The passthrough is confluent-kafka consuming
-and producing the same bytes in its own process with no transactions: the ceiling of
-this client on this broker.
+grounding) in its own process, as deployed. Two ceilings run beside it, each in its own
+process on the same broker:
+
+* the bare passthrough: confluent-kafka consuming and producing the same bytes with no
+  transactions, the ceiling of this client on this broker;
+* the transactional passthrough: the pipeline's Kafka work without its guards. It consumes
+  read_committed in batches of the pipeline's size (Settings.batch_size within
+  batch_within_s), parses each record with orjson and writes it (serialised again) to two
+  topics, and commits the outputs and the consumed offsets in one transaction per batch,
+  with the client settings of the stages' transactional producer and consumer. The ratio
+  to it is the share of the achievable rate the guards leave.
+
+cpu_us_per_claim: the CPU time (user + system, from /proc) of the worker's whole process
+tree (the supervisor and every stage process, plus any reaped child) over the saturated
+part of the throughput phase, from the moment the first tenth of the claims is readable
+(start-up, imports and the group join excluded) until the last is, divided by the claims
+routed in between. The same figure over the offered-load phase is printed beside it.
 
 Claims cycle through a labelled claims file with real source turns (`--data`; default: the
 small synthetic sample in bench/data/; the figures in bench/results/pipeline.md use the
 real set bench/data/README.md describes).
 
 Usage: python bench/bench_pipeline.py [--data PATH] [--claims 30000] [--rate 1000] [--seconds 20]
-Needs the stack running (scripts/stack.sh start). Last line is the headline.
+Needs the stack running (scripts/stack.sh start). Last line is the headline:
+claims_per_s=... p99_ms=... passthrough_ratio=... txn_passthrough_ratio=... cpu_us_per_claim=...
 """
 
 from __future__ import annotations
@@ -30,6 +45,8 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
@@ -62,6 +79,48 @@ while True:
             except BufferError:
                 p.poll(0.05)
     p.poll(0)
+"""
+
+# The pipeline's Kafka work without the guards: batches as the stage runner takes them,
+# one orjson parse per record, two writes per record, one transaction per batch with the
+# consumed offsets. Client settings as streams/kafka.py gives a stage.
+TXN_PASSTHROUGH = r"""
+import sys
+import orjson
+from confluent_kafka import Consumer, Producer, TopicPartition
+bootstrap, src, dst1, dst2, group = sys.argv[1:6]
+batch, within = int(sys.argv[6]), float(sys.argv[7])
+c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "auto.offset.reset": "earliest",
+              "enable.auto.commit": False, "enable.auto.offset.store": False,
+              "isolation.level": "read_committed", "fetch.min.bytes": 1,
+              "fetch.wait.max.ms": 50})
+p = Producer({"bootstrap.servers": bootstrap, "transactional.id": group + ".txn",
+              "transaction.timeout.ms": 30000, "enable.idempotence": True, "linger.ms": 5,
+              "compression.type": "lz4", "queue.buffering.max.messages": 500000})
+p.init_transactions(30)
+c.subscribe([src])
+while True:
+    records = [m for m in c.consume(batch, within) if m.error() is None]
+    if not records:
+        continue
+    p.begin_transaction()
+    offsets = {}
+    for m in records:
+        value = orjson.dumps(orjson.loads(m.value()))
+        for dst in (dst1, dst2):
+            while True:
+                try:
+                    p.produce(dst, value, m.key())
+                    break
+                except BufferError:
+                    p.poll(0.05)
+        offsets[m.topic(), m.partition()] = m.offset() + 1
+    p.send_offsets_to_transaction(
+        [TopicPartition(t, part, off) for (t, part), off in offsets.items()],
+        c.consumer_group_metadata(),
+        30,
+    )
+    p.commit_transaction(30)
 """
 
 
@@ -121,12 +180,50 @@ def reader(bootstrap: str, topics: list[str]) -> Consumer:
     return c
 
 
-def count_until(c: Consumer, n: int, timeout_s: float) -> tuple[int, float]:
+def count_until(
+    c: Consumer, n: int, timeout_s: float, on_first: tuple[int, Callable[[int], None]] | None = None
+) -> tuple[int, float]:
+    """Read until n records (or the timeout); `on_first=(k, f)` calls f(seen) once, as soon
+    as at least k have been read."""
     seen = 0
     deadline = time.monotonic() + timeout_s
     while seen < n and time.monotonic() < deadline:
         seen += sum(1 for m in c.consume(2000, 0.2) if not m.error())
+        if on_first is not None and seen >= on_first[0]:
+            on_first[1](seen)
+            on_first = None
     return seen, time.monotonic()
+
+
+_CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_s(root: int) -> float:
+    """CPU seconds (user + system) of `root` and every live descendant, plus what their
+    reaped children used (cutime/cstime), from /proc; 0 for a process that has gone."""
+    stats: dict[int, tuple[int, float]] = {}  # pid -> (ppid, cpu seconds)
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                raw = f.read()
+        except OSError:
+            continue
+        # the command name (field 2) may hold spaces and parentheses: split after it
+        fields = raw[raw.rindex(b")") + 2 :].split()
+        ticks = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+        stats[int(entry.name)] = (int(fields[1]), ticks / _CLK_TCK)
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _) in stats.items():
+        children.setdefault(ppid, []).append(pid)
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        if pid in stats:
+            total += stats[pid][1]
+            todo.extend(children.get(pid, ()))
+    return total
 
 
 def worker_env(
@@ -156,7 +253,15 @@ def worker_env(
     return env
 
 
-def bench_pipeline(args: argparse.Namespace, run: str) -> tuple[float, list[float]]:
+@dataclass
+class PipelineRun:
+    rate: float  # claims/s, preloaded, from the worker's start to the last routed
+    latencies: list[float]  # ms, at the offered rate
+    cpu_us_per_claim: float  # worker tree, saturated part of the throughput phase
+    cpu_us_per_claim_offered: float  # worker tree, the offered-load phase
+
+
+def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
     settings = Settings(
         bootstrap_servers=args.bootstrap, topic_prefix=f"gwbench.{run}.", partitions=args.partitions
     )
@@ -182,12 +287,23 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> tuple[float, list[floa
                 settings, args.bootstrap, args.redis_url, run, args.grounding_stage, args.gc_gen0
             ),
         )
-        seen, ended = count_until(c, args.claims, 600)
+        worker_pid = proc.pid
+        mark: dict[str, float] = {}
+
+        def warm(n: int) -> None:
+            mark.update(seen=n, cpu=tree_cpu_s(worker_pid))
+
+        seen, ended = count_until(c, args.claims, 600, (max(1, args.claims // 10), warm))
+        cpu_end = tree_cpu_s(worker_pid)
         rate = seen / (ended - started)
+        routed = seen - mark.get("seen", seen)
+        cpu_us = (cpu_end - mark["cpu"]) / routed * 1e6 if routed > 0 else float("nan")
         # latency at a fixed offered rate, on the warm worker
         latencies = offered_load(args, t.claims, c, run)
+        cpu_offered = tree_cpu_s(worker_pid) - cpu_end
         c.close()
-        return rate, latencies
+        offered_us = cpu_offered / len(latencies) * 1e6 if latencies else float("nan")
+        return PipelineRun(rate, latencies, cpu_us, offered_us)
     finally:
         if proc is not None:
             proc.terminate()
@@ -257,6 +373,44 @@ def bench_passthrough(args: argparse.Namespace, run: str) -> float:
             f.result()
 
 
+def bench_txn_passthrough(args: argparse.Namespace, run: str) -> float:
+    """Claims/s of TXN_PASSTHROUGH: N preloaded claims in, 2N committed records out."""
+    admin = AdminClient({"bootstrap.servers": args.bootstrap})
+    src, dst1, dst2 = (f"gwbench.{run}.txn.{name}" for name in ("in", "out1", "out2"))
+    topics = [NewTopic(name, args.partitions, 1) for name in (src, dst1, dst2)]
+    for f in admin.create_topics(topics).values():
+        f.result()
+    settings = Settings()
+    proc = None
+    try:
+        produce(args.bootstrap, src, [claim(i, run) for i in range(args.claims)])
+        c = reader(args.bootstrap, [dst1, dst2])
+        started = time.monotonic()
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                TXN_PASSTHROUGH,
+                args.bootstrap,
+                src,
+                dst1,
+                dst2,
+                f"txn-{run}",
+                str(settings.batch_size),
+                str(settings.batch_within_s),
+            ]
+        )
+        seen, ended = count_until(c, 2 * args.claims, 600)
+        c.close()
+        return seen / 2 / (ended - started)
+    finally:
+        if proc is not None:
+            proc.kill()
+            proc.wait(10)
+        for f in admin.delete_topics([src, dst1, dst2]).values():
+            f.result()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument(
@@ -297,10 +451,17 @@ def main() -> None:
         f"machine: {platform.machine()} {os.cpu_count()} cores, {platform.platform()}, "
         f"Python {platform.python_version()}"
     )
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     pt_rate = bench_passthrough(args, run)
     print(f"passthrough (confluent-kafka, no transactions): {pt_rate:,.0f} claims/s")
-    rate, lat = bench_pipeline(args, run)
-    lat = sorted(x for x in lat if x == x)
+    txn_rate = bench_txn_passthrough(args, run)
+    print(
+        "transactional passthrough (read_committed, orjson parse, 2 writes per claim, one "
+        f"transaction per batch of {Settings().batch_size}): {txn_rate:,.0f} claims/s"
+    )
+    result = bench_pipeline(args, run)
+    rate = result.rate
+    lat = sorted(x for x in result.latencies if x == x)
     p50 = statistics.median(lat) if lat else float("nan")
     p99 = lat[int(len(lat) * 0.99) - 1] if lat else float("nan")
     print(
@@ -312,7 +473,17 @@ def main() -> None:
         f"latency at {args.rate:,.0f} claims/s offered for {args.seconds:.0f}s: "
         f"p50={p50:.1f} ms p99={p99:.1f} ms over {len(lat)} claims"
     )
-    print(f"claims_per_s={rate:.0f} p99_ms={p99:.1f} passthrough_ratio={rate / pt_rate:.2f}")
+    print(
+        f"worker CPU (supervisor + stage processes): {result.cpu_us_per_claim:.0f} us/claim "
+        f"saturated, {result.cpu_us_per_claim_offered:.0f} us/claim at "
+        f"{args.rate:,.0f} claims/s offered"
+    )
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"claims_per_s={rate:.0f} p99_ms={p99:.1f} passthrough_ratio={rate / pt_rate:.3f} "
+        f"txn_passthrough_ratio={rate / txn_rate:.3f} "
+        f"cpu_us_per_claim={result.cpu_us_per_claim:.0f}"
+    )
 
 
 if __name__ == "__main__":
