@@ -191,6 +191,10 @@ class GroundingConfig(Section):
         "auto", "json_schema", "json_object_schema", "json_object", "prompt"
     ] = "auto"
     llm_capability_ttl_s: float = Field(default=600.0, gt=0.0)
+    # Whether the endpoint passes a system message to the model (some chat templates drop
+    # it): None detects it with llm_structured_output auto (kept when a mode is pinned);
+    # false puts the instructions at the head of the user message.
+    llm_system_role: bool | None = None
     # Tokens (in + out) per minute each tenant may spend on the LLM verifier; beyond it
     # the tenant's claims are grounded by the offline lexical verifier. None: no budget.
     llm_tenant_tokens_per_minute: int | None = Field(default=None, ge=1)

@@ -108,6 +108,7 @@ class ConsistencyConfig(Section):
         "auto", "json_schema", "json_object_schema", "json_object", "prompt"
     ] = "auto"
     llm_capability_ttl_s: float = Field(default=600.0, gt=0.0)
+    llm_system_role: bool | None = None  # as guards.grounding.llm_system_role
 
     @field_validator("redis_prefix")
     @classmethod

@@ -198,6 +198,7 @@ def endpoint(cfg: GroundingConfig) -> LlmEndpoint:
         max_tokens=cfg.llm_max_tokens,
         structured_output=cfg.llm_structured_output,
         capability_ttl_s=cfg.llm_capability_ttl_s,
+        system_role=cfg.llm_system_role,
     )
 
 

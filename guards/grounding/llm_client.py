@@ -14,6 +14,12 @@ answer from a model (an LLM judge): it owns what every such caller needs to get 
   counts when none is enforced); the result is re-checked every `capability_ttl_s`. A
   request refused in its mode with HTTP 400/422 falls through to the next mode of the
   chain, and the client keeps the mode that answered.
+* **The system role, detected.** Some chat templates have no system role and drop the
+  message without a word: llama-cpp-python's `gemma` format does, so the verifier's
+  instructions never reached the model. Along with the structured-output probe, the
+  client sends one tiny request with a system message and one without; if the server
+  counts the same prompt tokens for both, the instructions go at the head of the user
+  message instead (`system_role`: True / False pins it).
 * **Fixed schemas.** An `OutputSchema` is a module constant: nothing of a claim, a
   source or an answer ever goes into one, and the constructor refuses any string in it
   outside a plain ASCII alphabet (no quotes, backslashes, control or non-ASCII
@@ -165,6 +171,12 @@ PROBE_MESSAGES = [
     {"role": "user", "content": 'Reply with exactly {"hello": "world"}'},
 ]
 PROBE_MAX_TOKENS = 48
+# The system-role probe: the same user message with and without a system message, one
+# token each; the server's prompt_tokens tell whether the system message reached the model.
+SYSTEM_PROBE_MESSAGES = [
+    {"role": "system", "content": "You answer in one word, in capital letters."},
+    {"role": "user", "content": "Say OK."},
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +196,9 @@ class LlmEndpoint:
     max_tokens: int = 512
     structured_output: ModeSetting = "auto"
     capability_ttl_s: float = 600.0
+    # Whether the server passes a system message to the model: None = detected with the
+    # structured-output mode (auto), kept when that mode is pinned.
+    system_role: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,6 +324,9 @@ class LlmClient:
         pinned = endpoint.structured_output
         self._mode: StructuredMode | None = None if pinned == "auto" else pinned
         self._mode_at = 0.0
+        self._system_role: bool | None = endpoint.system_role
+        if self._system_role is None and pinned != "auto":
+            self._system_role = True
 
     def __repr__(self) -> str:  # never show the key
         return f"LlmClient(url={self._url!r}, model={self.endpoint.model!r})"
@@ -317,6 +335,11 @@ class LlmClient:
     def mode(self) -> StructuredMode | None:
         """The structured-output mode in use (None: not detected yet)."""
         return self._mode
+
+    @property
+    def system_role(self) -> bool | None:
+        """Whether instructions go in a system message (None: not detected yet)."""
+        return self._system_role
 
     async def aclose(self) -> None:
         if self._client is not None and self._own_client:
@@ -405,7 +428,10 @@ class LlmClient:
         max_tokens: int | None,
     ) -> LlmResult[M]:
         mode = await self._current_mode()
-        messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        if self._system_role is False:  # the server would drop a system message
+            messages = [{"role": "user", "content": f"{system}\n\n{user}"}]
+        else:
+            messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         limit = max_tokens or self.endpoint.max_tokens
         while True:
             reply = await self._post_with_retries(messages, mode, schema, limit)
@@ -479,8 +505,37 @@ class LlmClient:
             ):
                 return self._mode  # another call detected it while this one waited
             mode = await self.detect()
+            if self._system_role is None:
+                self._system_role = await self.detect_system_role()
             self._mode, self._mode_at = mode, self._clock()
             return mode
+
+    async def detect_system_role(self) -> bool:
+        """False when the server counts no prompt tokens for a system message (its chat
+        template dropped it); True when it does or reports no usage to tell by."""
+        try:
+            with_system = await self._post_with_retries(
+                SYSTEM_PROBE_MESSAGES, "prompt", PROBE_SCHEMA, 1
+            )
+        except _CallFailed as exc:
+            if exc.outcome != "refused":
+                raise
+            log.warning("llm endpoint %s refuses system messages: none sent", self._url)
+            return False  # a template that raises on a system role (HTTP 400)
+        without = await self._post_with_retries(
+            SYSTEM_PROBE_MESSAGES[1:], "prompt", PROBE_SCHEMA, 1
+        )
+        a, b = with_system.prompt_tokens, without.prompt_tokens
+        if with_system.status >= 400 or without.status >= 400 or a is None or b is None:
+            return True
+        if a <= b:
+            log.warning(
+                "llm endpoint %s drops system messages (its chat template has no system"
+                " role): instructions go in the user message",
+                self._url,
+            )
+            return False
+        return True
 
     async def detect(self) -> StructuredMode:
         """Probe the endpoint's structured-output modes (see the module docstring).
