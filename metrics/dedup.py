@@ -8,11 +8,14 @@ rule (speculation) decided the tier; a claim whose dedup did not run is not coun
 
 from __future__ import annotations
 
+import functools
+
 from prometheus_client import Counter
 
 from groundwire.metrics import labels
 from groundwire.metrics.registry import REGISTRY
 from groundwire.topics.records import RoutedResult
+from groundwire.topics.vocab import DedupOutcome
 
 DEDUP_RESULTS = Counter(
     "groundwire_dedup_results_total",
@@ -25,7 +28,14 @@ DEDUP_RESULTS = Counter(
 def record_dedup(result: RoutedResult) -> None:
     outcome = result.validation.dedup
     if outcome not in labels.DEDUP_NOT_COUNTED:
-        DEDUP_RESULTS.labels(result=outcome.value).inc()
+        _result_series(outcome).inc()
+
+
+@functools.cache
+def _result_series(outcome: DedupOutcome) -> Counter:
+    """One outcome's series, looked up once (`labels()` on every claim cost more than the
+    increment); at most the members of `DedupOutcome`."""
+    return DEDUP_RESULTS.labels(result=outcome.value)
 
 
 for _result in labels.DEDUP_RESULTS:

@@ -9,6 +9,8 @@ metrics/rules/grounding.yml watch.
 
 from __future__ import annotations
 
+import functools
+
 from prometheus_client import Counter, Histogram
 
 from groundwire.metrics import labels
@@ -44,9 +46,16 @@ def observe_grounding_latency(seconds: float) -> None:
 def record_grounding(result: RoutedResult) -> None:
     """Count the claim's verdict and, if NOT_SUPPORTED led to a block, one hallucination."""
     verdict = result.grounding.verdict
-    GROUNDING_VERDICTS.labels(verdict=verdict.value).inc()
+    _verdict_series(verdict).inc()
     if verdict is GroundingVerdict.NOT_SUPPORTED and result.validation.tier is Tier.BLOCK:
         HALLUCINATIONS_BLOCKED.inc()
+
+
+@functools.cache
+def _verdict_series(verdict: GroundingVerdict) -> Counter:
+    """One verdict's series, looked up once (`labels()` validates and locks on every
+    call); at most the members of `GroundingVerdict`."""
+    return GROUNDING_VERDICTS.labels(verdict=verdict.value)
 
 
 for _verdict in labels.GROUNDING_VERDICTS:

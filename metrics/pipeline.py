@@ -7,6 +7,8 @@ policy and the codec emit the codes); stage names go through `labels.one_of`.
 
 from __future__ import annotations
 
+import functools
+
 from prometheus_client import Counter, Gauge, Histogram
 
 from groundwire.metrics import labels
@@ -55,7 +57,16 @@ _MAX_NAME = 200  # group and topic names come from operator config, not from pro
 
 def record_routed(tier: Tier, reason: ReasonCode) -> None:
     """Count one routed claim by its tier and the reason code the policy emitted."""
-    CLAIMS_ROUTED.labels(tier=Tier(tier).value, reason=ReasonCode(reason).value).inc()
+    _routed(tier, reason).inc()
+
+
+@functools.cache
+def _routed(tier: Tier, reason: ReasonCode) -> Counter:
+    """The series of one (tier, reason), looked up once: `labels()` validates and locks
+    on every call, which was ~1 % of the route stage's CPU at one call per claim. Only
+    valid members are cached (an unknown value raises ValueError here, every time), so
+    the cache holds at most the tier x reason series created at import."""
+    return CLAIMS_ROUTED.labels(tier=Tier(tier).value, reason=ReasonCode(reason).value)
 
 
 def observe_stage_latency(stage: str, seconds: float) -> None:

@@ -11,6 +11,8 @@ no key is configured.
 
 from __future__ import annotations
 
+import functools
+
 from prometheus_client import Counter
 
 from groundwire.metrics import labels
@@ -27,7 +29,14 @@ PRODUCER_AUTH = Counter(
 
 
 def observe_producer_auth(outcome: ProducerAuthOutcome, action: ProducerAuthAction) -> None:
-    PRODUCER_AUTH.labels(outcome=outcome.value, action=action.value).inc()
+    _series(outcome, action).inc()
+
+
+@functools.cache
+def _series(outcome: ProducerAuthOutcome, action: ProducerAuthAction) -> Counter:
+    """One (outcome, action) series, looked up once: this runs for every decoded claim,
+    and `labels()` validates and locks on every call; at most 5 x 3 series."""
+    return PRODUCER_AUTH.labels(outcome=outcome.value, action=action.value)
 
 
 for _outcome in labels.PRODUCER_AUTH_OUTCOMES:

@@ -304,3 +304,20 @@ def test_citation_cache_counters_keep_bounded_labels() -> None:
     before_err = value("groundwire_citation_cache_errors_total", op="read")
     metrics.observe_citation_cache_error("read")
     assert value("groundwire_citation_cache_errors_total", op="read") == before_err + 1
+
+
+def test_cached_series_count_where_labels_would_and_refuse_unknown_values() -> None:
+    """The per-claim counters look their series up once (metrics/pipeline.py `_routed`):
+    a member and its plain value count into the one series `labels()` names, and a value
+    outside the vocabulary raises on every call and is never cached."""
+    from groundwire.metrics import pipeline
+
+    labelset = {"tier": "block", "reason": "duplicate"}
+    before = value("groundwire_claims_routed_total", **labelset)
+    pipeline.record_routed(Tier.BLOCK, ReasonCode.DUPLICATE)
+    pipeline.record_routed("block", "duplicate")  # type: ignore[arg-type]
+    assert value("groundwire_claims_routed_total", **labelset) == before + 2
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            pipeline.record_routed("block", "no such reason")  # type: ignore[arg-type]
+    assert pipeline._routed.cache_info().currsize <= len(labels.TIERS) * len(labels.REASON_CODES)
