@@ -46,6 +46,7 @@ import random
 import re
 import time
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar, get_args
 
@@ -275,6 +276,17 @@ class LlmResult(Generic[M]):
         return self.prompt_tokens + self.completion_tokens
 
 
+class _CircuitOpened(Exception):
+    """The breaker opened while this call waited for its turn (or between its retries)."""
+
+
+# Set for a call admitted while the breaker was closed: such a call gives up as soon as
+# the breaker opens, instead of waiting its turn behind the concurrency bound and then
+# hitting the endpoint that other calls just found dead (each queued call would otherwise
+# wait out its own timeouts and retries: the pile-up the breaker exists to prevent).
+_GATED: ContextVar[bool] = ContextVar("groundwire_llm_gated", default=False)
+
+
 class _CallFailed(Exception):
     def __init__(self, outcome: CallOutcome, reason: str) -> None:
         super().__init__(reason)
@@ -367,13 +379,15 @@ class LlmClient:
         """One chat completion whose answer must be a `model` object; never raises."""
         started = self._clock()
         result: LlmResult[M]
+        circuit_open = "circuit open: verifier endpoint recently failing"
         if not await self._admitted():
-            result = LlmResult(
-                None, "circuit_open", "circuit open: verifier endpoint recently failing"
-            )
+            result = LlmResult(None, "circuit_open", circuit_open)
         else:
+            gated = _GATED.set(self.breaker.state == "closed")
             try:
                 result = await self._call(system, user, schema, model, max_tokens)
+            except _CircuitOpened:  # nothing learnt about the endpoint from this call
+                result = LlmResult(None, "circuit_open", circuit_open)
             except _CallFailed as exc:
                 self.breaker.record_failure()
                 log.warning("llm call (%s) failed: %s", caller, exc.reason)
@@ -384,6 +398,7 @@ class LlmClient:
             else:
                 self.breaker.record_success()  # the endpoint answered, whatever it said
             finally:
+                _GATED.reset(gated)
                 async with self._probe_settled:
                     self._probe_settled.notify_all()
             if result.prompt_tokens == 0 and result.outcome not in FAILED_CALLS:
@@ -601,6 +616,8 @@ class LlmClient:
             for attempt in range(self.endpoint.max_retries + 1):
                 if attempt:
                     await asyncio.sleep(self._backoff(attempt))
+                if _GATED.get() and self.breaker.state != "closed":
+                    raise _CircuitOpened
                 try:
                     resp = await self._http().post(self._url, content=payload, headers=headers)
                 except httpx.TimeoutException:

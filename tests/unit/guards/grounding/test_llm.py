@@ -299,6 +299,25 @@ async def test_half_open_probe_failure_reopens(server: tuple[FakeLlm, str]) -> N
     await verifier.aclose()
 
 
+async def test_calls_queued_behind_the_bound_give_up_when_the_breaker_opens(
+    server: tuple[FakeLlm, str],
+) -> None:
+    """Admitted while the breaker was closed, then waiting their turn: once the calls
+    ahead of them open the breaker they end circuit_open without calling the endpoint
+    (a real server killed mid-batch showed every queued claim calling it regardless)."""
+    fake, url = server
+    fake.delay_s = 0.05
+    fake.reply = lambda body: (503, "down")
+    verifier = make(url, llm_max_concurrency=1, llm_max_retries=1, llm_breaker_failures=2)
+    reports = await verifier.verify_batch([request() for _ in range(6)])
+    await verifier.aclose()
+    reasons = [r.reasoning for r in reports]
+    assert all(r.verdict == GroundingVerdict.UNKNOWN for r in reports)
+    assert sum("HTTP 503" in r for r in reasons) == 2, reasons
+    assert sum("circuit open" in r for r in reasons) == 4, reasons
+    assert len(fake.requests) == 4  # two calls, each tried twice; the rest never sent
+
+
 async def test_concurrency_is_bounded(server: tuple[FakeLlm, str]) -> None:
     fake, url = server
     fake.delay_s = 0.05
