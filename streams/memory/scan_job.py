@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import secrets
 import time
@@ -31,9 +32,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from groundwire.guards.consistency.config import ConsistencyConfig
 from groundwire.guards.consistency.judge import Judge, RuleJudge
 from groundwire.guards.consistency.scan import TenantPlan, plan_tenant
 from groundwire.guards.consistency.signals import (
+    Cluster,
     SemanticIndex,
     SignalStats,
     TextEncoder,
@@ -89,6 +92,28 @@ def build_encoder(settings: Settings) -> TextEncoder | None:
             "consistency scan: the embedding model is not installed; semantic signal by MinHash"
         )
         return None
+
+
+def tenant_clusters(
+    memories: list[MemoryRecord],
+    cfg: ConsistencyConfig,
+    semantic: SemanticIndex,
+    stats: SignalStats,
+) -> list[Cluster]:
+    """`find_clusters` of one tenant with the cyclic garbage collector paused. The signals
+    allocate a few containers per memory and make no reference cycles (reference counting
+    frees all of it), but in a tenant of a few hundred thousand memories those
+    allocations tip a full collection that walks every parsed record: a tenant of 200,000
+    paid about 2 s for it, a quarter of its signals' time, and the cost per memory grew
+    faster than n log n (bench/results/scan.md). The scan runs in a process of its own
+    (`groundwire scan`), one tenant at a time; the collector resumes as it was."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return find_clusters(memories, cfg, semantic, stats)
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class _Publisher:
@@ -236,7 +261,9 @@ class ScanJob:
         async for page in self.view.active_pages(tenant):
             memories.extend(await asyncio.to_thread(_parse, page))
         stats = SignalStats()
-        clusters = await asyncio.to_thread(find_clusters, memories, self.cfg, self.semantic, stats)
+        clusters = await asyncio.to_thread(
+            tenant_clusters, memories, self.cfg, self.semantic, stats
+        )
         memo = await self.view.memo(tenant)
         plan = await plan_tenant(
             tenant,
