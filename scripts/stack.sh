@@ -562,13 +562,21 @@ llm_command() {
     --n_threads "$llm_threads" --host 127.0.0.1 --port "$port"
 }
 
+# Ours and listening: running, even when /v1/models does not answer (llama-cpp-python's
+# server holds the model's lock for that route too, so it waits while an answer is being
+# generated).
+llm_ours_up() { pid_alive "$stack_dir/llm.pid" && port_open "$llm_port"; }
+
 llm_start() {
-  if llm_ready "$llm_port"; then
-    if pid_alive "$stack_dir/llm.pid"; then say "llm already running (pid $(cat "$stack_dir/llm.pid"), $(llm_url "$llm_port"))"
-    else say "llm already answering on $(llm_url "$llm_port") (not started by this script; reusing it)"; fi
+  if llm_ours_up; then
+    say "llm already running (pid $(cat "$stack_dir/llm.pid"), $(llm_url "$llm_port"))"
     return 0
   fi
-  port_open "$llm_port" && die "port $llm_port is taken by something that is not a model server (GROUNDWIRE_STACK_LLM_PORT)"
+  if llm_ready "$llm_port"; then
+    say "llm already answering on $(llm_url "$llm_port") (not started by this script; reusing it)"
+    return 0
+  fi
+  port_open "$llm_port" && die "port $llm_port is taken by something that does not answer /v1/models in 3 s (another service, or a busy model server this script did not start; GROUNDWIRE_STACK_LLM_PORT)"
   llm_install
   say "starting the model server ($LLM_MODEL_NAME, llama-cpp-python $LLAMA_CPP_VERSION) on $(llm_url "$llm_port")"
   local cmd=()
@@ -589,6 +597,10 @@ llm_start() {
 llm_status() {
   if llm_ready "$llm_port"; then
     say "llm: up on $(llm_url "$llm_port") (model $LLM_MODEL_NAME)"
+    return 0
+  fi
+  if llm_ours_up; then
+    say "llm: up on $(llm_url "$llm_port") (pid $(cat "$stack_dir/llm.pid"), busy: /v1/models waits for the answer in progress)"
     return 0
   fi
   if pid_alive "$stack_dir/llm.pid"; then say "llm: started (pid $(cat "$stack_dir/llm.pid")) but not answering on $(llm_url "$llm_port")"

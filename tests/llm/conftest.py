@@ -23,7 +23,8 @@ def llm_env() -> dict[str, str]:
 @pytest.fixture(scope="session")
 def llm_url(llm_env: dict[str, str]) -> str:
     url = llm_env["GROUNDWIRE_TEST_LLM_URL"]
-    if not answers(url):
+    # patient: llama-cpp-python's /v1/models waits while the server generates an answer
+    if not answers(url, timeout_s=120.0):
         pytest.fail(f"no model server answers at {url}: bash scripts/stack.sh llm start")
     return url
 
