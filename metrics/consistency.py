@@ -20,7 +20,7 @@ import time
 
 from prometheus_client import Counter, Gauge, Histogram
 
-from groundwire.metrics import labels
+from groundwire.metrics import labels, llm
 from groundwire.metrics.registry import REGISTRY
 from groundwire.topics.memory import ScanReport
 from groundwire.topics.vocab import (
@@ -138,6 +138,13 @@ def observe_scan(report: ScanReport) -> None:
     for action, n in report.actions.items():
         ACTIONS.labels(action=ConsistencyAction(action).value).inc(n)
     SCAN_DURATION.observe(report.duration_s)
+    if report.llm is not None:  # the LLM judge's calls, made in the scan's own process
+        usage = report.llm
+        for outcome, n in usage.calls.items():
+            llm.count_llm_calls("judge", outcome, n)
+        llm.count_llm_tokens("judge", usage.prompt_tokens, usage.completion_tokens)
+        for seconds in usage.call_seconds:
+            llm.LLM_CALL_SECONDS.labels(caller="judge").observe(seconds)
     LAST_SCAN.set(max(report.finished_at.timestamp(), 0.0) if report.finished_at else time.time())
 
 

@@ -92,6 +92,21 @@ def observe_llm_call(
         LLM_CALL_SECONDS.labels(caller=who).observe(seconds)
 
 
+def count_llm_calls(caller: str, outcome: str, n: int) -> None:
+    """`n` calls counted elsewhere (a scan's report carries its judge's calls)."""
+    if n > 0:
+        who = one_of(caller, LLM_CALLERS)
+        LLM_CALLS.labels(caller=who, outcome=one_of(outcome, LLM_CALL_OUTCOMES)).inc(n)
+
+
+def count_llm_tokens(caller: str, prompt_tokens: int, completion_tokens: int) -> None:
+    who = one_of(caller, LLM_CALLERS)
+    if prompt_tokens > 0:
+        LLM_TOKENS.labels(caller=who, kind="prompt").inc(prompt_tokens)
+    if completion_tokens > 0:
+        LLM_TOKENS.labels(caller=who, kind="completion").inc(completion_tokens)
+
+
 def observe_llm_claim(outcome: str, seconds: float) -> None:
     """One claim: answered / unknown (sent to the model) or over_budget (it was not); its
     tokens are in the calls it made."""

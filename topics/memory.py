@@ -122,6 +122,15 @@ class MemberRef(BaseModel):
     version: int = Field(ge=1)
 
 
+class LlmJudgeUsage(BaseModel):
+    """The LLM judge's calls during one scan: counts only, no text."""
+
+    calls: dict[str, int] = Field(default_factory=dict)  # by outcome (ok, timeout, ...)
+    prompt_tokens: int = Field(default=0, ge=0)
+    completion_tokens: int = Field(default=0, ge=0)
+    call_seconds: list[float] = Field(default_factory=list, max_length=1_000)
+
+
 class ScanReport(BaseModel):
     """What one run of the consistency scan found and asked for (the memory stage turns it
     into metrics; `groundwire scan` prints it)."""
@@ -143,6 +152,9 @@ class ScanReport(BaseModel):
     capped: bool = False  # max_clusters_per_scan stopped it
     semantic_backend: str = ""  # "embedding" or "minhash"
     judge: str = ""  # "rule" or "llm"
+    # The LLM judge's calls in this run (none for the rule judge): the scan runs in a
+    # process of its own, so its cost reaches the metrics through this report.
+    llm: LlmJudgeUsage | None = None
 
 
 CommandKind = Literal["merge", "supersede", "flag", "retract", "scan_report"]

@@ -54,6 +54,8 @@ Answer with one JSON object only:
   "reasoning": "one sentence"}}"""
 
 
+# The name its calls carry in the LLM metrics (metrics/llm.py LLM_CALLERS).
+JUDGE_CALLER = "judge"
 _VERDICTS = ["EQUIVALENT", "TEMPORAL_EVOLUTION", "CONTRADICTION", "DISTINCT"]
 # Fixed: a module constant the client checks for a plain ASCII alphabet. `bounded` caps
 # the reasoning so a grammar-constrained server (llama-cpp-python) ends the answer well
@@ -158,7 +160,7 @@ class LlmJudge:
             ]
         }
         result = await self.client.complete_json(
-            "judge",
+            JUDGE_CALLER,
             SYSTEM_PROMPT.format(fence=fence),
             data_block(payload, fence),
             JUDGE_SCHEMA,

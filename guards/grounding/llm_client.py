@@ -238,6 +238,45 @@ def set_observers(
     _observers["claim"] = on_claim
 
 
+class CallTally:
+    """One caller's calls, counted in this process while a job runs, for a job whose
+    metrics are exported by another process (`groundwire scan` runs as a CronJob or a
+    child of the worker: its judge's calls travel in the scan's report, and the memory
+    stage counts them). Calls of other callers go on to the observer that was set."""
+
+    SECONDS_KEPT = 1_000  # per-call wall times kept for the histogram; the rest only summed
+
+    def __init__(self, caller: str) -> None:
+        self.caller = caller
+        self.calls: dict[str, int] = {}
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+        self.seconds: list[float] = []
+        self.seconds_total = 0.0
+        self._previous: CallObserver | None = None
+
+    def __enter__(self) -> CallTally:
+        self._previous = _observers["call"]
+        _observers["call"] = self._on_call
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        _observers["call"] = self._previous
+
+    def _on_call(self, usage: LlmCallUsage) -> None:
+        if usage.caller != self.caller:
+            if self._previous is not None:
+                self._previous(usage)
+            return
+        self.calls[usage.outcome] = self.calls.get(usage.outcome, 0) + 1
+        self.prompt_tokens += max(usage.prompt_tokens, 0)
+        self.completion_tokens += max(usage.completion_tokens, 0)
+        if usage.seconds >= 0:
+            self.seconds_total += usage.seconds
+            if len(self.seconds) < self.SECONDS_KEPT:
+                self.seconds.append(round(usage.seconds, 4))
+
+
 def observe_claim(usage: LlmClaimUsage) -> None:
     _notify("claim", usage)
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from groundwire.guards.consistency.config import ConsistencyConfig
 from groundwire.guards.consistency.judge import Judge, RuleJudge
+from groundwire.guards.consistency.llm_judge import JUDGE_CALLER
 from groundwire.guards.consistency.scan import TenantPlan, plan_tenant
 from groundwire.guards.consistency.signals import (
     Cluster,
@@ -42,10 +43,11 @@ from groundwire.guards.consistency.signals import (
     TextEncoder,
     find_clusters,
 )
+from groundwire.guards.grounding.llm_client import CallTally
 from groundwire.streams import kafka
 from groundwire.streams.memory.view import MemoryView
 from groundwire.streams.settings import Settings
-from groundwire.topics.memory import MemoryCommand, MemoryRecord, ScanReport
+from groundwire.topics.memory import LlmJudgeUsage, MemoryCommand, MemoryRecord, ScanReport
 from groundwire.topics.vocab import ConsistencyAction, ConsistencySignal, ConsistencyVerdict
 
 log = logging.getLogger(__name__)
@@ -210,18 +212,20 @@ class ScanJob:
         totals = _Totals()
         complete = True
         next_tenant: str | None = None
-        async for tenant in self._tenants(options, resumed_from):
-            if budget <= 0:
-                complete, next_tenant, totals.capped = False, tenant, True
-                break
-            plan = await self._tenant(tenant, run_id, budget)
-            budget -= plan.clusters_new
-            totals.add(plan)
-            if plan.capped:
-                complete, next_tenant, totals.capped = False, tenant, True
-                break
-            if options.tenant is None:
-                await self.view.client.set(cursor_key, tenant.encode("utf-8", "surrogatepass"))
+        with CallTally(JUDGE_CALLER) as judge_calls:
+            async for tenant in self._tenants(options, resumed_from):
+                if budget <= 0:
+                    complete, next_tenant, totals.capped = False, tenant, True
+                    break
+                plan = await self._tenant(tenant, run_id, budget)
+                budget -= plan.clusters_new
+                totals.add(plan)
+                if plan.capped:
+                    complete, next_tenant, totals.capped = False, tenant, True
+                    break
+                if options.tenant is None:
+                    cursor = tenant.encode("utf-8", "surrogatepass")
+                    await self.view.client.set(cursor_key, cursor)
         if options.tenant is None and complete:
             await self.view.client.delete(cursor_key)
         finished_at = datetime.now(UTC)
@@ -243,6 +247,7 @@ class ScanJob:
             capped=totals.capped,
             semantic_backend=self.semantic.backend,
             judge=self.judge.name,
+            llm=_judge_usage(judge_calls),
         )
         command = MemoryCommand(
             command_id=f"{run_id}:report",
@@ -285,6 +290,17 @@ class ScanJob:
 
     async def aclose(self) -> None:
         await self.judge.aclose()
+
+
+def _judge_usage(tally: CallTally) -> LlmJudgeUsage | None:
+    if not tally.calls:
+        return None
+    return LlmJudgeUsage(
+        calls=dict(tally.calls),
+        prompt_tokens=tally.prompt_tokens,
+        completion_tokens=tally.completion_tokens,
+        call_seconds=list(tally.seconds),
+    )
 
 
 def _parse(page: list[bytes]) -> list[MemoryRecord]:

@@ -123,3 +123,60 @@ def test_rules_select_only_values_the_code_writes() -> None:
                         assert v in known[label], f'{path.name}: {metric}{{{label}="{v}"}}'
                         checked += 1
     assert checked >= 5
+
+
+def test_a_scan_report_carries_its_judge_calls_to_the_counters(watched: None) -> None:
+    """`groundwire scan` runs in a process of its own (CLI, CronJob, the worker's child):
+    its LLM judge's calls are tallied there, travel in the scan's report, and are counted
+    by the memory stage that reads it. Other callers' calls in the scan's process still
+    reach the observer that was set."""
+    from datetime import UTC, datetime
+
+    from groundwire.metrics import consistency
+    from groundwire.topics.memory import ScanReport
+
+    before_ok = value("groundwire_llm_calls_total", caller="judge", outcome="ok")
+    before_cut = value("groundwire_llm_calls_total", caller="judge", outcome="truncated")
+    before_in = value("groundwire_llm_tokens_total", caller="judge", kind="prompt")
+    before_out = value("groundwire_llm_tokens_total", caller="judge", kind="completion")
+    before_n = value("groundwire_llm_call_seconds_count", caller="judge")
+    before_grounding = value("groundwire_llm_calls_total", caller="grounding", outcome="ok")
+    with llm_client.CallTally("judge") as tally:
+        llm_client._notify("call", llm_client.LlmCallUsage("judge", "ok", 400, 80, 6.5))
+        llm_client._notify("call", llm_client.LlmCallUsage("judge", "truncated", 410, 512, 20.0))
+        llm_client._notify("call", llm_client.LlmCallUsage("grounding", "ok", 300, 40, 2.0))
+    # the tally kept the judge's calls away from this process's counters...
+    assert value("groundwire_llm_calls_total", caller="judge", outcome="ok") == before_ok
+    # ...passed the other caller's on, and gave the observer back afterwards
+    assert (
+        value("groundwire_llm_calls_total", caller="grounding", outcome="ok")
+        == before_grounding + 1
+    )
+    llm_client._notify("call", llm_client.LlmCallUsage("grounding", "ok", 1, 1, 0.1))
+    assert (
+        value("groundwire_llm_calls_total", caller="grounding", outcome="ok")
+        == before_grounding + 2
+    )
+    assert tally.calls == {"ok": 1, "truncated": 1}
+    assert (tally.prompt_tokens, tally.completion_tokens) == (810, 592)
+
+    from groundwire.streams.memory.scan_job import _judge_usage
+
+    usage = _judge_usage(tally)
+    assert usage is not None
+    now = datetime.now(UTC)
+    report = ScanReport(
+        run_id="r", started_at=now, finished_at=now, duration_s=1.0, complete=True, llm=usage
+    )
+    # through the wire format, as the memory stage reads it from memories.commands
+    consistency.observe_scan(ScanReport.model_validate_json(report.model_dump_json()))
+    assert value("groundwire_llm_calls_total", caller="judge", outcome="ok") == before_ok + 1
+    assert (
+        value("groundwire_llm_calls_total", caller="judge", outcome="truncated") == before_cut + 1
+    )
+    assert value("groundwire_llm_tokens_total", caller="judge", kind="prompt") == before_in + 810
+    assert (
+        value("groundwire_llm_tokens_total", caller="judge", kind="completion") == before_out + 592
+    )
+    assert value("groundwire_llm_call_seconds_count", caller="judge") == before_n + 2
+    assert _judge_usage(llm_client.CallTally("judge")) is None  # the rule judge: no section
