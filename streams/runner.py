@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from confluent_kafka import Consumer, KafkaError, KafkaException, Message, Producer, TopicPartition
+from redis import exceptions as redis_errors
 
 from groundwire.streams import kafka, telemetry
 from groundwire.streams.settings import Settings
@@ -284,12 +285,18 @@ class StageRunner:
 
     async def _outputs(self, records: list[Message]) -> list[Output] | None:
         """The batch's outputs; when processing raises, each record is retried alone and
-        the ones that keep failing are dead-lettered. None when every record failed:
-        then the cause is not the records (a bug or a dependency down), and the batch is
-        replayed after a pause instead of being dead-lettered wholesale."""
+        the ones that keep failing are dead-lettered. None when the cause is not the
+        records, and the batch is replayed after a pause instead of being dead-lettered:
+        a dependency that is unreachable (Redis down, a connection refused or timed out:
+        `is_outage`), or every record of a batch of several failing (a bug). Without the
+        first rule a batch of one record that met a Redis outage went to the dlq, and the
+        claim behind it never became a memory."""
         try:
             return await self.stage.process(records)
-        except Exception:
+        except Exception as exc:
+            if is_outage(exc):
+                self._outage(exc, len(records))
+                return None
             log.exception(
                 "stage %s failed on a batch of %d; retrying each record alone",
                 self.stage.name,
@@ -305,6 +312,9 @@ class StageRunner:
                     error = None
                     break
                 except Exception as exc:
+                    if is_outage(exc):  # the dependency went away meanwhile: all wait
+                        self._outage(exc, len(records))
+                        return None
                     error = exc
                     await self._sleep(0.05 * (attempt + 1))
             if error is not None:
@@ -313,6 +323,16 @@ class StageRunner:
         if failed == len(records) and len(records) > 1:
             return None
         return outputs
+
+    def _outage(self, exc: BaseException, n: int) -> None:
+        log.warning(
+            "stage %s: a dependency is unavailable (%s: %s); the batch of %d is processed "
+            "again after a pause",
+            self.stage.name,
+            type(exc).__name__,
+            str(exc)[:200],
+            n,
+        )
 
     def _poison(self, message: Message, error: Exception) -> Output:
         attempts = self.settings.record_max_attempts
@@ -410,6 +430,34 @@ class StageRunner:
             telemetry.consumer_lag(self.group, tp.topic, tp.partition, lag)
         self.progress.lag = total
         telemetry.stage_lag(self.stage.name, total)
+
+
+# Errors that say a dependency is away, not that a record is bad: redis-py's connection
+# and timeout errors (and a cluster that is failing over), and the OS's (refused, reset,
+# timed out). A record that meets one of these is never dead-lettered.
+_OUTAGE_ERRORS: tuple[type[BaseException], ...] = (
+    redis_errors.ConnectionError,
+    redis_errors.TimeoutError,
+    redis_errors.BusyLoadingError,
+    redis_errors.ClusterDownError,
+    redis_errors.TryAgainError,
+    redis_errors.MasterDownError,
+    redis_errors.ReadOnlyError,
+    OSError,
+)
+
+
+def is_outage(exc: BaseException) -> bool:
+    """True when `exc`, or an exception it was raised from (`raise ... from`), is a
+    dependency outage."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # the chain of causes, bounded
+        if seen is None:
+            return False
+        if isinstance(seen, _OUTAGE_ERRORS):
+            return True
+        seen = seen.__cause__
+    return False
 
 
 def _next_offsets(records: Sequence[Message]) -> list[TopicPartition]:

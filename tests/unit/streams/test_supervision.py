@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from redis import exceptions as redis_errors
 
 from groundwire.streams.health import STALLED_EXIT, Watchdog, health_report, read_status
-from groundwire.streams.runner import Output, StageRunner
+from groundwire.streams.runner import Output, StageRunner, is_outage
 from groundwire.streams.settings import Settings
 from groundwire.streams.supervisor import Supervisor
 
@@ -178,3 +179,65 @@ def test_the_endpoint_serves_metrics_and_health() -> None:
         assert err.value.code == 503
     finally:
         server.shutdown()
+
+
+class OutageStage(PoisonStage):
+    """Raises a dependency error (Redis away) for the first `failures` calls."""
+
+    def __init__(self, error: BaseException, failures: int) -> None:
+        super().__init__(set())
+        self.error = error
+        self.failures = failures
+
+    async def process(self, messages: Sequence[Any]) -> list[Output]:
+        self.calls += 1
+        if self.calls <= self.failures:
+            raise self.error
+        return [Output("out", None, m.value()) for m in messages]
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        redis_errors.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused."),
+        redis_errors.TimeoutError("Timeout reading from socket"),
+        ConnectionRefusedError(111, "Connection refused"),
+    ],
+    ids=["redis-connection", "redis-timeout", "os-refused"],
+)
+def test_a_dependency_outage_replays_even_a_single_record_batch(error: BaseException) -> None:
+    """A batch of one record that meets a Redis outage is not poison: it waits (None:
+    rewound and processed again after a pause), it is never dead-lettered."""
+    stage = OutageStage(error, failures=10)
+    assert asyncio.run(_runner(stage)._outputs([FakeMessage(b"a", 0)])) is None
+    assert stage.calls == 1  # no per-record retries: the record is not the cause
+
+
+def test_an_outage_during_the_per_record_retries_replays_the_whole_batch() -> None:
+    """The batch fails for a record's own reason, then Redis goes away while the records
+    are retried alone: everything waits, nothing already retried is kept or dead-lettered."""
+
+    class Mixed(PoisonStage):
+        async def process(self, messages: Sequence[Any]) -> list[Output]:
+            self.calls += 1
+            if self.calls == 1:
+                raise RecursionError("boom")
+            if self.calls == 3:
+                raise RuntimeError("lost") from redis_errors.ConnectionError("refused")
+            return [Output("out", None, m.value()) for m in messages]
+
+    stage = Mixed(set())
+    batch = [FakeMessage(v, i) for i, v in enumerate([b"a", b"b", b"c"])]
+    assert asyncio.run(_runner(stage)._outputs(batch)) is None
+
+
+def test_is_outage_reads_explicit_causes_only() -> None:
+    assert is_outage(OSError("reset"))
+    assert is_outage(ValueError("wrapped").with_traceback(None)) is False
+    try:
+        try:
+            raise redis_errors.ConnectionError("refused")
+        except redis_errors.ConnectionError:
+            raise ValueError("a bad record, raised while handling another error")  # noqa: B904
+    except ValueError as exc:
+        assert not is_outage(exc)  # an implicit context is not a cause
