@@ -130,6 +130,8 @@ class ReviewStore:
         self.keys = Keys(cfg.redis_prefix, cfg.shards)
         self._clock = clock
         self._enqueue = _Script(lua.ENQUEUE)
+        self._cluster_ready = not isinstance(client, RedisCluster)
+        self._cluster_lock = asyncio.Lock()
         self._list = _Script(lua.LIST)
         self._get = _Script(lua.GET)
         self._decide = _Script(lua.DECIDE)
@@ -186,8 +188,24 @@ class ReviewStore:
                     limit=ReviewLimit(limit) if limit else None,
                 )
 
+        if len(by_shard) > 1:
+            await self._ready_for_concurrent_calls()
         await asyncio.gather(*(one(s, idx) for s, idx in by_shard.items()))
         return [o for o in out if o is not None]
+
+    async def _ready_for_concurrent_calls(self) -> None:
+        """On a Redis Cluster, learn the slot map and load the enqueue script on every
+        primary once, before shards are written concurrently: concurrent first calls
+        each rebuilt the client's connections and broke each other's (redis-py 8.1: a
+        connection without a writer, mid-connect), as the dedup index found before."""
+        if self._cluster_ready:
+            return
+        async with self._cluster_lock:
+            if not self._cluster_ready:
+                assert isinstance(self.client, RedisCluster)
+                await self.client.initialize()
+                await self.client.script_load(self._enqueue.source)
+                self._cluster_ready = True
 
     # -- reviewers -----------------------------------------------------------------
     async def list(

@@ -122,7 +122,15 @@ class RedisClusterServer:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             states = [redis.Redis(port=p).cluster("info") for p in self.ports]
-            if all(s.get("cluster_state") == "ok" for s in states):
+            # every node ok, knowing every other, and all with the same slot map: a client
+            # that meets a node still learning the map is MOVED and rebuilds its
+            # connections while its other calls are connecting
+            slot_maps = {_slot_map(p) for p in self.ports}
+            if (
+                all(s.get("cluster_state") == "ok" for s in states)
+                and all(int(s.get("cluster_known_nodes", 0)) == len(self.ports) for s in states)
+                and len(slot_maps) == 1
+            ):
                 return
             time.sleep(0.2)
         raise RuntimeError("the Redis Cluster did not reach cluster_state:ok")
@@ -137,6 +145,12 @@ class RedisClusterServer:
         for proc in self.procs:
             proc.wait(10)
         self.procs = []
+
+
+def _slot_map(port: int) -> tuple[tuple[int, int, int], ...]:
+    """(first slot, last slot, primary's port) as one node sees them."""
+    raw = redis.Redis(port=port).execute_command("CLUSTER", "SLOTS")
+    return tuple(sorted((int(r[0]), int(r[1]), int(r[2][1])) for r in raw))
 
 
 def _cluster_port() -> int:

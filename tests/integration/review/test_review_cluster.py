@@ -19,7 +19,7 @@ pytestmark = pytest.mark.integration
 
 async def test_the_queue_runs_on_a_redis_cluster(redis_cluster) -> None:
     client = connect(
-        redis_cluster.url, socket_timeout_s=2, connect_timeout_s=2, retries=1, cluster=True
+        redis_cluster.url, socket_timeout_s=10, connect_timeout_s=10, retries=3, cluster=True
     )
     store = ReviewStore(client, ReviewConfig(redis_prefix="gwtest:rvc", shards=8, max_per_owner=3))
     tenants = [f"tenant-{i}" for i in range(12)]
