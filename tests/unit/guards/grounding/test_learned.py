@@ -4,7 +4,6 @@ decides; a broken model file fails when the verifier is built."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import numpy as np
@@ -37,10 +36,8 @@ def claim(text: str, i: int = 0) -> Claim:
     return Claim(claim_id=f"c{i}", tenant_id="t", content=text, source="chat", source_turns=TURNS)
 
 
-def test_packaged_model_loads_fast_and_matches_the_features() -> None:
-    t0 = time.perf_counter()
-    model = load_model(packaged_model_path(), FEATURES)
-    assert time.perf_counter() - t0 < 1.0  # milliseconds in practice; generous for CI
+def test_packaged_model_loads_and_matches_the_features() -> None:
+    model = load_model(packaged_model_path(), FEATURES)  # its load time is in bench_grounding
     assert model.features == FEATURES
     assert 0.0 < model.partial_threshold <= model.supported_threshold < 1.0
     assert np.all(np.diff(model.cal_y) >= 0)

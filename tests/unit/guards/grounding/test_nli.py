@@ -4,6 +4,7 @@ the ensemble rule. onnx, onnxruntime and tokenizers are in the `test` extra."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from pathlib import Path
 
@@ -132,14 +133,16 @@ async def test_a_slow_model_is_bounded_and_reported_unknown(model_dir: Path) -> 
     verifier = build_verifier(nli_cfg(model_dir, nli_timeout_s=0.2))
     assert isinstance(verifier, NliVerifier)
 
+    finished = threading.Event()
+
     def slow(pairs, run_options=None):  # type: ignore[no-untyped-def]
         time.sleep(0.5)
+        finished.set()
         raise AssertionError("should have been abandoned")
 
     verifier.encoder.probabilities = slow  # type: ignore[method-assign]
-    t0 = time.perf_counter()
     [report] = await verifier.verify_batch([GroundingRequest(claim("The cache is enabled"), TURNS)])
-    assert time.perf_counter() - t0 < 0.45
+    assert not finished.is_set()  # the report came back without waiting for the model
     assert report.verdict is GroundingVerdict.UNKNOWN
     assert "timed out" in report.reasoning
     await asyncio.sleep(0.4)  # let the abandoned thread finish
