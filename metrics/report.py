@@ -15,7 +15,6 @@ query with `offset`, evaluated at the same instant.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -24,6 +23,8 @@ from typing import Any
 
 import httpx
 
+from groundwire.metrics.promql import by_label as _by
+from groundwire.metrics.promql import scalar as _scalar
 from groundwire.metrics.report_consistency import Guard2Report, build_guard2, format_guard2
 from groundwire.metrics.report_faithfulness import Guard3Report, build_guard3, format_guard3
 
@@ -103,23 +104,6 @@ class PrometheusClient:
 
 def _value(sample: dict[str, Any]) -> float:
     return float(sample["value"][1])
-
-
-def _scalar(rows: list[dict[str, Any]]) -> float | None:
-    """The value of a single-sample vector; None for no data or NaN."""
-    if not rows:
-        return None
-    value = _value(rows[0])
-    return None if math.isnan(value) else value
-
-
-def _by(rows: list[dict[str, Any]], label: str) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for row in rows:
-        value = _value(row)
-        if not math.isnan(value):
-            out[row["metric"].get(label, "")] = round(value)
-    return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def _ratio(numerator: float | None, denominator: float | None) -> float | None:

@@ -10,11 +10,14 @@ the same `increase()` windows and `offset`s, evaluated at the same instant.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
+
+from groundwire.metrics.promql import by_label as _by
+from groundwire.metrics.promql import increase as _increase
+from groundwire.metrics.promql import scalar as _scalar
 
 QueryFn = Callable[[str, datetime], list[dict[str, Any]]]
 
@@ -47,29 +50,6 @@ class Guard3Report:
     uncited_claims: dict[str, int] = field(default_factory=dict)
     phantom_citations: int = 0
     degraded: int = 0
-
-
-def _increase(metric: str, window: timedelta, offset: timedelta, by: str = "") -> str:
-    rng = f"[{int(window.total_seconds())}s]"
-    off = f" offset {int(offset.total_seconds())}s" if offset else ""
-    grouping = f" by ({by})" if by else ""
-    return f"sum{grouping}(increase({metric}{rng}{off}))"
-
-
-def _scalar(rows: list[dict[str, Any]]) -> float | None:
-    if not rows:
-        return None
-    value = float(rows[0]["value"][1])
-    return None if math.isnan(value) else value
-
-
-def _by(rows: list[dict[str, Any]], label: str) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for row in rows:
-        value = float(row["value"][1])
-        if not math.isnan(value):
-            out[row["metric"].get(label, "")] = round(value)
-    return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def _window(query: QueryFn, at: datetime, window: timedelta, offset: timedelta) -> Guard3Window:
