@@ -40,6 +40,7 @@ from confluent_kafka import Consumer, KafkaError, KafkaException, Message, Produ
 from redis import exceptions as redis_errors
 
 from groundwire.streams import kafka, telemetry
+from groundwire.streams.batching import take_batch
 from groundwire.streams.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -196,7 +197,7 @@ class StageRunner:
         consumer = self._clients()[0]
         try:
             messages = await asyncio.to_thread(
-                consumer.consume, self.settings.batch_size, self.settings.batch_within_s
+                take_batch, consumer, self.settings.batch_size, self.settings.batch_within_s
             )
         except KafkaException as exc:
             self._raise_if_fatal(exc.args[0], "consume")

@@ -201,6 +201,11 @@ class Settings(BaseSettings):
     # the broker would refuse it, and a refused write would fail the whole transaction.
     # Keep it at or below the topics' max.message.bytes and librdkafka's message.max.bytes.
     max_output_bytes: int = Field(default=1_000_000, ge=1_024)
+    # Batching adapts to load (streams/batching.py): a stage takes what its consumer has
+    # already fetched, up to batch_size records, without waiting for more; so batches are
+    # small (low latency) under light input and full (one transaction per batch_size
+    # records) under heavy input. batch_within_s is how long an idle stage waits for the
+    # first record before its loop comes round (health, lag reports).
     batch_size: int = Field(default=500, ge=1)
     batch_within_s: float = Field(default=0.05, gt=0)
     # Liveness. Each transactional call (send offsets, commit, abort, init) gives up after
