@@ -85,18 +85,29 @@ def _lemma_codes(lemma: str) -> tuple[int, ...]:
     return tuple(map(int, _SIDES[lemma].split()))
 
 
+# Most words have no antonyms: they all share this one empty set (a cached result is
+# kept alive, and every frozenset is scanned by each full garbage collection).
+_NONE: frozenset[int] = frozenset()
+
+
 @functools.lru_cache(maxsize=65_536)
 def codes(word: str) -> frozenset[int]:
     """The codes of every lemma of `word` (lower-case): 4 * pair + 2 * side + satellite."""
-    return frozenset(c for lemma in lemmas(word) for c in _lemma_codes(lemma))
+    found = lemmas(word)
+    if not found:
+        return _NONE
+    return frozenset(c for lemma in found for c in _lemma_codes(lemma)) or _NONE
 
 
 @functools.lru_cache(maxsize=65_536)
 def opposites(word: str) -> frozenset[int]:
     """The codes opposite to `word`: `word` is an antonym of every word whose `codes` meet
     them (the other side of the same pair; a satellite only against the head synset)."""
+    found = codes(word)
+    if not found:
+        return _NONE
     out: set[int] = set()
-    for code in codes(word):
+    for code in found:
         other = (code & ~3) | (~code & 2)  # same pair, other side, head synset
         out.add(other)
         if not code & 1:

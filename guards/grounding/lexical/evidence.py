@@ -5,6 +5,13 @@ the same turns, so everything the features need from a turn is computed in one p
 cached per turn (`_turn_evidence`); the evidence of several turns is those per-turn
 indexes concatenated. Only the words (strings) are extracted up front: `Token`s with
 offsets are built lazily, for the few sentences that supply evidence spans.
+
+What the cache keeps is stored in tuples, not lists, where it can be: a tuple of strings
+and numbers is untracked by the cyclic garbage collector after its first collection,
+while every list (and set) stays tracked and is scanned again by each full collection.
+Each new turn used to leave ~100 tracked objects in the cache (a list per content stem
+in `positions` alone); the full collections they caused were ~25 % of the verifier's CPU
+time on first sight of the turns (bench/bench_grounding.py, turn cache cleared).
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ import functools
 import itertools
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.antonyms import codes
@@ -52,6 +59,8 @@ _FIRST_PERSON_RE = re.compile(
 _SPEAKER_LINE = re.compile(
     r"([A-Z](?:(?<=^[A-Z])|(?<=[.!?\n]\s[A-Z])|(?<=\s\.\s[A-Z]))[\w'-]{1,30}):\s"
 )
+_NO_CODES: frozenset[int] = frozenset()
+_NO_STEMS: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -61,68 +70,84 @@ class Sentence:
     turn: SourceTurn
     start: int
     end: int
-    raws: list[str]  # the words as written, in order
+    raws: tuple[str, ...]  # the words as written, in order
     lows: tuple[str, ...]  # the same, lowercase
     word_stems: tuple[str, ...]  # their stems
     content: tuple[bool, ...]  # whether each is a content word
     stems: frozenset[str] = field(default_factory=frozenset)
     # has a negation other than a leading-answer "no" (see `features.analyze`)
     negated: bool = False
-    _tokens: list[Token] | None = None
-    _spans: list[tuple[int, int]] | None = None
-    _clauses: list[tuple[int, list[int], frozenset[str]]] | None = None
-    _clause_of: list[int] | None = None
-    _codes: list[tuple[int, frozenset[int]]] | None = None
+    _tokens: tuple[Token, ...] | None = None
+    _spans: tuple[tuple[int, int], ...] | None = None
+    _clauses: tuple[tuple[int, tuple[int, ...], frozenset[str]], ...] | None = None
+    _clause_of: tuple[int, ...] | None = None
+    # the content words that have antonyms: their positions, and their codes (in order)
+    _code_pos: tuple[int, ...] | None = None
+    _code_sets: tuple[frozenset[int], ...] = ()
     _code_union: frozenset[int] | None = None
 
     @property
-    def tokens(self) -> list[Token]:
+    def tokens(self) -> tuple[Token, ...]:
         """The sentence's tokens (offsets in the turn), built on first use: most
         sentences are only ever read as word sets, a few (the best) for their spans."""
         if self._tokens is None:
-            self._tokens = tokenize(self.turn.text[self.start : self.end], self.start)
+            self._tokens = tuple(tokenize(self.turn.text[self.start : self.end], self.start))
         return self._tokens
 
-    def word_spans(self) -> list[tuple[int, int]]:
+    def word_spans(self) -> tuple[tuple[int, int], ...]:
         """(start, end) in the turn of each word, computed on first use (span sentences)."""
         if self._spans is None:
-            self._spans = word_offsets(self.turn.text, self.start, self.end)
+            self._spans = tuple(word_offsets(self.turn.text, self.start, self.end))
         return self._spans
 
-    def antonym_codes(self) -> list[tuple[int, frozenset[int]]]:
+    def _antonyms(self) -> None:
+        pos: list[int] = []
+        sets: list[frozenset[int]] = []
+        for j, (low, c) in enumerate(zip(self.lows, self.content, strict=True)):
+            if c:
+                sd = codes(low)
+                if sd:
+                    pos.append(j)
+                    sets.append(sd)
+        if pos:
+            self._code_pos, self._code_sets = tuple(pos), tuple(sets)
+            self._code_union = frozenset().union(*sets)
+        else:
+            self._code_pos, self._code_union = (), _NO_CODES
+
+    def antonym_codes(self) -> Iterator[tuple[int, frozenset[int]]]:
         """(index, antonym codes) of the content words that have antonyms in WordNet
         (`antonyms.codes`), computed on first use and kept with the turn's cache."""
-        if self._codes is None:
-            self._codes = [
-                (j, sd)
-                for j, (sd, c) in enumerate(zip(map(codes, self.lows), self.content, strict=True))
-                if sd and c
-            ]
-        return self._codes
+        if self._code_pos is None:
+            self._antonyms()
+        assert self._code_pos is not None
+        return zip(self._code_pos, self._code_sets, strict=True)
 
     def antonym_union(self) -> frozenset[int]:
         """Every antonym code of the sentence's content words (see `antonym_codes`)."""
         if self._code_union is None:
-            self._code_union = frozenset().union(*(c for _, c in self.antonym_codes()))
+            self._antonyms()
+        assert self._code_union is not None
         return self._code_union
 
-    def clauses(self) -> list[tuple[int, list[int], frozenset[str]]]:
+    def clauses(self) -> tuple[tuple[int, tuple[int, ...], frozenset[str]], ...]:
         """(clause number, word positions, content stems) of each clause (cut at
         punctuation and conjunctions, `text.clause_ids`), computed on first use: only
         sentences that may contradict a claim by a negation need it."""
         if self._clauses is None:
             ids = clause_ids(self.turn.text, self.word_spans(), self.lows)
-            self._clause_of = ids
+            self._clause_of = tuple(ids)
             groups: dict[int, list[int]] = {}
             for k, c in enumerate(ids):
                 groups.setdefault(c, []).append(k)
-            self._clauses = [
-                (c, pos, frozenset(self.word_stems[k] for k in pos if self.content[k]))
+            stems, content = self.word_stems, self.content
+            self._clauses = tuple(
+                (c, tuple(pos), frozenset([stems[k] for k in pos if content[k]]) or _NO_STEMS)
                 for c, pos in groups.items()
-            ]
+            )
         return self._clauses
 
-    def clause_of(self) -> list[int]:
+    def clause_of(self) -> tuple[int, ...]:
         """The clause number of each word (see `clauses`)."""
         if self._clause_of is None:
             self.clauses()
@@ -147,7 +172,7 @@ class Evidence:
     numbers: set[str]
     bigrams: set[tuple[str, str]]
     seq_len: int  # content stems + one separator per sentence
-    positions: dict[str, list[int]]  # content stem -> indices in that sequence
+    positions: dict[str, tuple[int, ...]]  # content stem -> indices in that sequence
     negated: bool
     first: bool
     speakers: dict[str, set[str]]  # speaker name (lower) -> stems of what they said
@@ -191,7 +216,7 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
                 turn,
                 start,
                 end,
-                raws,
+                tuple(raws),
                 s_lows,
                 s_stems,
                 s_content,
@@ -205,9 +230,10 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
     numbers.discard(None)
     stems = set(src_seq)
     stems.discard("\0")
-    positions: defaultdict[str, list[int]] = defaultdict(list)
+    at: defaultdict[str, list[int]] = defaultdict(list)
     for i, st in enumerate(src_seq):
-        positions[st].append(i)
+        at[st].append(i)
+    positions = {st: tuple(idx) for st, idx in at.items()}
     return Evidence(
         sentences=sentences,
         stems=stems,
@@ -236,12 +262,12 @@ def evidence_for(turns: Sequence[SourceTurn]) -> Evidence:
 @functools.lru_cache(maxsize=256)
 def _joined_evidence(turns: tuple[SourceTurn, ...]) -> Evidence:
     parts = [_turn_evidence(t) for t in turns]
-    positions: dict[str, list[int]] = {}
+    at: dict[str, list[int]] = {}
     speakers: dict[str, set[str]] = {}
     offset = 0
     for p in parts:
         for st, idx in p.positions.items():
-            positions.setdefault(st, []).extend(j + offset for j in idx)
+            at.setdefault(st, []).extend(j + offset for j in idx)
         offset += p.seq_len
         for who, said in p.speakers.items():
             speakers.setdefault(who, set()).update(said)
@@ -252,7 +278,7 @@ def _joined_evidence(turns: tuple[SourceTurn, ...]) -> Evidence:
         numbers=set().union(*(p.numbers for p in parts)),
         bigrams=set().union(*(p.bigrams for p in parts)),
         seq_len=offset,
-        positions=positions,
+        positions={st: tuple(idx) for st, idx in at.items()},
         negated=any(p.negated for p in parts),
         first=any(p.first for p in parts),
         speakers=speakers,

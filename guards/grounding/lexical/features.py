@@ -265,7 +265,7 @@ def _conflicts(
     return out
 
 
-def _longest_run(stems: Sequence[str], positions: dict[str, list[int]]) -> int:
+def _longest_run(stems: Sequence[str], positions: dict[str, tuple[int, ...]]) -> int:
     """Longest run of consecutive claim content words that also appears consecutively in
     the source's content-stem sequence, given as stem -> positions in that sequence."""
     best = 0
