@@ -61,6 +61,7 @@ from groundwire.topics.vocab import (
     HedgeCategory,
     ReasonCode,
     ReentryReason,
+    Source,
 )
 
 MAX_LISTED_REJECTIONS = 10
@@ -92,6 +93,10 @@ _SUPPORTS = CitationSupport.SUPPORTED
 _CONTRADICTS = CitationSupport.CONTRADICTED
 # A turn beyond the per-claim limit was never checked: it did not fail provenance.
 _UNCHECKED = ReentryReason.TOO_MANY_TURNS
+# A claim's source as the plain string the checks and reasons print (`.value` is a
+# descriptor call on every access; a dict lookup is not).
+_SOURCE_VALUES: dict[Source, str] = {member: member.value for member in Source}
+_NO_CITATIONS: tuple[CitationReport, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +139,9 @@ def determine_tier(
     hedge = screened.hedge
     provenance = screened.provenance
     citations = screened.citations
-    source = claim.source.value
+    source = _SOURCE_VALUES.get(claim.source) or claim.source.value
     memory_type = claim.memory_type
+    policy = cfg.policy
     confidence = claim.confidence
     passed: list[str] = []
     failed: list[str] = []
@@ -143,12 +149,11 @@ def determine_tier(
     adjusted = confidence
 
     # -- evaluate every check ------------------------------------------------------
-    words = ", ".join(hedge.words)
     action = hedge.action
     if action == _HEDGE_BLOCK:
-        failed.append(f"hedge_words_detected: {words}")
+        failed.append("hedge_words_detected: " + ", ".join(hedge.words))
     elif action == _HEDGE_REVIEW:
-        failed.append(f"{hedge.category or 'technical_hedge'}: {words}")
+        failed.append(f"{hedge.category or 'technical_hedge'}: {', '.join(hedge.words)}")
     else:
         passed.append("no_speculation")
 
@@ -169,8 +174,9 @@ def determine_tier(
             passed.append("not_duplicate")
 
     rejections = provenance.rejections
-    failed_provenance = [t for t, why in rejections.items() if why != _UNCHECKED]
+    failed_provenance: list[str] = []
     if rejections:
+        failed_provenance = [t for t, why in rejections.items() if why != _UNCHECKED]
         total = len(rejections) + len(provenance.eligible_turn_ids)
         failed.append(f"reentry_rejections: {len(rejections)} of {total} source turns")
         details = provenance.rejection_details
@@ -195,11 +201,17 @@ def determine_tier(
         failed.append("grounding_unknown: verifier failed")
         tags.append("grounding_unknown")
 
-    verified = [c for c in citations if c.verified is True]
-    refuted = [c for c in citations if c.verified is False]
-    contradicted = [c for c in verified if c.support == _CONTRADICTS]
-    unsupported = [c for c in verified if c.support is not None and c.support != _SUPPORTS]
-    vouching = [c for c in verified if c.support is None or c.support == _SUPPORTS]
+    # most claims cite nothing: skip building five empty lists
+    refuted: Sequence[CitationReport] = _NO_CITATIONS
+    contradicted: Sequence[CitationReport] = _NO_CITATIONS
+    unsupported: Sequence[CitationReport] = _NO_CITATIONS
+    vouching: Sequence[CitationReport] = _NO_CITATIONS
+    if citations:
+        verified = [c for c in citations if c.verified is True]
+        refuted = [c for c in citations if c.verified is False]
+        contradicted = [c for c in verified if c.support == _CONTRADICTS]
+        unsupported = [c for c in verified if c.support is not None and c.support != _SUPPORTS]
+        vouching = [c for c in verified if c.support is None or c.support == _SUPPORTS]
     for c in citations:
         if c.verified is True:
             passed.append(f"citation_verified: {c.value}")
@@ -224,11 +236,11 @@ def determine_tier(
         failed.extend(f"phantom_reference: {name}" for name in phantoms[:MAX_LISTED_REJECTIONS])
         tags.append("phantom_reference")
 
-    trusted = source in cfg.policy.trusted_sources
+    trusted = source in policy.trusted_sources
     if trusted:
-        passed.append(f"trusted_source: {source}")
-    decision_stated = memory_type == "decision" and source in cfg.policy.decision_sources
-    preference_stated = memory_type == "preference" and source in cfg.policy.preference_sources
+        passed.append("trusted_source: " + source)
+    decision_stated = memory_type == "decision" and source in policy.decision_sources
+    preference_stated = memory_type == "preference" and source in policy.preference_sources
     if decision_stated:
         passed.append("decision_in_conversation")
     if preference_stated:
@@ -247,7 +259,7 @@ def determine_tier(
             Tier.BLOCK, ReasonCode.DUPLICATE, f"Duplicate of existing memory {duplicate_of}"
         )
     no_evidence_left = bool(rejections) and not provenance.eligible_turn_ids
-    if failed_provenance and cfg.policy.block_on_rejected_turn:
+    if failed_provenance and policy.block_on_rejected_turn:
         if no_evidence_left:
             return done(
                 Tier.BLOCK,
@@ -344,7 +356,7 @@ def determine_tier(
     if verdict == _SUPPORTED:
         return done(Tier.AUTO_APPROVE, ReasonCode.GROUNDED, "Supported by its source turns")
     if verdict == _PARTIAL:
-        if cfg.policy.approve_partial:
+        if policy.approve_partial:
             return done(
                 Tier.AUTO_APPROVE,
                 ReasonCode.PARTIAL_GROUNDING,

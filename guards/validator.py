@@ -61,6 +61,18 @@ def _tier_for(
     return determine_tier(s, grounding=g, dedup=d, cfg=cfg)
 
 
+def _decided_alike(d: DedupResult | None, assumed: DedupResult) -> bool:
+    """Whether `determine_tier` decides a claim with dedup result `d` exactly as with
+    `assumed` (one of _UNIQUE, _UNKNOWN): it reads `failed` and `error` of a failed
+    result, else `is_duplicate` (and a duplicate's id and similarity), nothing more.
+    The pending fields are `_note_pending`'s, applied after the policy either way."""
+    if d is None:  # dedup did not run: SKIPPED, not the UNIQUE assumed
+        return False
+    if d.failed:
+        return assumed.failed and d.error == assumed.error
+    return not assumed.failed and not d.is_duplicate
+
+
 def _note_producer(decision: PolicyDecision, report: ProducerAuthReport | None) -> PolicyDecision:
     """The producer check of the screen stage, in the checks (spec: Producer
     authentication): a downgraded claim says what it claimed and why it lost it."""
@@ -178,11 +190,11 @@ class Validator:
         # could not confirm as new goes as a failed check would): it decides how the claim
         # enters the index, and it is the final tier unless dedup finds a duplicate or fails.
         unknown = list(uniqueness_unknown or [False] * len(screened))
-        tiers = [
-            _tier_for(s, g, _UNKNOWN if unsure else _UNIQUE, cfg).tier
-            for s, g, unsure in zip(screened, groundings, unknown, strict=True)
+        assumed = [_UNKNOWN if unsure else _UNIQUE for unsure in unknown]
+        provisional = [
+            _tier_for(s, g, a, cfg) for s, g, a in zip(screened, groundings, assumed, strict=True)
         ]
-        dedups = await self._dedup(screened, tiers)
+        dedups = await self._dedup(screened, [p.tier for p in provisional])
         for i, unsure in enumerate(unknown):
             d = dedups[i]
             if unsure and (d is None or not d.is_duplicate):
@@ -191,9 +203,12 @@ class Validator:
         n = max(1, len(screened))
         now = datetime.now(UTC)
         out: list[RoutedResult] = []
-        for s, g, d in zip(screened, groundings, dedups, strict=True):
+        for s, g, d, a, pre in zip(screened, groundings, dedups, assumed, provisional, strict=True):
             p0 = perf_counter()
-            decision = _note_producer(_note_pending(_tier_for(s, g, d, cfg), d), s.producer_auth)
+            # Most claims come back as the provisional pass assumed (unique, or the failed
+            # check of an unconfirmed id): the policy would decide them exactly as it did.
+            policy = pre if _decided_alike(d, a) else _tier_for(s, g, d, cfg)
+            decision = _note_producer(_note_pending(policy, d), s.producer_auth)
             if g.verdict == "partial" and g.adjusted_confidence is None:
                 g = g.model_copy(update={"adjusted_confidence": decision.adjusted_confidence})
             validation = build_validation(

@@ -35,7 +35,7 @@ class _Record:
     tokens: np.ndarray
     token_set: frozenset[int]
     salt: int = 0
-    keys: list[bytes] = field(default_factory=list)  # pending entries keep their band keys
+    keys: list[int] = field(default_factory=list)  # pending entries keep their band keys
     expires_ms: int = 0  # pending entries only
 
 
@@ -52,13 +52,15 @@ class _Tenant:
     records: dict[int, _Record] = field(default_factory=dict)
     pending_ids: dict[str, int] = field(default_factory=dict)
     pending: dict[int, _Record] = field(default_factory=dict)
-    buckets: dict[bytes, list[int]] = field(default_factory=dict)
+    # band key -> postings; a band key is its uint64 as a Python int (equal ints are equal
+    # 8-byte keys, and one tolist() per claim is far cheaper than a bytes object per band)
+    buckets: dict[int, list[int]] = field(default_factory=dict)
 
     def live(self, pid: int, now_ms: int) -> _Record | None:
         rec = self.pending.get(pid)
         return rec if rec is not None and rec.expires_ms > now_ms else None
 
-    def drop_posting(self, key: bytes, posting: int) -> None:
+    def drop_posting(self, key: int, posting: int) -> None:
         kept = self.buckets.get(key)
         if not kept or posting not in kept:
             return
@@ -80,7 +82,7 @@ class _Tenant:
             self.purge_pending(pid)
 
     def scan(
-        self, query: frozenset[int], keys: list[bytes], threshold: float, now_ms: int
+        self, query: frozenset[int], keys: list[int], threshold: float, now_ms: int
     ) -> tuple[Decision | None, Decision | None]:
         """(best memory, best live pending entry) above the threshold, as decisions."""
         best: tuple[float, int, int, int] | None = None  # (sim, id, inter, union)
@@ -128,7 +130,7 @@ class _Tenant:
         )
         return memory, pending
 
-    def add_memory(self, rec: _Record, keys: list[bytes]) -> None:
+    def add_memory(self, rec: _Record, keys: list[int]) -> None:
         mid = self.next_id
         self.next_id += 1
         self.ids[rec.claim_id] = mid
@@ -175,7 +177,7 @@ class MemoryStore:
                 state.purge_pending(pid)
             fp = item.fingerprint
             query = frozenset(fp.tokens.tolist())
-            keys = [k.tobytes() for k in fp.band_keys.astype(">u8")]
+            keys = fp.band_keys.tolist()
             memory, pending = state.scan(query, keys, threshold, now_ms)
             if memory is not None:
                 out.append(memory)
@@ -217,8 +219,8 @@ class MemoryStore:
                 return False
             mid = state.ids.pop(claim_id)
             del state.records[mid]
-            for k in fingerprint.band_keys.astype(">u8"):
-                state.drop_posting(k.tobytes(), mid)
+            for k in fingerprint.band_keys.tolist():
+                state.drop_posting(k, mid)
             return True
 
     async def promote(

@@ -26,7 +26,7 @@ import string
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import accumulate, chain
 
 import numpy as np
 import numpy.typing as npt
@@ -180,23 +180,21 @@ class MinHasher:
         """(n, num_perm) uint32 MinHash signatures; an empty set gets the all-max signature."""
         n = len(token_sets)
         out = np.full((n, self.num_perm), _EMPTY_SIG, dtype=np.uint32)
-        lengths = np.fromiter((t.size for t in token_sets), dtype=np.int64, count=n)
-        nonempty = np.flatnonzero(lengths)
-        if nonempty.size == 0:
-            return out
+        # chunk bounds in plain ints: numpy scalar indexing per text cost more than the math
+        lengths = [t.size for t in token_sets]
+        nonempty = [i for i, size in enumerate(lengths) if size]
         # chunks of about _CHUNK token rows keep the (tokens x num_perm) matrix in cache
         begin = 0
-        while begin < nonempty.size:
+        while begin < len(nonempty):
             end, rows = begin, 0
-            while end < nonempty.size and (rows == 0 or rows + lengths[nonempty[end]] <= _CHUNK):
-                rows += int(lengths[nonempty[end]])
+            while end < len(nonempty) and (rows == 0 or rows + lengths[nonempty[end]] <= _CHUNK):
+                rows += lengths[nonempty[end]]
                 end += 1
             part = nonempty[begin:end]
             flat = np.concatenate([token_sets[i] for i in part]).astype(np.uint32, copy=False)
             phv = np.multiply(_fmix32(flat)[:, None], self._a[None, :])  # wraps: mod 2^32
             np.add(phv, self._b[None, :], out=phv)
-            starts = np.zeros(part.size, dtype=np.int64)
-            np.cumsum(lengths[part][:-1], out=starts[1:])
+            starts = [0, *accumulate(lengths[i] for i in part[:-1])]
             out[part] = np.minimum.reduceat(phv, starts, axis=0)
             begin = end
         return out

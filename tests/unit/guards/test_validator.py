@@ -8,6 +8,7 @@ import pytest
 
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.grounder import Grounder
+from groundwire.guards.protocols import DedupResult
 from groundwire.guards.screening import screen, screen_batch
 from groundwire.guards.testing import ExactDedup, ScriptedVerifier, substring_verifier
 from groundwire.guards.validator import Validator
@@ -253,3 +254,60 @@ def test_dedup_scope_per_user() -> None:
         _claim("a2", text, source="chat", memory_type="preference", user_id="alice"),
     )
     assert [r.duplicate_of for r in (a, b, a2)] == [None, None, "a"]
+
+
+@pytest.mark.parametrize("fail", [False, True])
+def test_each_decision_is_the_policys_on_the_final_dedup_result(fail: bool) -> None:
+    """decide_batch reuses its provisional (pre-dedup) decision when the dedup result
+    comes back as assumed; every claim must still get exactly what `determine_tier`
+    gives for its final result: unique, duplicate, pending match, failed, unconfirmed id."""
+    from dataclasses import replace
+
+    from groundwire.guards.policy import determine_tier
+    from groundwire.guards.validator import _UNKNOWN
+
+    dedup = ExactDedup(fail=fail)
+    dedup.seed("acme", "old", "The API returns JSON for REST responses")
+    cfg = GuardsConfig()
+    v = Validator(cfg, dedup, ScriptedVerifier(default=substring_verifier))
+    claims = [
+        _claim("a", "The API returns JSON for REST responses", source_turns=TURNS),  # dup
+        _claim("b", "Jobs run nightly"),  # review -> pending
+        _claim("c", "Jobs run nightly"),  # near-duplicate of the pending "b"
+        _claim("d", "I think the API returns XML"),  # blocked, looked up only
+        _claim("e", "The API returns JSON", source_turns=TURNS),  # unique, approved
+        _claim("f", "Builds run hourly"),  # unique, its id unconfirmed
+        _claim("g", "The API returns JSON for REST responses", source_turns=TURNS),  # dup, id
+    ]
+    screened = asyncio.run(screen_batch(claims, cfg))
+    unknown = [False, False, False, False, False, True, True]
+    results = asyncio.run(v.decide_batch(screened, uniqueness_unknown=unknown))
+    for s, r, unsure in zip(screened, results, unknown, strict=True):
+        g = r.grounding
+        if r.duplicate_of is not None:
+            d = DedupResult(True, r.duplicate_of, r.similarity)
+        elif fail:
+            d = DedupResult(False, failed=True, error="ConnectionError")
+        else:
+            d = DedupResult(
+                False, pending_of=r.pending_duplicate_of, pending_similarity=r.similarity
+            )
+        if unsure and not d.is_duplicate:
+            d = replace(_UNKNOWN, pending_of=d.pending_of)
+        want = determine_tier(s, grounding=g, dedup=d, cfg=cfg)
+        got = r.validation
+        assert (got.tier, got.reason, got.reason_code, got.dedup) == (
+            want.tier,
+            want.reason,
+            want.reason_code,
+            want.dedup,
+        ), s.claim.claim_id
+        assert got.checks_passed[: len(want.checks_passed)] == want.checks_passed
+        assert got.checks_failed[: len(want.checks_failed)] == want.checks_failed
+        assert r.tags[: len(want.tags)] == want.tags
+    tiers = [r.validation.tier for r in results]
+    if not fail:
+        assert tiers[0] is Tier.BLOCK and results[0].duplicate_of == "old"
+        assert results[2].pending_duplicate_of == "b"
+        assert tiers[5] is Tier.FLAG_REVIEW and results[5].validation.dedup == "failed"
+        assert results[6].duplicate_of == "old"
