@@ -87,9 +87,12 @@ _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*\w")
 _BACKTICK = re.compile(r"`([^`\s]{1,120})`")
 _CALL = re.compile(r"(?<![\w.])[A-Za-z_][\w.]*\w\(\)")
 # Cheap markers: a dot followed by a file extension's first letter, and a lower-case
-# letter followed by an upper-case one (camelCase).
-_DOT_EXT = re.compile(r"\w\.[a-z]")
-_LOWER_UPPER = re.compile(r"[a-z][A-Z]")
+# letter followed by an upper-case one (camelCase). Only whether they occur is read, so
+# each starts at its rarer character and looks behind for the rest ("\w\.[a-z]" and
+# "[a-z][A-Z]" occur exactly when these do): the regex engine then skips to candidate
+# characters instead of trying every position (measured ~13x and ~2x cheaper on prose).
+_DOT_EXT = re.compile(r"\.(?<=\w\.)[a-z]")
+_LOWER_UPPER = re.compile(r"[A-Z](?<=[a-z][A-Z])")
 _CAMEL_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SEPARATORS = re.compile(r"[-_]")
 _SPACES = re.compile(r"\s+")
@@ -165,6 +168,18 @@ def _named(text: str) -> list[tuple[str, str]]:
     and other citations are not names (they are checked as citations)."""
     # Most claims are prose with none of the characters a name needs: each pattern runs
     # only when its marker is in the text (measured: the scans were ~80 % of screening).
+    # The usual answer, no marker at all, is found without building the table below.
+    if not (
+        "/" in text
+        or "\\" in text
+        or "--" in text
+        or "`" in text
+        or "()" in text
+        or "_" in text
+        or _DOT_EXT.search(text) is not None
+        or _LOWER_UPPER.search(text) is not None
+    ):
+        return []
     markers = {
         "path": "/" in text or "\\" in text,
         "file": _DOT_EXT.search(text) is not None,
@@ -174,8 +189,6 @@ def _named(text: str) -> list[tuple[str, str]]:
         "snake": "_" in text,
         "camel": _LOWER_UPPER.search(text) is not None,
     }
-    if not any(markers.values()):
-        return []
     for c in reversed(detect(text)):
         text = text[: c.start] + " " * (c.end - c.start) + text[c.end :]
     found: list[tuple[int, str, str]] = []

@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from groundwire.guards.config import ProvenanceConfig
 from groundwire.topics.records import Claim, ProvenanceReport, SourceTurn
@@ -43,11 +44,14 @@ MAX_SIGNATURE_SCAN = 20_000
 @dataclass(frozen=True, slots=True)
 class _Rules:
     """A config compiled once: lower-cased sets and the signature regexes, each paired with
-    a literal that every match of it must contain ("" when none could be derived)."""
+    a literal that every match of it must contain ("" when none could be derived).
+    `scans` are the same pairs with the regex's search function: `sig.search`, or, for a
+    regex that can only match where a line starts, `_search_line_starts` of it."""
 
     allowed: frozenset[str]
     prefixes: tuple[str, ...]
     signatures: tuple[tuple[str, re.Pattern[str]], ...]
+    scans: tuple[tuple[str, Callable[[str], re.Match[str] | None]], ...]
     skew: timedelta
 
 
@@ -80,6 +84,38 @@ def _top_level_literal_runs(pattern: str, flags: int) -> list[str] | None:
     if run:
         runs.append("".join(run))
     return runs
+
+
+def _line_anchored(pattern: str, flags: int) -> bool:
+    """Whether `pattern`, compiled with `flags` (re.MULTILINE), can only match where a line
+    starts: its first top-level item is `^` (not inside a group or an alternation). False
+    whenever that cannot be read (same private parser as `_top_level_literal_runs`; the
+    caller then searches the ordinary way)."""
+    if not flags & re.MULTILINE:
+        return False
+    try:
+        from re import _constants, _parser  # type: ignore[attr-defined]
+
+        parsed = _parser.parse(pattern, flags)
+        if not len(parsed):
+            return False
+        op, arg = parsed[0]
+        return bool(op is _constants.AT and arg is _constants.AT_BEGINNING)
+    except (ImportError, AttributeError, TypeError, ValueError, re.error, RecursionError):
+        return False
+
+
+def _search_line_starts(sig: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """`sig.search(text)` for a pattern that can only match at a line start (see
+    `_line_anchored`): tried only at position 0 and after each newline, in order, so the
+    first match is the one `search` finds, without trying every position of the text
+    (the "^ (assistant) :" signature was ~3 us of a 800-character turn, now ~0.5 us)."""
+    found = sig.match(text)
+    pos = text.find("\n")
+    while found is None and pos != -1:
+        found = sig.match(text, pos + 1)
+        pos = text.find("\n", pos + 1)
+    return found
 
 
 _OPENERS = {"[": "]", "(": ")", "{": "}"}
@@ -207,10 +243,18 @@ def _compile(
     signatures = tuple(
         (_required_literal(p, re.MULTILINE), re.compile(p, re.MULTILINE)) for p in relaxed
     )
+    scans = tuple(
+        (
+            literal,
+            partial(_search_line_starts, sig) if _line_anchored(p, re.MULTILINE) else sig.search,
+        )
+        for p, (literal, sig) in zip(relaxed, signatures, strict=True)
+    )
     return _Rules(
         allowed=frozenset(source_form(s) for s in allowed),
         prefixes=tuple(f for f in (id_form(p) for p in prefixes) if f),
         signatures=signatures,
+        scans=scans,
         skew=timedelta(seconds=skew_s),
     )
 
@@ -287,11 +331,11 @@ def _reason(turn: SourceTurn, rules: _Rules, limit: datetime) -> tuple[ReentryRe
         if turn_id.startswith(rules.prefixes):  # one C call for the common "no" case
             prefix = next(p for p in rules.prefixes if turn_id.startswith(p))
             return ReentryReason.RESERVED_PREFIX, prefix
-    if rules.signatures:
+    if rules.scans:
         text = turn.text[:MAX_SIGNATURE_SCAN].lower()
-        for literal, sig in rules.signatures:
+        for literal, search in rules.scans:
             if literal in text:
-                found = sig.search(text)
+                found = search(text)
                 if found:
                     return ReentryReason.TEMPLATE_SIGNATURE, found.group(0)[:32].strip()
     created = turn.created_at
