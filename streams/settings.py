@@ -207,7 +207,7 @@ class Settings(BaseSettings):
     # records) under heavy input. batch_within_s is how long an idle stage waits for the
     # first record before its loop comes round (health, lag reports).
     batch_size: int = Field(default=500, ge=1)
-    batch_within_s: float = Field(default=0.05, gt=0)
+    batch_within_s: float = Field(default=0.25, gt=0)
     # Liveness. Each transactional call (send offsets, commit, abort, init) gives up after
     # kafka_call_timeout_s; a record whose processing raises is retried alone this many
     # times, then dead-lettered (reason processing_failed). A stage with input waiting
