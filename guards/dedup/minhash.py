@@ -40,7 +40,9 @@ _U64 = np.uint64
 _MIX1 = _U64(0xBF58476D1CE4E5B9)
 _MIX2 = _U64(0x94D049BB133111EB)
 _GOLDEN = _U64(0x9E3779B97F4A7C15)
-_CHUNK = 2048  # token rows per signature chunk: 2048 x 128 x 4 bytes = 1 MiB
+# tokens per signature chunk: 8192 x 128 x 4 bytes = 4 MiB, a 500-claim batch in one or two
+# chunks (measured faster than 1024-4096 on the dev corpus, with the num_perm x tokens layout)
+_CHUNK = 8192
 
 
 def tokenize(text: str) -> frozenset[str]:
@@ -174,6 +176,8 @@ class MinHasher:
         self.rows = rows
         self._a = np.asarray(perms[0], dtype=np.uint32)
         self._b = np.asarray(perms[1], dtype=np.uint32)
+        self._a_col = self._a[:, None]
+        self._b_col = self._b[:, None]
         self._band_seeds = (np.arange(1, bands + 1, dtype=np.uint64) * _GOLDEN).astype(np.uint64)
 
     def signatures(self, token_sets: Sequence[np.ndarray]) -> np.ndarray:
@@ -183,7 +187,7 @@ class MinHasher:
         # chunk bounds in plain ints: numpy scalar indexing per text cost more than the math
         lengths = [t.size for t in token_sets]
         nonempty = [i for i, size in enumerate(lengths) if size]
-        # chunks of about _CHUNK token rows keep the (tokens x num_perm) matrix in cache
+        # chunks of about _CHUNK tokens bound the (num_perm x tokens) matrix
         begin = 0
         while begin < len(nonempty):
             end, rows = begin, 0
@@ -192,10 +196,12 @@ class MinHasher:
                 end += 1
             part = nonempty[begin:end]
             flat = np.concatenate([token_sets[i] for i in part]).astype(np.uint32, copy=False)
-            phv = np.multiply(_fmix32(flat)[:, None], self._a[None, :])  # wraps: mod 2^32
-            np.add(phv, self._b[None, :], out=phv)
+            # (num_perm, tokens): one permutation per row, so the reduction below runs
+            # along contiguous memory (about twice as fast as tokens x num_perm)
+            phv = np.multiply(self._a_col, _fmix32(flat)[None, :])  # wraps: mod 2^32
+            np.add(phv, self._b_col, out=phv)
             starts = [0, *accumulate(lengths[i] for i in part[:-1])]
-            out[part] = np.minimum.reduceat(phv, starts, axis=0)
+            out[part] = np.minimum.reduceat(phv, starts, axis=1).T
             begin = end
         return out
 
