@@ -7,12 +7,14 @@ provenance report the result carries.
 
 from __future__ import annotations
 
+import functools
+
 from prometheus_client import Counter
 
 from groundwire.metrics import labels
 from groundwire.metrics.registry import REGISTRY
 from groundwire.topics.records import HedgeReport, RoutedResult
-from groundwire.topics.vocab import HedgeAction, HedgeCategory
+from groundwire.topics.vocab import CitationType, HedgeAction, HedgeCategory, ReentryReason
 
 HEDGE_DETECTIONS = Counter(
     "groundwire_hedge_detections_total",
@@ -73,14 +75,30 @@ def reentry_reasons(result: RoutedResult) -> list[str]:
 def record_screening(result: RoutedResult) -> None:
     category = hedge_category(result.hedge)
     if category is not None:
-        HEDGE_DETECTIONS.labels(category=category.value).inc()
+        _hedge_series(category).inc()
     for citation in result.citations:
-        CITATIONS.labels(
-            type=citation.type.value,
-            verified=labels.citation_verified(citation.verified),
-        ).inc()
-    for reason in reentry_reasons(result):
-        REENTRY_REJECTIONS.labels(reason=reason).inc()
+        _citation_series(citation.type, citation.verified).inc()
+    rejections = result.provenance.rejections
+    if rejections:
+        for reason in rejections.values():  # one per rejected turn, as reentry_reasons
+            _reentry_series(reason).inc()
+
+
+# Each series looked up once (`labels()` validates and locks on every call); at most the
+# members of the enum (times three for `verified`), all created at import below.
+@functools.cache
+def _hedge_series(category: HedgeCategory) -> Counter:
+    return HEDGE_DETECTIONS.labels(category=category.value)
+
+
+@functools.cache
+def _citation_series(ctype: CitationType, verified: bool | None) -> Counter:
+    return CITATIONS.labels(type=ctype.value, verified=labels.citation_verified(verified))
+
+
+@functools.cache
+def _reentry_series(reason: ReentryReason) -> Counter:
+    return REENTRY_REJECTIONS.labels(reason=reason.value)
 
 
 def observe_citation_lookups(source: str, n: int) -> None:

@@ -75,6 +75,9 @@ _ID_BYTES_MAX = 1024
 FAILED_PREFIX = "dedup check failed"
 
 
+_UNIQUE = DedupResult(is_duplicate=False)
+
+
 def _failed(reason: str) -> DedupResult:
     return DedupResult(is_duplicate=False, failed=True, error=f"{FAILED_PREFIX}: {reason}")
 
@@ -175,9 +178,13 @@ class MinHashDedupIndex:
                 if salt is None:
                     salt = salts[req.scope] = scope_salt(req.scope)
                 mode = (PENDING if req.pending else MEMORY) if req.insert else LOOK
-                item = Item(req.claim_id, mode, _salted(fp, salt), salt)
-                groups.setdefault(req.tenant_id, []).append(item)
-                positions.setdefault(req.tenant_id, []).append(i)
+                item = Item(req.claim_id, mode, _salted(fp, salt) if salt else fp, salt)
+                group = groups.get(req.tenant_id)
+                if group is None:
+                    group = groups[req.tenant_id] = []
+                    positions[req.tenant_id] = []
+                group.append(item)
+                positions[req.tenant_id].append(i)
         except Exception as exc:  # a bug in fingerprinting must still fail closed
             log.exception("dedup fingerprinting failed")
             return [r or _failed(_describe(exc)) for r in results]
@@ -216,11 +223,17 @@ class MinHashDedupIndex:
                         False, pending_of=d.duplicate_of, pending_similarity=d.similarity
                     )
                 else:
-                    results[i] = DedupResult(False)
+                    results[i] = _UNIQUE  # frozen: one shared instance
 
     def _validate(self, req: DedupRequest) -> str | None:
         if not req.tenant_id or not req.claim_id:
             return "empty tenant_id or claim_id"
+        if req.claim_id.isascii() and req.tenant_id.isascii():  # one byte per character
+            if len(req.claim_id) > _ID_BYTES_MAX:
+                return "claim_id too long"
+            if len(req.tenant_id) > _ID_BYTES_MAX:
+                return "tenant_id too long"
+            return None
         try:
             if len(req.claim_id.encode("utf-8")) > _ID_BYTES_MAX:
                 return "claim_id too long"

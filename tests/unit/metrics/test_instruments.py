@@ -321,3 +321,33 @@ def test_cached_series_count_where_labels_would_and_refuse_unknown_values() -> N
         with pytest.raises(ValueError):
             pipeline.record_routed("block", "no such reason")  # type: ignore[arg-type]
     assert pipeline._routed.cache_info().currsize <= len(labels.TIERS) * len(labels.REASON_CODES)
+
+
+def test_every_citation_and_rejection_is_counted_once_per_occurrence() -> None:
+    """The screening series are cached per label set: each citation and each rejected
+    turn still counts once, repeated ones as often as they occur."""
+    from groundwire.topics.vocab import CitationType, ReentryReason
+
+    cits = [
+        CitationReport(type=t, value=f"{t}-{i}", verified=v)
+        for t in CitationType
+        for i, v in enumerate((True, False, None, True))
+    ]
+    reasons = list(ReentryReason)
+    rejections = {f"t{i}": reasons[i % len(reasons)] for i in range(2 * len(reasons) + 1)}
+    for _ in range(2):  # the second pass goes through the cached series
+        b_cit = {
+            (t.value, v): value("groundwire_citations_total", type=t.value, verified=v)
+            for t in CitationType
+            for v in labels.CITATION_VERIFIED
+        }
+        b_rej = {r.value: value("groundwire_reentry_rejections_total", reason=r) for r in reasons}
+        metrics.observe_routed(
+            routed(citations=cits, provenance=ProvenanceReport(rejections=rejections))
+        )
+        for (t, v), before in b_cit.items():
+            want = {"true": 2, "false": 1, "unchecked": 1}[v]
+            assert value("groundwire_citations_total", type=t, verified=v) == before + want
+        for r, before in b_rej.items():
+            want = sum(1 for why in rejections.values() if why == r)
+            assert value("groundwire_reentry_rejections_total", reason=r) == before + want
