@@ -19,13 +19,13 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.antonyms import codes
 from groundwire.guards.grounding.lexical.text import (
     FIRST_PERSON,
+    NEGATIONS,
     NEGATIONS_BUT_NO,
     WORD,
     Token,
@@ -77,9 +77,12 @@ class Sentence:
     stems: frozenset[str] = field(default_factory=frozenset)
     # has a negation other than a leading-answer "no" (see `features.analyze`)
     negated: bool = False
+    # has any negation word, "no" included (`polarity.check_polarity`)
+    any_negation: bool = False
     _tokens: tuple[Token, ...] | None = None
     _spans: tuple[tuple[int, int], ...] | None = None
     _clauses: tuple[tuple[int, tuple[int, ...], frozenset[str]], ...] | None = None
+    _clause_pos: tuple[tuple[int, ...], ...] = ()  # word positions of clause i
     _clause_of: tuple[int, ...] | None = None
     # the content words that have antonyms: their positions, and their codes (in order)
     _code_pos: tuple[int, ...] | None = None
@@ -141,11 +144,19 @@ class Sentence:
             for k, c in enumerate(ids):
                 groups.setdefault(c, []).append(k)
             stems, content = self.word_stems, self.content
+            # clause numbers run 0, 1, 2, ... (`clause_ids`): clause i is at index i
+            self._clause_pos = tuple(map(tuple, groups.values()))
             self._clauses = tuple(
-                (c, tuple(pos), frozenset([stems[k] for k in pos if content[k]]) or _NO_STEMS)
-                for c, pos in groups.items()
+                (c, pos, frozenset([stems[k] for k in pos if content[k]]) or _NO_STEMS)
+                for c, pos in zip(groups, self._clause_pos, strict=True)
             )
         return self._clauses
+
+    def clause_positions(self, clause: int) -> tuple[int, ...]:
+        """The word positions of clause number `clause` (see `clauses`)."""
+        if self._clauses is None:
+            self.clauses()
+        return self._clause_pos[clause]
 
     def clause_of(self) -> tuple[int, ...]:
         """The clause number of each word (see `clauses`)."""
@@ -176,6 +187,7 @@ class Evidence:
     negated: bool
     first: bool
     speakers: dict[str, set[str]]  # speaker name (lower) -> stems of what they said
+    any_negation: bool = False  # some sentence has a negation word ("no" included)
 
 
 @functools.lru_cache(maxsize=1_024)
@@ -211,6 +223,8 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
         seq = list(itertools.compress(s_stems, s_content))
         lows.update(s_lows)
         numbers.update(s_nums)
+        # NEGATIONS_BUT_NO is a subset of NEGATIONS: most sentences need one test
+        any_neg = not NEGATIONS.isdisjoint(s_lows)
         sentences.append(
             Sentence(
                 turn,
@@ -221,7 +235,8 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
                 s_stems,
                 s_content,
                 frozenset(seq),
-                not NEGATIONS_BUT_NO.isdisjoint(s_lows),
+                any_neg and not NEGATIONS_BUT_NO.isdisjoint(s_lows),
+                any_neg,
             )
         )
         bigrams.update(itertools.pairwise(seq))
@@ -230,10 +245,11 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
     numbers.discard(None)
     stems = set(src_seq)
     stems.discard("\0")
-    at: defaultdict[str, list[int]] = defaultdict(list)
-    for i, st in enumerate(src_seq):
-        at[st].append(i)
-    positions = {st: tuple(idx) for st, idx in at.items()}
+    positions: dict[str, tuple[int, ...]] = {}
+    get = positions.get
+    for i, st in enumerate(src_seq):  # most stems occur once: build the tuples directly
+        at = get(st)
+        positions[st] = (i,) if at is None else (*at, i)
     return Evidence(
         sentences=sentences,
         stems=stems,
@@ -245,6 +261,7 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
         negated=any(s.negated for s in sentences),
         first=not FIRST_PERSON.isdisjoint(lows),
         speakers=_turn_speakers(text),
+        any_negation=any(s.any_negation for s in sentences),
     )
 
 
@@ -282,6 +299,7 @@ def _joined_evidence(turns: tuple[SourceTurn, ...]) -> Evidence:
         negated=any(p.negated for p in parts),
         first=any(p.first for p in parts),
         speakers=speakers,
+        any_negation=any(p.any_negation for p in parts),
     )
 
 

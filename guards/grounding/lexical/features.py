@@ -36,9 +36,9 @@ from groundwire.guards.grounding.lexical.text import (
     STOPWORDS,
     WORD,
     Token,
+    claim_words,
     number_value,
     parts_of,
-    tokenize,
 )
 from groundwire.topics.records import EvidenceSpan, SourceTurn
 
@@ -97,7 +97,7 @@ def analyze(
     when a sentence holding most of the rest of the claim puts another one in its slot
     (`_conflicts`); for a cited artifact (a decision record names the option it chose
     and the ones it rejected), not for conversations, where it costs more than it finds."""
-    ctoks = tokenize(claim_text)
+    ctoks, cnums = claim_words(claim_text)
     content = [t for t in ctoks if t.content and t.low not in known_names]
     ev = evidence_for(turns)
     sentences = ev.sentences
@@ -128,8 +128,7 @@ def analyze(
 
     clows = [t.low for t in ctoks]
     missing_numbers = []
-    for t in ctoks:
-        num = number_value(t.low)
+    for t, num in zip(ctoks, cnums, strict=True):  # num: number_value(t.low)
         if num is not None and num not in src_numbers and t.low not in src_lows:
             missing_numbers.append(t.text)
     missing_entities = [
@@ -341,9 +340,13 @@ def _evidence_spans(
         if not new or (spans and count < 2):
             continue
         # the first and last matched content word, located by index among the words
-        hits = [c and st in stems for st, c in zip(s.word_stems, s.content, strict=True)]
-        j = hits.index(True)
-        k = len(hits) - 1 - hits[::-1].index(True)
+        word_stems, content = s.word_stems, s.content
+        j = 0
+        while not (content[j] and word_stems[j] in stems):
+            j += 1
+        k = len(word_stems) - 1
+        while not (content[k] and word_stems[k] in stems):
+            k -= 1
         offsets = s.word_spans()
         start, end = offsets[j][0], offsets[k][1]
         spans.append(

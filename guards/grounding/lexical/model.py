@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from operator import mul
 
 __all__ = [
     "BIAS",
@@ -71,5 +72,8 @@ def probability(
     features: dict[str, float], names: Sequence[str], weights: Sequence[float], bias: float
 ) -> float:
     """Logistic score of `features` (read in the order of `names`), clamped against overflow."""
-    z = bias + sum(w * features[name] for name, w in zip(names, weights, strict=True))
+    if len(names) != len(weights):
+        raise ValueError("one weight per feature name")
+    # the same products, summed by `sum` in the same order (no generator frame per term)
+    z = bias + sum(map(mul, weights, map(features.__getitem__, names)))
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))

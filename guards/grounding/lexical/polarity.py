@@ -155,7 +155,7 @@ def check_polarity(
                     if _same_slot(ctoks, content, i, s, j):
                         pairs.append((i, s, j))
     claim_negated = not NEGATIONS.isdisjoint(claim_lows)
-    if not (pairs or claim_negated or not NEGATIONS.isdisjoint(ev.lows)):
+    if not (pairs or claim_negated or ev.any_negation):
         return result  # nothing to compare polarities of (most claims)
     clause = clause_ids(claim_text, [(t.start, t.end) for t in ctoks], lows)
     claim_neg = _negations(lows, clause, {i for i, _, _ in pairs})
@@ -171,7 +171,7 @@ def check_polarity(
             claim_clauses[clause[i]], c_first, content
         )
         source_undoes = d_first is not None and j in _scope(
-            [k for k, c in enumerate(sclause) if c == sclause[j]], d_first, s.content
+            s.clause_positions(sclause[j]), d_first, s.content
         )
         if claim_undoes == source_undoes:
             pair = (ctoks[i].text, s.raws[j])
@@ -189,7 +189,7 @@ def check_polarity(
     for s, hit in zip(ev.sentences, shared, strict=True):
         if not hit:
             continue
-        negated = not NEGATIONS.isdisjoint(s.lows)
+        negated = s.any_negation
         if not (claim_neg or negated):
             continue
         if negated:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from groundwire.guards.config import HedgeConfig
 from groundwire.guards.grounding.lexical.evidence import Sentence, split_sentences
-from groundwire.guards.grounding.lexical.text import Token, tokenize
+from groundwire.guards.grounding.lexical.text import Token, claim_words, tokenize
 from groundwire.guards.hedge import HedgeDetector
 from groundwire.topics.records import EvidenceSpan, SourceTurn
 from groundwire.topics.vocab import HedgeAction
@@ -74,21 +74,28 @@ def _phrases(text: str, tokens: Sequence[Token]) -> list[list[int]]:
 
 
 def _source_phrase(prep: str, stems: set[str], sentences: Sequence[Sentence]) -> str | None:
-    """The evidence's phrase opening with `prep` and reaching a word of `stems`."""
+    """The evidence's phrase opening with `prep` and reaching a word of `stems`.
+
+    Read from the sentence's cached word arrays (lower-case forms, stems, content flags,
+    offsets: the same words `tokenize` would give), so no `Token`s are built."""
     for s in sentences:
-        toks = s.tokens
+        lows = s.lows
+        if prep not in lows:
+            continue
+        spans = s.word_spans()
+        word_stems, content = s.word_stems, s.content
         text = s.turn.text
-        for j, t in enumerate(toks):
-            if t.low != prep:
+        for j, low in enumerate(lows):
+            if low != prep:
                 continue
-            for k in range(j + 1, min(len(toks), j + 1 + _RUN)):
-                if _CUT.search(text, toks[k - 1].end, toks[k].start):
+            for k in range(j + 1, min(len(lows), j + 1 + _RUN)):
+                if _CUT.search(text, spans[k - 1][1], spans[k][0]):
                     break  # not across punctuation
-                if toks[k].content and toks[k].stem in stems:
-                    end = toks[k].end  # to the end of the written word ("src/worker/x.py")
+                if content[k] and word_stems[k] in stems:
+                    end = spans[k][1]  # to the end of the written word ("src/worker/x.py")
                     while end < s.end and not text[end].isspace() and text[end] not in ",;:)":
                         end += 1
-                    return text[t.start : end].rstrip(".!?")
+                    return text[spans[j][0] : end].rstrip(".!?")
     return None
 
 
@@ -116,7 +123,7 @@ def rewrite_partial(
 
     `missing`: the numbers and names the evidence never gives; `evidence_stems`: the stems
     of every content word of the evidence; `spans`: the verdict's evidence spans."""
-    tokens = tokenize(claim_text)
+    tokens = claim_words(claim_text)[0]  # as `analyze` read it (cached)
     sentences = _supporting(turns, spans)
     if not tokens or not sentences:
         return None

@@ -11,6 +11,7 @@ the tokens are plain tuples built in C. Those micro-optimisations (`_new_tuple`,
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -25,6 +26,7 @@ __all__ = [
     "STOPWORDS",
     "WORD",
     "Token",
+    "claim_words",
     "clause_ids",
     "number_value",
     "parts_of",
@@ -161,16 +163,36 @@ _GROUP = re.Match.group
 _SPAN = re.Match.span
 
 
-def tokenize(text: str, base: int = 0) -> list[Token]:
-    """The words of `text` as `Token`s, their offsets shifted by `base`."""
+def _tokenize(
+    text: str, base: int = 0
+) -> tuple[list[Token], list[tuple[str, str, bool, str | None]]]:
     matches = list(WORD.finditer(text))
     raws = list(map(_GROUP, matches))
-    return [
+    parts = parts_of(raws)
+    tokens = [
         _new_tuple(Token, (raw, low, stemmed, base + start, base + end, content))
         for raw, (low, stemmed, content, _), (start, end) in zip(
-            raws, parts_of(raws), map(_SPAN, matches), strict=True
+            raws, parts, map(_SPAN, matches), strict=True
         )
     ]
+    return tokens, parts
+
+
+def tokenize(text: str, base: int = 0) -> list[Token]:
+    """The words of `text` as `Token`s, their offsets shifted by `base`."""
+    return _tokenize(text, base)[0]
+
+
+_NUMBER_OF = operator.itemgetter(3)
+
+
+@functools.lru_cache(maxsize=8)
+def claim_words(text: str) -> tuple[tuple[Token, ...], tuple[str | None, ...]]:
+    """`tokenize(text)`, and the number each word states (`number_value` of its lower-case
+    form, else None). Kept for the last few texts: the verifier reads a claim in
+    `features.analyze` and, when it is PARTIAL, again in `rewrite.rewrite_partial`."""
+    tokens, parts = _tokenize(text)
+    return tuple(tokens), tuple(map(_NUMBER_OF, parts))
 
 
 def word_offsets(text: str, start: int, end: int) -> list[tuple[int, int]]:
