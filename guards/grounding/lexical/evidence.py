@@ -29,7 +29,7 @@ from groundwire.guards.grounding.lexical.text import (
     NEGATIONS_BUT_NO,
     WORD,
     Token,
-    clause_ids,
+    clause_cuts,
     parts_of,
     tokenize,
     word_offsets,
@@ -81,12 +81,12 @@ class Sentence:
     any_negation: bool = False
     _tokens: tuple[Token, ...] | None = None
     _spans: tuple[tuple[int, int], ...] | None = None
-    _clauses: tuple[tuple[int, tuple[int, ...], frozenset[str]], ...] | None = None
-    _clause_pos: tuple[tuple[int, ...], ...] = ()  # word positions of clause i
+    # per clause (numbered 0, 1, 2, ...): its word positions and its content stems
+    _clause_pos: tuple[tuple[int, ...], ...] = ()
+    _clause_stems: tuple[frozenset[str], ...] = ()
     _clause_of: tuple[int, ...] | None = None
-    # the content words that have antonyms: their positions, and their codes (in order)
+    # the positions of the content words that have antonyms, and all their codes
     _code_pos: tuple[int, ...] | None = None
-    _code_sets: tuple[frozenset[int], ...] = ()
     _code_union: frozenset[int] | None = None
 
     @property
@@ -113,18 +113,20 @@ class Sentence:
                     pos.append(j)
                     sets.append(sd)
         if pos:
-            self._code_pos, self._code_sets = tuple(pos), tuple(sets)
-            self._code_union = frozenset().union(*sets)
+            self._code_pos, self._code_union = tuple(pos), frozenset().union(*sets)
         else:
             self._code_pos, self._code_union = (), _NO_CODES
 
     def antonym_codes(self) -> Iterator[tuple[int, frozenset[int]]]:
         """(index, antonym codes) of the content words that have antonyms in WordNet
-        (`antonyms.codes`), computed on first use and kept with the turn's cache."""
+        (`antonyms.codes`). The positions are computed on first use and kept with the
+        turn's cache; the codes are looked up again (`codes` is cached) rather than
+        kept, as only the rare sentence whose `antonym_union` meets a claim's reads them."""
         if self._code_pos is None:
             self._antonyms()
         assert self._code_pos is not None
-        return zip(self._code_pos, self._code_sets, strict=True)
+        lows = self.lows
+        return ((j, codes(lows[j])) for j in self._code_pos)
 
     def antonym_union(self) -> frozenset[int]:
         """Every antonym code of the sentence's content words (see `antonym_codes`)."""
@@ -133,35 +135,38 @@ class Sentence:
         assert self._code_union is not None
         return self._code_union
 
-    def clauses(self) -> tuple[tuple[int, tuple[int, ...], frozenset[str]], ...]:
+    def _split_clauses(self) -> None:
+        cuts = clause_cuts(self.turn.text, self.word_spans(), self.lows)
+        n = len(cuts)
+        # a clause runs from one cut to the next: clause i is words bounds[i]:bounds[i+1]
+        bounds = [0, *itertools.compress(range(n), cuts), n]
+        stems, content = self.word_stems, self.content
+        self._clause_pos = tuple(tuple(range(a, b)) for a, b in itertools.pairwise(bounds))
+        self._clause_stems = tuple(
+            frozenset(itertools.compress(stems[a:b], content[a:b])) or _NO_STEMS
+            for a, b in itertools.pairwise(bounds)
+        )
+        self._clause_of = tuple(itertools.accumulate(cuts))  # = clause_ids(...)
+
+    def clauses(self) -> Iterator[tuple[int, tuple[int, ...], frozenset[str]]]:
         """(clause number, word positions, content stems) of each clause (cut at
         punctuation and conjunctions, `text.clause_ids`), computed on first use: only
-        sentences that may contradict a claim by a negation need it."""
-        if self._clauses is None:
-            ids = clause_ids(self.turn.text, self.word_spans(), self.lows)
-            self._clause_of = tuple(ids)
-            groups: dict[int, list[int]] = {}
-            for k, c in enumerate(ids):
-                groups.setdefault(c, []).append(k)
-            stems, content = self.word_stems, self.content
-            # clause numbers run 0, 1, 2, ... (`clause_ids`): clause i is at index i
-            self._clause_pos = tuple(map(tuple, groups.values()))
-            self._clauses = tuple(
-                (c, pos, frozenset([stems[k] for k in pos if content[k]]) or _NO_STEMS)
-                for c, pos in zip(groups, self._clause_pos, strict=True)
-            )
-        return self._clauses
+        sentences that may contradict a claim by a negation need it. Kept as two
+        tuples, not one tuple per clause (fewer objects for the garbage collector)."""
+        if self._clause_of is None:
+            self._split_clauses()
+        return zip(itertools.count(), self._clause_pos, self._clause_stems)
 
     def clause_positions(self, clause: int) -> tuple[int, ...]:
         """The word positions of clause number `clause` (see `clauses`)."""
-        if self._clauses is None:
-            self.clauses()
+        if self._clause_of is None:
+            self._split_clauses()
         return self._clause_pos[clause]
 
     def clause_of(self) -> tuple[int, ...]:
         """The clause number of each word (see `clauses`)."""
         if self._clause_of is None:
-            self.clauses()
+            self._split_clauses()
         assert self._clause_of is not None
         return self._clause_of
 

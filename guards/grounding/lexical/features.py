@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -48,6 +49,9 @@ __all__ = ["Analysis", "analyze"]
 # source uses elsewhere to count as swapped in it (`_conflicts`, with `aligned_swaps`).
 ALIGNED = 0.6
 _CLAUSE_SPLIT = re.compile(r"[.;!?]|,\s*(?:and|but|while|so)\b|\bwhile\b")
+_STEMS_OF = operator.attrgetter("stems")
+_LOW_OF = operator.attrgetter("low")
+_FIRST = operator.itemgetter(0)
 
 
 @dataclass(slots=True)
@@ -109,21 +113,21 @@ def analyze(
 
     n = len(content)
     stems = [t.stem for t in content]
-    found = [s in src_stems for s in stems]
+    found = list(map(src_stems.__contains__, stems))
     coverage = sum(found) / n if n else 1.0
     best: Sentence | None = None
     best_cov = 0.0
     uniq = set(stems)
     # claim stems found in each sentence: for the best sentence and for the spans
-    shared = [uniq & s.stems for s in sentences] if uniq else []
+    shared = list(map(uniq.intersection, map(_STEMS_OF, sentences))) if uniq else []
     if uniq:
-        size = len(uniq)
-        for s, hit in zip(sentences, shared, strict=True):
-            cov = len(hit) / size
-            if cov > best_cov:
-                best, best_cov = s, cov
+        # the first sentence with the most claim stems (none when no sentence has any)
+        sizes = list(map(len, shared))
+        top = max(sizes, default=0)
+        if top:
+            best, best_cov = sentences[sizes.index(top)], top / len(uniq)
     bigrams = list(itertools.pairwise(stems))
-    bigram_cov = sum(b in src_bigrams for b in bigrams) / len(bigrams) if bigrams else coverage
+    bigram_cov = sum(map(src_bigrams.__contains__, bigrams)) / len(bigrams) if bigrams else coverage
     longest = _longest_run(stems, ev.positions) / n if n else 1.0
 
     clows = [t.low for t in ctoks]
@@ -168,7 +172,9 @@ def analyze(
         # Long sources cover many words by chance: let the model shift with length.
         "source_len_log": math.log1p(ev.seq_len),
         "coverage_x_source_len": coverage * math.log1p(ev.seq_len),
-        "exact_coverage": sum(t.low in src_lows for t in content) / n if n else 1.0,
+        "exact_coverage": (
+            sum(map(src_lows.__contains__, map(_LOW_OF, content))) / n if n else 1.0
+        ),
     }
     spans = _evidence_spans(uniq, sentences, shared)
     conflicts = _conflicts(
@@ -332,7 +338,7 @@ def _evidence_spans(
     for s, hit in zip(sentences, shared, strict=True):
         if hit:
             scored.append((len(hit), s, hit))
-    scored.sort(key=lambda x: -x[0])
+    scored.sort(key=_FIRST, reverse=True)  # stable: equal counts keep sentence order
     spans: list[EvidenceSpan] = []
     covered: set[str] = set()
     for count, s, hit in scored[:6]:

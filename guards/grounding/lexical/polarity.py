@@ -30,12 +30,14 @@ of an antonym pair ("never" against "always") is that pair, not a negation.
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.antonyms import codes, opposites
 from groundwire.guards.grounding.lexical.evidence import Evidence, Sentence
-from groundwire.guards.grounding.lexical.text import NEGATIONS, Token, clause_ids
+from groundwire.guards.grounding.lexical.text import NEGATIONS, Token, clause_cuts
 
 __all__ = ["ALIGN", "ALIGN_SOURCE", "SCOPE", "WINDOW", "Polarity", "check_polarity"]
 
@@ -43,6 +45,7 @@ WINDOW = 4  # words either side of an antonym pair that must share a content wor
 ALIGN = 0.6  # share of a claim clause's content words its aligned source clause holds
 ALIGN_SOURCE = 1 / 3  # ... and share of the source clause's content words the claim holds
 SCOPE = 2  # content words after a negation that it bears on
+_SPAN_OF = operator.itemgetter(3, 4)  # a Token's (start, end)
 
 
 @dataclass(slots=True)
@@ -157,11 +160,12 @@ def check_polarity(
     claim_negated = not NEGATIONS.isdisjoint(claim_lows)
     if not (pairs or claim_negated or ev.any_negation):
         return result  # nothing to compare polarities of (most claims)
-    clause = clause_ids(claim_text, [(t.start, t.end) for t in ctoks], lows)
+    cuts = clause_cuts(claim_text, list(map(_SPAN_OF, ctoks)), lows)
+    clause = list(itertools.accumulate(cuts))  # = text.clause_ids(...)
     claim_neg = _negations(lows, clause, {i for i, _, _ in pairs})
-    claim_clauses: dict[int, list[int]] = {}
-    for k, c in enumerate(clause):
-        claim_clauses.setdefault(c, []).append(k)
+    # clause number -> its word positions (a clause runs from one cut to the next)
+    bounds = [0, *itertools.compress(range(len(cuts)), cuts), len(cuts)]
+    claim_clauses = {c: list(range(a, b)) for c, (a, b) in enumerate(itertools.pairwise(bounds))}
     for i, s, j in pairs:
         sclause = s.clause_of()
         source_neg = _negations(s.lows, sclause, {jj for _, ss, jj in pairs if ss is s})

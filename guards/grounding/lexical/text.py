@@ -10,7 +10,9 @@ the tokens are plain tuples built in C. Those micro-optimisations (`_new_tuple`,
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import operator
 import re
 from collections.abc import Sequence
@@ -85,7 +87,11 @@ NUMBER_WORDS.update({"million": "1000000", "billion": "1000000000", "half": "0.5
 
 # One word: letters/digits (with decimal or thousands separators and an 's/'t ending), or %.
 # No anchors or look-arounds, so a slice of a text is read in place: findall(text, a, b).
-WORD = re.compile(r"[A-Za-z0-9]+(?:[.,][0-9]+)*(?:'[A-Za-z]+)?|%")
+# `[A-Za-z0-9]+(?:[.,][0-9]+)*(?:'[A-Za-z]+)?|%` with possessive quantifiers: what follows
+# each part can match empty and never starts with what the part repeats, so the greedy
+# match is the only one and giving back never helps; possessive, the engine keeps no
+# backtracking state (same matches, findall ~25 % faster on the grounding data).
+WORD = re.compile(r"[A-Za-z0-9]++(?:[.,][0-9]++)*+(?:'[A-Za-z]++)?+|%")
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 
 
@@ -210,33 +216,47 @@ CONJUNCTIONS = frozenset(
         *("however", "yet", "unless", "except"),
     }
 )
-_GAP_BREAK = re.compile(r"[,;:.!?()\[\]\"“”]|\s[-–—]+\s")
+# `[,;:.!?()\[\]"“”]|\s[-–—]+\s`, written to start with one character class (a mark or
+# a space; the look-behinds tell which was read) so the engine scans ahead for it.
+_GAP_BREAK = re.compile(r"[,;:.!?()\[\]\"“”\s](?:(?<=\s)[-–—]++\s|(?<!\s))")
+
+
+_START_OF = operator.itemgetter(0)
+
+
+def clause_cuts(text: str, spans: Sequence[tuple[int, int]], lows: Sequence[str]) -> list[int]:
+    """For each word (given the words' offsets in `text`, in order, and their lower-case
+    forms), 1 (or True) when a new clause starts at it, else 0 (or False); 0 for the first.
+
+    A clause starts at a conjunction, and at a word whose gap from the previous word holds
+    a mark, unless that gap is the one mark joining two numbers ("2:34": a time or a
+    ratio). Marks inside a word ("1,200") do not count. The per-word test is a C-level
+    map; only the marks (far fewer than the words) are placed, by bisection."""
+    if len(spans) != len(lows):
+        raise ValueError("one lower-case form per word span")
+    if not spans:
+        return []
+    cuts: list[int] = list(map(CONJUNCTIONS.__contains__, lows))
+    cuts[0] = 0  # an int: the running sums of `clause_ids` are ints
+    if len(spans) > 1:
+        starts: list[int] = []
+        for m in _GAP_BREAK.finditer(text, spans[0][1], spans[-1][0]):
+            if not starts:
+                starts = list(map(_START_OF, spans))
+            at = m.start()
+            k = bisect.bisect_right(starts, at)  # the first word after the mark (k >= 1)
+            prev_end = spans[k - 1][1]
+            if at < prev_end or cuts[k]:
+                continue  # inside the previous word, or a cut already
+            start = starts[k]
+            if not (
+                start - prev_end == 1 and text[start].isdigit() and text[prev_end - 1].isdigit()
+            ):
+                cuts[k] = 1
+    return cuts
 
 
 def clause_ids(text: str, spans: Sequence[tuple[int, int]], lows: Sequence[str]) -> list[int]:
     """The clause number of each word, given the words' offsets in `text` (in order) and
-    their lower-case forms."""
-    if not spans:
-        return []
-    marks = [m.start() for m in _GAP_BREAK.finditer(text, spans[0][1], spans[-1][0])]
-    marks.append(len(text) + 1)
-    out: list[int] = []
-    clause = 0
-    prev_end = -1
-    m = 0  # the next punctuation mark not yet passed
-    for (start, end), low in zip(spans, lows, strict=True):
-        cut = low in CONJUNCTIONS and prev_end >= 0
-        while marks[m] < prev_end:  # inside an earlier word ("1,200")
-            m += 1
-        if marks[m] < start:  # in the gap before this word
-            while marks[m] < start:
-                m += 1
-            # a cut, unless one mark joins two numbers ("2:34"): a time or a ratio
-            cut = cut or not (
-                start - prev_end == 1 and text[start].isdigit() and text[prev_end - 1].isdigit()
-            )
-        if cut:
-            clause += 1
-        out.append(clause)
-        prev_end = end
-    return out
+    their lower-case forms (see `clause_cuts`)."""
+    return list(itertools.accumulate(clause_cuts(text, spans, lows)))
