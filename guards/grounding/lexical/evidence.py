@@ -60,7 +60,6 @@ _SPEAKER_LINE = re.compile(
     r"([A-Z](?:(?<=^[A-Z])|(?<=[.!?\n]\s[A-Z])|(?<=\s\.\s[A-Z]))[\w'-]{1,30}):\s"
 )
 _NO_CODES: frozenset[int] = frozenset()
-_NO_STEMS: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -81,10 +80,13 @@ class Sentence:
     any_negation: bool = False
     _tokens: tuple[Token, ...] | None = None
     _spans: tuple[tuple[int, int], ...] | None = None
-    # per clause (numbered 0, 1, 2, ...): its word positions and its content stems
+    # per clause (numbered 0, 1, 2, ...): its word positions and its distinct content
+    # stems (tuples of strings: untracked by the garbage collector, unlike sets)
     _clause_pos: tuple[tuple[int, ...], ...] = ()
-    _clause_stems: tuple[frozenset[str], ...] = ()
+    _clause_stems: tuple[tuple[str, ...], ...] = ()
     _clause_of: tuple[int, ...] | None = None
+    # clause number -> position of its first negation (`polarity._negations`, no skips)
+    _negations: dict[int, int] | None = None
     # the positions of the content words that have antonyms, and all their codes
     _code_pos: tuple[int, ...] | None = None
     _code_union: frozenset[int] | None = None
@@ -143,13 +145,13 @@ class Sentence:
         stems, content = self.word_stems, self.content
         self._clause_pos = tuple(tuple(range(a, b)) for a, b in itertools.pairwise(bounds))
         self._clause_stems = tuple(
-            frozenset(itertools.compress(stems[a:b], content[a:b])) or _NO_STEMS
+            tuple(frozenset(itertools.compress(stems[a:b], content[a:b])))
             for a, b in itertools.pairwise(bounds)
         )
         self._clause_of = tuple(itertools.accumulate(cuts))  # = clause_ids(...)
 
-    def clauses(self) -> Iterator[tuple[int, tuple[int, ...], frozenset[str]]]:
-        """(clause number, word positions, content stems) of each clause (cut at
+    def clauses(self) -> Iterator[tuple[int, tuple[int, ...], tuple[str, ...]]]:
+        """(clause number, word positions, distinct content stems) of each clause (cut at
         punctuation and conjunctions, `text.clause_ids`), computed on first use: only
         sentences that may contradict a claim by a negation need it. Kept as two
         tuples, not one tuple per clause (fewer objects for the garbage collector)."""

@@ -198,7 +198,12 @@ def check_polarity(
             continue
         if negated:
             s_skip = {jj for _, ss, jj in pairs if ss is s}
-            source_neg = _negations(s.lows, s.clause_of(), s_skip)
+            if s_skip:
+                source_neg = _negations(s.lows, s.clause_of(), s_skip)
+            else:  # the sentence's own negations, the same for every claim: kept with it
+                if s._negations is None:
+                    s._negations = _negations(s.lows, s.clause_of(), set())
+                source_neg = s._negations
         else:
             source_neg = {}
         if not (claim_neg or source_neg):
@@ -209,7 +214,7 @@ def check_polarity(
             for d_id, d_pos, d_stems in s.clauses():
                 if (c_id in claim_neg) == (d_id in source_neg) or len(d_pos) < 3:
                     continue
-                common = c_stems & d_stems
+                common = c_stems.intersection(d_stems)
                 # cheap bound first: even with an antonym pair counted, are they aligned?
                 most = len(common) + 1
                 if not common or most < ALIGN * len(c_stems) or most < ALIGN_SOURCE * len(d_stems):
