@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
-__all__ = ["antonymous", "codes", "lemmas", "opposites", "table_size"]
+__all__ = ["antonymous", "codes", "codes_of", "lemmas", "opposites", "table_size"]
 
 # WordNet's detachment rules (morph.c), all parts of speech together: a candidate lemma
 # counts only when the table knows it, so a wrong part of speech costs nothing.
@@ -97,6 +97,24 @@ def codes(word: str) -> frozenset[int]:
     if not found:
         return _NONE
     return frozenset(c for lemma in found for c in _lemma_codes(lemma)) or _NONE
+
+
+# word -> `codes(word)` for `codes_of`: a plain dict read in one C-level pass (no LRU
+# bookkeeping per word), emptied when it reaches its bound.
+_CODES: dict[str, frozenset[int]] = {}
+_CODES_MAX = 65_536
+
+
+def codes_of(words: list[str]) -> list[frozenset[int]]:
+    """`codes` of each of `words` (lower-case), in order; cached."""
+    try:
+        return list(map(_CODES.__getitem__, words))
+    except KeyError:  # some word not seen yet
+        found = list(map(codes, words))
+        if len(_CODES) + len(found) > _CODES_MAX:
+            _CODES.clear()
+        _CODES.update(zip(words, found, strict=True))
+        return found
 
 
 @functools.lru_cache(maxsize=65_536)

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from groundwire.guards.grounding.lexical.antonyms import codes
+from groundwire.guards.grounding.lexical.antonyms import codes, codes_of
 from groundwire.guards.grounding.lexical.text import (
     FIRST_PERSON,
     NEGATIONS,
@@ -106,16 +106,14 @@ class Sentence:
         return self._spans
 
     def _antonyms(self) -> None:
-        pos: list[int] = []
-        sets: list[frozenset[int]] = []
-        for j, (low, c) in enumerate(zip(self.lows, self.content, strict=True)):
-            if c:
-                sd = codes(low)
-                if sd:
-                    pos.append(j)
-                    sets.append(sd)
-        if pos:
-            self._code_pos, self._code_union = tuple(pos), frozenset().union(*sets)
+        # C-level passes: the codes of the content words, then the positions of those
+        # that have some (an empty set is false: compress drops it)
+        content = self.content
+        sets = codes_of(list(itertools.compress(self.lows, content)))
+        if any(sets):
+            where = itertools.compress(range(len(content)), content)
+            self._code_pos = tuple(itertools.compress(where, sets))
+            self._code_union = frozenset().union(*sets)
         else:
             self._code_pos, self._code_union = (), _NO_CODES
 
