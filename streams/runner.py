@@ -422,7 +422,7 @@ class StageRunner:
         total = 0
         for tp in positions:
             try:
-                low, high = consumer.get_watermark_offsets(tp, timeout=2, cached=False)
+                low, high = _watermarks(consumer, tp)
             except KafkaException:
                 return  # broker unreachable: keep the last known lag
             position = tp.offset if tp.offset >= 0 else low
@@ -431,6 +431,18 @@ class StageRunner:
             telemetry.consumer_lag(self.group, tp.topic, tp.partition, lag)
         self.progress.lag = total
         telemetry.stage_lag(self.stage.name, total)
+
+
+def _watermarks(consumer: Consumer, tp: TopicPartition) -> tuple[int, int]:
+    """A partition's low and high offsets as the consumer's last fetch response gave them,
+    and from the broker only when no fetch has yet. Asking the broker every time cost a
+    round trip per partition that waits behind the connection's long-poll fetch: 6
+    partitions took ~3 s every lag report, with the stage loop stopped meanwhile
+    (bench/results/pipeline.md, 2026-11-26 §Lag reports)."""
+    low, high = consumer.get_watermark_offsets(tp, cached=True)
+    if low < 0 or high < 0:
+        low, high = consumer.get_watermark_offsets(tp, timeout=2, cached=False)
+    return low, high
 
 
 # Errors that say a dependency is away, not that a record is bad: redis-py's connection
