@@ -27,15 +27,19 @@ class BatchSource(Protocol):
     def consume(self, num_messages: int = 1, timeout: float = -1) -> list[Message]: ...
 
 
-def take_batch(source: BatchSource, max_records: int, idle_wait_s: float) -> list[Message]:
+def take_batch(
+    source: BatchSource, max_records: int, idle_wait_s: float, linger_s: float = 0.0
+) -> list[Message]:
     """Up to `max_records` records (and consumer events) that have already arrived; when
     none has, wait up to `idle_wait_s` for the first, then take whatever came with it.
+    A batch that is not full then waits up to `linger_s` more for records to fill it.
     Blocking: the runner calls it in a thread."""
     batch = source.consume(max_records, 0)
-    if batch:
-        return batch
-    batch = source.consume(1, idle_wait_s)
-    if batch and max_records > 1:
-        # The first arrival usually comes in one fetch response with its neighbours.
-        batch += source.consume(max_records - 1, 0)
+    if not batch:
+        batch = source.consume(1, idle_wait_s)
+        if batch and max_records > 1:
+            # The first arrival usually comes in one fetch response with its neighbours.
+            batch += source.consume(max_records - 1, 0)
+    if batch and linger_s > 0 and len(batch) < max_records:
+        batch += source.consume(max_records - len(batch), linger_s)
     return batch

@@ -197,7 +197,11 @@ class StageRunner:
         consumer = self._clients()[0]
         try:
             messages = await asyncio.to_thread(
-                take_batch, consumer, self.settings.batch_size, self.settings.batch_within_s
+                take_batch,
+                consumer,
+                self.settings.batch_size,
+                self.settings.batch_within_s,
+                self.settings.batch_linger_s,
             )
         except KafkaException as exc:
             self._raise_if_fatal(exc.args[0], "consume")

@@ -92,3 +92,29 @@ def test_a_trickle_is_taken_as_it_arrives(bootstrap_servers: str) -> None:
         assert elapsed < 10.0, elapsed
     finally:
         consumer.close()
+
+
+def test_a_linger_gathers_a_trickle_into_one_batch(bootstrap_servers: str) -> None:
+    topic = _topic(bootstrap_servers)
+    consumer = _stage_consumer(bootstrap_servers, topic)
+    producer = Producer({"bootstrap.servers": bootstrap_servers, "linger.ms": 0})
+    try:
+        assert _records(take_batch(consumer, 500, 0.5)) == []  # caught up
+
+        def publish() -> None:
+            for i in range(5):
+                producer.produce(topic, value=f"slow-{i}".encode())
+                producer.flush(10)
+                time.sleep(0.3)
+
+        sender = threading.Thread(target=publish)
+        sender.start()
+        # Without a linger the first record comes alone (the others are 300 ms apart);
+        # with one of 3 s the next batch waits for the rest and holds all four.
+        first = _records(take_batch(consumer, 500, 20.0))
+        assert [m.value() for m in first] == [b"slow-0"]
+        rest = _records(take_batch(consumer, 500, 20.0, linger_s=3.0))
+        sender.join()
+        assert [m.value() for m in rest] == [f"slow-{i}".encode() for i in range(1, 5)]
+    finally:
+        consumer.close()
