@@ -36,7 +36,7 @@ from groundwire.guards.grounding.lexical.text import (
     SECOND_PERSON,
     STOPWORDS,
     WORD,
-    Token,
+    ClaimWords,
     claim_words,
     number_value,
     parts_of,
@@ -50,7 +50,6 @@ __all__ = ["Analysis", "analyze"]
 ALIGNED = 0.6
 _CLAUSE_SPLIT = re.compile(r"[.;!?]|,\s*(?:and|but|while|so)\b|\bwhile\b")
 _STEMS_OF = operator.attrgetter("stems")
-_LOW_OF = operator.attrgetter("low")
 _FIRST = operator.itemgetter(0)
 
 
@@ -71,21 +70,23 @@ class Analysis:
     polarity_flips: list[str] = field(default_factory=list)
 
 
-def _entities(tokens: Sequence[Token], text: str) -> list[Token]:
-    """Capitalised words that are not sentence-initial: a cheap named-entity proxy."""
-    found: list[Token] = []
-    for i, tok in enumerate(tokens):
-        if not tok.text[:1].isupper() or tok.low in STOPWORDS:
+def _entities(words: ClaimWords, text: str) -> list[int]:
+    """Positions of the capitalised words that are not sentence-initial: a cheap
+    named-entity proxy."""
+    found: list[int] = []
+    lows, spans = words.lows, words.spans
+    for i, raw in enumerate(words.raws):
+        if not raw[:1].isupper() or lows[i] in STOPWORDS:
             continue
         if i == 0:
             continue
         # last non-blank character before the word (text[:start].rstrip()[-1])
-        j = tok.start - 1
+        j = spans[i][0] - 1
         while j >= 0 and text[j].isspace():
             j -= 1
         if j < 0 or text[j] in ".!?:\"'(":
             continue
-        found.append(tok)
+        found.append(i)
     return found
 
 
@@ -101,8 +102,12 @@ def analyze(
     when a sentence holding most of the rest of the claim puts another one in its slot
     (`_conflicts`); for a cited artifact (a decision record names the option it chose
     and the ones it rejected), not for conversations, where it costs more than it finds."""
-    ctoks, cnums = claim_words(claim_text)
-    content = [t for t in ctoks if t.content and t.low not in known_names]
+    cw = claim_words(claim_text)
+    craws, clows, cstems, cnums = cw.raws, cw.lows, cw.stems, cw.numbers
+    # whether each claim word is a content word (and not a known name)
+    cmask: Sequence[bool] = cw.content
+    if known_names:
+        cmask = [c and low not in known_names for c, low in zip(cmask, clows, strict=True)]
     ev = evidence_for(turns)
     sentences = ev.sentences
     src_stems = ev.stems
@@ -111,8 +116,8 @@ def analyze(
     src_bigrams = ev.bigrams
     src_first = ev.first
 
-    n = len(content)
-    stems = [t.stem for t in content]
+    stems = list(itertools.compress(cstems, cmask))
+    n = len(stems)
     found = list(map(src_stems.__contains__, stems))
     coverage = sum(found) / n if n else 1.0
     best: Sentence | None = None
@@ -130,15 +135,15 @@ def analyze(
     bigram_cov = sum(map(src_bigrams.__contains__, bigrams)) / len(bigrams) if bigrams else coverage
     longest = _longest_run(stems, ev.positions) / n if n else 1.0
 
-    clows = [t.low for t in ctoks]
-    missing_numbers = []
-    for t, num in zip(ctoks, cnums, strict=True):  # num: number_value(t.low)
-        if num is not None and num not in src_numbers and t.low not in src_lows:
-            missing_numbers.append(t.text)
+    missing_numbers = [
+        raw
+        for raw, low, num in zip(craws, clows, cnums, strict=True)  # num: number_value(low)
+        if num is not None and num not in src_numbers and low not in src_lows
+    ]
     missing_entities = [
-        t.text
-        for t in _entities(ctoks, claim_text)
-        if t.low not in known_names and t.low not in src_lows and t.stem not in src_stems
+        craws[i]
+        for i in _entities(cw, claim_text)
+        if clows[i] not in known_names and clows[i] not in src_lows and cstems[i] not in src_stems
     ]
     # A leading "no"/"not really" answers the other speaker; it negates no stated fact.
     claim_neg = not NEGATIONS_BUT_NO.isdisjoint(clows[1:])
@@ -146,7 +151,7 @@ def analyze(
     negation_flip = best is not None and claim_neg != best_neg
     if claim_neg and not ev.negated:
         negation_flip = True
-    polarity = check_polarity(ctoks, claim_text, ev, shared, known_names)
+    polarity = check_polarity(cw, claim_text, ev, shared, known_names, cmask)
     if polarity.agreements and not polarity.flips:
         negation_flip = False  # the negation is undone by an antonym: "not disabled"/"enabled"
     first = not FIRST_PERSON.isdisjoint(clows) and not src_first
@@ -154,7 +159,9 @@ def analyze(
     question = claim_text.rstrip().endswith("?")
     speaker_mismatch = _speaker_mismatch(claim_text, ev.speakers)
 
-    missing_words = [t.text for t, ok in zip(content, found, strict=True) if not ok]
+    missing_words = [
+        raw for raw, ok in zip(itertools.compress(craws, cmask), found, strict=True) if not ok
+    ]
     features = {
         "coverage": coverage,
         "best_sentence_coverage": best_cov,
@@ -173,12 +180,12 @@ def analyze(
         "source_len_log": math.log1p(ev.seq_len),
         "coverage_x_source_len": coverage * math.log1p(ev.seq_len),
         "exact_coverage": (
-            sum(map(src_lows.__contains__, map(_LOW_OF, content))) / n if n else 1.0
+            sum(map(src_lows.__contains__, itertools.compress(clows, cmask))) / n if n else 1.0
         ),
     }
     spans = _evidence_spans(uniq, sentences, shared)
     conflicts = _conflicts(
-        ctoks,
+        cw,
         claim_text,
         sentences,
         missing_numbers,
@@ -200,7 +207,7 @@ def analyze(
 
 
 def _conflicts(
-    ctoks: Sequence[Token],
+    words: ClaimWords,
     claim_text: str,
     sentences: Sequence[Sentence],
     missing_numbers: Sequence[str],
@@ -219,53 +226,57 @@ def _conflicts(
     """
     wanted = set(missing_numbers) | set(missing_entities)
     present: set[str] = set()
+    craws, clows, cstems = words.raws, words.lows, words.stems
     if aligned is not None:
-        names = {t.text for t in _entities(ctoks, claim_text)}
+        names = {craws[i] for i in _entities(words, claim_text)}
         present = {
-            t.text
-            for t in ctoks
-            if t.text not in wanted and (t.text in names or number_value(t.low) is not None)
+            raw
+            for raw, low in zip(craws, clows, strict=True)
+            if raw not in wanted and (raw in names or number_value(low) is not None)
         }
     if not wanted and not present:
         return []
-    claim_lows = {t.low for t in ctoks}
+    claim_lows = set(clows)
     out: list[tuple[str, str]] = []
-    for i, tok in enumerate(ctoks):
-        if tok.text not in wanted and tok.text not in present:
+    for i, text in enumerate(craws):
+        if text not in wanted and text not in present:
             continue
+        clow, stemmed = clows[i], cstems[i]
         candidates: Sequence[Sentence] = sentences
-        value = number_value(tok.low)
-        if tok.text in present:  # only the sentences aligned with the rest of the claim
+        value = number_value(clow)
+        if text in present:  # only the sentences aligned with the rest of the claim
             assert aligned is not None
             shared, claim_stems = aligned
-            rest = len(claim_stems - {tok.stem})
+            rest = len(claim_stems - {stemmed})
             candidates = [
                 s
                 for s, hit in zip(sentences, shared, strict=True)
-                if tok.low not in s.lows and len(hit - {tok.stem}) >= max(2, ALIGNED * rest)
+                if clow not in s.lows and len(hit - {stemmed}) >= max(2, ALIGNED * rest)
             ]
         is_num = value is not None
-        prev = ctoks[i - 1].low if i > 0 else None
-        nxt = ctoks[i + 1].low if i + 1 < len(ctoks) else None
+        prev = clows[i - 1] if i > 0 else None
+        nxt = clows[i + 1] if i + 1 < len(clows) else None
         for s in candidates:
             st = s.lows
-            raws = s.raws
-            for j, low in enumerate(st):
-                if low in claim_lows:
-                    continue
-                same_kind = (
-                    (number_value(low) not in (None, value))
-                    if is_num
-                    else (raws[j][:1].isupper() and low not in STOPWORDS and j > 0)
-                )
-                if not same_kind:
-                    continue
-                if (prev is not None and j > 0 and st[j - 1] == prev) or (
-                    nxt is not None and j + 1 < len(st) and st[j + 1] == nxt
-                ):
-                    out.append((tok.text, raws[j]))
-                    break
-            if out and out[-1][0] == tok.text:
+            # a word of the sentence can only match with one of the claim word's neighbours
+            if prev in st or nxt in st:
+                raws = s.raws
+                for j, low in enumerate(st):
+                    if low in claim_lows:
+                        continue
+                    same_kind = (
+                        (number_value(low) not in (None, value))
+                        if is_num
+                        else (raws[j][:1].isupper() and low not in STOPWORDS and j > 0)
+                    )
+                    if not same_kind:
+                        continue
+                    if (prev is not None and j > 0 and st[j - 1] == prev) or (
+                        nxt is not None and j + 1 < len(st) and st[j + 1] == nxt
+                    ):
+                        out.append((text, raws[j]))
+                        break
+            if out and out[-1][0] == text:
                 break
     return out
 

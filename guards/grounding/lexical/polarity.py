@@ -31,13 +31,12 @@ of an antonym pair ("never" against "always") is that pair, not a negation.
 from __future__ import annotations
 
 import itertools
-import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.antonyms import codes, opposites
 from groundwire.guards.grounding.lexical.evidence import Evidence, Sentence
-from groundwire.guards.grounding.lexical.text import NEGATIONS, Token, clause_cuts
+from groundwire.guards.grounding.lexical.text import NEGATIONS, ClaimWords, clause_cuts
 
 __all__ = ["ALIGN", "ALIGN_SOURCE", "SCOPE", "WINDOW", "Polarity", "check_polarity"]
 
@@ -45,7 +44,6 @@ WINDOW = 4  # words either side of an antonym pair that must share a content wor
 ALIGN = 0.6  # share of a claim clause's content words its aligned source clause holds
 ALIGN_SOURCE = 1 / 3  # ... and share of the source clause's content words the claim holds
 SCOPE = 2  # content words after a negation that it bears on
-_SPAN_OF = operator.itemgetter(3, 4)  # a Token's (start, end)
 
 
 @dataclass(slots=True)
@@ -84,14 +82,15 @@ def _negations(lows: Sequence[str], clauses: Sequence[int], skip: set[int]) -> d
 
 
 def _antonym_in(
-    claim_words: Sequence[int], ctoks: Sequence[Token], s: Sequence[str], src: Sequence[int]
+    claim_words: Sequence[int], lows: Sequence[str], s: Sequence[str], src: Sequence[int]
 ) -> bool:
-    """Some claim word (positions `claim_words`) is an antonym of some source word (positions
-    `src` of the source's lower-case words `s`), neither word being on the other side."""
+    """Some claim word (positions `claim_words` of the claim's lower-case words `lows`) is
+    an antonym of some source word (positions `src` of the source's lower-case words `s`),
+    neither word being on the other side."""
     src_lows = {s[j] for j in src} - NEGATIONS  # "always" against "never" is the negation
-    claim_lows = {ctoks[i].low for i in claim_words}
+    claim_lows = {lows[i] for i in claim_words}
     for i in claim_words:
-        low = ctoks[i].low
+        low = lows[i]
         if low in src_lows or low in NEGATIONS:
             continue
         opp = opposites(low)
@@ -105,15 +104,14 @@ def _scope(positions: Sequence[int], first: int, content: Sequence[bool]) -> lis
     return [k for k in positions if k > first and content[k]][:SCOPE]
 
 
-def _same_slot(
-    ctoks: Sequence[Token], content: Sequence[bool], i: int, s: Sentence, j: int
-) -> bool:
-    """Claim word i and source word j stand in the same place: within `WINDOW` words they
-    share a content word on the same side ("*Bob* likes" / "*Bob* dislikes"), or one on
-    each side, swapped, as an active and a passive sentence do ("*the team* accepted
-    *the proposal*" / "*the proposal* was rejected by *the team*")."""
-    before = {ctoks[k].stem for k in range(max(0, i - WINDOW), i) if content[k]}
-    after = {ctoks[k].stem for k in range(i + 1, min(len(ctoks), i + WINDOW + 1)) if content[k]}
+def _same_slot(cstems: Sequence[str], content: Sequence[bool], i: int, s: Sentence, j: int) -> bool:
+    """Claim word i (of the claim's word stems `cstems`) and source word j stand in the
+    same place: within `WINDOW` words they share a content word on the same side ("*Bob*
+    likes" / "*Bob* dislikes"), or one on each side, swapped, as an active and a passive
+    sentence do ("*the team* accepted *the proposal*" / "*the proposal* was rejected by
+    *the team*")."""
+    before = {cstems[k] for k in range(max(0, i - WINDOW), i) if content[k]}
+    after = {cstems[k] for k in range(i + 1, min(len(cstems), i + WINDOW + 1)) if content[k]}
     stems, scontent = s.word_stems, s.content
     s_before = {stems[k] for k in range(max(0, j - WINDOW), j) if scontent[k]}
     s_after = {stems[k] for k in range(j + 1, min(len(stems), j + WINDOW + 1)) if scontent[k]}
@@ -123,27 +121,35 @@ def _same_slot(
 
 
 def check_polarity(
-    ctoks: Sequence[Token],
+    words: ClaimWords,
     claim_text: str,
     ev: Evidence,
     shared: Sequence[set[str] | frozenset[str]],
     known_names: set[str],
+    content: Sequence[bool] | None = None,
 ) -> Polarity:
-    """Antonym substitutions and negation flips of the claim against the sentences that
-    share content words with it (`shared[i]`: the claim stems sentence i holds)."""
+    """Antonym substitutions and negation flips of the claim (its words: `claim_words`)
+    against the sentences that share content words with it (`shared[i]`: the claim stems
+    sentence i holds). `content`, when given, is whether each claim word is a content word
+    not in `known_names` (already computed)."""
     result = Polarity()
-    if not shared or not ctoks:  # no content words, nothing to align
+    if not shared or not words.raws:  # no content words, nothing to align
         return result
-    lows = [t.low for t in ctoks]
-    content = [t.content and t.low not in known_names for t in ctoks]
+    lows, cstems = words.lows, words.stems
+    if content is None:
+        content = [c and low not in known_names for c, low in zip(words.content, lows, strict=True)]
     claim_lows = set(lows)
 
     # -- antonym pairs in the same slot -------------------------------------------------
     pairs: list[tuple[int, Sentence, int]] = []
-    opp = [(i, o) for i, t in enumerate(ctoks) if content[i] and (o := opposites(t.low))]
+    opp = [
+        (i, o)
+        for i, (c, o) in enumerate(zip(content, map(opposites, lows), strict=True))
+        if c and o
+    ]
     if opp:
         wanted = frozenset().union(*(o for _, o in opp))  # codes opposite to a claim word
-        claim_stems = {t.stem for t, c in zip(ctoks, content, strict=True) if c}
+        claim_stems = set(itertools.compress(cstems, content))
         for s, hit in zip(ev.sentences, shared, strict=True):
             if not hit or wanted.isdisjoint(s.antonym_union()):
                 continue
@@ -153,14 +159,14 @@ def check_polarity(
                 if s.lows[j] in claim_lows or s.word_stems[j] in claim_stems:
                     continue
                 for i, o in opp:
-                    if o.isdisjoint(found) or ctoks[i].stem in s.stems:
+                    if o.isdisjoint(found) or cstems[i] in s.stems:
                         continue
-                    if _same_slot(ctoks, content, i, s, j):
+                    if _same_slot(cstems, content, i, s, j):
                         pairs.append((i, s, j))
     claim_negated = not NEGATIONS.isdisjoint(claim_lows)
     if not (pairs or claim_negated or ev.any_negation):
         return result  # nothing to compare polarities of (most claims)
-    cuts = clause_cuts(claim_text, list(map(_SPAN_OF, ctoks)), lows)
+    cuts = clause_cuts(claim_text, words.spans, lows)
     clause = list(itertools.accumulate(cuts))  # = text.clause_ids(...)
     claim_neg = _negations(lows, clause, {i for i, _, _ in pairs})
     # clause number -> its word positions (a clause runs from one cut to the next)
@@ -178,14 +184,14 @@ def check_polarity(
             s.clause_positions(sclause[j]), d_first, s.content
         )
         if claim_undoes == source_undoes:
-            pair = (ctoks[i].text, s.raws[j])
+            pair = (words.raws[i], s.raws[j])
             if pair not in result.antonyms:
                 result.antonyms.append(pair)
 
     # -- negation flips between aligned clauses ------------------------------------------
     aligned = []
     for c_id, c_pos in claim_clauses.items():
-        c_stems = {ctoks[k].stem for k in c_pos if content[k]}
+        c_stems = {cstems[k] for k in c_pos if content[k]}
         if len(c_stems) >= 2:
             aligned.append((c_id, c_pos, c_stems))
     if not aligned:
@@ -224,13 +230,13 @@ def check_polarity(
                 claim_side, source_side = list(c_pos), list(d_pos)
                 if c_id in claim_neg:
                     claim_side = _scope(c_pos, claim_neg[c_id], content)
-                    focus = {ctoks[k].stem for k in claim_side}
+                    focus = {cstems[k] for k in claim_side}
                 else:
                     source_side = _scope(d_pos, source_neg[d_id], s.content)
                     focus = {s.word_stems[k] for k in source_side}
                 # an antonym under the negation aligns the clauses too and undoes it: "not
                 # disabled" is "enabled", "not allowed" is "forbidden"
-                paired = _antonym_in(claim_side, ctoks, s.lows, source_side)
+                paired = _antonym_in(claim_side, lows, s.lows, source_side)
                 shared_words = len(common) + paired
                 if shared_words < 2 or shared_words < ALIGN * len(c_stems):
                     continue

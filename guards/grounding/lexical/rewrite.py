@@ -123,10 +123,11 @@ def rewrite_partial(
 
     `missing`: the numbers and names the evidence never gives; `evidence_stems`: the stems
     of every content word of the evidence; `spans`: the verdict's evidence spans."""
-    tokens = claim_words(claim_text)[0]  # as `analyze` read it (cached)
+    words_of = claim_words(claim_text)  # as `analyze` read it (cached)
     sentences = _supporting(turns, spans)
-    if not tokens or not sentences:
+    if not words_of.raws or not sentences:
         return None
+    tokens = words_of.tokens()
     drop = {m.lower() for m in missing}
     kept: list[str] = []
     kept_content = 0

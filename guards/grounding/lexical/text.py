@@ -27,6 +27,7 @@ __all__ = [
     "SECOND_PERSON",
     "STOPWORDS",
     "WORD",
+    "ClaimWords",
     "Token",
     "claim_words",
     "clause_ids",
@@ -156,7 +157,7 @@ def word_parts(raw: str) -> tuple[str, str, bool, str | None]:
     return parts
 
 
-def parts_of(raws: list[str]) -> list[tuple[str, str, bool, str | None]]:
+def parts_of(raws: Sequence[str]) -> list[tuple[str, str, bool, str | None]]:
     """`word_parts` of many words: one C-level dict pass, Python only for unseen words.
 
     The pass indexes the dict (a KeyError when some word is new, rare once the cache is
@@ -193,16 +194,38 @@ def tokenize(text: str, base: int = 0) -> list[Token]:
     return _tokenize(text, base)[0]
 
 
-_NUMBER_OF = operator.itemgetter(3)
+class ClaimWords(NamedTuple):
+    """A claim's words, as `Token`s and as plain per-word columns (built in C from the
+    parts cache; the features and polarity checks read the columns, not the tokens)."""
+
+    raws: tuple[str, ...]  # as written
+    lows: tuple[str, ...]
+    stems: tuple[str, ...]
+    content: tuple[bool, ...]
+    numbers: tuple[str | None, ...]  # `number_value` of each word's lower-case form
+    spans: tuple[tuple[int, int], ...]  # (start, end) of each word
+
+    def tokens(self) -> list[Token]:
+        """The same words as `Token`s (what `tokenize` gives)."""
+        return [
+            _new_tuple(Token, (raw, low, stemmed, start, end, content))
+            for raw, low, stemmed, (start, end), content in zip(
+                self.raws, self.lows, self.stems, self.spans, self.content, strict=True
+            )
+        ]
 
 
 @functools.lru_cache(maxsize=8)
-def claim_words(text: str) -> tuple[tuple[Token, ...], tuple[str | None, ...]]:
-    """`tokenize(text)`, and the number each word states (`number_value` of its lower-case
-    form, else None). Kept for the last few texts: the verifier reads a claim in
+def claim_words(text: str) -> ClaimWords:
+    """The words of `text` as columns (`ClaimWords`: what `tokenize` gives, without a
+    tuple per word). Kept for the last few texts: the verifier reads a claim in
     `features.analyze` and, when it is PARTIAL, again in `rewrite.rewrite_partial`."""
-    tokens, parts = _tokenize(text)
-    return tuple(tokens), tuple(map(_NUMBER_OF, parts))
+    matches = list(WORD.finditer(text))
+    if not matches:
+        return ClaimWords((), (), (), (), (), ())
+    raws = tuple(map(_GROUP, matches))
+    lows, stems, content, numbers = zip(*parts_of(raws), strict=True)
+    return ClaimWords(raws, lows, stems, content, numbers, tuple(map(_SPAN, matches)))
 
 
 def word_offsets(text: str, start: int, end: int) -> list[tuple[int, int]]:
