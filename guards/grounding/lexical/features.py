@@ -74,11 +74,11 @@ def _entities(words: ClaimWords, text: str) -> list[int]:
     """Positions of the capitalised words that are not sentence-initial: a cheap
     named-entity proxy."""
     found: list[int] = []
-    lows, spans = words.lows, words.spans
-    for i, raw in enumerate(words.raws):
-        if not raw[:1].isupper() or lows[i] in STOPWORDS:
-            continue
-        if i == 0:
+    lows, spans, raws = words.lows, words.spans, words.raws
+    # the capitalised words (a word is never empty: its first character is raw[:1]), by
+    # C-level passes; the first word is sentence-initial
+    for i in itertools.compress(itertools.count(), map(str.isupper, map(_FIRST, raws))):
+        if i == 0 or lows[i] in STOPWORDS:
             continue
         # last non-blank character before the word (text[:start].rstrip()[-1])
         j = spans[i][0] - 1
@@ -291,12 +291,17 @@ def _longest_run(stems: Sequence[str], positions: dict[str, tuple[int, ...]]) ->
         if not at:
             prev = {}
             continue
-        get = prev.get
-        cur = {j: get(j - 1, 0) + 1 for j in at}
-        top = max(cur.values())
+        if len(at) == 1:  # most stems occur once: no comprehension, no max
+            j = at[0]
+            top = prev.get(j - 1, 0) + 1
+            prev = {j: top}
+        else:
+            get = prev.get
+            cur = {j: get(j - 1, 0) + 1 for j in at}
+            top = max(cur.values())
+            prev = cur
         if top > best:
             best = top
-        prev = cur
     return best
 
 

@@ -142,10 +142,15 @@ def check_polarity(
 
     # -- antonym pairs in the same slot -------------------------------------------------
     pairs: list[tuple[int, Sentence, int]] = []
+    # (position, opposite codes) of the content words that have antonyms
     opp = [
         (i, o)
-        for i, (c, o) in enumerate(zip(content, map(opposites, lows), strict=True))
-        if c and o
+        for i, o in zip(
+            itertools.compress(itertools.count(), content),
+            map(opposites, itertools.compress(lows, content)),
+            strict=True,
+        )
+        if o
     ]
     if opp:
         wanted = frozenset().union(*(o for _, o in opp))  # codes opposite to a claim word
