@@ -6,9 +6,10 @@ A worker per tenant group or per region spends much of its life idle, and each s
 process polls its consumer in a loop (health and lag reports come round with it), so the
 idle cost is paid per process, per replica. Baseline in the same run: the worker with
 `GROUNDWIRE_BATCH_WITHIN_S=0.05`, the idle wait every release before adaptive batching
-used (it was then also how long a batch waited to fill, so it had to stay short), and
-the stage consumers' `fetch.wait.max.ms` of 50 that went with it (now 500 by default;
-`kafka.consumer_extra` sets it). Each
+used (it was then also how long a batch waited to fill, so it had to stay short). The
+stage consumers' `fetch.wait.max.ms` (50 ms in both; `kafka.consumer_extra` sets it) is
+the other half of an idle worker's cost: `--fetch-wait-ms 500` runs the default settings
+with it raised, to show what that would save. Each
 configuration starts a worker on fresh empty topics, waits for start-up to finish, then
 reads the CPU time of the worker's process tree (/proc, as bench_pipeline.py) over
 `--seconds`; configurations alternate, median of `--repeats`. Needs the stack running.
@@ -34,11 +35,10 @@ from bench_pipeline import tree_cpu_s, worker_env
 from groundwire.streams.admin import create_topics, delete_topics
 from groundwire.streams.settings import Settings
 
-BASELINE = "baseline (0.05 s idle wait, 50 ms fetch wait)"
+BASELINE = "baseline (0.05 s idle wait)"
 CONFIGS: dict[str, dict[str, str]] = {
     BASELINE: {
         "GROUNDWIRE_BATCH_WITHIN_S": "0.05",
-        "GROUNDWIRE_KAFKA__CONSUMER_EXTRA": '{"fetch.wait.max.ms": 50}',
     },
     "default settings": {},
 }
@@ -52,7 +52,7 @@ def idle_cost(args: argparse.Namespace, overrides: dict[str, str]) -> float:
     )
     create_topics(settings)
     env = worker_env(settings, args.bootstrap, args.redis_url, run)
-    for name in CONFIGS[BASELINE]:
+    for name in ("GROUNDWIRE_BATCH_WITHIN_S", "GROUNDWIRE_KAFKA__CONSUMER_EXTRA"):
         env.pop(name, None)
     env.update(overrides)
     cmd = [sys.executable, "-m", "groundwire.streams.cli", "worker", "--log-level", "warning"]
@@ -84,7 +84,14 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--warmup", type=float, default=25.0)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument(
+        "--fetch-wait-ms", type=int, default=0, help="fetch.wait.max.ms for the default run"
+    )
     args = ap.parse_args()
+    if args.fetch_wait_ms:
+        CONFIGS["default settings"] = {
+            "GROUNDWIRE_KAFKA__CONSUMER_EXTRA": f'{{"fetch.wait.max.ms": {args.fetch_wait_ms}}}'
+        }
     print(
         f"machine: {platform.machine()} {os.cpu_count()} cores, {platform.platform()}, "
         f"load {os.getloadavg()[0]:.1f}; {args.partitions} partitions, stages {args.stages}"

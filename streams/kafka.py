@@ -70,10 +70,11 @@ class ClientErrors:
 
 # A stage consumer's fetch behaviour; unlike the role's properties these are only
 # defaults, and `kafka.consumer_extra` may change them. The broker answers a fetch as soon
-# as any record is there (fetch.min.bytes 1), so the wait bounds only how often an idle
-# consumer asks again: at 50 ms, an idle worker of two stages on 12 partitions spent
-# ~24 ms of CPU per second polling; at 500 ms, ~5 ms (bench/bench_idle.py).
-STAGE_FETCH_DEFAULTS: dict[str, KafkaValue] = {"fetch.min.bytes": 1, "fetch.wait.max.ms": 500}
+# as any record is there (fetch.min.bytes 1), so the wait bounds how often an idle
+# consumer asks again. A 500 ms wait cut an idle worker's CPU four-fold (20 -> 5 ms/s,
+# bench/bench_idle.py) but held a restarted review feed's first batch back by seconds
+# (tests/integration/review/test_review_faults.py, feed.after_redis), so 50 ms stays.
+STAGE_FETCH_DEFAULTS: dict[str, KafkaValue] = {"fetch.min.bytes": 1, "fetch.wait.max.ms": 50}
 
 
 def _config(

@@ -426,9 +426,12 @@ class StageRunner:
         total = 0
         for tp in positions:
             try:
-                low, high = _watermarks(consumer, tp)
+                marks = _watermarks(consumer, tp)
             except KafkaException:
                 return  # broker unreachable: keep the last known lag
+            if marks is None:
+                return  # not fetched yet: keep the last known lag
+            low, high = marks
             position = tp.offset if tp.offset >= 0 else low
             lag = max(0, high - position)
             total += lag
@@ -437,16 +440,14 @@ class StageRunner:
         telemetry.stage_lag(self.stage.name, total)
 
 
-def _watermarks(consumer: Consumer, tp: TopicPartition) -> tuple[int, int]:
-    """A partition's low and high offsets as the consumer's last fetch response gave them,
-    and from the broker only when no fetch has yet. Asking the broker every time cost a
-    round trip per partition that waits behind the connection's long-poll fetch: 6
-    partitions took ~3 s every lag report, with the stage loop stopped meanwhile
-    (bench/results/pipeline.md, 2026-11-26 §Lag reports)."""
+def _watermarks(consumer: Consumer, tp: TopicPartition) -> tuple[int, int] | None:
+    """A partition's low and high offsets as the consumer's last fetch response gave them;
+    None before the first fetch. Never a broker round trip: one waits behind the
+    connection's long-poll fetch, and asking per partition each lag report stopped the
+    stage loop for ~3 s of every 5 (bench/results/pipeline.md, session 2 §The lag-report
+    stall), and for a second or more before a restarted stage's first batch."""
     low, high = consumer.get_watermark_offsets(tp, cached=True)
-    if low < 0 or high < 0:
-        low, high = consumer.get_watermark_offsets(tp, timeout=2, cached=False)
-    return low, high
+    return None if low < 0 or high < 0 else (low, high)
 
 
 # Errors that say a dependency is away, not that a record is bad: redis-py's connection

@@ -22,8 +22,8 @@ def test_fetch_defaults_apply_when_nothing_is_set() -> None:
 
 
 def test_consumer_extra_overrides_the_fetch_defaults() -> None:
-    config = _stage_config({"fetch.wait.max.ms": 50, "fetch.min.bytes": 4096})
-    assert config["fetch.wait.max.ms"] == 50
+    config = _stage_config({"fetch.wait.max.ms": 250, "fetch.min.bytes": 4096})
+    assert config["fetch.wait.max.ms"] == 250
     assert config["fetch.min.bytes"] == 4096
 
 
