@@ -64,32 +64,33 @@ def test_a_backlog_is_taken_in_full_batches(bootstrap_servers: str) -> None:
         consumer.close()
 
 
+def _trickle(bootstrap: str, topic: str, prefix: str, n: int) -> threading.Thread:
+    """Publish n records 300 ms apart from a thread (started)."""
+    producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 0})
+
+    def publish() -> None:
+        for i in range(n):
+            producer.produce(topic, value=f"{prefix}-{i}".encode())
+            producer.flush(10)
+            time.sleep(0.3)
+
+    sender = threading.Thread(target=publish)
+    sender.start()
+    return sender
+
+
 def test_a_trickle_is_taken_as_it_arrives(bootstrap_servers: str) -> None:
     topic = _topic(bootstrap_servers)
     consumer = _stage_consumer(bootstrap_servers, topic)
-    producer = Producer({"bootstrap.servers": bootstrap_servers, "linger.ms": 0})
     try:
-        # Caught up and idle: nothing to take, and only the idle wait passes.
+        # Caught up and idle: nothing to take once the idle wait has passed.
         assert _records(take_batch(consumer, 500, 0.5)) == []
-
-        def publish() -> None:
-            time.sleep(0.5)
-            for i in range(3):
-                producer.produce(topic, value=f"late-{i}".encode())
-            producer.flush(10)
-
-        sender = threading.Thread(target=publish)
-        sender.start()
-        got: list[bytes] = []
-        started = time.monotonic()
-        while len(got) < 3 and time.monotonic() - started < 30:
-            got += [m.value() for m in _records(take_batch(consumer, 500, 20.0))]
-        elapsed = time.monotonic() - started
+        sender = _trickle(bootstrap_servers, topic, "late", 3)
+        # A fixed rule (consume 500 within 20 s) would hand the three over together;
+        # taking what has arrived hands each over on its own, as it comes.
+        batches = [[m.value() for m in _records(take_batch(consumer, 500, 20.0))] for _ in "abc"]
         sender.join()
-        assert got == [b"late-0", b"late-1", b"late-2"]
-        # A fixed rule (consume 500 within 20 s) would have held these three records for
-        # the whole 20 s; taking what has arrived hands them over as they come.
-        assert elapsed < 10.0, elapsed
+        assert batches == [[b"late-0"], [b"late-1"], [b"late-2"]]
     finally:
         consumer.close()
 
@@ -97,18 +98,9 @@ def test_a_trickle_is_taken_as_it_arrives(bootstrap_servers: str) -> None:
 def test_a_linger_gathers_a_trickle_into_one_batch(bootstrap_servers: str) -> None:
     topic = _topic(bootstrap_servers)
     consumer = _stage_consumer(bootstrap_servers, topic)
-    producer = Producer({"bootstrap.servers": bootstrap_servers, "linger.ms": 0})
     try:
         assert _records(take_batch(consumer, 500, 0.5)) == []  # caught up
-
-        def publish() -> None:
-            for i in range(5):
-                producer.produce(topic, value=f"slow-{i}".encode())
-                producer.flush(10)
-                time.sleep(0.3)
-
-        sender = threading.Thread(target=publish)
-        sender.start()
+        sender = _trickle(bootstrap_servers, topic, "slow", 5)
         # Without a linger the first record comes alone (the others are 300 ms apart);
         # with one of 3 s the next batch waits for the rest and holds all four.
         first = _records(take_batch(consumer, 500, 20.0))
