@@ -210,8 +210,11 @@ class Settings(BaseSettings):
     # ~7 ms of commit and the broker a marker per partition, so at 1,000 claims/s batches
     # of ~18 spent 270 us per claim committing, and 120 us with a 10 ms linger (batches
     # of ~50; bench/results/pipeline.md). It adds at most that much latency per stage.
+    # Both are passed to librdkafka in whole milliseconds (truncated): an idle wait under
+    # 1 ms would be 0 and spin the idle stage on a core, a linger under 1 ms would silently
+    # be none, so such values are refused rather than rounded.
     batch_size: int = Field(default=500, ge=1)
-    batch_within_s: float = Field(default=0.25, gt=0)
+    batch_within_s: float = Field(default=0.25, ge=0.001, le=60.0)
     batch_linger_s: float = Field(default=0.01, ge=0, le=5.0)
     # Liveness. Each transactional call (send offsets, commit, abort, init) gives up after
     # kafka_call_timeout_s; a record whose processing raises is retried alone this many
@@ -242,6 +245,15 @@ class Settings(BaseSettings):
     review: ReviewConfig = Field(default_factory=ReviewConfig)
     # Guards
     guards: GuardsConfig = Field(default_factory=GuardsConfig)
+
+    @model_validator(mode="after")
+    def _linger_in_whole_ms(self) -> Settings:
+        if 0 < self.batch_linger_s < 0.001:
+            raise ValueError(
+                f"batch_linger_s={self.batch_linger_s}: 0 (no linger) or at least 0.001 "
+                "(librdkafka waits in whole milliseconds)"
+            )
+        return self
 
     @property
     def topics(self) -> TopicNames:

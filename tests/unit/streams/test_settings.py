@@ -106,3 +106,27 @@ def test_extra_properties_cannot_override_what_the_pipeline_owns() -> None:
         KafkaClientConfig(extra={"sasl.password": "x"})
     ok = KafkaClientConfig(producer_extra={"client.rack": "eu-1"})
     assert ok.producer_extra == {"client.rack": "eu-1"}
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("GROUNDWIRE_BATCH_WITHIN_S", "0.0005"), ("GROUNDWIRE_BATCH_LINGER_S", "0.0004")],
+)
+def test_batch_waits_librdkafka_would_truncate_to_zero_are_refused(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    """librdkafka takes its consume timeout in whole milliseconds: an idle wait under 1 ms
+    would spin the idle stage, a linger under 1 ms would silently be none."""
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsError) as err:
+        load_settings()
+    assert name.removeprefix("GROUNDWIRE_").lower() in str(err.value)
+
+
+def test_batch_waits_at_the_millisecond_and_no_linger_are_accepted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GROUNDWIRE_BATCH_WITHIN_S", "0.001")
+    monkeypatch.setenv("GROUNDWIRE_BATCH_LINGER_S", "0")
+    settings = load_settings()
+    assert (settings.batch_within_s, settings.batch_linger_s) == (0.001, 0.0)
