@@ -7,8 +7,9 @@ Both run on the same broker in the same run:
   The pipeline's sustained rate beside it leaves the worker's start-up out (imports,
   guards, the group join: seconds, which a 30,000-claim run at a few thousand claims/s
   feels): claims routed after the first tenth, over the time they took.
-* latency: claims are offered at a fixed rate (default 1,000/s); each carries its send
-  time, and the reader records receive - send for every routed result (p50 / p99).
+* latency: claims are offered at a fixed rate (default 1,000/s); each carries the time it
+  was due to be sent (so a late sender cannot hide a wait), and the reader records
+  receive - due for every routed result (p50 / p99).
 
 The pipeline is `groundwire worker` (both stages, default guards, dedup in Redis, lexical
 grounding) in its own process, as deployed. Two ceilings run beside it, each in its own
@@ -361,13 +362,18 @@ def offered_load(args: argparse.Namespace, topic: str, c: Consumer, run: str) ->
     reading.start()
     p = Producer({"bootstrap.servers": args.bootstrap, "linger.ms": 1})
     base = 10_000_000
-    start = time.perf_counter()
+    start, start_ns = time.perf_counter(), time.time_ns()
+    interval_ns = 1e9 / args.rate
     for sent in range(total):
         wait = start + sent * interval - time.perf_counter()
         if wait > 0:
             time.sleep(wait)
         i = base + sent
-        p.produce(topic, claim(i, run, time.time_ns()), claim_key(i))
+        # Stamped with when the claim was due, not when it went out: a generator that
+        # falls behind (descheduled, a full send queue) must not hide that wait from the
+        # latency (coordinated omission); it counts against the pipeline.
+        due_ns = start_ns + round(sent * interval_ns)
+        p.produce(topic, claim(i, run, due_ns), claim_key(i))
         p.poll(0)
     p.flush(30)
     sending_done.set()
