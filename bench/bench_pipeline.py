@@ -28,7 +28,10 @@ cpu_us_per_claim: the CPU time (user + system, from /proc) of the worker's whole
 tree (the supervisor and every stage process, plus any reaped child) over the saturated
 part of the throughput phase, from the moment the first tenth of the claims is readable
 (start-up, imports and the group join excluded) until the last is, divided by the claims
-routed in between. The same figure over the offered-load phase is printed beside it.
+routed in between. The same figure over the offered-load phase is printed beside it, and
+so are the worker threads' involuntary context switches per 1,000 claims over the
+saturated part: when it grows with the number of stage processes, the CPU per claim grew
+because processes outnumber cores, not because the work did.
 
 Claims cycle through a labelled claims file with real source turns (`--data`; default: the
 small synthetic sample in bench/data/; the figures in bench/results/pipeline.md use the
@@ -211,10 +214,9 @@ def count_until(
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
-def tree_cpu_s(root: int) -> float:
-    """CPU seconds (user + system) of `root` and every live descendant, plus what their
-    reaped children used (cutime/cstime), from /proc; 0 for a process that has gone."""
-    stats: dict[int, tuple[int, float]] = {}  # pid -> (ppid, cpu seconds)
+def _proc_table() -> dict[int, tuple[int, float]]:
+    """pid -> (parent pid, CPU seconds: user + system + reaped children's) from /proc."""
+    stats: dict[int, tuple[int, float]] = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -227,15 +229,48 @@ def tree_cpu_s(root: int) -> float:
         fields = raw[raw.rindex(b")") + 2 :].split()
         ticks = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
         stats[int(entry.name)] = (int(fields[1]), ticks / _CLK_TCK)
+    return stats
+
+
+def _tree(root: int, stats: dict[int, tuple[int, float]]) -> list[int]:
+    """`root` and every live descendant."""
     children: dict[int, list[int]] = {}
     for pid, (ppid, _) in stats.items():
         children.setdefault(ppid, []).append(pid)
-    total, todo = 0.0, [root]
+    found, todo = [], [root]
     while todo:
         pid = todo.pop()
         if pid in stats:
-            total += stats[pid][1]
+            found.append(pid)
             todo.extend(children.get(pid, ()))
+    return found
+
+
+def tree_cpu_s(root: int) -> float:
+    """CPU seconds (user + system) of `root` and every live descendant, plus what their
+    reaped children used (cutime/cstime), from /proc; 0 for a process that has gone."""
+    stats = _proc_table()
+    return sum(stats[pid][1] for pid in _tree(root, stats))
+
+
+def tree_preemptions(root: int) -> int:
+    """Involuntary context switches of every thread of `root` and its live descendants:
+    how often the kernel took a CPU away from the worker while it could still run. It
+    tells oversubscription (more runnable threads than cores) from work that grew."""
+    total = 0
+    for pid in _tree(root, _proc_table()):
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/status", "rb") as f:
+                    for line in f:
+                        if line.startswith(b"nonvoluntary_ctxt_switches:"):
+                            total += int(line.split()[1])
+            except OSError:
+                continue
     return total
 
 
@@ -274,6 +309,7 @@ class PipelineRun:
     cpu_us_per_claim: float  # worker tree, saturated part of the throughput phase
     cpu_us_per_claim_offered: float  # worker tree, the offered-load phase
     generator_cores: float  # this process's own CPU over the offered-load phase, in cores
+    preempted_per_1k: float  # worker threads' involuntary context switches per 1,000 claims
 
 
 def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
@@ -306,14 +342,21 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
         mark: dict[str, float] = {}
 
         def warm(n: int) -> None:
-            mark.update(seen=n, cpu=tree_cpu_s(worker_pid), t=time.monotonic())
+            mark.update(
+                seen=n,
+                cpu=tree_cpu_s(worker_pid),
+                t=time.monotonic(),
+                preempted=tree_preemptions(worker_pid),
+            )
 
         seen, ended = count_until(c, args.claims, 600, (max(1, args.claims // 10), warm))
         cpu_end = tree_cpu_s(worker_pid)
+        preempted = tree_preemptions(worker_pid) - mark.get("preempted", 0)
         rate = seen / (ended - started)
         routed = seen - mark.get("seen", seen)
         cpu_us = (cpu_end - mark["cpu"]) / routed * 1e6 if routed > 0 else float("nan")
         sustained = routed / (ended - mark["t"]) if routed > 0 else float("nan")
+        preempted_per_1k = preempted / routed * 1e3 if routed > 0 else float("nan")
         # latency at a fixed offered rate, on the warm worker
         usage, wall = resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
         latencies = offered_load(args, t.claims, c, run)
@@ -324,7 +367,9 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
         cpu_offered = tree_cpu_s(worker_pid) - cpu_end
         c.close()
         offered_us = cpu_offered / len(latencies) * 1e6 if latencies else float("nan")
-        return PipelineRun(rate, sustained, latencies, cpu_us, offered_us, generator_cores)
+        return PipelineRun(
+            rate, sustained, latencies, cpu_us, offered_us, generator_cores, preempted_per_1k
+        )
     finally:
         if proc is not None:
             proc.terminate()
@@ -518,7 +563,8 @@ def main() -> None:
     print(
         f"worker CPU (supervisor + stage processes): {result.cpu_us_per_claim:.0f} us/claim "
         f"saturated, {result.cpu_us_per_claim_offered:.0f} us/claim at "
-        f"{args.rate:,.0f} claims/s offered"
+        f"{args.rate:,.0f} claims/s offered; {result.preempted_per_1k:.0f} involuntary context "
+        "switches per 1,000 claims saturated"
     )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(
