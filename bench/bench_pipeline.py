@@ -152,7 +152,7 @@ def claim(i: int, run: str, sent_ns: int | None = None) -> bytes:
     row = CORPUS[i % len(CORPUS)]
     doc = {
         "claim_id": f"{run}-{i}",
-        "tenant_id": f"tenant-{i // len(CORPUS)}",
+        "tenant_id": claim_key(i).decode(),
         "user_id": f"user-{i % 500}",
         "content": row["content"],
         "memory_type": "fact",

