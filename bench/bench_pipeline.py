@@ -33,6 +33,11 @@ so are the worker threads' involuntary context switches per 1,000 claims over th
 saturated part: when it grows with the number of stage processes, the CPU per claim grew
 because processes outnumber cores, not because the work did.
 
+The broker's and Redis's CPU per claim over the same two windows are printed too (their
+processes found by the port they listen on; nan when they run on another host): on a
+small machine they share the cores with the worker, so the claims/s the machine can
+carry is cores / (worker + broker + Redis CPU per claim), which the bench prints.
+
 Claims cycle through a labelled claims file with real source turns (`--data`; default: the
 small synthetic sample in bench/data/; the figures in bench/results/pipeline.md use the
 real set bench/data/README.md describes).
@@ -274,6 +279,88 @@ def tree_preemptions(root: int) -> int:
     return total
 
 
+def listener_pid(port: int) -> int | None:
+    """The pid of the local process listening on TCP `port` (the broker, Redis), found
+    from /proc/net/tcp{,6} and the processes' socket descriptors; None when nothing on
+    this host listens there (a remote service) or its descriptors are not readable."""
+    inodes: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            # local address is HEXIP:HEXPORT; state 0A is LISTEN
+            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(f"socket:[{fields[9]}]")
+    if not inodes:
+        return None
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            for fd in os.scandir(f"/proc/{entry.name}/fd"):
+                if os.readlink(fd.path) in inodes:
+                    return int(entry.name)
+        except OSError:
+            continue
+    return None
+
+
+def _port_of(address: str, default: int) -> int:
+    """The port of `host:port` (or of a URL's authority), `default` when none is given."""
+    hostport = address.split("//", 1)[-1].split("/", 1)[0].rsplit("@", 1)[-1]
+    _, sep, port = hostport.rpartition(":")
+    return int(port) if sep and port.isdigit() else default
+
+
+@dataclass
+class Services:
+    """The local broker's and Redis's processes, to charge their CPU to the claims: on a
+    two-core machine they share the cores with the worker, so the claims/s the machine
+    can carry is set by all three together, not by the worker alone."""
+
+    broker: int | None
+    redis: int | None
+
+    @classmethod
+    def find(cls, bootstrap: str, redis_url: str) -> Services:
+        first = bootstrap.split(",", 1)[0]
+        return cls(listener_pid(_port_of(first, 9092)), listener_pid(_port_of(redis_url, 6379)))
+
+    def cpu_s(self) -> tuple[float, float]:
+        stats = _proc_table()
+
+        def of(pid: int | None) -> float:
+            return stats[pid][1] if pid is not None and pid in stats else float("nan")
+
+        return of(self.broker), of(self.redis)
+
+
+def drop_keys(redis_url: str, prefixes: tuple[str, ...]) -> int:
+    """Unlink every key under `prefixes` (this run's own) from a Redis others may share;
+    returns how many."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    dropped = 0
+    try:
+        for prefix in prefixes:
+            batch: list[bytes] = []
+            for key in client.scan_iter(match=f"{prefix}*", count=5000):
+                batch.append(key)
+                if len(batch) >= 1000:
+                    dropped += client.unlink(*batch)
+                    batch = []
+            if batch:
+                dropped += client.unlink(*batch)
+    finally:
+        client.close()
+    return dropped
+
+
 def worker_env(
     settings: Settings,
     bootstrap: str,
@@ -310,6 +397,10 @@ class PipelineRun:
     cpu_us_per_claim_offered: float  # worker tree, the offered-load phase
     generator_cores: float  # this process's own CPU over the offered-load phase, in cores
     preempted_per_1k: float  # worker threads' involuntary context switches per 1,000 claims
+    # the local broker's and Redis's CPU per claim (saturated; offered-load phase); nan
+    # when the service does not run on this host
+    broker_us: tuple[float, float] = (float("nan"), float("nan"))
+    redis_us: tuple[float, float] = (float("nan"), float("nan"))
 
 
 def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
@@ -339,18 +430,23 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
             ),
         )
         worker_pid = proc.pid
+        services = Services.find(args.bootstrap, args.redis_url)
         mark: dict[str, float] = {}
 
         def warm(n: int) -> None:
+            broker_cpu, redis_cpu = services.cpu_s()
             mark.update(
                 seen=n,
                 cpu=tree_cpu_s(worker_pid),
                 t=time.monotonic(),
                 preempted=tree_preemptions(worker_pid),
+                broker=broker_cpu,
+                redis=redis_cpu,
             )
 
         seen, ended = count_until(c, args.claims, 600, (max(1, args.claims // 10), warm))
         cpu_end = tree_cpu_s(worker_pid)
+        broker_end, redis_end = services.cpu_s()
         preempted = tree_preemptions(worker_pid) - mark.get("preempted", 0)
         rate = seen / (ended - started)
         routed = seen - mark.get("seen", seen)
@@ -365,16 +461,41 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
             time.monotonic() - wall
         )
         cpu_offered = tree_cpu_s(worker_pid) - cpu_end
+        broker_after, redis_after = services.cpu_s()
         c.close()
         offered_us = cpu_offered / len(latencies) * 1e6 if latencies else float("nan")
+
+        def per_claim(cpu_s: float, claims: int) -> float:
+            return cpu_s / claims * 1e6 if claims > 0 else float("nan")
+
         return PipelineRun(
-            rate, sustained, latencies, cpu_us, offered_us, generator_cores, preempted_per_1k
+            rate,
+            sustained,
+            latencies,
+            cpu_us,
+            offered_us,
+            generator_cores,
+            preempted_per_1k,
+            broker_us=(
+                per_claim(broker_end - mark.get("broker", float("nan")), routed),
+                per_claim(broker_after - broker_end, len(latencies)),
+            ),
+            redis_us=(
+                per_claim(redis_end - mark.get("redis", float("nan")), routed),
+                per_claim(redis_after - redis_end, len(latencies)),
+            ),
         )
     finally:
         if proc is not None:
             proc.terminate()
             proc.wait(30)
         delete_topics(settings)
+        # The run's dedup index and claim ledger: without this, every run left its
+        # memories (no expiry: they stand for approved memories) in the shared Redis,
+        # and a machine that had run the bench a few hundred times carried millions of
+        # keys whose AOF rewrites were charged to the next runs' Redis CPU.
+        ledger = f"{settings.claim_ledger.redis_prefix}:{settings.topic_prefix}"
+        drop_keys(args.redis_url, (f"gwbench:{run}:", ledger))
 
 
 def offered_load(args: argparse.Namespace, topic: str, c: Consumer, run: str) -> list[float]:
@@ -566,6 +687,18 @@ def main() -> None:
         f"{args.rate:,.0f} claims/s offered; {result.preempted_per_1k:.0f} involuntary context "
         "switches per 1,000 claims saturated"
     )
+    machine_us = result.cpu_us_per_claim + result.broker_us[0] + result.redis_us[0]
+    cores = os.cpu_count() or 1
+    print(
+        f"broker CPU: {result.broker_us[0]:.0f} us/claim saturated, {result.broker_us[1]:.0f} "
+        f"at {args.rate:,.0f}/s; redis CPU: {result.redis_us[0]:.0f} us/claim saturated, "
+        f"{result.redis_us[1]:.0f} at {args.rate:,.0f}/s (nan: not on this host)"
+    )
+    if machine_us == machine_us:
+        print(
+            f"worker + broker + redis: {machine_us:.0f} us/claim saturated, so {cores} cores "
+            f"carry at most {cores * 1e6 / machine_us:,.0f} claims/s with nothing else running"
+        )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(
         f"claims_per_s={rate:.0f} p99_ms={p99:.1f} passthrough_ratio={rate / pt_rate:.3f} "
