@@ -380,6 +380,10 @@ def worker_env(
             "GROUNDWIRE_TOPIC_PREFIX": settings.topic_prefix,
             "GROUNDWIRE_PARTITIONS": str(settings.partitions),
             "GROUNDWIRE_WORKER_ID": f"bench-{run}",
+            # A group of its own: the stages' static members of an earlier run stay in a
+            # shared group until their session times out (10 s), and a new member's
+            # first rebalance waits for that (~5 s of "start-up" in back-to-back runs).
+            "GROUNDWIRE_CONSUMER_GROUP": f"gwbench-{run}",
             "GROUNDWIRE_METRICS_PORT": "0",
             "GROUNDWIRE_GUARDS__DEDUP__REDIS_PREFIX": f"gwbench:{run}",
             "GROUNDWIRE_GUARDS__CITATION__VERIFY": "false",

@@ -101,7 +101,9 @@ class DedupConfig(Section):
     threshold: float = Field(default=0.92, ge=0.0, le=1.0)
     num_perm: int = Field(default=128, ge=1, le=1024)
     backend: Literal["memory", "redis"] = "redis"
-    seed: int = 1  # MinHash permutation seed; changing it invalidates an existing index
+    # MinHash permutation seed (numpy's RandomState takes 0 .. 2^32-1); changing it
+    # invalidates an existing index
+    seed: int = Field(default=1, ge=0, le=2**32 - 1)
     # LSH layout: bands/rows derived from `threshold` so a pair at the threshold is missed
     # by LSH with probability <= lsh_max_miss (docs/dedup.md); set both to override.
     lsh_max_miss: float = Field(default=1e-5, gt=0.0, lt=1.0)

@@ -12,8 +12,10 @@ brute-force evaluation) see exactly the same numbers:
   two distinct words of the same pair collide in 32 bits (about 1e-7 per pair for
   sentence-length texts), which the evaluation measures against brute force on words.
 * Signatures are datasketch's "affine32" MinHash (MurmurHash3 finalizer, then
-  `a*h + b mod 2^32` with datasketch's own permutation parameters), computed for a whole
-  batch with one numpy expression; a unit test pins them to `datasketch.MinHash`.
+  `a*h + b mod 2^32` with the permutation parameters datasketch draws for the seed,
+  drawn the same way here), computed for a whole batch with one numpy expression; a
+  unit test pins them to `datasketch.MinHash`, which the package does not import at
+  run time.
 * LSH bands are hashed to 8-byte keys. Bands only nominate candidates; the decision is
   always the exact Jaccard of the hashed sets, so LSH can cost recall (a missed
   candidate) but never precision.
@@ -21,6 +23,7 @@ brute-force evaluation) see exactly the same numbers:
 
 from __future__ import annotations
 
+import hashlib
 import math
 import string
 import unicodedata
@@ -30,8 +33,6 @@ from itertools import accumulate, chain
 
 import numpy as np
 import numpy.typing as npt
-from datasketch import MinHash
-from datasketch.hashfunc import sha1_hash32
 
 # ASCII punctuation plus the typographic quotes and dashes that word processors and LLMs emit.
 _STRIP = string.punctuation + "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00ab\u00bb\u00bf\u00a1"
@@ -58,6 +59,27 @@ def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float
     """|A ∩ B| / |A ∪ B|, 0.0 when both are empty (spec: Near-duplicates)."""
     union = len(a | b)
     return len(a & b) / union if union else 0.0
+
+
+def sha1_hash32(data: bytes) -> int:
+    """The first four bytes of SHA-1, little-endian: datasketch's `sha1_hash32`."""
+    return int.from_bytes(hashlib.sha1(data).digest()[:4], "little")
+
+
+def affine32_permutations(num_perm: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The parameters (a odd, b) of the `a*h + b mod 2^32` permutations that
+    `datasketch.MinHash(num_perm, seed, scheme="affine32")` draws, from numpy's legacy
+    `RandomState`, whose streams numpy keeps stable across releases.
+
+    Drawn here instead of read from datasketch: the band keys stored in Redis depend on
+    them, so a library upgrade must never move them (an index built before would stop
+    matching without an error), and importing datasketch pulls in scipy, about a third
+    of a second at every process start. A unit test pins them to datasketch and to the
+    values existing indexes were built with."""
+    gen = np.random.RandomState(seed)
+    a = gen.randint(0, 1 << 31, num_perm, dtype=np.uint32) * np.uint32(2) + np.uint32(1)
+    b = gen.randint(0, 1 << 32, num_perm, dtype=np.uint32)
+    return a, b
 
 
 _HASH_CACHE: dict[str, int] = {}
@@ -170,12 +192,12 @@ class MinHasher:
     def __init__(self, num_perm: int, bands: int, rows: int, seed: int = 1) -> None:
         if bands * rows > num_perm:
             raise ValueError(f"bands*rows = {bands * rows} exceeds num_perm = {num_perm}")
-        perms = MinHash(num_perm=num_perm, seed=seed, scheme="affine32").permutations
+        a, b = affine32_permutations(num_perm, seed)
         self.num_perm = num_perm
         self.bands = bands
         self.rows = rows
-        self._a = np.asarray(perms[0], dtype=np.uint32)
-        self._b = np.asarray(perms[1], dtype=np.uint32)
+        self._a = a
+        self._b = b
         self._a_col = self._a[:, None]
         self._b_col = self._b[:, None]
         self._band_seeds = (np.arange(1, bands + 1, dtype=np.uint64) * _GOLDEN).astype(np.uint64)

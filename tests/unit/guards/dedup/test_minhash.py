@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import numpy as np
 import pytest
 from datasketch import MinHash
+from datasketch.hashfunc import sha1_hash32 as datasketch_sha1_hash32
 
 from groundwire.guards.dedup.minhash import (
     MinHasher,
+    affine32_permutations,
     choose_bands,
     hash_tokens,
     hashed_jaccard,
     jaccard,
     miss_probability,
+    sha1_hash32,
+    token_hash,
     tokenize,
 )
 
@@ -66,6 +71,34 @@ def test_batch_signatures_equal_datasketch_minhash(num_perm: int) -> None:
         assert np.array_equal(ref.hashvalues, sig)
 
 
+@pytest.mark.parametrize(("num_perm", "seed"), [(16, 1), (128, 1), (128, 42), (256, 0)])
+def test_permutations_are_the_ones_datasketch_draws(num_perm: int, seed: int) -> None:
+    a, b = affine32_permutations(num_perm, seed)
+    ref_a, ref_b = MinHash(num_perm=num_perm, seed=seed, scheme="affine32").permutations
+    assert a.dtype == b.dtype == np.uint32
+    assert np.array_equal(a, ref_a) and np.array_equal(b, ref_b)
+    assert (a % 2 == 1).all()  # odd: each map is a bijection of the 32-bit values
+
+
+def test_default_permutations_never_move() -> None:
+    """Redis indexes store band keys made with the default parameters (128 permutations,
+    seed 1); if these ever changed, every stored entry would silently stop matching.
+    The digest is of the parameters the index has been built with since it shipped, so
+    this fails on a change of numpy's legacy stream or of the drawing code, whatever
+    datasketch does."""
+    a, b = affine32_permutations(128, 1)
+    digest = hashlib.sha256(a.astype("<u4").tobytes() + b.astype("<u4").tobytes()).hexdigest()
+    assert digest == "b14750dd0abf30bb02469d6062895f1dee4f3bf2ef2d0a91310e8dafee9dc551"
+
+
+def test_token_hash_is_datasketchs_sha1_hash32() -> None:
+    rng = random.Random(3)
+    words = [*_random_words(rng, 200), "", "naïve", "東京", "a b"]
+    for w in words:
+        assert sha1_hash32(w.encode("utf-8")) == datasketch_sha1_hash32(w.encode("utf-8"))
+        assert token_hash(w) == datasketch_sha1_hash32(w.encode("utf-8"))
+
+
 def test_band_keys_equal_for_equal_sets_and_differ_per_band() -> None:
     hasher = MinHasher(128, bands=16, rows=8)
     a = hash_tokens(tokenize("alpha beta gamma delta"))
@@ -105,3 +138,16 @@ def test_lsh_nominates_pairs_above_threshold_empirically() -> None:
     keys = hasher.band_keys(hasher.signatures([hash_tokens(s) for p in pairs for s in p]))
     shared = [bool(np.any(keys[2 * i] == keys[2 * i + 1])) for i in range(len(pairs))]
     assert all(shared)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**32])
+def test_a_seed_numpy_cannot_draw_from_is_a_settings_error(seed: int) -> None:
+    """Refused when the settings load (exit 2 with the field), not when the first batch
+    builds the index."""
+    from pydantic import ValidationError
+
+    from groundwire.guards.config import DedupConfig
+
+    with pytest.raises(ValidationError, match="seed"):
+        DedupConfig(seed=seed)
+    assert DedupConfig(seed=2**32 - 1).seed == 2**32 - 1
