@@ -93,15 +93,18 @@ return #KEYS
 
 
 class ClaimLedger:
-    def __init__(self, client: Any, prefix: str, retention_s: float) -> None:
+    def __init__(
+        self, client: Any, prefix: str, retention_s: float, *, scripted: bool | None = None
+    ) -> None:
+        """`scripted`: one script call per batch (default on a single Redis) or a pipeline
+        (a cluster's only way; bench/bench_ledger.py compares the two)."""
         self._client = client
         self._prefix = prefix
         self._ttl_ms = int(retention_s * 1000)
-        # one script call per batch on a single Redis; a cluster needs the pipeline
+        if scripted is None:
+            scripted = not isinstance(client, RedisCluster)
         self._scripts = (
-            None
-            if isinstance(client, RedisCluster)
-            else (client.register_script(_CHECK), client.register_script(_RECORD))
+            (client.register_script(_CHECK), client.register_script(_RECORD)) if scripted else None
         )
 
     def key(self, claim: Claim) -> str:
