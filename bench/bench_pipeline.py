@@ -301,11 +301,15 @@ def listener_pid(port: int) -> int | None:
         if not entry.name.isdigit():
             continue
         try:
-            for fd in os.scandir(f"/proc/{entry.name}/fd"):
+            fds = list(os.scandir(f"/proc/{entry.name}/fd"))
+        except OSError:  # gone, or not ours to read
+            continue
+        for fd in fds:
+            try:
                 if os.readlink(fd.path) in inodes:
                     return int(entry.name)
-        except OSError:
-            continue
+            except OSError:  # closed since the listing: the process's other fds still count
+                continue
     return None
 
 
