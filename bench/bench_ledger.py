@@ -22,6 +22,7 @@ import time
 import uuid
 
 import redis.asyncio as aioredis
+from bench_pipeline import drop_keys
 
 from groundwire.streams.ledger import ClaimLedger, LedgerEntry
 from groundwire.topics.records import Claim
@@ -52,9 +53,8 @@ async def _run(url: str, scripted: bool, batch: int, n: int) -> tuple[float, flo
         await ledger.check(part)
         await ledger.record([(e, "approved") for e in part])
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    async for key in client.scan_iter(match=f"{prefix}*", count=5000):
-        await client.unlink(key)
     await ledger.aclose()
+    drop_keys(url, (prefix,))
     return cpu / len(entries) * 1e6, wall / len(entries) * 1e6
 
 

@@ -345,7 +345,7 @@ class Services:
 
 def drop_keys(redis_url: str, prefixes: tuple[str, ...]) -> int:
     """Unlink every key under `prefixes` (this run's own) from a Redis others may share;
-    returns how many."""
+    returns how many. The benches that write to Redis all clean up through this."""
     import redis
 
     client = redis.Redis.from_url(redis_url)

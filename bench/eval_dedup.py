@@ -31,6 +31,8 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench_pipeline import drop_keys
+
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import build_dedup_index
 from groundwire.guards.dedup.minhash import jaccard, tokenize
@@ -139,26 +141,8 @@ async def run_index(
     finally:
         await index.aclose()
         if redis_url:
-            await drop_keys(redis_url, cfg.redis_prefix)
+            drop_keys(redis_url, (f"{cfg.redis_prefix}:",))
     return got
-
-
-async def drop_keys(redis_url: str, prefix: str) -> None:
-    """Remove this run's keys (a prefix of its own) from a Redis others may share."""
-    import redis.asyncio as aioredis
-
-    client = aioredis.Redis.from_url(redis_url)
-    try:
-        batch = []
-        async for key in client.scan_iter(match=f"{prefix}:*", count=2000):
-            batch.append(key)
-            if len(batch) >= 1000:
-                await client.unlink(*batch)
-                batch = []
-        if batch:
-            await client.unlink(*batch)
-    finally:
-        await client.aclose()
 
 
 def paraphrase_report(threshold: float, path: Path = DEFAULT_DATA) -> tuple[int, int, float]:

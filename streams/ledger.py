@@ -115,17 +115,16 @@ class ClaimLedger:
         """Claim each id for its first origin; say how each entry was seen before."""
         if not entries:
             return []
-        digests = [e.digest for e in entries]
         keys = [self.key(e.claim) for e in entries]
-        values = [f"{d}|{e.origin}|" for e, d in zip(entries, digests, strict=True)]
+        values = [f"{e.digest}|{e.origin}|" for e in entries]
         try:
             replies = await self._set_all(keys, values, check=True)
         except (RedisError, OSError, TimeoutError) as exc:
             log.warning("claim ledger unavailable: %s", type(exc).__name__)
             return [LedgerCheck(Seen.UNKNOWN) for _ in entries]
         return [
-            _judge(reply, entry.origin, digest)
-            for reply, entry, digest in zip(replies, entries, digests, strict=True)
+            _judge(reply, entry.origin, entry.digest)
+            for reply, entry in zip(replies, entries, strict=True)
         ]
 
     async def record(self, decided: Sequence[tuple[LedgerEntry, str]]) -> None:
