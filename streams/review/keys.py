@@ -21,7 +21,9 @@ def _h(*parts: str) -> str:
 
 
 def new_queue_id() -> str:
-    return secrets.token_urlsafe(_QUEUE_ID_BYTES)
+    """Hex, not base64url: one url-safe id in 64 began with '-', which a command line
+    (`groundwire review show -x...`) parses as an option, not as the id."""
+    return secrets.token_hex(_QUEUE_ID_BYTES)
 
 
 def member(submitted_ms: int, queue_id: str) -> str:

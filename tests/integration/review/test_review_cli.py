@@ -44,6 +44,7 @@ def test_the_review_commands_use_the_api_with_the_callers_token(page_env):  # no
     items = json.loads(listed.stdout)["items"]
     assert [i["content"] for i in items] == ["Retries usually help", "The cache may be stale"]
     shown = cli(service, token, "show", items[0]["queue_id"])
+    assert shown.returncode == 0, shown.stderr
     assert json.loads(shown.stdout)["queue_id"] == items[0]["queue_id"]
     assert cli(service, token, "approve", items[0]["queue_id"]).stdout.startswith("approved ")
     rejected = cli(service, token, "reject", items[1]["queue_id"], "--reason", "stale info")

@@ -16,7 +16,13 @@ from groundwire.streams.review.keys import Keys, member, new_queue_id
 from groundwire.streams.review.relay import Entry, outputs_of
 from groundwire.streams.review.rules import Reviewer, may_list, role_for
 from groundwire.streams.review.store import Pending
-from groundwire.streams.review.views import RejectIn, decode_cursor, encode_cursor, pending_view
+from groundwire.streams.review.views import (
+    QUEUE_ID,
+    RejectIn,
+    decode_cursor,
+    encode_cursor,
+    pending_view,
+)
 from groundwire.streams.settings import Settings
 from groundwire.topics.records import ReviewAuditEvent, ReviewedResult, RoutedResult
 from groundwire.topics.vocab import ReasonCode, ReviewLimit, ReviewRole, Tier
@@ -41,7 +47,11 @@ def test_key_names_do_not_collide_across_id_boundaries() -> None:
     assert keys.owner_zset("a:b", "c") != keys.owner_zset("a", "b:c")
     assert keys.base_of("acme").startswith("gw:review:{")
     assert all(k.startswith(keys.base_of("acme")) for k in (keys.item("acme", "q"),))
-    assert len({new_queue_id() for _ in range(1000)}) == 1000
+    ids = {new_queue_id() for _ in range(1000)}
+    assert len(ids) == 1000
+    # an id is typed on command lines: one starting with '-' would parse as an option
+    assert not any(i.startswith("-") for i in ids)
+    assert all(QUEUE_ID.match(i) for i in ids)
 
 
 @pytest.mark.parametrize("bad", ["%%%", "bm9wZQ", "x" * 200, encode_cursor("12:abc")])
