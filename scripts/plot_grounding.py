@@ -7,7 +7,9 @@ Scores every labelled claim of the chosen half with the learned and the lexical 
 (the report's `score`, P(supported)) and writes `grounding-reliability.png` (observed
 share of supported claims against the predicted probability, ten equal-width bins, per
 dataset family and pooled, with the claim count per bin) and `grounding-roc.png` (one
-panel per dataset, both verifiers, AUC in the legend). Prints the numbers it plots.
+panel per dataset, both verifiers, AUC in the legend). Prints the numbers it plots, and
+per dataset the best balanced accuracy any single threshold on each score reaches: the
+score's ceiling there, whatever the threshold or calibration.
 """
 
 from __future__ import annotations
@@ -47,6 +49,21 @@ def roc(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     pos, neg = s[y], s[~y]
     auc = float((pos[:, None] > neg[None, :]).mean() + 0.5 * (pos[:, None] == neg[None, :]).mean())
     return fpr, tpr, auc
+
+
+def best_balanced_accuracy(y: np.ndarray, s: np.ndarray) -> float:
+    """The highest balanced accuracy any one threshold on `s` reaches (`s >= t` predicts
+    supported), read on the data itself: a ceiling of the score for that dataset, not
+    something a fixed threshold achieves. When it is below a target, no threshold or
+    calibration of this score reaches the target; only a better score can."""
+    pos, neg = max(1, int(y.sum())), max(1, int((~y).sum()))
+    order = np.argsort(-s, kind="mergesort")
+    ss, ys = s[order], y[order]
+    tp, fp = np.cumsum(ys), np.cumsum(~ys)
+    # a threshold can only fall between distinct scores: keep each tie group's last row
+    last = np.r_[ss[1:] != ss[:-1], True]
+    ba = (tp[last] / pos + 1 - fp[last] / neg) / 2
+    return float(max(0.5, ba.max(initial=0.5)))
 
 
 def main(argv: list[str]) -> int:
@@ -112,6 +129,7 @@ def main(argv: list[str]) -> int:
         for label, s in (("learned", learned), ("lexical", lexical)):
             fpr, tpr, auc = roc(y[k], np.nan_to_num(s[k]))
             aucs[name][label] = auc
+            aucs[name][label + " best"] = best_balanced_accuracy(y[k], np.nan_to_num(s[k]))
             ax.plot(fpr, tpr, label=f"{label} AUC {auc:.3f}")
         ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--")
         ax.set_title(f"{name} (n={int(k.sum())})", fontsize=10)
@@ -125,7 +143,11 @@ def main(argv: list[str]) -> int:
     plt.close(fig)
     for name in names:
         a = aucs[name]
-        print(f"AUC {name:<20} learned {a['learned']:.3f}  lexical {a['lexical']:.3f}")
+        print(
+            f"AUC {name:<20} learned {a['learned']:.3f}  lexical {a['lexical']:.3f}   "
+            f"best one-threshold balanced accuracy learned {a['learned best']:.3f}  "
+            f"lexical {a['lexical best']:.3f}"
+        )
     return 0
 
 
