@@ -61,10 +61,11 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import orjson
-from confluent_kafka import Consumer, Producer
+from confluent_kafka import Consumer, Message, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
 REPO = Path(__file__).resolve().parents[1]
@@ -201,6 +202,20 @@ def reader(bootstrap: str, topics: list[str]) -> Consumer:
     return c
 
 
+def arrivals(c: Consumer, max_records: int, wait_s: float) -> list[Message]:
+    """What has arrived, at once; when nothing has, wait up to `wait_s` for the first
+    record and return as soon as it is there. `consume(n, timeout)` alone returns only when
+    n records are there or the timeout passes, so below n it held every record until the
+    timeout: the latency reader (consume(500, 0.05)) added 0-50 ms to each sample, ~25 ms
+    to the median, and a commit that was readable in 0.5 ms looked 55-65 ms late."""
+    batch = c.consume(max_records, 0)
+    if not batch:
+        batch = c.consume(1, wait_s)
+        if batch:
+            batch += c.consume(max_records - 1, 0)
+    return batch
+
+
 def count_until(
     c: Consumer, n: int, timeout_s: float, on_first: tuple[int, Callable[[int], None]] | None = None
 ) -> tuple[int, float]:
@@ -209,7 +224,7 @@ def count_until(
     seen = 0
     deadline = time.monotonic() + timeout_s
     while seen < n and time.monotonic() < deadline:
-        seen += sum(1 for m in c.consume(2000, 0.2) if not m.error())
+        seen += sum(1 for m in arrivals(c, 2000, 0.2) if not m.error())
         if on_first is not None and seen >= on_first[0]:
             on_first[1](seen)
             on_first = None
@@ -396,11 +411,24 @@ def worker_env(
     return env
 
 
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One routed claim of the offered-load phase, in ns of the wall clock (one host)."""
+
+    due_ns: int  # when the generator was due to send it
+    decided_ns: int  # the route stage's routed_at: decided, not yet committed
+    received_ns: int  # when the reader saw it (read_committed: after the commit)
+
+    @property
+    def latency_ms(self) -> float:
+        return (self.received_ns - self.due_ns) / 1e6
+
+
 @dataclass
 class PipelineRun:
     rate: float  # claims/s, preloaded, from the worker's start to the last routed
     sustained: float  # claims/s, the same from the first tenth routed (start-up excluded)
-    latencies: list[float]  # ms, at the offered rate
+    samples: list[Sample]  # the offered-load phase, one per routed claim
     cpu_us_per_claim: float  # worker tree, saturated part of the throughput phase
     cpu_us_per_claim_offered: float  # worker tree, the offered-load phase
     generator_cores: float  # this process's own CPU over the offered-load phase, in cores
@@ -463,7 +491,7 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
         preempted_per_1k = preempted / routed * 1e3 if routed > 0 else float("nan")
         # latency at a fixed offered rate, on the warm worker
         usage, wall = resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
-        latencies = offered_load(args, t.claims, c, run)
+        samples, outputs = offered_load(args, t.claims, c, run)
         after = resource.getrusage(resource.RUSAGE_SELF)
         generator_cores = (after.ru_utime + after.ru_stime - usage.ru_utime - usage.ru_stime) / (
             time.monotonic() - wall
@@ -471,7 +499,7 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
         cpu_offered = tree_cpu_s(worker_pid) - cpu_end
         broker_after, redis_after = services.cpu_s()
         c.close()
-        offered_us = cpu_offered / len(latencies) * 1e6 if latencies else float("nan")
+        offered_us = cpu_offered / outputs * 1e6 if outputs else float("nan")
 
         def per_claim(cpu_s: float, claims: int) -> float:
             return cpu_s / claims * 1e6 if claims > 0 else float("nan")
@@ -479,18 +507,18 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
         return PipelineRun(
             rate,
             sustained,
-            latencies,
+            samples,
             cpu_us,
             offered_us,
             generator_cores,
             preempted_per_1k,
             broker_us=(
                 per_claim(broker_end - mark.get("broker", float("nan")), routed),
-                per_claim(broker_after - broker_end, len(latencies)),
+                per_claim(broker_after - broker_end, outputs),
             ),
             redis_us=(
                 per_claim(redis_end - mark.get("redis", float("nan")), routed),
-                per_claim(redis_after - redis_end, len(latencies)),
+                per_claim(redis_after - redis_end, outputs),
             ),
         )
     finally:
@@ -506,8 +534,11 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
         drop_keys(args.redis_url, (f"gwbench:{run}:", ledger))
 
 
-def offered_load(args: argparse.Namespace, topic: str, c: Consumer, run: str) -> list[float]:
-    """Offer `rate` claims/s for `seconds` and return each routed claim's latency (ms).
+def offered_load(
+    args: argparse.Namespace, topic: str, c: Consumer, run: str
+) -> tuple[list[Sample], int]:
+    """Offer `rate` claims/s for `seconds`; return each routed claim's timestamps, and how
+    many records came out in all (a dlq record has no decision, but cost the worker CPU).
 
     The load generator must not compete with the pipeline for the machine's cores: the
     sender sleeps until each claim is due, the reader blocks in `consume` (librdkafka
@@ -528,9 +559,9 @@ def offered_load(args: argparse.Namespace, topic: str, c: Consumer, run: str) ->
                 deadline = deadline or time.monotonic() + 60
                 if time.monotonic() > deadline:
                     return
-            for m in c.consume(500, 0.05):
-                if not m.error():
-                    arrived.append((time.time_ns(), m.value()))
+            batch = arrivals(c, 500, 0.05)
+            now_ns = time.time_ns()  # one stamp per call: the records came in together
+            arrived.extend((now_ns, m.value()) for m in batch if not m.error())
 
     reading = threading.Thread(target=read, name="bench-reader", daemon=True)
     reading.start()
@@ -552,13 +583,45 @@ def offered_load(args: argparse.Namespace, topic: str, c: Consumer, run: str) ->
     p.flush(30)
     sending_done.set()
     reading.join()
-    return [_latency_ms(received_ns, value) for received_ns, value in arrived]
+    samples = (_sample(received_ns, value) for received_ns, value in arrived)
+    return [x for x in samples if x is not None], len(arrived)
 
 
-def _latency_ms(received_ns: int, value: bytes) -> float:
+def _sample(received_ns: int, value: bytes) -> Sample | None:
     doc = orjson.loads(value)
-    sent_ns = doc.get("claim", {}).get("metadata", {}).get("sent_ns", 0)
-    return (received_ns - sent_ns) / 1e6 if sent_ns else float("nan")
+    due_ns = doc.get("claim", {}).get("metadata", {}).get("sent_ns", 0)
+    routed_at = doc.get("routed_at")
+    if not due_ns or not routed_at:
+        return None  # a dlq record: no claim, no decision
+    decided = datetime.fromisoformat(routed_at.replace("Z", "+00:00"))
+    return Sample(due_ns, int(decided.timestamp() * 1e9), received_ns)
+
+
+def tail_report(samples: list[Sample], share: float = 0.01) -> str:
+    """Where the slowest claims waited: before the route stage decided them (sending,
+    the screen stage, its commit, the route stage's fetch and work) or after (the route
+    stage's commit until read_committed shows it); and whether they cluster in a few
+    seconds of the run (a stall of something shared: broker, Redis, the host) or spread
+    over many (steady queueing)."""
+    if not samples:
+        return "tail: no samples"
+    ordered = sorted(samples, key=lambda x: x.latency_ms)
+    tail = ordered[-max(1, int(len(ordered) * share)) :]
+    start = min(x.due_ns for x in samples)
+    before = statistics.median((x.decided_ns - x.due_ns) / 1e6 for x in tail)
+    after = statistics.median((x.received_ns - x.decided_ns) / 1e6 for x in tail)
+    seconds = sorted({(x.due_ns - start) // 1_000_000_000 for x in tail})
+    all_before = statistics.median((x.decided_ns - x.due_ns) / 1e6 for x in samples)
+    all_after = statistics.median((x.received_ns - x.decided_ns) / 1e6 for x in samples)
+    return (
+        f"all claims: median {all_before:.0f} ms from due to decided, {all_after:.0f} ms from "
+        f"decided to readable\n"
+        f"tail (slowest {share:.0%}, {len(tail)} claims, from {tail[0].latency_ms:.0f} ms): "
+        f"median {before:.0f} ms from due to decided, {after:.0f} ms from decided to "
+        f"readable; due in {len(seconds)} distinct second(s) of the run: "
+        + ", ".join(f"+{s}s" for s in seconds[:12])
+        + (" ..." if len(seconds) > 12 else "")
+    )
 
 
 def bench_passthrough(args: argparse.Namespace, run: str) -> float:
@@ -675,7 +738,7 @@ def main() -> None:
     )
     result = bench_pipeline(args, run)
     rate = result.rate
-    lat = sorted(x for x in result.latencies if x == x)
+    lat = sorted(x.latency_ms for x in result.samples)
     p50 = statistics.median(lat) if lat else float("nan")
     p99 = lat[int(len(lat) * 0.99) - 1] if lat else float("nan")
     print(
@@ -689,6 +752,7 @@ def main() -> None:
         f"p50={p50:.1f} ms p99={p99:.1f} ms over {len(lat)} claims "
         f"(load generator: {result.generator_cores:.2f} cores)"
     )
+    print(tail_report(result.samples))
     print(
         f"worker CPU (supervisor + stage processes): {result.cpu_us_per_claim:.0f} us/claim "
         f"saturated, {result.cpu_us_per_claim_offered:.0f} us/claim at "
