@@ -380,6 +380,28 @@ def drop_keys(redis_url: str, prefixes: tuple[str, ...]) -> int:
     return dropped
 
 
+def redis_state(redis_url: str) -> str:
+    """What the shared Redis already holds before a run: keys left by other work and a
+    large append-only file make its rewrites (and their disk traffic) land in the run
+    (sessions 4 and 5 each found such leftovers behind a slower or stalled run)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        keys = client.dbsize()
+        persistence = client.info("persistence")
+    except redis.RedisError as exc:
+        return f"redis before: not readable ({type(exc).__name__})"
+    finally:
+        client.close()
+    aof = (
+        f"append-only file {persistence.get('aof_current_size', 0) / 1e6:.0f} MB"
+        if persistence.get("aof_enabled")
+        else "no append-only file"
+    )
+    return f"redis before: {keys:,} keys, {aof}"
+
+
 def worker_env(
     settings: Settings,
     bootstrap: str,
@@ -729,6 +751,7 @@ def main() -> None:
         f"Python {platform.python_version()}"
     )
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(redis_state(args.redis_url))
     pt_rate = bench_passthrough(args, run)
     print(f"passthrough (confluent-kafka, no transactions): {pt_rate:,.0f} claims/s")
     txn_rate = bench_txn_passthrough(args, run)
