@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections.abc import Iterator
 
 import pytest
 
@@ -19,9 +20,42 @@ def bootstrap_servers() -> str:
     return os.environ.get("GROUNDWIRE_BOOTSTRAP_SERVERS", "127.0.0.1:9092")
 
 
+# Where the tests write in Redis: their own prefixes, and the claim ledgers of their
+# `gwtest.` topic prefixes under the ledger's default prefix.
+TEST_KEY_PATTERNS = ("gwtest*", "gw:claims:gwtest.*")
+
+
 @pytest.fixture(scope="session")
-def redis_url() -> str:
-    return os.environ.get("GROUNDWIRE_REDIS_URL", "redis://127.0.0.1:6379/0")
+def redis_url() -> Iterator[str]:
+    """The Redis the integration tests share. Their keys are unlinked when the session
+    ends: most carry no expiry (they stand for memories), and a developer's Redis that
+    had kept every run's keys (~186,000 of them) stalled a benchmark sharing it."""
+    url = os.environ.get("GROUNDWIRE_REDIS_URL", "redis://127.0.0.1:6379/0")
+    yield url
+    _unlink_test_keys(url)
+
+
+def _unlink_test_keys(url: str) -> None:
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url)
+    except ValueError:
+        return
+    try:
+        for pattern in TEST_KEY_PATTERNS:
+            batch: list[bytes] = []
+            for key in client.scan_iter(match=pattern, count=5000):
+                batch.append(key)
+                if len(batch) >= 1000:
+                    client.unlink(*batch)
+                    batch = []
+            if batch:
+                client.unlink(*batch)
+    except redis.RedisError:
+        pass  # the server is gone (a test stopped it): nothing left to tidy
+    finally:
+        client.close()
 
 
 @pytest.fixture
