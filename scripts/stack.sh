@@ -186,6 +186,7 @@ EOF
 
 java_opts() {
   echo "-Xms512m -Xmx1g -XX:+UseG1GC -Djava.awt.headless=true \
+-Xlog:gc:file=$log_dir/kafka-gc.log:time,uptime:filecount=2,filesize=10m \
 -Dlog4j2.configurationFile=$here/kafka-runtime/log4j2.properties -Dkafka.logs.dir=$log_dir"
 }
 
