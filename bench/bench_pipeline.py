@@ -9,7 +9,12 @@ Both run on the same broker in the same run:
   feels): claims routed after the first tenth, over the time they took.
 * latency: claims are offered at a fixed rate (default 1,000/s); each carries the time it
   was due to be sent (so a late sender cannot hide a wait), and the reader records
-  receive - due for every routed result (p50 / p99).
+  receive - due for every routed result (p50 / p99). The reader takes records as they
+  arrive (`arrivals`), never waiting to fill a batch. Each latency is also split at the
+  route stage's decision (`routed_at`): before it, the input, the screen stage and its
+  commit, the route stage's fetch and work; after it, the route stage's commit and the
+  fetch. The slowest 1 % are printed that way, with the seconds of the run they were due
+  in (clustered: a stall; spread: queueing).
 
 The pipeline is `groundwire worker` (both stages, default guards, dedup in Redis, lexical
 grounding) in its own process, as deployed. Two ceilings run beside it, each in its own
