@@ -439,13 +439,12 @@ async def test_a_timeout_on_a_slow_real_server_is_unknown(
         llm_max_retries=0,
         llm_max_tokens=256,
     )
-    started = time.monotonic()
     [report] = await verifier.verify_batch([request(CLAIMS[0])])
-    elapsed = time.monotonic() - started
     await verifier.aclose()
     assert report.verdict is GroundingVerdict.UNKNOWN
     assert "timeout" in report.reasoning
-    assert elapsed < 5.0  # the claim waited for the timeout, not for the answer
+    # the client gave up at its timeout rather than waiting for the answer: the one call
+    # the server saw ended as a timeout (no wall-clock bound here; speed is bench/'s)
     assert [c.outcome for c in seen.calls] == ["timeout"]
     assert tier_of(report, CLAIMS[0]) is Tier.FLAG_REVIEW
 
