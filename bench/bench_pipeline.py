@@ -78,6 +78,7 @@ sys.path.insert(0, str(REPO))
 
 from groundwire.streams.admin import create_topics, delete_topics  # noqa: E402
 from groundwire.streams.settings import Settings  # noqa: E402
+from tests.support.redis_keys import drop_keys  # noqa: E402  (the benches share it)
 
 PASSTHROUGH = r"""
 import sys
@@ -361,28 +362,6 @@ class Services:
             return stats[pid][1] if pid is not None and pid in stats else float("nan")
 
         return of(self.broker), of(self.redis)
-
-
-def drop_keys(redis_url: str, prefixes: tuple[str, ...]) -> int:
-    """Unlink every key under `prefixes` (this run's own) from a Redis others may share;
-    returns how many. The benches that write to Redis all clean up through this."""
-    import redis
-
-    client = redis.Redis.from_url(redis_url)
-    dropped = 0
-    try:
-        for prefix in prefixes:
-            batch: list[bytes] = []
-            for key in client.scan_iter(match=f"{prefix}*", count=5000):
-                batch.append(key)
-                if len(batch) >= 1000:
-                    dropped += client.unlink(*batch)
-                    batch = []
-            if batch:
-                dropped += client.unlink(*batch)
-    finally:
-        client.close()
-    return dropped
 
 
 def redis_state(redis_url: str) -> str:

@@ -379,7 +379,8 @@ async def _pass(pass_name: str, rows: list[dict[str, Any]]) -> list[str]:
     for i in range(0, len(messages), batch):
         for out in await screen.process(messages[i : i + batch]):
             lines.append(_line(pass_name, "screen", out))
-            sizes.append(_size(out) or 0)
+            if (size := _size(out)) is not None:
+                sizes.append(size)
             if out.topic == settings.topics.screened:
                 offset = len(screened)
                 screened.append(_Message(out.value, out.key, out.headers, out.topic, offset))
@@ -392,7 +393,8 @@ async def _pass(pass_name: str, rows: list[dict[str, Any]]) -> list[str]:
     for i in range(0, len(screened), batch):
         for out in await route.process(screened[i : i + batch]):
             lines.append(_line(pass_name, "route", out))
-            sizes.append(_size(out) or 0)
+            if (size := _size(out)) is not None:
+                sizes.append(size)
     await screen.close()
     await route.close()
     if settings.max_output_bytes == OUTPUT_LIMIT:

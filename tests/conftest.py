@@ -8,6 +8,7 @@ pipeline was exercised.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import Iterator
@@ -22,7 +23,7 @@ def bootstrap_servers() -> str:
 
 # Where the tests write in Redis: their own prefixes, and the claim ledgers of their
 # `gwtest.` topic prefixes under the ledger's default prefix.
-TEST_KEY_PATTERNS = ("gwtest*", "gw:claims:gwtest.*")
+TEST_KEY_PREFIXES = ("gwtest", "gw:claims:gwtest.")
 
 
 @pytest.fixture(scope="session")
@@ -32,30 +33,13 @@ def redis_url() -> Iterator[str]:
     had kept every run's keys (~186,000 of them) stalled a benchmark sharing it."""
     url = os.environ.get("GROUNDWIRE_REDIS_URL", "redis://127.0.0.1:6379/0")
     yield url
-    _unlink_test_keys(url)
-
-
-def _unlink_test_keys(url: str) -> None:
     import redis
 
-    try:
-        client = redis.Redis.from_url(url)
-    except ValueError:
-        return
-    try:
-        for pattern in TEST_KEY_PATTERNS:
-            batch: list[bytes] = []
-            for key in client.scan_iter(match=pattern, count=5000):
-                batch.append(key)
-                if len(batch) >= 1000:
-                    client.unlink(*batch)
-                    batch = []
-            if batch:
-                client.unlink(*batch)
-    except redis.RedisError:
-        pass  # the server is gone (a test stopped it): nothing left to tidy
-    finally:
-        client.close()
+    from tests.support.redis_keys import drop_keys
+
+    # a server that is gone (a test stopped it) has nothing left to tidy
+    with contextlib.suppress(redis.RedisError, ValueError):
+        drop_keys(url, TEST_KEY_PREFIXES)
 
 
 @pytest.fixture
