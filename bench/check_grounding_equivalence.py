@@ -7,7 +7,9 @@ Runs every claim of the labelled data file (`--data`, default: the synthetic sam
 bench/data/; use a large real set such as the one bench/data/README.md describes) through
 
 * the lexical verifier (`verify_batch`, batches of 500) plus the raw model score and
-  features of `analyze` (rounded to 9 digits), and
+  features of `analyze` (rounded to 9 digits),
+* the learned verifier (`verify_batch`, batches of 500) plus the features of `extract`
+  and the trees' raw log-odds (exact: `repr` of each float), and
 * `Validator.decide_batch` after `screen_batch` (default guards, in-memory dedup index,
   claims shaped like bench/bench_pipeline.py's `claim()`: user ids, mixed sources),
 
@@ -30,6 +32,8 @@ from groundwire.guards.config import GuardsConfig
 from groundwire.guards.dedup import build_dedup_index
 from groundwire.guards.grounding import build_verifier
 from groundwire.guards.grounding.base import bounded_turns
+from groundwire.guards.grounding.learned import LearnedVerifier
+from groundwire.guards.grounding.learned.features import extract
 from groundwire.guards.grounding.lexical import LexicalVerifier, analyze, known_names
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.guards.screening import screen_batch
@@ -102,6 +106,38 @@ async def _lexical_lines(rows: list[dict]) -> list[str]:
     return out
 
 
+async def _learned_lines(rows: list[dict]) -> list[str]:
+    cfg = GuardsConfig()
+    verifier = LearnedVerifier(cfg.grounding)
+    claims = [Claim.model_validate(r) for r in rows]
+    reqs = [GroundingRequest(c, c.source_turns) for c in claims]
+    reports = []
+    for i in range(0, len(reqs), BATCH):
+        reports.extend(await verifier.verify_batch(reqs[i : i + BATCH]))
+    values: list[list[float] | None] = []
+    for c in claims:
+        turns = bounded_turns(c.source_turns, cfg.grounding.max_evidence_chars)
+        values.append(extract(c.content, turns, known_names(c, turns)).values if turns else None)
+    rows_x = [v for v in values if v is not None]
+    raws = iter(verifier.model.raw(rows_x).tolist() if rows_x else [])
+    out = []
+    for c, rep, v in zip(claims, reports, values, strict=True):
+        doc = {
+            "path": "learned",
+            "claim_id": c.claim_id,
+            "verdict": str(rep.verdict),
+            "score": repr(rep.score),
+            "raw_score": None if v is None else repr(next(raws)),
+            "features": None if v is None else [repr(x) for x in v],
+            "spans": _spans(rep),
+            "penalty": _r(rep.confidence_penalty),
+            "adjusted": _r(rep.adjusted_confidence),
+            "reasoning": rep.reasoning,
+        }
+        out.append(orjson.dumps(doc).decode())
+    return out
+
+
 async def _route_lines(rows: list[dict]) -> list[str]:
     cfg = GuardsConfig()
     validator = Validator(
@@ -137,7 +173,11 @@ async def _route_lines(rows: list[dict]) -> list[str]:
 
 async def _all(path: Path) -> list[str]:
     rows = _rows(path)
-    return [*(await _lexical_lines(rows)), *(await _route_lines(rows))]
+    return [
+        *(await _lexical_lines(rows)),
+        *(await _learned_lines(rows)),
+        *(await _route_lines(rows)),
+    ]
 
 
 def main(argv: list[str]) -> int:

@@ -38,12 +38,13 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from groundwire.guards.grounding.lexical.antonyms import lemmas
 from groundwire.guards.grounding.lexical.evidence import Evidence, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.features import Analysis, analyze
 from groundwire.guards.grounding.lexical.model import FEATURES as LEXICAL_FEATURES
-from groundwire.guards.grounding.lexical.text import WORD, parts_of
+from groundwire.guards.grounding.lexical.text import WORD, claim_words, parts_of
 from groundwire.topics.records import SourceTurn
 
 __all__ = ["EMBED_EXTRA", "FEATURES", "Extracted", "extract"]
@@ -114,6 +115,18 @@ def _lemma_set(lows: set[str]) -> set[str]:
     return out
 
 
+def _source_side(ev: Evidence, key: str) -> set[str]:
+    """The 4-letter prefixes of the source stems (`key` "prefixes") or the WordNet lemmas
+    of its words ("lemmas"), computed once per evidence: every claim citing the same turns
+    would otherwise rebuild them from the whole source (a third of the extra features'
+    time)."""
+    got = ev.derived.get(key)
+    if got is None:
+        got = _prefixes(ev.stems) if key == "prefixes" else _lemma_set(ev.lows)
+        ev.derived[key] = got
+    return cast("set[str]", got)
+
+
 def extract(
     claim_text: str,
     turns: Sequence[SourceTurn],
@@ -125,17 +138,20 @@ def extract(
     a = analyze(claim_text, turns, known_names, aligned_swaps)
     ev = evidence_for(turns)
     f = a.features
-    raws = _WORD_RE.findall(claim_text)
-    parts = parts_of(raws)
-    content = [(raw, low, st) for raw, (low, st, c, _) in zip(raws, parts, strict=True) if c]
-    content = [x for x in content if x[1] not in known_names]
+    cw = claim_words(claim_text)  # cached: `analyze` has just read the same text
+    raws = cw.raws
+    content = [
+        (raw, low, st)
+        for raw, low, st, c in zip(raws, cw.lows, cw.stems, cw.content, strict=True)
+        if c and low not in known_names
+    ]
     n = len(content)
 
     # alignment of each claim word to its best source word
     src_lows, src_stems = ev.lows, ev.stems
-    prefixes = _prefixes(src_stems)
+    prefixes = _source_side(ev, "prefixes")
     need_lemmas = [low for _, low, st in content if low not in src_lows and st not in src_stems]
-    src_lemmas = _lemma_set(src_lows) if need_lemmas else set()
+    src_lemmas = _source_side(ev, "lemmas") if need_lemmas else set()
     scores: list[float] = []
     for _, low, st in content:
         if low in src_lows:
@@ -157,13 +173,12 @@ def extract(
     window, best = _best_window(stems, sentences)
     order = _order_kept([st for _, _, st in content], best)
 
-    numbers = [r for r, (_, _, _, num) in zip(raws, parts, strict=True) if num is not None]
-    n_numbers = len(numbers)
+    n_numbers = sum(num is not None for num in cw.numbers)
     caps = sum(1 for i, r in enumerate(raws) if i > 0 and r[:1].isupper())
     dates = [low for _, low, _ in content if low in _DATE_WORDS]
     dates_missing = sum(1 for d in dates if d not in src_lows)
     named, own_share = _speakers(claim_text, ev)
-    lows = {p[0] for p in parts}
+    lows = set(cw.lows)
     modal_unsupported = float(
         not _MODAL_WORDS.isdisjoint(lows) and _MODAL_WORDS.isdisjoint(src_lows)
     )

@@ -61,15 +61,19 @@ class TreeModel:
         x = np.asarray(x, dtype=np.float64)
         if x.ndim != 2 or x.shape[1] != len(self.features):
             raise ModelError(f"expected (n, {len(self.features)}) features, got {x.shape}")
-        n, t = x.shape[0], self.trees
-        rows = np.arange(n)[:, None]
-        cols = np.arange(t)[None, :]
-        node = np.zeros((n, t), dtype=np.int64)
+        # Nodes are addressed in the flattened (T*M) arrays: one gather per array and
+        # round instead of 2-D fancy indexing, which builds broadcast index arrays each
+        # time. Every claim starts at its trees' roots, so the first round reads the root
+        # columns directly.
+        width = self.feature.shape[1]
+        start = np.arange(self.trees, dtype=np.int64) * width  # each tree's root
+        feature, threshold = self.feature.ravel(), self.threshold.ravel()
+        left, right = self.left.ravel(), self.right.ravel()
+        at: IntArray = np.broadcast_to(start, (x.shape[0], self.trees))
         for _ in range(self.depth):
-            feat = self.feature[cols, node]
-            go_left = x[rows, feat] <= self.threshold[cols, node]
-            node = np.where(go_left, self.left[cols, node], self.right[cols, node])
-        out: FloatArray = self.base + self.value[cols, node].sum(axis=1)
+            go_left = np.take_along_axis(x, feature[at], axis=1) <= threshold[at]
+            at = start + np.where(go_left, left[at], right[at])
+        out: FloatArray = self.base + self.value.ravel()[at].sum(axis=1)
         return out
 
     def calibrate(self, raw: FloatArray) -> FloatArray:

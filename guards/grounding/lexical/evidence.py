@@ -180,7 +180,9 @@ def split_sentences(turn: SourceTurn) -> list[Sentence]:
 class Evidence:
     """Everything `features.analyze` needs from the source side, computed once per turn.
 
-    Never mutated after construction (shared through the cache)."""
+    Never mutated after construction (shared through the cache), except `derived`: what
+    another reader computes from these fields once per evidence (the learned verifier's
+    source prefixes and lemmas), kept here so it lives and is cleared with the cache."""
 
     sentences: list[Sentence]
     stems: set[str]
@@ -193,6 +195,7 @@ class Evidence:
     first: bool
     speakers: dict[str, set[str]]  # speaker name (lower) -> stems of what they said
     any_negation: bool = False  # some sentence has a negation word ("no" included)
+    derived: dict[str, object] = field(default_factory=dict)
 
 
 @functools.lru_cache(maxsize=1_024)
