@@ -120,10 +120,12 @@ def _source_side(ev: Evidence, key: str) -> set[str]:
     of its words ("lemmas"), computed once per evidence: every claim citing the same turns
     would otherwise rebuild them from the whole source (a third of the extra features'
     time)."""
-    got = ev.derived.get(key)
+    memo = ev.derived
+    if memo is None:
+        memo = ev.derived = {}
+    got = memo.get(key)
     if got is None:
-        got = _prefixes(ev.stems) if key == "prefixes" else _lemma_set(ev.lows)
-        ev.derived[key] = got
+        got = memo[key] = _prefixes(ev.stems) if key == "prefixes" else _lemma_set(ev.lows)
     return cast("set[str]", got)
 
 

@@ -195,7 +195,7 @@ class Evidence:
     first: bool
     speakers: dict[str, set[str]]  # speaker name (lower) -> stems of what they said
     any_negation: bool = False  # some sentence has a negation word ("no" included)
-    derived: dict[str, object] = field(default_factory=dict)
+    derived: dict[str, object] | None = None  # made on first use (most readers never do)
 
 
 @functools.lru_cache(maxsize=1_024)
