@@ -2,7 +2,8 @@
 uncertainty, suggestions, technical hedges, approximations).
 
 `lexicon` holds the pattern tables and their trigger-word index, `normalize` the
-spelling fixes applied before matching, `detector` the detector and its filters.
+spelling fixes applied before matching, `spelling` the undoing of hedge words spelled
+letter by letter or with digits, `detector` the detector and its filters.
 """
 
 from __future__ import annotations

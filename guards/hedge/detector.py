@@ -9,7 +9,8 @@ they only send the claim to review.
 What counts as a hedge is `lexicon.py`; the patterns read the canonical text
 (`guards/canonical.py`: whitespace, invisible characters, confusable letters and markup
 made plain, so "I  think", "th\u200bink", "Ι think" and "**I** think" are all "I think"),
-with contractions spelled one way (`normalize.py`). This module runs the candidate
+with contractions spelled one way (`normalize.py`) and hedge words spelled letter by
+letter or with digits for letters made plain (`spelling.py`). This module runs the candidate
 patterns and applies the false-positive filters. Three are required by docs/spec.md
 §Hedges: "May 2024" is a month, not a modal (only a date next to it makes "may", in any
 letter case, a month); a negated modal ("couldn't", "could not") usually asserts, it
@@ -39,6 +40,7 @@ from groundwire.guards.hedge.lexicon import (
     candidates,
 )
 from groundwire.guards.hedge.normalize import BARE_WORDS, normalize, normalize_bare
+from groundwire.guards.hedge.spelling import needs_respelling, respell
 from groundwire.topics.records import HedgeReport
 from groundwire.topics.vocab import HedgeAction, HedgeCategory
 
@@ -175,9 +177,25 @@ class HedgeDetector:
         text = text[:limit] if is_canonical else canonical(text[:limit])[:limit]
         norm = normalize(text)
         lower = norm.lower()
+        tokens = byte_words(lower)
+        if needs_respelling(lower, tokens):
+            # "p r o b a b l y", "pr0bably": hedge words spelled to slip past the patterns
+            respelled = respell(norm)
+            if respelled != norm:
+                norm = normalize(respelled)
+                lower = norm.lower()
+                tokens = byte_words(lower)
+        found = self._scan(norm, lower, tokens)
+        if len(found) > 1:
+            found.sort(key=_hit_order)
+        return found
+
+    def _scan(self, norm: str, lower: str, tokens: list[bytes]) -> list[HedgeHit]:
+        """The hits of the patterns on one normalized text (`lower`: its lower case,
+        `tokens`: its `byte_words`), unsorted."""
         # One hashing pass over the claim's words: trigger words and the contraction
         # spellings that need the second normalization pass, together.
-        words = _WATCHED.intersection(byte_words(lower))
+        words = _WATCHED.intersection(tokens)
         if not BARE_WORDS.isdisjoint(words):
             norm = normalize_bare(norm)
             lower = norm.lower()
@@ -206,8 +224,6 @@ class HedgeDetector:
                     elif check == CHECK_BELIEVE and _filtered_personal(phrase, norm, end):
                         continue
                 found.append(HedgeHit(pat.category, phrase, start))
-        if len(found) > 1:
-            found.sort(key=_hit_order)
         return found
 
     def analyze(self, text: str, *, is_canonical: bool = False) -> HedgeReport:

@@ -197,8 +197,43 @@ def _markup(word: str, c: Chooser) -> str:
     return f"{left}{word}{right}"
 
 
+# Digits for the letters they look like (the usual substitutions, not the detector's map).
+LEET = {"o": "0", "i": "1", "l": "1", "e": "3", "a": "4", "s": "5", "t": "7", "b": "8", "g": "9"}
+
+
+def _digits(word: str, c: Chooser) -> str:
+    """One or two letters of a word as digits, as the detector reads them back: in a
+    word of three characters or more that keeps two letters, "1" for one of "i" and "l"
+    only (a "1" is read one way per word), never after a hyphen (a compound's parts are
+    words of their own). The detector reads a word back only into a lexicon word, so not
+    the stand-ins for an open word class ("xly": `_alternatives`)."""
+    if "-" in word or word.lower().startswith("x") or any(ch.isdigit() for ch in word):
+        return word  # nor in a stand-in for an open word class, nor in a number ("5ish")
+    for _ in range(c.choice([1, 2])):
+        spots = [i for i, ch in enumerate(word) if ch.lower() in LEET]
+        if "1" in word:
+            spots = [i for i in spots if LEET[word[i].lower()] != "1"]
+        if len(word) < 3 or not spots or sum(ch.isalpha() for ch in word) <= 2:
+            return word
+        at = c.choice(spots)
+        word = word[:at] + LEET[word[at].lower()] + word[at + 1 :]
+    return word
+
+
+def _spelled(word: str, c: Chooser) -> str:
+    """A word of three letters or more spelled out: "t h i n k", "t.h.i.n.k", "t-h-i-n-k".
+    Not the stand-ins for an open word class ("x", "xly", "xed": `_alternatives`): spaced
+    out next to other spaced words, an arbitrary word's end cannot be told, and the
+    detector rebuilds only lexicon words from a spaced run."""
+    if len(word) < 3 or not word.isalnum() or word.lower().startswith("x"):
+        return word
+    return c.choice([" ", ".", "-"]).join(word)
+
+
 WORD_GENERATORS: dict[str, Callable[[str, Chooser], str]] = {
     "case": _case,
+    "digits": _digits,
+    "spelled": _spelled,
     "confusable": _confusable,
     "invisible": _invisible,
     "markup": _markup,
@@ -216,6 +251,10 @@ def variant(phrase: str, c: Chooser, kinds: Sequence[str]) -> str:
     # Case first: a lookalike is chosen for the letter as it is then written (the upper
     # case of a lookalike of "s" is not, in the data, a lookalike of "S").
     ordered = [k for k in WORD_GENERATORS if k in kinds]
+    # A spaced-out word next to a one-letter word takes it in ("m a n y x"): the stand-in
+    # "x" for an open word class would then hide the real word's boundaries.
+    if "x" in words:
+        ordered = [k for k in ordered if k != "spelled"]
     for word in words:
         for kind in ordered:
             if c.chance(0.6):

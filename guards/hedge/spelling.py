@@ -1,0 +1,204 @@
+"""Hedge words spelled so that a word pattern cannot see them.
+
+The canonical text (`guards/canonical.py`) undoes what a reader does not see: invisible
+characters, lookalike letters, markup. Two disguises stay visible and still read as the
+word to a person, so they were a way past every hedge pattern:
+
+* **letter by letter**: "p r o b a b l y", "p.r.o.b.a.b.l.y", "P-e-r-h-a-p-s",
+  "I t h i n k" (spaced out, the letters of several words run together);
+* **digits for letters**: "pr0bably", "m4ybe", "poss1bly", "d0n't kn0w".
+
+`respell` turns both back into words before the patterns run, and only where the result
+holds a word of the hedge lexicon: a run of single characters is joined and split again
+into lexicon words ("ithink" -> "i think"), a word of letters and digits has its digits
+read as the letters they stand for ("pr0bably" -> "probably"). Anything else is left as
+written, so initials ("J.R.R."), versions ("v1.2.3"), "mp3", "b2b" or a list "a b c"
+never change. `needs_respelling` is the cheap test the detector runs on every claim.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+__all__ = ["needs_respelling", "respell"]
+
+# At least three single letters or digits in a row with one separator, the same each
+# time: ".", "-" or "_" inside a word ("p.r.o.b", "P-e-r"), or a space ("p r o b", which
+# may run several words together). Three, so that "a I" or "A.I." is never a spelled
+# word. The punctuated runs are joined first; a spaced run neither starts at the end of
+# one nor takes in the first letter of one ("t h e y c-a-n").
+_PUNCTUATED = re.compile(
+    r"(?<![A-Za-z0-9'])[A-Za-z0-9]([.\-_])[A-Za-z0-9](?:\1[A-Za-z0-9])+(?![A-Za-z0-9])"
+)
+_SPACED = re.compile(
+    r"(?<![A-Za-z0-9'])(?<![A-Za-z0-9][.\-_])[A-Za-z0-9]"
+    r"(?: [A-Za-z0-9](?![.\-_][A-Za-z0-9])){2,}(?![A-Za-z0-9])"
+)
+_ALNUM = re.compile(r"[A-Za-z0-9]")
+# A digit with a letter (or an apostrophe: "don'7") before it or a letter after it: the
+# cheap test for `_MIXED`. It starts with the digit class, so the engine skips to the next
+# digit instead of trying every position (`[a-z][0-9]|[0-9][a-z]` was measured 4x slower).
+_MIXED_HINT = re.compile(r"[0-9](?:(?<=[a-z'][0-9])|[a-z])")
+# A word (apostrophes inside) of letters and digits with at least one of each.
+_MIXED = re.compile(r"(?<![A-Za-z0-9'])(?=[0-9']*[A-Za-z])(?=[A-Za-z']*[0-9])[A-Za-z0-9']{2,}")
+# The digits that stand for letters; "1" is an "i" or an "l" (`_ONE`), and both are tried.
+_LEET = {"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"}
+_ONE = ("i", "l")
+_CLITICS = frozenset(("s", "d", "ll", "ve", "re", "m", "t"))
+_MAX_ONES = 3  # beyond this many "1"s in a word, the readings are not all tried
+_MIN_MIXED = 3  # shorter words of letters and digits are names and units, not disguises
+_MAX_WORD = 24  # no lexicon word is longer: bounds the segmentation
+_MAX_RUN = 200  # a longer run of single characters is not a spelled word (nor cheap)
+_THREE_SINGLES = b"\x01\x01\x01"
+
+
+@functools.lru_cache(maxsize=1)
+def _lexicon() -> frozenset[str]:
+    """Every word the hedge patterns are written with (their trigger words included)."""
+    # Imported here: read once, on the first claim that needs it.
+    from groundwire.guards.hedge.lexicon import PATTERNS, TRIGGER_WORDS
+
+    words: set[str] = {"i", "a", *(w.decode() for w in TRIGGER_WORDS)}
+    for pattern in PATTERNS:
+        # the regex's literal words: letters not right after a backslash ("\b", "\w")
+        source = pattern.regex.pattern
+        words.update(re.findall(r"(?<![\\a-z'])[a-z][a-z']+", source))
+        words.update(re.findall(r"(?<![\\a-z'])([a-z][a-z']+)s\?", source))  # "leads?"
+        words.update(pattern.words)
+    return frozenset(w.strip("'") for w in words)
+
+
+def needs_respelling(lower: str, words: Sequence[bytes]) -> bool:
+    """Whether `lower` (the lower-cased text) may hold a spelled-out or digit-spelled
+    word. `words`: its words as `lexicon.byte_words` gives them (split at spaces and
+    punctuation), which the detector has anyway: a spelled run is three one-character
+    words in a row."""
+    try:
+        lengths = bytes(map(len, words))
+    except ValueError:  # a word of 256 bytes or more
+        lengths = bytes(min(len(w), 255) for w in words)
+    return _THREE_SINGLES in lengths or _MIXED_HINT.search(lower) is not None
+
+
+def respell(text: str) -> str:
+    """`text` with hedge words spelled letter by letter or with digits made plain words
+    (see the module docstring); text with neither disguise comes back as it was."""
+    vocabulary = _lexicon()
+    text = _join_runs(_PUNCTUATED, text, vocabulary, whole=True)
+    text = _join_runs(_SPACED, text, vocabulary, whole=False)
+    return _MIXED.sub(functools.partial(_unleet, vocabulary), text)
+
+
+def _spellings(chars: str) -> list[str]:
+    """`chars` with each digit read as the letter it stands for, each letter in its case:
+    every "i"/"l" choice for a "1" (all of them up to `_MAX_ONES` "1"s, else "i")."""
+    options = [""]
+    ones = _ONE if chars.count("1") <= _MAX_ONES else _ONE[:1]
+    for c in chars:
+        choices = ones if c == "1" else (_LEET.get(c, c),)
+        options = [o + x for o in options for x in choices]
+    return options
+
+
+def _segment(letters: str, vocabulary: frozenset[str]) -> list[str] | None:
+    """`letters` as the fewest words of `vocabulary`, or None when it is not made of them."""
+    n = len(letters)
+    best: list[list[str] | None] = [[]] + [None] * n
+    for end in range(1, n + 1):
+        for start in range(max(0, end - _MAX_WORD), end):
+            head = best[start]
+            if head is None or letters[start:end] not in vocabulary:
+                continue
+            current = best[end]
+            if current is None or len(head) + 1 < len(current):
+                best[end] = [*head, letters[start:end]]
+    return best[n]
+
+
+def _words(letters: str, vocabulary: frozenset[str]) -> list[str] | None:
+    """`letters` split into the fewest lexicon words (in their case, "ish" kept on the
+    word before it: "seventeenish"), or None when they are not made of them."""
+    parts = _segment(letters.lower(), vocabulary)
+    if parts is None:
+        return None
+    words: list[str] = []
+    k = 0
+    for part in parts:
+        word = letters[k : k + len(part)]
+        k += len(part)
+        if part == "ish" and words:
+            words[-1] += word
+        else:
+            words.append(word)
+    return words
+
+
+def _is_lexicon_word(word: str, vocabulary: frozenset[str]) -> bool:
+    """A lexicon word, also with a clitic ("must've", "you'd") or "ish" ("fifteenish")."""
+    if word in vocabulary:
+        return True
+    head, apostrophe, tail = word.partition("'")
+    if apostrophe:
+        return head in vocabulary and tail in _CLITICS
+    return word.endswith("ish") and word[:-3] in vocabulary
+
+
+def _lexicon_words(chars: str, vocabulary: frozenset[str], *, whole: bool) -> str:
+    """The lexicon word (`whole`) or words that `chars` spell, reading their digits as
+    letters; "" when they spell none."""
+    if whole:
+        return next((o for o in _spellings(chars) if _is_lexicon_word(o.lower(), vocabulary)), "")
+    # the reading in the fewest words: "a 1 m 0 s t" is "almost", not "a i most"
+    best: list[str] | None = None
+    for option in _spellings(chars):
+        words = _words(option, vocabulary)
+        if words and (best is None or len(words) < len(best)):
+            best = words
+    return " ".join(best) if best else ""
+
+
+def _join_runs(runs: re.Pattern[str], text: str, vocabulary: frozenset[str], *, whole: bool) -> str:
+    """Each run of single characters in `text` joined: a run inside one word (`whole`:
+    "l-e-a-d", "U.S.A") into that word whatever it is (its digits read as letters only
+    when that makes a lexicon word), a spaced run into the lexicon words it spells ("i t
+    h i n k" -> "i think"), or left as written when it is not made of them (where its
+    words end is unknown). A run of digits alone ("1.2.3") is a number and stays."""
+    out: list[str] = []
+    at = 0
+    for m in runs.finditer(text):
+        run = m.group(0)
+        chars = "".join(_ALNUM.findall(run))
+        if len(run) > _MAX_RUN or chars.isdigit():
+            continue
+        end = m.end()
+        if whole:
+            word = _lexicon_words(chars, vocabulary, whole=True) or chars
+        else:
+            word = _lexicon_words(chars, vocabulary, whole=False)
+            if not word and chars[-1].isdigit():
+                # a number after a spelled word ("a b o u t 5") is not one of its letters
+                word = _lexicon_words(chars[:-1], vocabulary, whole=False)
+                end -= 2
+            if not word:
+                continue
+        out += (text[at : m.start()], word)
+        at = end
+    if not out:
+        return text
+    out.append(text[at:])
+    return "".join(out)
+
+
+def _unleet(vocabulary: frozenset[str], m: re.Match[str]) -> str:
+    """A word of letters and digits: the lexicon word it spells with its digits read as
+    letters, else the word as written ("3rd", "MP3", "RAV4", "70mph"). Words of fewer
+    than three characters or two letters, and words with a digit that stands for no
+    letter, are never read ("M3", "3d", "b2b")."""
+    word = m.group(0)
+    if len(word) < _MIN_MIXED or sum(c.isalpha() for c in word) < 2:
+        return word
+    if any(c.isdigit() and c != "1" and c not in _LEET for c in word):
+        return word
+    return _lexicon_words(word, vocabulary, whole=True) or word
