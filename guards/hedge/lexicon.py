@@ -81,7 +81,7 @@ _PERSONAL: tuple[_Spec, ...] = (
     ),
     (
         "guess hunch gut impression sense feeling",
-        r"my (?:guess|hunch|gut feeling|gut|impression|sense|feeling) (?:is|was|says)\b",
+        r"my (?:guess|hunch|gut feeling|gut|impression|sense|feeling)(?: (?:is|was|says)\b|:)",
     ),
     ("feeling hunch impression sense", r"i have (?:a|the) (?:feeling|hunch|impression|sense)\b"),
     ("guess wager imagine", r"i'd (?:guess|wager|imagine)\b"),
@@ -121,6 +121,16 @@ _ADMITTED: tuple[_Spec, ...] = (
     ("say tell", r"hard to (?:say|tell)\b"),
     ("wonder", r"i wonder\b"),
     ("mistaken", r"if i'm not mistaken\b"),
+    ("mistaken wrong", r"unless i(?:'m| am) (?:mistaken|wrong)\b"),
+    ("serves", r"if (?:my )?memory serves\b"),
+    # The writer says the claim itself is unchecked: "(unverified)", "Unconfirmed: ...",
+    # "this has not been verified". Not "X was not verified", which may report a fact.
+    ("unverified unconfirmed", r"\(un(?:verified|confirmed)\)"),
+    ("unverified unconfirmed", r"un(?:verified|confirmed):"),
+    (
+        "verified confirmed",
+        r"this (?:has not|hasn't|is not|isn't) (?:yet )?(?:been )?(?:verified|confirmed)\b",
+    ),
     ("unclear clear", r"(?:unclear|not clear) (?:whether|if)\b"),
 )
 _SUGGESTION: tuple[_Spec, ...] = (
@@ -162,6 +172,19 @@ _TECHNICAL: tuple[_Spec, ...] = (
     ("tend tends", r"tends? to\b"),
     # Hearsay evidentials: the writer passes on a claim without vouching for it.
     ("allegedly reportedly purportedly", r"(?:allegedly|reportedly|purportedly)\b"),
+    ("rumor rumour", r"rumou?r has it\b"),
+    ("rumored rumoured", r"rumou?red (?:to|that)\b"),
+    ("said", r"it(?:'s| is) said (?:that|to)\b"),
+    ("say", r"(?:people|they) say that\b"),
+    ("heard", r"i(?:'ve| have) heard (?:that|it said)\b"),
+    # "I was told to restart it" reports an instruction, not a claim.
+    ("told", r"i(?:'m| am| was|'ve been| have been) told\b(?! to\b)"),
+    ("sources", r"sources (?:say|said|suggest|claim|indicate)\b"),
+    # A fact left open by its own writer, short of admitting doubt: worth a review. Not
+    # "to be confirmed" or "pending confirmation", which also describe a procedure
+    # ("orders are to be confirmed by email").
+    ("confirmed", r"yet to be confirmed\b"),
+    ("tbc", r"tbc\b"),
     ("doubtful", r"doubtful (?:that|whether|if)\b"),
     ("appear", r"would appear\b"),
     # Evidential appearance with a clause ("looks as if it leaks"); "looks like X" is

@@ -225,8 +225,8 @@ def _spelled(word: str, c: Chooser) -> str:
     Not the stand-ins for an open word class ("x", "xly", "xed": `_alternatives`): spaced
     out next to other spaced words, an arbitrary word's end cannot be told, and the
     detector rebuilds only lexicon words from a spaced run."""
-    if len(word) < 3 or not word.isalnum() or word.lower().startswith("x"):
-        return word
+    if len(word) < 3 or not word.isalpha() or word.lower().startswith("x"):
+        return word  # a number with a suffix ("5ish") is not a word spelled out
     return c.choice([" ", ".", "-"]).join(word)
 
 

@@ -269,6 +269,29 @@ def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatc
         # deliberation is not belief
         ("People think about latency before throughput", "none"),
         ("Most teams think through failover in design reviews", "none"),
+        # hearsay: the writer passes a claim on without vouching for it
+        ("Rumor has it the API is deprecated", "review"),
+        ("The API is rumoured to be deprecated", "review"),
+        ("I've heard that the API is deprecated", "review"),
+        ("It is said that the API is deprecated", "review"),
+        ("They say that the API is deprecated", "review"),
+        ("I am told the API is deprecated", "review"),
+        ("Sources suggest the API is deprecated", "review"),
+        ("The API is deprecated (TBC)", "review"),
+        ("The sunset date is yet to be confirmed", "review"),
+        ("I heard the album twice", "none"),
+        ("I was told to restart the worker after upgrading", "none"),
+        ("Orders are to be confirmed by email", "none"),
+        # the claim's own writer says it is unchecked, or may be misremembered
+        ("The API is deprecated (unverified)", "block"),
+        ("Unconfirmed: the API is deprecated", "block"),
+        ("The API is deprecated, but this has not been verified", "block"),
+        ("If memory serves, the port is 8080", "block"),
+        ("The port is 8080, unless I'm mistaken", "block"),
+        ("My hunch: the replica is corrupt", "block"),
+        # ... and not a fact about verification
+        ("The fix was not verified in staging", "none"),
+        ("The API returns unverified tokens", "none"),
     ],
 )
 def test_linguistic_refinements(text: str, action: str) -> None:
