@@ -17,7 +17,8 @@ detectors therefore read `canonical(text)`, never the raw text:
 4. Confusable letters are folded to Latin with Unicode's confusables data (UTS #39,
    shipped by the `confusable-homoglyphs` package): every non-ASCII letter whose
    prototype is a single ASCII letter becomes that letter (Cyrillic "а", Greek "ο",
-   Latin "ı" ...), and lookalike apostrophes ("ʼ", "′") become "'". The table is built
+   Latin "ı" ...), lookalike apostrophes ("ʼ", "′") become "'" and lookalike hyphens
+   ("‐", "‑", "–", "−") become "-". The table is built
    from the data on first use, never listed by hand, and applied before NFKC as well
    (NFKC turns some lookalikes into other non-ASCII letters). Accents and other combining marks
    on a Latin letter are dropped ("thínk" reads "think").
@@ -189,7 +190,7 @@ def _c1_control(cp: int) -> str | None:
 
 def _confusable_letters() -> dict[int, str]:
     """From Unicode's confusables data: non-ASCII letters whose prototype is one ASCII
-    letter, and characters that look like an apostrophe. The package's table lists, for
+    letter, and characters that look like an apostrophe or a hyphen. The package's table lists, for
     a character, the characters confusable with it; it is read in both directions (a
     letter's entry, and the entries of the ASCII letters that list it)."""
     data_file = resources.files("confusable_homoglyphs").joinpath("confusables.json")
@@ -210,7 +211,14 @@ def _confusable_letters() -> dict[int, str]:
             folded[ord(char)] = _pick_letter(char, letters)
         elif "'" in ascii_forms:
             folded[ord(char)] = "'"
+        elif "-" in ascii_forms and unicodedata.category(char) in _DASH_CATEGORIES:
+            folded[ord(char)] = "-"  # "ADR‐7" (U+2010), "gh−12" (minus sign)
     return folded
+
+
+# Punctuation and symbols that the data says look like "-" (hyphens, en dash, minus
+# signs); a letter that does (Coptic "ⲻ") stays a letter.
+_DASH_CATEGORIES = frozenset({"Pd", "Po", "Sm", "Sk", "So"})
 
 
 def _pick_letter(char: str, letters: list[str]) -> str:

@@ -48,6 +48,9 @@ class Citation(NamedTuple):
 _URL = re.compile(r"https?://[^\s<>\"'`]+")
 _URL_TRAILING = ".,;:!?)]}'\""
 _ADR = re.compile(r"adr[-_\s]?(\d{1,6})\b")
+# The same with the letters spelled apart ("A.D.R.-7", "A D R 7"): a model's or a
+# producer's way around the pattern above, with the same meaning to a reader.
+_ADR_SPELLED = re.compile(r"a(?:\. ?| )d(?:\. ?| )r\.?[-_\s]?(\d{1,6})\b")
 _ISSUE = re.compile(r"#(\d{1,9})(?![\w-])")
 _GH_ISSUE = re.compile(r"gh-(\d{1,9})\b")
 _COLOUR = re.compile(r"#(?:[0-9a-f]{8}|[0-9a-f]{6}|[0-9a-f]{3,4})(?!\w)")
@@ -104,8 +107,11 @@ def detect(text: str) -> list[Citation]:
             if len(url) <= MAX_URL_CHARS and len(url.split("://", 1)[1]) > 0:
                 found.append(Citation(CitationType.URL, url, m.start(), m.start() + len(url)))
         lower = _blank(lower, removed)
-    if "adr" in lower:
-        for m in _ADR.finditer(lower):
+    adr_patterns = [_ADR] if "adr" in lower else []
+    if ("d." in lower or " d " in lower) and _ADR_SPELLED.search(lower):
+        adr_patterns.append(_ADR_SPELLED)
+    for pattern in adr_patterns:
+        for m in pattern.finditer(lower):
             if _starts_word(lower, m.start()):
                 start = m.start() - 1 if lower[m.start() - 1 : m.start()] == "[" else m.start()
                 end = m.end() + 1 if lower[m.end() : m.end() + 1] == "]" else m.end()

@@ -105,6 +105,12 @@ def test_the_stored_claim_keeps_its_bytes() -> None:
         ("\u0130stanbul", "Istanbul"),
         ("caf\u00e9 a\u0301\u0301\u0301b", "cafe ab"),
         ("x\x00y\x07z", "xyz"),
+        # hyphens, dashes and minus signs that look like "-" (the data's, not a list)
+        (
+            "ADR\u20107 ADR\u20117 ADR\u20127 ADR\u20137 ADR\u22127 ADR\u02d77",
+            " ".join(["ADR-7"] * 6),
+        ),
+        ("\u2cbb stays", "\u2cbb stays"),  # a letter that looks like "-" stays a letter
     ],
 )
 def test_canonical_examples(raw: str, expected: str) -> None:
@@ -128,7 +134,12 @@ def test_urls_are_kept_as_written(url: str) -> None:
 
 def test_citations_are_detected_in_the_canonical_text() -> None:
     cfg = GuardsConfig()
-    for content in ("Per **ADR-7** we use", "Per ADR\u00a07 we use", "Per \uff21\uff24\uff32-7"):
+    for content in (
+        "Per **ADR-7** we use",
+        "Per ADR\u00a07 we use",
+        "Per \uff21\uff24\uff32-7",
+        "Per ADR\u20107 we use",  # U+2010 HYPHEN
+    ):
         claim = Claim(claim_id="c", tenant_id="t", content=content, source="ai_synthesis")  # type: ignore[arg-type]
         assert [c.value for c in screen(claim, cfg).citations] == ["ADR-7"], content
     url = "https://g\u0456thub.com/org/repo"

@@ -25,6 +25,20 @@ def test_spec_patterns(text: str, expected: list[tuple[str, str]]) -> None:
     assert _pairs(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Per A.D.R.-999, we use Redis", ["ADR-999"]),
+        ("Per A.D.R. 12 we use Redis", ["ADR-12"]),
+        ("Per A D R 7, we use Redis", ["ADR-7"]),
+        ("I read a dr 5 times", []),
+        ("In a.d. 2024 we moved", []),
+    ],
+)
+def test_an_adr_spelled_with_its_letters_apart_is_an_adr(text: str, expected: list[str]) -> None:
+    assert [c.value for c in detect(text)] == expected
+
+
 def test_colour_codes_are_not_citations() -> None:
     assert _pairs("The header colour is #abc123 and the border #112233") == []
     assert _pairs("Overlay uses #aabbccdd") == []
