@@ -37,10 +37,10 @@ _SPACED = re.compile(
     r"(?: [A-Za-z0-9](?![.\-_][A-Za-z0-9])){2,}(?![A-Za-z0-9])"
 )
 _ALNUM = re.compile(r"[A-Za-z0-9]")
-# A digit with a letter (or an apostrophe: "don'7") before it or a letter after it: the
+# A digit with a letter or an apostrophe before or after it ("don'7", "1've"): the
 # cheap test for `_MIXED`. It starts with the digit class, so the engine skips to the next
 # digit instead of trying every position (`[a-z][0-9]|[0-9][a-z]` was measured 4x slower).
-_MIXED_HINT = re.compile(r"[0-9](?:(?<=[a-z'][0-9])|[a-z])")
+_MIXED_HINT = re.compile(r"[0-9](?:(?<=[a-z'][0-9])|[a-z'])")
 # A word (apostrophes inside) of letters and digits with at least one of each.
 _MIXED = re.compile(r"(?<![A-Za-z0-9'])(?=[0-9']*[A-Za-z])(?=[A-Za-z']*[0-9])[A-Za-z0-9']{2,}")
 # The digits that stand for letters; "1" is an "i" or an "l" (`_ONE`), and both are tried.
