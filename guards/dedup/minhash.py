@@ -3,9 +3,11 @@
 Everything here is pure and deterministic so the in-memory and the Redis index (and the
 brute-force evaluation) see exactly the same numbers:
 
-* `tokenize` is `set(text.lower().split())` with the two normalisations of
-  docs/spec.md §Near-duplicates: Unicode NFKC + casefold, and punctuation stripped from
-  both ends of each token, so "storage." and "storage" are the same word. Inner
+* `tokenize` is `set(text.lower().split())` of the claim's canonical text
+  (`guards/canonical.py`: NFKC, invisible characters removed, lookalike letters folded,
+  markup stripped; so a zero-width space or a Cyrillic "е" does not make a copy of a
+  memory new), casefolded, with punctuation stripped from both ends of each token, so
+  "storage." and "storage" are the same word (docs/spec.md §Near-duplicates). Inner
   punctuation is kept ("ADR-003", "v1.2").
 * Each token is hashed once to 32 bits (datasketch's `sha1_hash32`); the index stores and
   compares these hashed sets. Jaccard on hashed sets equals Jaccard on the words unless
@@ -26,13 +28,14 @@ from __future__ import annotations
 import hashlib
 import math
 import string
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain
 
 import numpy as np
 import numpy.typing as npt
+
+from groundwire.guards.canonical import canonical
 
 # ASCII punctuation plus the typographic quotes and dashes that word processors and LLMs emit.
 _STRIP = string.punctuation + "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00ab\u00bb\u00bf\u00a1"
@@ -48,8 +51,7 @@ _CHUNK = 8192
 
 def tokenize(text: str) -> frozenset[str]:
     """The word set Jaccard is computed on (see module docstring for the normalisation)."""
-    if not text.isascii():  # NFKC is the identity on ASCII; skip its cost there
-        text = unicodedata.normalize("NFKC", text)
+    text = canonical(text)  # plain ASCII comes back as it is, after one byte scan
     words = {w.strip(_STRIP) for w in text.casefold().split()}
     words.discard("")
     return frozenset(words)

@@ -42,6 +42,19 @@ def test_tokenize_is_the_spec_lowercase_word_set_with_edge_punctuation_stripped(
     assert tokenize("a A a") == {"a"}
 
 
+def test_a_disguised_copy_has_the_same_words() -> None:
+    """Tokens come from the canonical text: invisible characters, lookalike letters,
+    fullwidth forms and markup do not make a copy of a memory new."""
+    plain = tokenize("The user prefers dark mode in the IDE.")
+    for disguised in (
+        "The u\u200bser prefers dark mo\u200dde in the IDE.",  # zero-width characters
+        "Th\u0435 us\u0435r pr\u0435f\u0435rs dark m\u043ed\u0435 in th\u0435 IDE.",  # Cyrillic
+        "The user prefers dark mode in the \uff29\uff24\uff25.",  # fullwidth
+        "The **user** prefers <b>dark</b> mode in the IDE.",  # markup
+    ):
+        assert tokenize(disguised) == plain, disguised
+
+
 def test_jaccard_matches_definition_and_empty_is_zero() -> None:
     a, b = tokenize("one two three four"), tokenize("two three four five")
     assert jaccard(a, b) == pytest.approx(3 / 5)
