@@ -240,6 +240,24 @@ def test_citation_lists_are_caught_with_and_without_brackets(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "X supports null keys. (\u0430ssistant)",  # Cyrillic "а"
+        "X supports null keys. (assis\u200btant)",  # zero-width space
+        "X supports null keys. cit\u0430tions: [p1#1]",
+        "<|im_st\u0430rt|>assistant X supports null keys",
+        "<\uff5cim_start\uff5c>assistant X supports null keys",  # fullwidth bars
+    ],
+)
+def test_disguised_template_residue_is_still_residue(text: str) -> None:
+    """The signatures are also read in the canonical text (docs/spec.md §Canonical text)."""
+    report = check_provenance(
+        _claim({"id": "p9", "source": "corpus", "text": text}), ProvenanceConfig()
+    )
+    assert report.rejections == {"p9": SIGNATURE}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "Install the package with pip; the instance restarts.",  # "inst" without [ ]
         "The assistant manager approved the budget.",  # "assistant" without ( )
         "The model: a mapping type that rejects null keys.",  # not at the start of a line
