@@ -84,6 +84,12 @@ _PERSONAL: tuple[_Spec, ...] = (
         r"my (?:guess|hunch|gut feeling|gut|impression|sense|feeling)(?: (?:is|was|says)\b|:)",
     ),
     ("feeling hunch impression sense", r"i have (?:a|the) (?:feeling|hunch|impression|sense)\b"),
+    ("impression", r"i(?:'m| am| was) under the impression\b"),
+    ("guess", r"best guess\b"),
+    # The writer's own understanding, offered as such.
+    ("understanding", r"my understanding (?:is|was)\b"),
+    ("understand", r"as i understand it\b"),
+    ("gather", r"i gather\b"),
     ("guess wager imagine", r"i'd (?:guess|wager|imagine)\b"),
     # "I doubt that X" is the speaker's disbelief; "no doubt" / "without a doubt" assert
     # and never match, because the pattern needs the first-person subject.
@@ -123,6 +129,25 @@ _ADMITTED: tuple[_Spec, ...] = (
     ("mistaken", r"if i'm not mistaken\b"),
     ("mistaken wrong", r"unless i(?:'m| am) (?:mistaken|wrong)\b"),
     ("serves", r"if (?:my )?memory serves\b"),
+    ("wrong", r"if i(?:'m| am) not wrong\b"),
+    # The limits of the writer's knowledge: "to my knowledge", "from what I recall".
+    ("knowledge", r"to (?:the best of )?my knowledge\b"),
+    (
+        "recall remember seen read tell",
+        r"from what i(?: recall| remember| can tell| have seen| have read|'ve seen|'ve read)\b",
+    ),
+    # A note left on the claim that it still needs checking.
+    (
+        "checking verification confirmation needed verified confirmed",
+        r"\((?:needs (?:checking|verification|confirmation)|citation needed|"
+        r"to be (?:verified|confirmed)|not (?:yet )?(?:verified|confirmed))\)",
+    ),
+    # "..., unverified." closing the claim; "tokens are unverified" states a fact.
+    (
+        "unverified unconfirmed",
+        r"(?:(?<=, )|(?<=- )|(?<=\u2014 ))un(?:verified|confirmed)"
+        r"(?=\s*(?:[.!?;)]|$))",
+    ),
     # The writer says the claim itself is unchecked: "(unverified)", "Unconfirmed: ...",
     # "this has not been verified". Not "X was not verified", which may report a fact.
     ("unverified unconfirmed", r"\(un(?:verified|confirmed)\)"),
@@ -195,6 +220,12 @@ _TECHNICAL: tuple[_Spec, ...] = (
     # Root "possible" ("as fast as possible", "made possible") has no "that" clause.
     ("possible possibility", r"(?:possible|possibility) that\b"),
     ("chances", r"chances are\b"),
+    # "Odds are it leaks" opens a clause; "the odds are stored in a table" is a noun.
+    ("odds", r"(?:^|(?<=[.!?,;:] ))odds are\b"),
+    ("odds", r"odds are (?:that|good|high)\b"),
+    ("likelihood", r"in all likelihood\b"),
+    ("chance", r"(?:there's|there is) (?:a|an) (?:good|fair|strong|decent|real|high) chance\b"),
+    ("plausible", r"plausible that\b"),
     # Epistemic "must" of inference: only the perfect ("must have been", "must've gone");
     # "must be set" / "must have 3 GB" are obligations or requirements.
     ("must", r"must(?:'ve| have) (?:been|\w+(?:ed|en|wn))\b"),

@@ -292,6 +292,23 @@ def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatc
         # ... and not a fact about verification
         ("The fix was not verified in staging", "none"),
         ("The API returns unverified tokens", "none"),
+        ("The API is deprecated (needs checking)", "block"),
+        ("The API is deprecated, unconfirmed.", "block"),
+        ("The tokens are unverified.", "none"),
+        # likelihood, and the limits of the writer's own knowledge
+        ("In all likelihood the API is deprecated", "review"),
+        ("Odds are the API is deprecated", "review"),
+        ("There's a good chance the API is deprecated", "review"),
+        ("It's plausible that the API is deprecated", "review"),
+        ("The odds are stored in a table", "none"),
+        ("My understanding is that the API is deprecated", "block"),
+        ("As I understand it, the API is deprecated", "block"),
+        ("I'm under the impression the API is deprecated", "block"),
+        ("Best guess: the API is deprecated", "block"),
+        ("To my knowledge, the API is deprecated", "block"),
+        ("From what I've read, the API is deprecated", "block"),
+        ("The API is deprecated, if I'm not wrong", "block"),
+        ("The gather step runs nightly", "none"),
     ],
 )
 def test_linguistic_refinements(text: str, action: str) -> None:
