@@ -8,12 +8,14 @@ word to a person, so they were a way past every hedge pattern:
   "I t h i n k" (spaced out, the letters of several words run together);
 * **digits for letters**: "pr0bably", "m4ybe", "poss1bly", "d0n't kn0w".
 
-`respell` turns both back into words before the patterns run, and only where the result
-holds a word of the hedge lexicon: a run of single characters is joined and split again
-into lexicon words ("ithink" -> "i think"), a word of letters and digits has its digits
-read as the letters they stand for ("pr0bably" -> "probably"). Anything else is left as
-written, so initials ("J.R.R."), versions ("v1.2.3"), "mp3", "b2b" or a list "a b c"
-never change. `needs_respelling` is the cheap test the detector runs on every claim.
+`respell` turns both back into words before the patterns run. A run of single
+characters inside one word ("p.r.o.b", "l-e-a-d") is that word; a spaced run is split into
+the lexicon words it spells ("i t h i n k" -> "i think") or left alone when it spells none
+(where its words end cannot be told); a word of letters and digits becomes the lexicon
+word it spells with its digits read as letters ("pr0bably" -> "probably") or stays as
+written. So versions ("v1.2.3"), "MP3", "3rd", "b2b" or a list "a b c" never change, and
+initials ("J.R.R.") become one word that no pattern reads. `needs_respelling` is the
+cheap test the detector runs on every claim.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+
+from groundwire.guards.hedge.lexicon import PATTERNS, TRIGGER_WORDS
 
 __all__ = ["needs_respelling", "respell"]
 
@@ -56,10 +60,8 @@ _THREE_SINGLES = b"\x01\x01\x01"
 
 @functools.lru_cache(maxsize=1)
 def _lexicon() -> frozenset[str]:
-    """Every word the hedge patterns are written with (their trigger words included)."""
-    # Imported here: read once, on the first claim that needs it.
-    from groundwire.guards.hedge.lexicon import PATTERNS, TRIGGER_WORDS
-
+    """Every word the hedge patterns are written with (their trigger words included);
+    built on the first claim that needs it."""
     words: set[str] = {"i", "a", *(w.decode() for w in TRIGGER_WORDS)}
     for pattern in PATTERNS:
         # the regex's literal words: letters not right after a backslash ("\b", "\w")
