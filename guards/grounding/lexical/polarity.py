@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.antonyms import codes, opposites
-from groundwire.guards.grounding.lexical.evidence import Evidence, Sentence
+from groundwire.guards.grounding.lexical.evidence import Evidence, Sentence, opens_without_subject
 from groundwire.guards.grounding.lexical.text import NEGATIONS, ClaimWords, clause_cuts
 
 __all__ = ["ALIGN", "ALIGN_SOURCE", "SCOPE", "WINDOW", "Polarity", "check_polarity"]
@@ -195,8 +195,12 @@ def check_polarity(
 
     # -- negation flips between aligned clauses ------------------------------------------
     aligned = []
+    subject = ""  # as in `Sentence.clauses`: a subject-less coordinated clause shares it
     for c_id, c_pos in claim_clauses.items():
         c_stems = {cstems[k] for k in c_pos if content[k]}
+        if subject and c_pos and opens_without_subject(lows, c_pos[0], c_pos[-1] + 1):
+            c_stems.add(subject)
+        subject = next((cstems[k] for k in c_pos if content[k]), "")
         if len(c_stems) >= 2:
             aligned.append((c_id, c_pos, c_stems))
     if not aligned:

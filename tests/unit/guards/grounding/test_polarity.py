@@ -170,6 +170,13 @@ def test_an_antonym_undone_by_a_negation_agrees() -> None:
         ("There is a cache in production", "There is no cache in production."),
         ("Bob will not attend the review meeting", "Bob will attend the review meeting."),
         ("Deploys always run on Friday", "Deploys never run on Friday."),
+        # a coordinated clause without its own subject shares the one before it
+        ("The cache is replicated", "The cache runs on Redis 7 and is not replicated."),
+        (
+            "The cache runs on Redis 7 and is replicated",
+            "The cache runs on Redis 7 and is not replicated.",
+        ),
+        ("The queue is not durable", "The queue lives on disk but is durable."),
     ],
 )
 def test_a_negation_flip_against_the_supporting_clause_contradicts(claim: str, source: str) -> None:
@@ -196,6 +203,9 @@ def test_a_negation_flip_against_the_supporting_clause_contradicts(claim: str, s
         ),
         # a leading "no" answers the other speaker
         ("The cache is enabled in production", "No, the cache is enabled in production."),
+        # the subject-less clause's negation is not about what the first clause says
+        ("The cache runs on Redis 7", "The cache runs on Redis 7 and is not replicated."),
+        ("The cache is not replicated", "The cache runs on Redis 7 and isn't replicated."),
     ],
 )
 def test_a_negation_elsewhere_is_no_flip(claim: str, source: str) -> None:
