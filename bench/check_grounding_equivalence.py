@@ -73,14 +73,20 @@ def _claim(i: int, row: dict) -> Claim:
     )
 
 
-async def _lexical_lines(rows: list[dict]) -> list[str]:
-    cfg = GuardsConfig()
-    verifier = LexicalVerifier(cfg.grounding)
-    claims = [Claim.model_validate(r) for r in rows]
+async def _reports(verifier: LexicalVerifier, claims: list[Claim]) -> list:
+    """The verifier's reports for the claims against their own turns, in stream batches."""
     reqs = [GroundingRequest(c, c.source_turns) for c in claims]
     reports = []
     for i in range(0, len(reqs), BATCH):
         reports.extend(await verifier.verify_batch(reqs[i : i + BATCH]))
+    return reports
+
+
+async def _lexical_lines(rows: list[dict]) -> list[str]:
+    cfg = GuardsConfig()
+    verifier = LexicalVerifier(cfg.grounding)
+    claims = [Claim.model_validate(r) for r in rows]
+    reports = await _reports(verifier, claims)
     out = []
     for c, rep in zip(claims, reports, strict=True):
         turns = bounded_turns(c.source_turns, cfg.grounding.max_evidence_chars)
@@ -110,10 +116,7 @@ async def _learned_lines(rows: list[dict]) -> list[str]:
     cfg = GuardsConfig()
     verifier = LearnedVerifier(cfg.grounding)
     claims = [Claim.model_validate(r) for r in rows]
-    reqs = [GroundingRequest(c, c.source_turns) for c in claims]
-    reports = []
-    for i in range(0, len(reqs), BATCH):
-        reports.extend(await verifier.verify_batch(reqs[i : i + BATCH]))
+    reports = await _reports(verifier, claims)
     values: list[list[float] | None] = []
     for c in claims:
         turns = bounded_turns(c.source_turns, cfg.grounding.max_evidence_chars)

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.antonyms import codes, codes_of
 from groundwire.guards.grounding.lexical.text import (
+    AUXILIARIES,
+    COORDINATORS,
     FIRST_PERSON,
     NEGATIONS,
     NEGATIONS_BUT_NO,
@@ -60,22 +62,6 @@ _SPEAKER_LINE = re.compile(
     r"([A-Z](?:(?<=^[A-Z])|(?<=[.!?\n]\s[A-Z])|(?<=\s\.\s[A-Z]))[\w'-]{1,30}):\s"
 )
 _NO_CODES: frozenset[int] = frozenset()
-
-
-def _words(text: str) -> list[str]:
-    return text.split()
-
-
-# Coordinating conjunctions, and the auxiliaries and copulas a subject-less coordinated
-# predicate starts with (closed classes of English).
-_COORDINATORS = frozenset(("and", "but", "or", "yet", "so"))
-_AUXILIARIES = frozenset(
-    _words(
-        """is are was were be been being am has have had does do did can could will would
-        shall should may might must isn't aren't wasn't weren't hasn't haven't hadn't
-        doesn't don't didn't can't couldn't won't wouldn't shouldn't"""
-    )
-)
 
 
 @dataclass(slots=True)
@@ -156,20 +142,10 @@ class Sentence:
         n = len(cuts)
         # a clause runs from one cut to the next: clause i is words bounds[i]:bounds[i+1]
         bounds = [0, *itertools.compress(range(n), cuts), n]
-        stems, content, lows = self.word_stems, self.content, self.lows
         self._clause_pos = tuple(tuple(range(a, b)) for a, b in itertools.pairwise(bounds))
-        clause_stems = []
-        subject = ""  # the first content word of the clause before: its likely subject
-        for a, b in itertools.pairwise(bounds):
-            own = frozenset(itertools.compress(stems[a:b], content[a:b]))
-            # "The cache runs on Redis and is not replicated": a clause that opens with a
-            # conjunction and goes straight on with an auxiliary has the subject of the
-            # clause before (coordination ellipsis), so it is aligned as if it said it.
-            if subject and opens_without_subject(lows, a, b):
-                own = own | {subject}
-            clause_stems.append(tuple(own))
-            subject = next(itertools.compress(stems[a:b], content[a:b]), "")
-        self._clause_stems = tuple(clause_stems)
+        self._clause_stems = tuple(
+            map(tuple, clause_stem_sets(self.word_stems, self.content, self.lows, bounds))
+        )
         self._clause_of = tuple(itertools.accumulate(cuts))  # = clause_ids(...)
 
     def clauses(self) -> Iterator[tuple[int, tuple[int, ...], tuple[str, ...]]]:
@@ -195,11 +171,25 @@ class Sentence:
         return self._clause_of
 
 
-def opens_without_subject(lows: Sequence[str], a: int, b: int) -> bool:
-    """Whether the clause of words a..b (lower-case `lows`) is a coordinated predicate
-    without its own subject: a conjunction, then straight an auxiliary ("and is not ...",
-    "but was ..."). It then shares the subject of the clause before it."""
-    return b - a > 2 and lows[a] in _COORDINATORS and lows[a + 1] in _AUXILIARIES
+def clause_stem_sets(
+    stems: Sequence[str], content: Sequence[bool], lows: Sequence[str], bounds: Sequence[int]
+) -> list[frozenset[str]]:
+    """The distinct content stems of each clause (clause i is words bounds[i]:bounds[i+1]),
+    for aligning a claim's clauses with a source's (`polarity.check_polarity`).
+
+    "The cache runs on Redis and is not replicated": a clause that opens with a
+    conjunction and goes straight on with an auxiliary has no subject of its own; it
+    shares the one of the clause before (coordination ellipsis), taken to be that
+    clause's first content word, and is aligned as if it said it."""
+    out: list[frozenset[str]] = []
+    subject = ""
+    for a, b in itertools.pairwise(bounds):
+        own = frozenset(itertools.compress(stems[a:b], content[a:b]))
+        if subject and b - a > 2 and lows[a] in COORDINATORS and lows[a + 1] in AUXILIARIES:
+            own = own | {subject}
+        out.append(own)
+        subject = next(itertools.compress(stems[a:b], content[a:b]), "")
+    return out
 
 
 def split_sentences(turn: SourceTurn) -> list[Sentence]:

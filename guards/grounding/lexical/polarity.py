@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.antonyms import codes, opposites
-from groundwire.guards.grounding.lexical.evidence import Evidence, Sentence, opens_without_subject
+from groundwire.guards.grounding.lexical.evidence import Evidence, Sentence, clause_stem_sets
 from groundwire.guards.grounding.lexical.text import NEGATIONS, ClaimWords, clause_cuts
 
 __all__ = ["ALIGN", "ALIGN_SOURCE", "SCOPE", "WINDOW", "Polarity", "check_polarity"]
@@ -194,15 +194,13 @@ def check_polarity(
                 result.antonyms.append(pair)
 
     # -- negation flips between aligned clauses ------------------------------------------
-    aligned = []
-    subject = ""  # as in `Sentence.clauses`: a subject-less coordinated clause shares it
-    for c_id, c_pos in claim_clauses.items():
-        c_stems = {cstems[k] for k in c_pos if content[k]}
-        if subject and c_pos and opens_without_subject(lows, c_pos[0], c_pos[-1] + 1):
-            c_stems.add(subject)
-        subject = next((cstems[k] for k in c_pos if content[k]), "")
-        if len(c_stems) >= 2:
-            aligned.append((c_id, c_pos, c_stems))
+    # the claim's clauses read as the source's are (`Sentence.clauses`)
+    c_stem_sets = clause_stem_sets(cstems, content, lows, bounds)
+    aligned = [
+        (c_id, c_pos, c_stem_sets[c_id])
+        for c_id, c_pos in claim_clauses.items()
+        if len(c_stem_sets[c_id]) >= 2
+    ]
     if not aligned:
         return result
     for s, hit in zip(ev.sentences, shared, strict=True):

@@ -19,7 +19,9 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 __all__ = [
+    "AUXILIARIES",
     "CONJUNCTIONS",
+    "COORDINATORS",
     "FIRST_PERSON",
     "NEGATIONS",
     "NEGATIONS_BUT_NO",
@@ -242,6 +244,16 @@ CONJUNCTIONS = frozenset(
         *("and", "but", "or", "while", "whereas", "although", "though", "because"),
         *("however", "yet", "unless", "except"),
     }
+)
+# Coordinating conjunctions, and the auxiliaries and copulas a subject-less coordinated
+# predicate starts with ("... and is not replicated"; `evidence.clause_stem_sets`).
+COORDINATORS = frozenset(("and", "but", "or", "yet", "so"))
+AUXILIARIES = frozenset(
+    _words(
+        """is are was were be been being am has have had does do did can could will would
+        shall should may might must isn't aren't wasn't weren't hasn't haven't hadn't
+        doesn't don't didn't can't couldn't won't wouldn't shouldn't"""
+    )
 )
 # `[,;:.!?()\[\]"“”]|\s[-–—]+\s`, written to start with one character class (a mark or
 # a space; the look-behinds tell which was read) so the engine scans ahead for it.
