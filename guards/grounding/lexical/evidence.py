@@ -30,8 +30,10 @@ from groundwire.guards.grounding.lexical.text import (
     NEGATIONS,
     NEGATIONS_BUT_NO,
     WORD,
+    ClaimWords,
     Token,
     clause_cuts,
+    has_implicative,
     parts_of,
     tokenize,
     word_offsets,
@@ -39,6 +41,7 @@ from groundwire.guards.grounding.lexical.text import (
 from groundwire.topics.records import Claim, SourceTurn
 
 __all__ = [
+    "ClaimClauses",
     "Evidence",
     "Sentence",
     "clear_turn_caches",
@@ -89,6 +92,11 @@ class Sentence:
     _clause_of: tuple[int, ...] | None = None
     # clause number -> position of its first negation (`polarity._negations`, no skips)
     _negations: dict[int, int] | None = None
+    # clause number -> its mood when the sentence does not simply assert it
+    # (`assertion.sentence_moods`)
+    _moods: dict[int, str] | None = None
+    # stem -> first position of its capitalised words (`roles.swapped_roles`)
+    _capitals: dict[str, int] | None = None
     # the positions of the content words that have antonyms, and all their codes
     _code_pos: tuple[int, ...] | None = None
     _code_union: frozenset[int] | None = None
@@ -177,19 +185,75 @@ def clause_stem_sets(
     """The distinct content stems of each clause (clause i is words bounds[i]:bounds[i+1]),
     for aligning a claim's clauses with a source's (`polarity.check_polarity`).
 
-    "The cache runs on Redis and is not replicated": a clause that opens with a
-    conjunction and goes straight on with an auxiliary has no subject of its own; it
-    shares the one of the clause before (coordination ellipsis), taken to be that
-    clause's first content word, and is aligned as if it said it."""
+    Two kinds of clause leave out what the clause before them said (ellipsis), and are
+    aligned as if they said it:
+
+    * "The cache runs on Redis and is not replicated": a clause that opens with a
+      conjunction and goes straight on with an auxiliary has no subject of its own; it
+      shares the one of the clause before, taken to be that clause's first content word;
+    * "I'm allergic to peanuts, but not to shellfish", "the rotation is weekly, never
+      daily": a clause that opens with a negation (after a conjunction or not) and has
+      one content word denies the predicate of the clause before for that word; it
+      shares all of that clause's content words (the negation still bears only on its
+      own word)."""
     out: list[frozenset[str]] = []
     subject = ""
+    before: frozenset[str] = frozenset()
     for a, b in itertools.pairwise(bounds):
-        own = frozenset(itertools.compress(stems[a:b], content[a:b]))
-        if subject and b - a > 2 and lows[a] in COORDINATORS and lows[a + 1] in AUXILIARIES:
-            own = own | {subject}
+        words = list(itertools.compress(stems[a:b], content[a:b]))
+        own = mine = frozenset(words)
+        first = lows[a]
+        if b - a > 1 and first in COORDINATORS:
+            second = lows[a + 1]
+            if subject and b - a > 2 and second in AUXILIARIES:
+                own = mine | {subject}
+            elif len(mine) == 1 and second in NEGATIONS_BUT_NO:
+                own = mine | before
+        elif first in NEGATIONS_BUT_NO and len(mine) == 1:
+            own = mine | before
         out.append(own)
-        subject = next(itertools.compress(stems[a:b], content[a:b]), "")
+        subject = words[0] if words else ""
+        before = mine
     return out
+
+
+class ClaimClauses:
+    """A claim's clauses, split on first use and shared by the checks that align them
+    with the source's (`polarity.check_polarity`, `assertion.unasserted`): most claims
+    need neither, some need both."""
+
+    __slots__ = ("_bounds", "_content", "_ids", "_sets", "_text", "_words")
+
+    def __init__(self, words: ClaimWords, text: str, content: Sequence[bool]) -> None:
+        self._words, self._text, self._content = words, text, content
+        self._ids: list[int] | None = None
+        self._bounds: list[int] = []
+        self._sets: list[frozenset[str]] = []
+
+    def _split(self) -> list[int]:
+        w = self._words
+        cuts = clause_cuts(self._text, w.spans, w.lows)
+        self._ids = list(itertools.accumulate(cuts))  # = text.clause_ids(...)
+        # clause i runs from one cut to the next: words bounds[i]:bounds[i+1]
+        self._bounds = [0, *itertools.compress(range(len(cuts)), cuts), len(cuts)]
+        self._sets = clause_stem_sets(w.stems, self._content, w.lows, self._bounds)
+        return self._ids
+
+    def ids(self) -> list[int]:
+        """The clause number of each word."""
+        return self._split() if self._ids is None else self._ids
+
+    def bounds(self) -> list[int]:
+        """Clause i is words bounds[i]:bounds[i+1]."""
+        if self._ids is None:
+            self._split()
+        return self._bounds
+
+    def stem_sets(self) -> list[frozenset[str]]:
+        """The content stems of each clause (`clause_stem_sets`)."""
+        if self._ids is None:
+            self._split()
+        return self._sets
 
 
 def split_sentences(turn: SourceTurn) -> list[Sentence]:
@@ -254,6 +318,8 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
         numbers.update(s_nums)
         # NEGATIONS_BUT_NO is a subset of NEGATIONS: most sentences need one test
         any_neg = not NEGATIONS.isdisjoint(s_lows)
+        # a negative implicative ("failed to") is a negation to the polarity checks only
+        denies = any_neg or has_implicative(s_lows)
         sentences.append(
             Sentence(
                 turn,
@@ -265,7 +331,7 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
                 s_content,
                 frozenset(seq),
                 any_neg and not NEGATIONS_BUT_NO.isdisjoint(s_lows),
-                any_neg,
+                denies,
             )
         )
         bigrams.update(itertools.pairwise(seq))

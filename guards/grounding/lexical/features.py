@@ -28,8 +28,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
+from groundwire.guards.grounding.lexical.assertion import unasserted
+from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.polarity import check_polarity
+from groundwire.guards.grounding.lexical.roles import swapped_roles
 from groundwire.guards.grounding.lexical.text import (
     FIRST_PERSON,
     NEGATIONS_BUT_NO,
@@ -68,6 +70,9 @@ class Analysis:
     conflicts: list[tuple[str, str]] = field(default_factory=list)
     # source clauses the claim states with the opposite polarity (negation added/dropped)
     polarity_flips: list[str] = field(default_factory=list)
+    # (source clause, mood) the claim states as fact where the source asks, imagines,
+    # denies or hedges it (`assertion.unasserted`)
+    unasserted: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _entities(words: ClaimWords, text: str) -> list[int]:
@@ -78,7 +83,7 @@ def _entities(words: ClaimWords, text: str) -> list[int]:
     # the capitalised words (a word is never empty: its first character is raw[:1]), by
     # C-level passes; the first word is sentence-initial
     for i in itertools.compress(itertools.count(), map(str.isupper, map(_FIRST, raws))):
-        if i == 0 or lows[i] in STOPWORDS:
+        if i == 0 or (lows[i] in STOPWORDS and raws[i] != "May"):  # the month, not the modal
             continue
         # last non-blank character before the word (text[:start].rstrip()[-1])
         j = spans[i][0] - 1
@@ -151,7 +156,8 @@ def analyze(
     negation_flip = best is not None and claim_neg != best_neg
     if claim_neg and not ev.negated:
         negation_flip = True
-    polarity = check_polarity(cw, claim_text, ev, shared, known_names, cmask)
+    clauses = ClaimClauses(cw, claim_text, cmask)
+    polarity = check_polarity(cw, claim_text, ev, shared, known_names, cmask, clauses)
     if polarity.agreements and not polarity.flips:
         negation_flip = False  # the negation is undone by an antonym: "not disabled"/"enabled"
     first = not FIRST_PERSON.isdisjoint(clows) and not src_first
@@ -193,6 +199,8 @@ def analyze(
         (shared, uniq) if aligned_swaps else None,
     )
     conflicts += polarity.antonyms
+    if len(uniq) >= 3:
+        conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
     features["conflicts"] = float(min(len(conflicts), 2))
     return Analysis(
         features,
@@ -203,6 +211,7 @@ def analyze(
         negation_flip,
         conflicts,
         polarity.flips,
+        unasserted(cw, claim_text, ev, shared, clauses),
     )
 
 

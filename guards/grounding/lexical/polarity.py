@@ -35,10 +35,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.antonyms import codes, opposites
-from groundwire.guards.grounding.lexical.evidence import Evidence, Sentence, clause_stem_sets
-from groundwire.guards.grounding.lexical.text import NEGATIONS, ClaimWords, clause_cuts
+from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
+from groundwire.guards.grounding.lexical.text import (
+    IMPLICATIVES,
+    NEGATIONS,
+    ClaimWords,
+    has_implicative,
+    implicative_at,
+    number_value,
+)
 
-__all__ = ["ALIGN", "ALIGN_SOURCE", "SCOPE", "WINDOW", "Polarity", "check_polarity"]
+__all__ = [
+    "ALIGN",
+    "ALIGN_SOURCE",
+    "SCOPE",
+    "WINDOW",
+    "Polarity",
+    "check_polarity",
+    "same_specifics",
+]
 
 WINDOW = 4  # words either side of an antonym pair that must share a content word
 ALIGN = 0.6  # share of a claim clause's content words its aligned source clause holds
@@ -64,11 +79,16 @@ def _negations(lows: Sequence[str], clauses: Sequence[int], skip: set[int]) -> d
     """Clause number -> position of its first negation. Not negations: a clause-initial
     "no" (an answer to the other speaker), "no" before a number ("no 1"), "not only" /
     "not just" (which add, they do not deny), and the words at the positions in `skip`
-    (one side of an antonym pair: "never" against "always")."""
+    (one side of an antonym pair: "never" against "always"). A negative implicative
+    followed by "to" ("failed to migrate", "has yet to sign") is one."""
     out: dict[int, int] = {}
     n = len(lows)
     for k, low in enumerate(lows):
-        if low not in NEGATIONS or k in skip or clauses[k] in out:
+        if k in skip or clauses[k] in out:
+            continue
+        if low not in NEGATIONS:
+            if low in IMPLICATIVES and implicative_at(lows, k):  # "failed to migrate"
+                out[clauses[k]] = k
             continue
         nxt = lows[k + 1] if k + 1 < n else ""
         if low == "no" and (
@@ -120,6 +140,92 @@ def _same_slot(cstems: Sequence[str], content: Sequence[bool], i: int, s: Senten
     return not before.isdisjoint(s_after) and not after.isdisjoint(s_before)
 
 
+def _source_negations(s: Sentence) -> dict[int, int]:
+    """The sentence's own negations (no antonym pair skipped), kept with it."""
+    if s._negations is None:
+        s._negations = _negations(s.lows, s.clause_of(), set())
+    return s._negations
+
+
+def _denied_names(
+    words: ClaimWords,
+    content: Sequence[bool],
+    clause: Sequence[int],
+    claim_neg: dict[int, int],
+    ev: Evidence,
+    shared: Sequence[set[str] | frozenset[str]],
+) -> list[str]:
+    """Source clauses that deny a name the claim asserts, when the source names it
+    nowhere else: "The billing service runs on MongoDB" against "... We do not use
+    MongoDB anymore." takes its one specific from a denial. A name is a capitalised
+    content word that does not open the claim; its clause in the claim is not negated."""
+    out: list[str] = []
+    raws, stems = words.raws, words.stems
+    asserted = _asserted_stems(ev)
+    for i in range(1, len(raws)):
+        if not content[i] or not raws[i][:1].isupper() or clause[i] in claim_neg:
+            continue
+        if stems[i] in asserted:
+            continue  # a sentence without negation names it
+        denial = _only_denied(stems[i], ev, shared)
+        if denial is not None and denial not in out:
+            out.append(denial)
+    return out
+
+
+def _asserted_stems(ev: Evidence) -> frozenset[str]:
+    """The content stems of the source's sentences that have no negation at all (kept
+    with the evidence): a name among them is not only ever denied."""
+    memo = ev.derived
+    if memo is None:
+        memo = ev.derived = {}
+    found = memo.get("asserted_stems")
+    if found is None:
+        found = frozenset().union(*(s.stems for s in ev.sentences if not s.any_negation))
+        memo["asserted_stems"] = found
+    return found  # type: ignore[return-value]
+
+
+def _only_denied(
+    stem: str, ev: Evidence, shared: Sequence[set[str] | frozenset[str]]
+) -> str | None:
+    """The first source clause that denies `stem`, when every mention of it is denied
+    (it is among the `SCOPE` content words after a negation of its clause); else None."""
+    first: str | None = None
+    for s, hit in zip(ev.sentences, shared, strict=True):
+        if stem not in hit:
+            continue
+        if not s.any_negation:
+            return None
+        negs, sclause = _source_negations(s), s.clause_of()
+        for j, st in enumerate(s.word_stems):
+            if st != stem:
+                continue
+            positions = s.clause_positions(sclause[j])
+            neg = negs.get(sclause[j])
+            if neg is None or j not in _scope(positions, neg, s.content):
+                return None  # asserted here: not taken from a denial
+            if first is None:
+                first = " ".join(s.raws[k] for k in positions)
+    return first
+
+
+def same_specifics(
+    words: ClaimWords, c_pos: Sequence[int], s: Sentence, d_pos: Sequence[int]
+) -> bool:
+    """Every number of a claim clause (its word positions `c_pos`) stands in the source
+    clause (positions `d_pos` of sentence `s`): otherwise the two share their frame, not
+    their statement ("The deadline is March 10" is not "The deadline is not March 3"
+    negated). Names are not compared: a dialogue's clause names its speaker only in the
+    label ("Maria: I'll bring him")."""
+    nums = words.numbers
+    need = {nums[k] for k in c_pos if nums[k] is not None}
+    if not need:
+        return True
+    lows = s.lows
+    return need <= {number_value(lows[j]) for j in d_pos}
+
+
 def check_polarity(
     words: ClaimWords,
     claim_text: str,
@@ -127,6 +233,7 @@ def check_polarity(
     shared: Sequence[set[str] | frozenset[str]],
     known_names: set[str],
     content: Sequence[bool] | None = None,
+    clauses: ClaimClauses | None = None,
 ) -> Polarity:
     """Antonym substitutions and negation flips of the claim (its words: `claim_words`)
     against the sentences that share content words with it (`shared[i]`: the claim stems
@@ -168,14 +275,15 @@ def check_polarity(
                         continue
                     if _same_slot(cstems, content, i, s, j):
                         pairs.append((i, s, j))
-    claim_negated = not NEGATIONS.isdisjoint(claim_lows)
+    claim_negated = not NEGATIONS.isdisjoint(claim_lows) or has_implicative(lows)
     if not (pairs or claim_negated or ev.any_negation):
         return result  # nothing to compare polarities of (most claims)
-    cuts = clause_cuts(claim_text, words.spans, lows)
-    clause = list(itertools.accumulate(cuts))  # = text.clause_ids(...)
+    if clauses is None:
+        clauses = ClaimClauses(words, claim_text, content)
+    clause = clauses.ids()
     claim_neg = _negations(lows, clause, {i for i, _, _ in pairs})
     # clause number -> its word positions (a clause runs from one cut to the next)
-    bounds = [0, *itertools.compress(range(len(cuts)), cuts), len(cuts)]
+    bounds = clauses.bounds()
     claim_clauses = {c: list(range(a, b)) for c, (a, b) in enumerate(itertools.pairwise(bounds))}
     for i, s, j in pairs:
         sclause = s.clause_of()
@@ -193,9 +301,15 @@ def check_polarity(
             if pair not in result.antonyms:
                 result.antonyms.append(pair)
 
+    # -- a name the source only ever denies ---------------------------------------------
+    if ev.any_negation:
+        for text in _denied_names(words, content, clause, claim_neg, ev, shared):
+            if text not in result.flips:
+                result.flips.append(text)
+
     # -- negation flips between aligned clauses ------------------------------------------
     # the claim's clauses read as the source's are (`Sentence.clauses`)
-    c_stem_sets = clause_stem_sets(cstems, content, lows, bounds)
+    c_stem_sets = clauses.stem_sets()
     aligned = [
         (c_id, c_pos, c_stem_sets[c_id])
         for c_id, c_pos in claim_clauses.items()
@@ -214,9 +328,7 @@ def check_polarity(
             if s_skip:
                 source_neg = _negations(s.lows, s.clause_of(), s_skip)
             else:  # the sentence's own negations, the same for every claim: kept with it
-                if s._negations is None:
-                    s._negations = _negations(s.lows, s.clause_of(), set())
-                source_neg = s._negations
+                source_neg = _source_negations(s)
         else:
             source_neg = {}
         if not (claim_neg or source_neg):
@@ -225,7 +337,9 @@ def check_polarity(
             if hit.isdisjoint(c_stems):
                 continue
             for d_id, d_pos, d_stems in s.clauses():
-                if (c_id in claim_neg) == (d_id in source_neg) or len(d_pos) < 3:
+                if (c_id in claim_neg) == (d_id in source_neg):
+                    continue
+                if len(d_pos) < 3 and len(d_stems) < 3:  # a fragment, unless elliptical
                     continue
                 common = c_stems.intersection(d_stems)
                 # cheap bound first: even with an antonym pair counted, are they aligned?
@@ -252,7 +366,7 @@ def check_polarity(
                 if paired:
                     result.agreements += 1
                     continue
-                if focus.isdisjoint(common):
+                if focus.isdisjoint(common) or not same_specifics(words, c_pos, s, d_pos):
                     continue
                 text = " ".join(s.raws[k] for k in d_pos)
                 if text not in result.flips:

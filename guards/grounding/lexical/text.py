@@ -23,6 +23,7 @@ __all__ = [
     "CONJUNCTIONS",
     "COORDINATORS",
     "FIRST_PERSON",
+    "IMPLICATIVES",
     "NEGATIONS",
     "NEGATIONS_BUT_NO",
     "NUMBER_WORDS",
@@ -33,17 +34,25 @@ __all__ = [
     "Token",
     "claim_words",
     "clause_ids",
+    "has_implicative",
+    "implicative_at",
     "number_value",
     "parts_of",
     "stem",
     "tokenize",
     "word_offsets",
     "word_parts",
+    "word_set",
 ]
 
 
 def _words(text: str) -> list[str]:
     return text.split()
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The whitespace-separated words of `text`, for writing a word class as prose."""
+    return frozenset(text.split())
 
 
 # Function words carry no claim content; kept short and generic on purpose.
@@ -72,6 +81,28 @@ NEGATIONS = frozenset(
 )
 # A leading "no"/"not really" answers the other speaker; it negates no stated fact.
 NEGATIONS_BUT_NO = NEGATIONS - {"no"}
+# Verbs that deny the infinitive after them (negative implicatives: "we failed to
+# migrate the logs" says they were not migrated); a negation only when "to" follows.
+IMPLICATIVES = frozenset(
+    _words(
+        """fail fails failed failing refuse refuses refused refusing forgot forget forgets
+    forgetting neglect neglects neglected decline declines declined unable yet"""
+    )
+)
+
+
+def implicative_at(lows: Sequence[str], k: int) -> bool:
+    """The word at k denies the infinitive that follows it ("failed to", "has yet to")."""
+    return lows[k] in IMPLICATIVES and k + 1 < len(lows) and lows[k + 1] == "to"
+
+
+def has_implicative(lows: Sequence[str]) -> bool:
+    """Some word of `lows` is a negative implicative followed by "to"."""
+    return not IMPLICATIVES.isdisjoint(lows) and any(
+        implicative_at(lows, k) for k in range(len(lows) - 1)
+    )
+
+
 FIRST_PERSON = frozenset(_words("i me my mine myself we us our ours ourselves i'm i've i'd i'll"))
 SECOND_PERSON = frozenset(_words("you your yours yourself you're you've you'd you'll"))
 NUMBER_WORDS = {
@@ -87,6 +118,21 @@ NUMBER_WORDS.update(
     {"thirty": "30", "forty": "40", "fifty": "50", "hundred": "100", "thousand": "1000"}
 )
 NUMBER_WORDS.update({"million": "1000000", "billion": "1000000000", "half": "0.5"})
+# A frequency is a number too (once per period): "weekly" where the source says
+# "nightly" is a swapped number; "nightly" and "daily" are the same one.
+NUMBER_WORDS.update(
+    {
+        "hourly": "1/hour",
+        "daily": "1/day",
+        "nightly": "1/day",
+        "weekly": "1/week",
+        "fortnightly": "1/2weeks",
+        "monthly": "1/month",
+        "quarterly": "1/quarter",
+        "yearly": "1/year",
+        "annually": "1/year",
+    }
+)
 
 # One word: letters/digits (with decimal or thousands separators and an 's/'t ending), or %.
 # No anchors or look-arounds, so a slice of a text is read in place: findall(text, a, b).
@@ -138,7 +184,10 @@ class Token(NamedTuple):
 
 def _compute_parts(raw: str) -> tuple[str, str, bool, str | None]:
     low = raw.lower().replace("’", "'")
-    content = low not in STOPWORDS and low != "%" and (len(low) > 1 or low.isdigit())
+    # "May" capitalised is (almost always) the month, not the modal: a content word
+    content = (
+        (low not in STOPWORDS or raw == "May") and low != "%" and (len(low) > 1 or low.isdigit())
+    )
     return low, stem(low), content, number_value(low)
 
 

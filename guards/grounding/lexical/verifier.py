@@ -34,6 +34,7 @@ from groundwire.guards.grounding.base import (
     penalty_for,
     unknown_report,
 )
+from groundwire.guards.grounding.lexical.assertion import STRONG, unasserted_outside
 from groundwire.guards.grounding.lexical.evidence import evidence_for, known_names
 from groundwire.guards.grounding.lexical.features import Analysis, analyze
 from groundwire.guards.grounding.lexical.model import (
@@ -121,6 +122,10 @@ class LexicalVerifier:
         span = locate_span(turns, text)
         if span is None:
             return None
+        for s in evidence_for(turns).sentences:
+            inside = s.turn.id == span.turn_id and s.start < span.end and span.start < s.end
+            if inside and unasserted_outside(s, span.start, span.end):
+                return None  # "Nobody on the team uses Windows": read it
         return finish_report(
             claim,
             GroundingVerdict.SUPPORTED,
@@ -144,9 +149,14 @@ class LexicalVerifier:
         hi, lo = self.supported_threshold, self.partial_threshold
         specifics = [*a.missing_numbers, *a.missing_entities]
         contradiction = bool(a.conflicts or a.polarity_flips)
+        moods = {mood for _, mood in a.unasserted}
         penalty = 0.0
-        if contradiction or a.features["speaker_mismatch"] >= 1.0:
+        if contradiction or a.features["speaker_mismatch"] >= 1.0 or not STRONG.isdisjoint(moods):
             verdict = GroundingVerdict.NOT_SUPPORTED
+        elif moods and a.spans and p >= lo:
+            # stated as fact where the source only hedges, plans or conditions it
+            verdict = GroundingVerdict.PARTIAL
+            penalty = round(max(self.cfg.penalty_min, self.cfg.penalty_max), 4)
         elif p >= hi and not specifics and not a.negation_flip:
             verdict = GroundingVerdict.SUPPORTED
         elif p >= lo and a.spans:
@@ -191,6 +201,17 @@ class LexicalVerifier:
         return self.score(b) >= floor and not b.missing_numbers and not b.missing_entities
 
 
+_MOOD_SAYS = {
+    "question": "asked, not stated",
+    "hypothetical": "imagined",
+    "denied": "called false",
+    "past": "no longer so",
+    "hedged": "hedged",
+    "intended": "intended, not done",
+    "conditional": "under a condition",
+}
+
+
 def _explain(verdict: GroundingVerdict, a: Analysis) -> str:
     """The report's reasoning: the verdict, then each signal that moved it."""
     parts = [f"{a.features['coverage']:.0%} of content words found in the source"]
@@ -209,6 +230,11 @@ def _explain(verdict: GroundingVerdict, a: Analysis) -> str:
         )
     elif a.negation_flip:
         parts.append("negation differs from the best-matching source sentence")
+    if a.unasserted:
+        parts.append(
+            "the source does not assert it: "
+            + ", ".join(f"{text!r} ({_MOOD_SAYS[mood]})" for text, mood in a.unasserted[:3])
+        )
     if a.features["first_person"]:
         parts.append("first-person statement the source does not make")
     if a.features["speaker_mismatch"]:

@@ -1,0 +1,317 @@
+"""What the source asserts: a clause it asks, imagines, denies or only hedges is not a
+fact it states (docs/grounding.md §What the source asserts).
+
+Word overlap reads "Should we use Redis for the session store?" as support for "We use
+Redis for the session store": every word is there. So do the quote check and the
+negation check, since nothing is negated. This module reads each source clause's mood
+from closed classes of English function words, and a claim clause aligned with a clause
+the source does not assert (and stated without such a word itself) is reported:
+
+* **not asserted at all** (the claim is NOT_SUPPORTED): a question ("Should we ...?";
+  not "Did you know that ...?", which presupposes what follows), a hypothetical frame
+  and what follows it ("Let's pretend ...", "Suppose ...", "Imagine ..."), a clause the
+  same sentence calls false ("..., but that's wrong", "It is false that ..."), and a
+  habit given up ("I used to live in Berlin" against "I live in Berlin");
+* **asserted only weakly** (the claim is at most PARTIAL, with the largest penalty, as
+  docs/spec.md's "I think I should be done with the MVP by end of April" is): a hedge or
+  modal in the clause ("might", "probably", "I think"), an intention or wish ("we plan
+  to", "I want to", "we should"), a condition ("if", "unless") in the clause or opening
+  the clause before it.
+
+A clause is aligned as `polarity.py` aligns them (shared content words, `ALIGN` of the
+claim clause's and `ALIGN_SOURCE` of the source clause's), and only when no asserting
+source clause aligns with it at least as well: a plan stated and then confirmed is a fact.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Literal
+
+from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
+from groundwire.guards.grounding.lexical.polarity import ALIGN, ALIGN_SOURCE, same_specifics
+from groundwire.guards.grounding.lexical.text import NEGATIONS, ClaimWords, implicative_at, word_set
+
+__all__ = ["STRONG", "Mood", "sentence_moods", "unasserted", "unasserted_outside"]
+
+Mood = Literal["question", "hypothetical", "denied", "past", "hedged", "intended", "conditional"]
+# the moods that leave nothing asserted: a claim aligned only with them is NOT_SUPPORTED
+STRONG: frozenset[str] = frozenset(("question", "hypothetical", "denied", "past"))
+
+_HEDGES = word_set(
+    """might may could maybe perhaps possibly probably likely unlikely presumably
+    supposedly allegedly think guess believe suspect reckon doubt"""
+)
+_INTENT = word_set(
+    """want wants wanted wanting hope hopes hoped hoping wish wishes wished plan plans
+    planned planning intend intends intended intending should would considering"""
+)
+_FRAMES = word_set(
+    "pretend pretending suppose supposing imagine imagining hypothetically assume assuming"
+)
+_CONDITIONS = frozenset(("if", "unless", "whether"))
+# said of a statement: "that's wrong", "is false", "is a myth"
+_DENIALS = word_set("false untrue wrong incorrect inaccurate myth mistaken bogus")
+_BE = word_set("is was are were be been that's it's which's")
+_DEGREE = word_set("a an completely totally simply just plainly entirely")
+# "Did you know (that) ...?" presupposes what follows: not a question about it
+_FACTIVE = word_set("know knew realize realise remember aware notice noticed")
+# a claim that reports the conversation ("Caroline asks for ...") restates a speech act,
+# whatever its mood: not a fact drawn from the clause (verbs of speaking, asking,
+# advising and deliberating, in the forms that are not also nouns: "asked", not "question")
+_REPORTING = word_set(
+    """ask asks asked asking inquire inquires inquired wonders wondered questioned discuss
+    discusses discussed talked mention mentions mentioned suggest suggests suggested
+    propose proposes proposed say says said tell tells told claimed considers considered
+    advise advises advised recommend recommends recommended urge urges urged remind
+    reminds reminded warn warns warned offered replied answered demanded insist insists
+    insisted requested chatted converse converses conversed debated argue argues argued
+    negotiate negotiates negotiated contemplate contemplates contemplated"""
+)
+_CLOSERS = " \t\"'”’)]»"
+_SUBJECTS = word_set("i we you he she they it")
+# the first word of the sentence after a question, when it answers it
+_YES = word_set("yes yeah yep yup right correct exactly indeed true sure absolutely")
+_NO = word_set("no nope nah wrong incorrect false")
+_FILLERS = word_set("well oh um uh hmm so")
+# a sentence that opens with one of these asks all it says ("Is the cache on Redis, or
+# on Memcached?"); otherwise only its last clause is the question ("153 minutes of ...,
+# has the definition changed?")
+_INTERROGATIVE = word_set(
+    """do does did is are was were am can could will would should shall may might must
+    have has had what where who whom whose why how when which isn't aren't don't doesn't
+    didn't won't can't"""
+)
+
+# the strongest mood wins when a clause has two
+_RANK = {m: r for r, m in enumerate(("conditional", "intended", "hedged", *sorted(STRONG)))}
+
+
+def _denial_at(lows: Sequence[str], k: int) -> bool:
+    """The denial word at k is said of a statement ("that's wrong", "is a myth"), not of
+    a thing ("the wrong config", "a false alarm"): a form of "be" comes before it."""
+    j = k - 1
+    while j >= 0 and lows[j] in _DEGREE:
+        j -= 1
+    return j >= 0 and lows[j] in _BE
+
+
+def _cue(raws: Sequence[str], lows: Sequence[str], k: int) -> str | None:
+    """The mood the word at k marks, or None."""
+    low = lows[k]
+    nxt = lows[k + 1] if k + 1 < len(lows) else ""
+    if low in _HEDGES:
+        if low == "may" and k > 0 and raws[k][:1] == "M":
+            return None  # the month
+        if low == "could" and nxt == "not":
+            return None  # "could not read": a past fact, not a possibility
+        return "hedged"
+    if low in _INTENT:
+        return "intended"
+    if low in _CONDITIONS:
+        return "conditional"
+    if low in _FRAMES:
+        return "hypothetical"
+    if low in _DENIALS:
+        return "denied" if _denial_at(lows, k) else None
+    if low == "used" and nxt == "to" and k and lows[k - 1] in _SUBJECTS:
+        return "past"  # "we used to deploy", not "a device used to measure"
+    if low == "let's" and nxt == "say":
+        return "hypothetical"
+    return None
+
+
+_CUE_WORDS = _HEDGES | _INTENT | _CONDITIONS | _FRAMES | _DENIALS | {"used", "let's"}
+
+
+def word_moods(raws: Sequence[str], lows: Sequence[str], clause: Sequence[int]) -> dict[int, str]:
+    """Clause number -> the mood of the strongest cue bearing on it (clauses with none
+    are absent). A hedge, intention or given-up habit bears on its own clause, a frame on
+    its clause and those after it, a condition or a denial on the whole sentence.
+    Questions are the caller's (they need the text's punctuation)."""
+    out: dict[int, str] = {}
+    if _CUE_WORDS.isdisjoint(lows):
+        return out
+    last = clause[-1]
+    for k in range(len(lows)):
+        mood = _cue(raws, lows, k)
+        if mood is None:
+            continue
+        c = clause[k]
+        if mood == "denied":
+            reach: Sequence[int] = range(last + 1)
+        elif mood == "conditional":
+            # the condition's clause, and the one after it when the condition opens its
+            # clause ("If the budget allows, we move ..."); not the rest of the sentence
+            opens = k == 0 or clause[k - 1] != c
+            reach = (c, c + 1) if opens and c < last else (c,)
+        elif mood == "hypothetical":
+            reach = range(c, last + 1)
+        else:
+            reach = (c,)
+        for d in reach:
+            if d not in out or _RANK[mood] > _RANK[out[d]]:
+                out[d] = mood
+    return out
+
+
+def _is_question(text: str, lows: Sequence[str]) -> bool:
+    return text.rstrip(_CLOSERS).endswith("?") and _FACTIVE.isdisjoint(lows)
+
+
+def _may_have_moods(ev: Evidence) -> bool:
+    """Whether some sentence of the evidence may not simply assert: it has a cue word or
+    a question mark (most sources have neither; kept with the evidence)."""
+    memo = ev.derived
+    if memo is None:
+        memo = ev.derived = {}
+    found = memo.get("moods")
+    if found is None:
+        found = not _CUE_WORDS.isdisjoint(ev.lows) or any(
+            "?" in turn.text for turn in {s.turn for s in ev.sentences}
+        )
+        memo["moods"] = found
+    return bool(found)
+
+
+def sentence_moods(s: Sentence) -> dict[int, str]:
+    """The moods of a source sentence's clauses (cached on the sentence)."""
+    if s._moods is None:
+        if _CUE_WORDS.isdisjoint(s.lows) and "?" not in s.turn.text[s.start : s.end]:
+            s._moods = {}
+            return s._moods
+        clause = s.clause_of()
+        moods = word_moods(s.raws, s.lows, clause)
+        if _is_question(s.turn.text[s.start : s.end], s.lows):
+            last = clause[-1]
+            asked = range(last + 1) if _opening(s) in _INTERROGATIVE else (last,)
+            moods.update(dict.fromkeys(asked, "question"))
+        s._moods = moods
+    return s._moods
+
+
+def _opening(s: Sentence) -> str:
+    """The sentence's first word after a speaker label and a filler ("Ben: Well, yes,
+    we do." -> "yes")."""
+    lows = s.lows
+    k = 1 if len(lows) > 1 and s.turn.text.startswith(":", s.start + len(s.raws[0])) else 0
+    if k + 1 < len(lows) and lows[k] in _FILLERS:
+        k += 1
+    return lows[k]
+
+
+def _with_answer(moods: dict[int, str], sentences: Sequence[Sentence], i: int) -> dict[int, str]:
+    """The moods of sentence i once the next sentence is read: a question it answers
+    "yes" is stated ("Is it Redis? Yes."), one it answers "no" is denied."""
+    if "question" not in moods.values():
+        return moods
+    answer = _answered(sentences, i)
+    if answer is None:
+        return moods
+    if answer == "no":
+        return {d: "denied" if m == "question" else m for d, m in moods.items()}
+    return {d: m for d, m in moods.items() if m != "question"}
+
+
+def _answered(sentences: Sequence[Sentence], i: int) -> str | None:
+    """ "yes" or "no" when the sentence after question i opens with an answer to it."""
+    if i + 1 >= len(sentences):
+        return None
+    first = _opening(sentences[i + 1])
+    return "yes" if first in _YES else "no" if first in _NO else None
+
+
+def unasserted_outside(s: Sentence, lo: int, hi: int) -> bool:
+    """Whether something outside turn offsets lo:hi of sentence `s` may stop it asserting
+    what lies inside, so a quote of the claim must be read, not taken as support ("Nobody
+    on the team uses Windows"): the sentence is a question, a mood cue stands outside
+    the quote, or a negation (or "failed to") comes before it in its clause ("..., but
+    not Redis outages" after the quote denies something else)."""
+    if not s.any_negation and not sentence_moods(s):
+        return False
+    if _is_question(s.turn.text[s.start : s.end], s.lows):
+        return True
+    raws, lows, clause = s.raws, s.lows, s.clause_of()
+    spans = s.word_spans()
+    first = next((k for k, (a, _) in enumerate(spans) if a >= lo), len(spans))
+    for k, (a, _) in enumerate(spans):
+        if lo <= a < hi:
+            continue
+        if _cue(raws, lows, k) is not None:
+            return True
+        before = a < lo and first < len(spans) and clause[k] == clause[first]
+        if before and (lows[k] in NEGATIONS or implicative_at(lows, k)):
+            return True
+    return False
+
+
+def _may_align(hit: tuple[int, Sentence, set[str] | frozenset[str]]) -> bool:
+    """Some clause of the sentence that does not simply assert shares two content words
+    with the claim (cheap: the claim's clauses are not split for most claims)."""
+    _, s, stems = hit
+    moods = sentence_moods(s)
+    if not moods:
+        return False
+    return any(
+        d_id in moods and len(d_pos) >= 3 and len(stems.intersection(d_stems)) >= 2
+        for d_id, d_pos, d_stems in s.clauses()
+    )
+
+
+def unasserted(
+    words: ClaimWords,
+    claim_text: str,
+    ev: Evidence,
+    shared: Sequence[set[str] | frozenset[str]],
+    clauses: ClaimClauses,
+) -> list[tuple[str, str]]:
+    """(source clause, mood) for each claim clause whose best-aligned source clause is not
+    asserted and that states it without a mood word of its own."""
+    if not shared or not _may_have_moods(ev):
+        return []
+    sentences = ev.sentences
+    # the sentences sharing two content words with the claim (C-level passes pick them)
+    hits = [
+        (i, sentences[i], shared[i])
+        for i in itertools.compress(range(len(shared)), map((1).__lt__, map(len, shared)))
+    ]
+    if not hits or not any(map(_may_align, hits)):
+        return []
+    if claim_text.rstrip(_CLOSERS).endswith("?"):
+        return []
+    lows = words.lows
+    claim_moods = word_moods(words.raws, lows, clauses.ids())
+    bounds = clauses.bounds()
+    c_sets = clauses.stem_sets()
+    out: list[tuple[str, str]] = []
+    for c_id, c_stems in enumerate(c_sets):
+        c_pos = range(bounds[c_id], bounds[c_id + 1])
+        # a cue next door bears on a fragment too ("By end of April, Georgian should ...")
+        near = c_id in claim_moods or c_id - 1 in claim_moods or c_id + 1 in claim_moods
+        if near or len(c_stems) < 2 or any(lows[k] in _REPORTING for k in c_pos):
+            continue
+        # the best-aligned source clause; an asserting one wins a tie
+        best_key, best_text, best_mood = (0, False), "", None
+        for i, s, hit in hits:
+            if hit.isdisjoint(c_stems):
+                continue
+            moods = _with_answer(sentence_moods(s), sentences, i)
+            for d_id, d_pos, d_stems in s.clauses():
+                if len(d_pos) < 3:
+                    continue  # "Whitsunday Island?": a name asked about, no statement
+                common = len(c_stems.intersection(d_stems))
+                if common < 2 or common < ALIGN * len(c_stems):
+                    continue
+                if common < ALIGN_SOURCE * len(d_stems):
+                    continue
+                if not same_specifics(words, c_pos, s, d_pos):
+                    continue  # the same frame, another value: not the clause restated
+                mood = moods.get(d_id)
+                key = (common, mood is None)
+                if key > best_key:
+                    best_key, best_mood = key, mood
+                    best_text = " ".join(s.raws[k] for k in d_pos)
+        if best_mood is not None and (best_text, best_mood) not in out:
+            out.append((best_text, best_mood))
+    return out

@@ -1,0 +1,88 @@
+"""Who did what to whom: two names the claim puts in the opposite order of the source's,
+around the same words, have swapped roles ("Bob approved Alice's request" against
+"Alice approved Bob's request"; "Tom is the manager of Maria" against "Maria is the
+manager of Tom"). Word overlap sees every word; only the order tells.
+
+Not a swap: a change of voice (one side has "by" between the names: "Bob's request was
+approved by Alice"), names joined by nothing but function words ("Tom and Maria"), and
+relations that read the same both ways ("met", "married", "talked with").
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from collections.abc import Sequence
+
+from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.text import ClaimWords, word_set
+
+__all__ = ["swapped_roles"]
+
+# relations that hold both ways: swapping their two sides says the same
+_SYMMETRIC = word_set(
+    """with met meet meets meeting married marry marries marrying dated date dates dating
+    and or between versus vs against together each other same"""
+)
+
+
+_FIRST = operator.itemgetter(slice(0, 1))
+
+
+def _names(raws: Sequence[str], content: Sequence[bool]) -> list[int]:
+    """Positions of the capitalised content words (C-level passes find the capitals)."""
+    capitals = itertools.compress(itertools.count(), map(str.isupper, map(_FIRST, raws)))
+    return [i for i in capitals if content[i]]
+
+
+def _capitals(s: Sentence) -> dict[str, int]:
+    """Stem -> first position of the sentence's capitalised words (cached on it)."""
+    if s._capitals is None:
+        where: dict[str, int] = {}
+        for j, raw in enumerate(s.raws):
+            if raw[:1].isupper():
+                where.setdefault(s.word_stems[j], j)
+        s._capitals = where
+    return s._capitals
+
+
+def swapped_roles(
+    words: ClaimWords,
+    content: Sequence[bool],
+    sentences: Sequence[Sentence],
+    shared: Sequence[set[str] | frozenset[str]],
+    source_stems: set[str],
+) -> list[tuple[str, str]]:
+    """(claim name, source name) for each pair of names that a source sentence sharing
+    three content words with the claim puts around the same words the other way round
+    (`source_stems`: every content stem of the source)."""
+    raws, lows, stems = words.raws, words.lows, words.stems
+    names = [i for i in _names(raws, content) if stems[i] in source_stems]
+    if len(names) < 2:
+        return []
+    out: list[tuple[str, str]] = []
+    name_stems = {stems[i] for i in names}
+    # the sentences sharing three content words with the claim, two of them its names
+    three = map((2).__lt__, map(len, shared))
+    for s, hit in itertools.compress(zip(sentences, shared, strict=True), three):
+        if len(name_stems.intersection(hit)) < 2:
+            continue
+        where = _capitals(s)
+        found = [(i, where[stems[i]]) for i in names if stems[i] in where]
+        for (i1, j1), (i2, j2) in itertools.combinations(found, 2):
+            if stems[i1] == stems[i2] or j2 >= j1:
+                continue
+            between = [k for k in range(i1 + 1, i2) if content[k]]
+            s_between = set(s.word_stems[j2 + 1 : j1])
+            if not between or not all(stems[k] in s_between for k in between):
+                continue
+            c_lows = set(lows[i1 + 1 : i2])
+            s_lows = set(s.lows[j2 + 1 : j1])
+            if ("by" in c_lows) != ("by" in s_lows):
+                continue  # active against passive
+            if not _SYMMETRIC.isdisjoint(c_lows | s_lows):
+                continue
+            pair = (raws[i1], s.raws[j2])
+            if pair not in out:
+                out.append(pair)
+    return out

@@ -1,0 +1,269 @@
+"""What the source asserts (docs/grounding.md §What the source asserts), and the other
+checks that read a claim's words in their place: who did what to whom, negative
+implicatives, a denial that leaves out its predicate, a name the source only denies,
+frequencies and months.
+
+Every case that must not be supported is paired with one that must be, so the tests
+fail when a rule becomes too eager as well as when it misses.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from groundwire.guards.config import GroundingConfig
+from groundwire.guards.grounding.lexical import LexicalVerifier, analyze
+from groundwire.guards.grounding.lexical.assertion import STRONG, sentence_moods
+from groundwire.guards.grounding.lexical.evidence import evidence_for
+from groundwire.guards.protocols import GroundingRequest
+from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+from groundwire.topics.vocab import GroundingVerdict
+
+SUPPORTED = GroundingVerdict.SUPPORTED
+PARTIAL = GroundingVerdict.PARTIAL
+NOT_SUPPORTED = GroundingVerdict.NOT_SUPPORTED
+
+
+def turns_of(*texts: str) -> list[SourceTurn]:
+    return [SourceTurn(id=f"turn-{i}", text=t, source="user") for i, t in enumerate(texts, 1)]
+
+
+def verify(content: str, *texts: str) -> GroundingReport:
+    turns = turns_of(*texts)
+    claim = Claim(
+        claim_id="c", tenant_id="t", content=content, source="conversation", source_turns=turns
+    )
+    return LexicalVerifier(GroundingConfig()).verify_one(GroundingRequest(claim, turns))
+
+
+def approvable(report: GroundingReport) -> bool:
+    return report.verdict in (SUPPORTED, PARTIAL)
+
+
+# --- a quote is read in its sentence ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("the staging cluster runs Debian", "Nobody thinks the staging cluster runs Debian."),
+        ("the nightly export is encrypted", "It is false that the nightly export is encrypted."),
+        ("the CDN caches the login page", "Does the CDN cache the login page?"),
+        ("the ledger service uses MySQL", "Let's pretend the ledger service uses MySQL."),
+    ],
+)
+def test_a_quote_inside_a_denial_question_or_frame_is_not_support(claim: str, source: str) -> None:
+    report = verify(claim, source)
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+
+
+def test_a_quote_of_a_plain_statement_is_still_support() -> None:
+    report = verify(
+        "the staging cluster runs Debian", "As of today the staging cluster runs Debian."
+    )
+    assert report.verdict is SUPPORTED
+    assert report.reasoning == "supported: the source states the claim verbatim"
+
+
+# --- questions ------------------------------------------------------------------------------
+
+
+def test_a_question_is_not_a_statement_but_an_answered_one_is() -> None:
+    asked = verify(
+        "We use Postgres for the billing ledger", "Do we use Postgres for the billing ledger?"
+    )
+    assert asked.verdict is NOT_SUPPORTED
+    assert "asked, not stated" in asked.reasoning
+    answered = verify(
+        "We use Postgres for the billing ledger",
+        "Do we use Postgres for the billing ledger?",
+        "Yes, since last year.",
+    )
+    assert answered.verdict is SUPPORTED, answered.reasoning
+    denied = verify(
+        "We use Postgres for the billing ledger",
+        "Do we use Postgres for the billing ledger?",
+        "Ravi: No, it moved away.",
+    )
+    assert denied.verdict is NOT_SUPPORTED
+    assert "called false" in denied.reasoning
+
+
+def test_the_answer_to_a_question_supports_its_own_value() -> None:
+    source = "The ingest queue has 16 partitions? No, it has 24 partitions."
+    assert verify("The ingest queue has 24 partitions", source).verdict is SUPPORTED
+    assert verify("The ingest queue has 16 partitions", source).verdict is NOT_SUPPORTED
+
+
+def test_did_you_know_presupposes_what_follows() -> None:
+    report = verify(
+        "the billing ledger moved to Postgres", "Did you know the billing ledger moved to Postgres?"
+    )
+    assert report.verdict is SUPPORTED, report.reasoning
+
+
+def test_only_the_last_clause_of_a_declarative_sentence_is_asked() -> None:
+    moods = sentence_moods(
+        evidence_for(turns_of("The export runs at midnight, can we move it to noon?")).sentences[0]
+    )
+    assert moods == {1: "question"}
+
+
+def test_a_claim_that_reports_the_question_is_not_held_to_it() -> None:
+    source = "Nia: Can you recommend a good Italian cookbook?"
+    report = verify("Nia asks for a good Italian cookbook recommendation", source)
+    assert "asked, not stated" not in report.reasoning
+
+
+# --- denials said of a statement ------------------------------------------------------------
+
+
+def test_a_statement_the_same_sentence_calls_wrong_is_not_support() -> None:
+    source = "Omar said the quota is 50 jobs per hour, but that's wrong."
+    assert verify("The quota is 50 jobs per hour", source).verdict is NOT_SUPPORTED
+    # a noun that is also a verb of speaking ("requests") does not make it a report
+    noun = "Omar said the gateway allows 200 requests per minute, but that's wrong."
+    assert verify("The gateway allows 200 requests per minute", noun).verdict is NOT_SUPPORTED
+    # "wrong" said of a thing is no denial
+    assert approvable(
+        verify(
+            "The wrong certificate was deployed", "The wrong certificate was deployed on Monday."
+        )
+    )
+
+
+def test_a_denied_value_does_not_stop_the_corrected_one() -> None:
+    texts = (
+        "Omar said the quota is 50 jobs per hour, but that's wrong.",
+        "The real quota is 80 jobs per hour.",
+    )
+    assert approvable(verify("The quota is 80 jobs per hour", *texts))
+
+
+# --- hedges, plans and conditions cap at PARTIAL ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "We might move the audit logs to Glacier next quarter.",
+        "We plan to move the audit logs to Glacier next quarter.",
+        "If the budget allows, we move the audit logs to Glacier next quarter.",
+    ],
+)
+def test_a_hedged_planned_or_conditional_source_caps_a_plain_claim(source: str) -> None:
+    report = verify("We move the audit logs to Glacier next quarter", source)
+    assert report.verdict is PARTIAL, report.reasoning
+    assert report.confidence_penalty == GroundingConfig().penalty_max
+
+
+def test_a_claim_that_keeps_the_hedge_is_not_capped() -> None:
+    report = verify(
+        "We might move the audit logs to Glacier next quarter",
+        "We might move the audit logs to Glacier next quarter.",
+    )
+    assert report.verdict is SUPPORTED
+
+
+def test_a_plan_confirmed_elsewhere_is_a_fact() -> None:
+    report = verify(
+        "We moved the audit logs to Glacier",
+        "We plan to move the audit logs to Glacier.",
+        "Update: we moved the audit logs to Glacier on Friday.",
+    )
+    assert report.verdict is SUPPORTED, report.reasoning
+
+
+def test_a_hedge_in_another_clause_does_not_hedge_this_one() -> None:
+    report = verify(
+        "the export job runs on Spark",
+        "Maybe we should rewrite it, but the export job runs on Spark today.",
+    )
+    assert report.verdict is SUPPORTED, report.reasoning
+
+
+def test_a_given_up_habit_is_not_the_present() -> None:
+    source = "I used to commute to the Leeds office, now I work from Bristol."
+    assert verify("I commute to the Leeds office", source).verdict is NOT_SUPPORTED
+    assert (
+        verify(
+            "a sensor used to measure humidity", "They installed a sensor used to measure humidity."
+        ).verdict
+        is SUPPORTED
+    )
+
+
+def test_every_mood_is_ranked_and_the_strong_ones_leave_nothing_asserted() -> None:
+    assert {"question", "hypothetical", "denied", "past"} == STRONG
+
+
+# --- who did what to whom --------------------------------------------------------------------
+
+
+def test_swapped_roles_contradict_the_source() -> None:
+    source = "Priya reviewed Marco's pull request before the release."
+    report = verify("Marco reviewed Priya's pull request before the release", source)
+    assert report.verdict is NOT_SUPPORTED
+    assert "contradicts the source" in report.reasoning
+    assert verify("Priya reviewed Marco's pull request", source).verdict is SUPPORTED
+
+
+def test_passive_voice_and_symmetric_relations_are_not_swaps() -> None:
+    passive = verify(
+        "Marco's pull request was reviewed by Priya", "Priya reviewed Marco's pull request."
+    )
+    assert approvable(passive), passive.reasoning
+    met = analyze(
+        "Lena met Tariq at the Oslo summit", turns_of("Tariq met Lena at the Oslo summit."), set()
+    )
+    assert not met.conflicts
+
+
+# --- negative implicatives, elliptical denials, names only denied ----------------------------
+
+
+@pytest.mark.parametrize("verb", ["failed to", "has yet to", "refused to", "forgot to"])
+def test_a_negative_implicative_denies_its_infinitive(verb: str) -> None:
+    source = f"The vendor {verb} renew the support contract."
+    assert verify("The vendor renewed the support contract", source).verdict is NOT_SUPPORTED
+
+
+def test_an_implicative_without_an_infinitive_negates_nothing() -> None:
+    report = verify("The nightly backup failed", "The nightly backup failed twice this week.")
+    assert report.verdict is SUPPORTED, report.reasoning
+
+
+def test_a_denial_that_leaves_out_its_predicate_is_read_with_it() -> None:
+    source = "The runbook covers Kafka outages, but not Redis outages."
+    assert verify("The runbook covers Redis outages", source).verdict is NOT_SUPPORTED
+    assert verify("The runbook covers Kafka outages", source).verdict is SUPPORTED
+
+
+def test_a_name_taken_from_a_denial_is_not_support() -> None:
+    source = "The reporting service writes to Postgres. We do not use Cassandra anymore."
+    assert verify("The reporting service writes to Cassandra", source).verdict is NOT_SUPPORTED
+    both = "The reporting service writes to Postgres. Cassandra holds the event archive."
+    assert verify("The reporting service writes to Cassandra", both).verdict is not NOT_SUPPORTED
+
+
+# --- frequencies and months are values -------------------------------------------------------
+
+
+def test_a_swapped_frequency_contradicts_and_an_equal_one_does_not() -> None:
+    source = "Index rebuilds run nightly on the search cluster."
+    assert (
+        verify("Index rebuilds run weekly on the search cluster", source).verdict is NOT_SUPPORTED
+    )
+    # the same value in other words: not a contradiction (the word itself is still new)
+    assert approvable(verify("Index rebuilds run daily on the search cluster", source))
+
+
+def test_may_the_month_is_a_name_and_may_the_modal_is_not() -> None:
+    source = "The contract with the vendor was signed last March."
+    assert (
+        verify("The contract with the vendor was signed last May", source).verdict is NOT_SUPPORTED
+    )
+    modal = analyze(
+        "The vendor may sign the contract", turns_of("The vendor will sign the contract."), set()
+    )
+    assert "may" not in [w.lower() for w in modal.missing_entities]
