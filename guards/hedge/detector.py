@@ -207,8 +207,8 @@ class HedgeDetector:
             check = pat.check
             for m in pat.regex.finditer(lower):
                 start = m.start()
-                if start and lower[start - 1].isalnum():
-                    continue  # inside a word ("dismay" is not "may")
+                if start and lower[start - 1].isalnum() and lower[start].isalnum():
+                    continue  # inside a word ("dismay" is not "may"); "Redis??" is a note
                 end = m.end()
                 phrase = norm[start:end].strip()
                 if check:

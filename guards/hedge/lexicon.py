@@ -80,9 +80,20 @@ _PERSONAL: tuple[_Spec, ...] = (
         r"(?:sure|certain|confident)\b",
     ),
     (
-        "guess hunch gut impression sense feeling",
-        r"my (?:guess|hunch|gut feeling|gut|impression|sense|feeling)(?: (?:is|was|says)\b|:)",
+        "guess hunch gut impression sense feeling assumption bet",
+        r"my (?:guess|hunch|gut feeling|gut|impression|sense|feeling|assumption|bet)"
+        r"(?: (?:is|was|says)\b|:)",
     ),
+    # A guess named as one, and the writer's gut ("wild guess:", "gut feeling: ...").
+    ("guess", r"(?:wild|educated|rough|blind) guess\b"),
+    ("gut", r"gut (?:feeling|says|tells me)\b"),
+    ("guess", r"if i (?:had|have) to guess\b"),
+    # The claim labelled as the writer's conjecture ("Speculation: ...", "Hypothesis: ...").
+    (
+        "speculation hypothesis conjecture assumption",
+        r"(?:speculation|hypothesis|conjecture|assumption):",
+    ),
+    ("methinks", r"methinks\b"),
     ("feeling hunch impression sense", r"i have (?:a|the) (?:feeling|hunch|impression|sense)\b"),
     ("impression", r"i(?:'m| am| was) under the impression\b"),
     ("guess", r"best guess\b"),
@@ -97,6 +108,7 @@ _PERSONAL: tuple[_Spec, ...] = (
     # Bare "maybe"/"perhaps": docs/spec.md §Hedges lists them as personal speculation.
     # ... except before a quantity ("maybe 15k"), where it approximates a number (below).
     ("maybe perhaps", r"(?:maybe|perhaps)\b(?! [~$€£]?\d)"),
+    ("mayhaps perchance", r"(?:mayhaps|perchance)\b"),
 )
 _ADMITTED: tuple[_Spec, ...] = (
     (
@@ -122,6 +134,10 @@ _ADMITTED: tuple[_Spec, ...] = (
     ("remember recall", r"i (?:can't|cannot|can not) (?:remember|recall)\b"),
     ("correctly right", r"if i (?:recall|remember|understand) (?:correctly|right)\b"),
     ("iirc afaik afaict", r"(?:iirc|afaik|afaict)\b"),
+    # The chat forms of "I don't know" ("idk", "dunno").
+    ("idk dunno", r"(?:idk|dunno)\b"),
+    ("quote", r"(?:don't|do not) quote me\b"),
+    ("top", r"off the top of my head\b"),
     ("know tell remember", r"as far as i (?:know|can tell|remember)\b"),
     ("knows", r"who knows\b"),
     ("say tell", r"hard to (?:say|tell)\b"),
@@ -139,9 +155,22 @@ _ADMITTED: tuple[_Spec, ...] = (
     # A note left on the claim that it still needs checking.
     (
         "checking verification confirmation needed verified confirmed",
-        r"\((?:needs (?:checking|verification|confirmation)|citation needed|"
-        r"to be (?:verified|confirmed)|not (?:yet )?(?:verified|confirmed))\)",
+        r"[(\[](?:needs (?:checking|verification|confirmation)|citation needed|"
+        r"to be (?:verified|confirmed)|not (?:yet )?(?:verified|confirmed))[)\]]",
     ),
+    # The same note closing the claim after a comma or a dash ("..., to be verified.",
+    # "... - pending confirmation"); "orders are to be confirmed by email" states a rule.
+    (
+        "verified confirmed verification confirmation checking",
+        r"(?:(?<=, )|(?<=- )|(?<=\u2014 ))(?:to be (?:verified|confirmed)|"
+        r"pending (?:verification|confirmation)|needs (?:checking|verification|confirmation))"
+        r"(?=\s*(?:[.!?;)]|$))",
+    ),
+    # A note to check it later ("TODO verify", "TODO: confirm").
+    ("todo", r"todo:? (?:verify|check|confirm|double-check)\b"),
+    # A question mark left on the claim as a note of doubt ("... uses Redis (?)"). Not
+    # "??", which reviews use for emphasis ("What were they thinking??").
+    ("(?)", r"\(\?\)"),
     # "..., unverified." closing the claim; "tokens are unverified" states a fact.
     (
         "unverified unconfirmed",
@@ -150,7 +179,7 @@ _ADMITTED: tuple[_Spec, ...] = (
     ),
     # The writer says the claim itself is unchecked: "(unverified)", "Unconfirmed: ...",
     # "this has not been verified". Not "X was not verified", which may report a fact.
-    ("unverified unconfirmed", r"\(un(?:verified|confirmed)\)"),
+    ("unverified unconfirmed", r"[(\[]un(?:verified|confirmed)[)\]]"),
     ("unverified unconfirmed", r"un(?:verified|confirmed):"),
     (
         "verified confirmed",
@@ -191,6 +220,14 @@ _TECHNICAL: tuple[_Spec, ...] = (
         r"(?:probably|possibly|potentially|presumably|apparently|seemingly|supposedly|"
         r"conceivably|arguably|likely|unlikely)\b",
     ),
+    # Chat forms of "probably" and "kind of" / "sort of" (a vague predicate).
+    ("prolly probs kinda sorta", r"(?:prolly|probs|kinda|sorta)\b"),
+    ("hopefully", r"hopefully\b"),
+    # The writer's estimate or opinion, named as such: worth a reviewer's look, not a
+    # block (an evaluation, "I'd say the seats were fine", is not doubt).
+    ("say", r"i(?:'d| would) say\b"),
+    ("opinion", r"in my (?:humble |honest )?opinion\b"),
+    ("imo imho", r"(?:imo|imho)\b"),
     ("seem seems seemed seeming seemingly", r"seem(?:s|ed|ing|ingly)?\b"),
     ("appear appears appeared", r"appear(?:s|ed)? (?:to|that|as if|as though|\w+ly)\b"),
     (_FREQUENCY_WORDS, r"(?:typically|usually|often|generally|normally)\b"),
@@ -202,6 +239,10 @@ _TECHNICAL: tuple[_Spec, ...] = (
     ("said", r"it(?:'s| is) said (?:that|to)\b"),
     ("say", r"(?:people|they) say that\b"),
     ("heard", r"i(?:'ve| have) heard (?:that|it said)\b"),
+    ("heard", r"i heard (?:that|somewhere|from|it said)\b"),
+    ("told tells", r"(?:someone|somebody|a friend|people) (?:told|tells) me\b"),
+    # "Word is ..." opening a sentence: hearsay ("the word is 'hello'" is a value).
+    ("word", r"(?:^|(?<=[.!?] ))word is\b"),
     # "I was told to restart it" reports an instruction, not a claim.
     ("told", r"i(?:'m| am| was|'ve been| have been) told\b(?! to\b)"),
     ("sources", r"sources (?:say|said|suggest|claim|indicate)\b"),
@@ -215,6 +256,13 @@ _TECHNICAL: tuple[_Spec, ...] = (
     # Evidential appearance with a clause ("looks as if it leaks"); "looks like X" is
     # mostly a visual comparison ("looks like a toy"), so it is not listed.
     ("looks sounds", r"(?:looks|sounds) as (?:if|though)\b"),
+    # ... and "Looks like ..." opening a sentence, subject dropped: an inference, not a
+    # comparison ("Looks like the cache is cold").
+    (
+        "looks sounds",
+        r"(?:^|(?<=[.!?] ))(?:looks|sounds) like (?:the|we|it|it's|they|you|this|that|"
+        r"there|i|he|she|our|my|your|their)\b",
+    ),
     ("theory", r"in theory\b"),
     # Impersonal likelihood: "it is possible that", "the possibility that", "chances are".
     # Root "possible" ("as fast as possible", "made possible") has no "that" clause.
@@ -223,8 +271,12 @@ _TECHNICAL: tuple[_Spec, ...] = (
     # "Odds are it leaks" opens a clause; "the odds are stored in a table" is a noun.
     ("odds", r"(?:^|(?<=[.!?,;:] ))odds are\b"),
     ("odds", r"odds are (?:that|good|high)\b"),
-    ("likelihood", r"in all likelihood\b"),
-    ("chance", r"(?:there's|there is) (?:a|an) (?:good|fair|strong|decent|real|high) chance\b"),
+    ("likelihood probability", r"in all (?:likelihood|probability)\b"),
+    (
+        "chance",
+        r"(?:there's|there is) (?:a|an) (?:(?:good|fair|strong|decent|real|high|slight|small) )?"
+        r"chance\b",
+    ),
     ("plausible", r"plausible that\b"),
     # Epistemic "must" of inference: only the perfect ("must have been", "must've gone");
     # "must be set" / "must have 3 GB" are obligations or requirements.
@@ -323,7 +375,7 @@ _APPROXIMATION: tuple[_Spec, ...] = (
     ("so", r"or so\b"),
 )
 # Triggers that are characters or word endings rather than words: checked as substrings.
-_SUBSTRING_TRIGGERS = frozenset({"~", "≈", "ish"})
+_SUBSTRING_TRIGGERS = frozenset({"~", "≈", "ish", "(?)"})
 
 
 # Which post-match filter a pattern needs (decided once, when the pattern is built):
@@ -463,7 +515,7 @@ def candidates(lower: str, tokens: Iterable[bytes] | None = None) -> Sequence[in
     if tokens is None:
         tokens = byte_words(lower)
     words = TRIGGER_WORDS.intersection(tokens)
-    if "~" in lower or "\u2248" in lower or "ish" in lower:
+    if "~" in lower or "\u2248" in lower or "ish" in lower or "(?)" in lower:
         chosen: set[int] = set()
         for word in words:
             chosen.update(_BY_BYTES[word])

@@ -8,7 +8,16 @@ word to a person, so they were a way past every hedge pattern:
   "I t h i n k" (spaced out, the letters of several words run together);
 * **digits for letters**: "pr0bably", "m4ybe", "poss1bly", "d0n't kn0w".
 
-`respell` turns both back into words before the patterns run. A run of single
+Three more keep the word whole but bent:
+
+* **stretched**: "maaaybe", "perrrhaps", "probablyyy" (a letter three times or more);
+* **cut**: "prob-ably", "may.be", "per*haps" (pieces that join into a lexicon word);
+* **misspelled** by one letter: "probaly", "possibily", "perhap", "mayb", "prehaps" (one
+  letter left out, added, changed or two swapped, in a hedge adverb of the lexicon; the
+  word keeps the adverb's first letter and its last two, or is the adverb without its
+  last letter, so "possible" and "probable" stay what they are).
+
+`respell` turns all of them back into words before the patterns run. A run of single
 characters inside one word ("p.r.o.b", "l-e-a-d") is that word; a spaced run is split into
 the lexicon words it spells ("i t h i n k" -> "i think") or left alone when it spells none
 (where its words end cannot be told); a word of letters and digits becomes the lexicon
@@ -21,10 +30,11 @@ cheap test the detector runs on every claim.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 
-from groundwire.guards.hedge.lexicon import PATTERNS, TRIGGER_WORDS
+from groundwire.guards.hedge.lexicon import PATTERNS, TRIGGER_WORDS, byte_words
 
 __all__ = ["needs_respelling", "respell"]
 
@@ -72,25 +82,138 @@ def _lexicon() -> frozenset[str]:
     return frozenset(w.strip("'") for w in words)
 
 
-def needs_respelling(lower: str, words: Sequence[bytes]) -> bool:
-    """Whether `lower` (the lower-cased text) may hold a spelled-out or digit-spelled
-    word. `words`: its words as `lexicon.byte_words` gives them (split at spaces and
-    punctuation), which the detector has anyway: a spelled run is three one-character
-    words in a row."""
+# The hedge adverbs whose one-letter misspellings are read as them.
+_TYPO_TARGETS = (
+    *("probably", "possibly", "perhaps", "maybe", "presumably", "apparently", "supposedly"),
+    *("allegedly", "reportedly", "seemingly", "conceivably", "potentially"),
+)
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+# a letter three times in a row; letters on both sides of ".", "-", "*", "_" or "·"
+_STRETCH_HINT = re.compile(r"([a-z])\1\1")
+_STRETCHED = re.compile(r"(?<![A-Za-z])[A-Za-z]*([A-Za-z])\1\1[A-Za-z]*(?![A-Za-z])")
+# (written to start with the mark class, so the engine skips ahead to the next mark)
+_CUT_HINT = re.compile(r"[-.*_\u00b7](?<=[a-z].)(?=[a-z])")
+# `_MIXED_HINT` or `_CUT_HINT`, in one pass (both start with a character class)
+_MARK_HINT = re.compile(
+    r"[-.*_\u00b70-9](?:(?<=[a-z][-.*_\u00b7])(?=[a-z])|(?<=[a-z'][0-9])|(?<=[0-9])[a-z'])"
+)
+_CUT = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?:[-.*_\u00b7][A-Za-z]+)+(?![A-Za-z0-9])")
+_CUT_MARKS = str.maketrans("", "", "-.*_\u00b7")
+_RUN = re.compile(r"([A-Za-z])\1{2,}")
+_MAX_RUNS = 3  # a word with more stretched runs is read with each run as one letter
+
+
+def _near(word: str) -> set[str]:
+    """Every string one edit from `word` (a letter left out, added, changed, or two
+    neighbours swapped)."""
+    out: set[str] = set()
+    n = len(word)
+    for i in range(n + 1):
+        out.update(word[:i] + c + word[i:] for c in _LETTERS)
+        if i < n:
+            out.add(word[:i] + word[i + 1 :])
+            out.update(word[:i] + c + word[i + 1 :] for c in _LETTERS)
+        if i < n - 1:
+            out.add(word[:i] + word[i + 1] + word[i] + word[i + 2 :])
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _typos() -> dict[bytes, str]:
+    """Misspelling (as bytes, what `lexicon.byte_words` yields) -> the adverb it stands
+    for: one edit away, the same first letter and last two letters (or the adverb without
+    its last letter), and no lexicon word itself."""
+    vocabulary = _lexicon()
+    out: dict[bytes, str] = {}
+    for target in _TYPO_TARGETS:
+        for near in _near(target):
+            keeps = near[:1] == target[:1] and (near[-2:] == target[-2:] or near == target[:-1])
+            if keeps and near != target and near not in vocabulary and len(near) >= 4:
+                out[near.encode()] = target
+    return out
+
+
+def _disguises(lower: str, words: Sequence[bytes]) -> tuple[bool, bool, bool, list[bytes]]:
+    """Which disguises `lower` may hold: spelled or digit-spelled words, stretched words,
+    cut words, and the misspelled hedge adverbs among `words`."""
     try:
         lengths = bytes(map(len, words))
     except ValueError:  # a word of 256 bytes or more
         lengths = bytes(min(len(w), 255) for w in words)
-    return _THREE_SINGLES in lengths or _MIXED_HINT.search(lower) is not None
+    spelled = _THREE_SINGLES in lengths or _MIXED_HINT.search(lower) is not None
+    stretched = _STRETCH_HINT.search(lower) is not None
+    cut = _CUT_HINT.search(lower) is not None
+    typos = _typos()
+    misspelled = [] if typos.keys().isdisjoint(words) else [w for w in words if w in typos]
+    return spelled, stretched, cut, misspelled
+
+
+def needs_respelling(lower: str, words: Sequence[bytes]) -> bool:
+    """Whether `lower` (the lower-cased text) may hold a spelled-out, digit-spelled,
+    stretched, cut or misspelled hedge word. `words`: its words as `lexicon.byte_words`
+    gives them (split at spaces and punctuation), which the detector has anyway: a
+    spelled run is three one-character words in a row. Runs on every claim: the digit
+    and the mark tests are one regex pass (`_MARK_HINT`), the rest set operations."""
+    try:
+        lengths = bytes(map(len, words))
+    except ValueError:  # a word of 256 bytes or more
+        lengths = bytes(min(len(w), 255) for w in words)
+    return (
+        _THREE_SINGLES in lengths
+        or _MARK_HINT.search(lower) is not None
+        or not _typos().keys().isdisjoint(words)
+        or _STRETCH_HINT.search(lower) is not None
+    )
 
 
 def respell(text: str) -> str:
-    """`text` with hedge words spelled letter by letter or with digits made plain words
-    (see the module docstring); text with neither disguise comes back as it was."""
+    """`text` with hedge words spelled letter by letter or with digits, stretched, cut or
+    misspelled made plain words (see the module docstring); text with none of these
+    comes back as it was. Each pass runs only when its cheap test says it may apply."""
+    lower = text.lower()
+    spelled, stretched, cut, misspelled = _disguises(lower, byte_words(lower))
     vocabulary = _lexicon()
-    text = _join_runs(_PUNCTUATED, text, vocabulary, whole=True)
-    text = _join_runs(_SPACED, text, vocabulary, whole=False)
-    return _MIXED.sub(functools.partial(_unleet, vocabulary), text)
+    if spelled:
+        text = _join_runs(_PUNCTUATED, text, vocabulary, whole=True)
+        text = _join_runs(_SPACED, text, vocabulary, whole=False)
+        text = _MIXED.sub(functools.partial(_unleet, vocabulary), text)
+    if stretched:
+        text = _STRETCHED.sub(functools.partial(_unstretch, vocabulary), text)
+    if cut:
+        text = _CUT.sub(functools.partial(_uncut, vocabulary), text)
+    if misspelled:
+        typos = _typos()
+        found = "|".join(sorted({w.decode() for w in misspelled}))
+        pattern = re.compile(rf"(?<![A-Za-z])(?:{found})(?![A-Za-z])", re.IGNORECASE)
+        text = pattern.sub(lambda m: typos[m.group(0).lower().encode()], text)
+    return text
+
+
+def _unstretch(vocabulary: frozenset[str], m: re.Match[str]) -> str:
+    """A word with a letter three times or more: the lexicon word it makes with each such
+    run cut to one or two letters, else the word as written ("Zzz", "brrr")."""
+    word = m.group(0)
+    runs = list(_RUN.finditer(word))
+    if len(runs) > _MAX_RUNS:
+        return word
+    for lengths in itertools.product((1, 2), repeat=len(runs)):
+        parts: list[str] = []
+        at = 0
+        for run, keep in zip(runs, lengths, strict=True):
+            parts += (word[at : run.start()], run.group(1) * keep)
+            at = run.end()
+        parts.append(word[at:])
+        option = "".join(parts)
+        if option.lower() in vocabulary:
+            return option
+    return word
+
+
+def _uncut(vocabulary: frozenset[str], m: re.Match[str]) -> str:
+    """Pieces joined by marks: the lexicon word they make together ("prob-ably"), else
+    as written ("on-call", "e.g")."""
+    joined = m.group(0).translate(_CUT_MARKS)
+    return joined if joined.lower() in vocabulary else m.group(0)
 
 
 def _spellings(chars: str) -> list[str]:

@@ -91,3 +91,56 @@ def test_a_long_run_of_single_letters_is_bounded() -> None:
     text = "x " * 5_000 + "is the fleet size."
     assert respell(text) == text
     assert outcome(text) == (HedgeAction.NONE, None)
+
+
+# --- stretched, cut and misspelled hedge words --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The user maaaybe prefers dark mode.", HedgeCategory.PERSONAL_SPECULATION),
+        ("The user perrrhaps prefers dark mode.", HedgeCategory.PERSONAL_SPECULATION),
+        ("The user probablyyyy prefers dark mode.", HedgeCategory.TECHNICAL_HEDGE),
+        ("The user posssssibly prefers dark mode.", HedgeCategory.TECHNICAL_HEDGE),
+        ("The user prob-ably prefers dark mode.", HedgeCategory.TECHNICAL_HEDGE),
+        ("The user per*haps prefers dark mode.", HedgeCategory.PERSONAL_SPECULATION),
+        ("The user may.be prefers dark mode.", HedgeCategory.PERSONAL_SPECULATION),
+        ("The user probaly prefers dark mode.", HedgeCategory.TECHNICAL_HEDGE),
+        ("The user propably prefers dark mode.", HedgeCategory.TECHNICAL_HEDGE),
+        ("The user possibily prefers dark mode.", HedgeCategory.TECHNICAL_HEDGE),
+        ("The user perhap prefers dark mode.", HedgeCategory.PERSONAL_SPECULATION),
+        ("The user prehaps prefers dark mode.", HedgeCategory.PERSONAL_SPECULATION),
+        ("The user mayb prefers dark mode.", HedgeCategory.PERSONAL_SPECULATION),
+        ("The user supposdly prefers dark mode.", HedgeCategory.TECHNICAL_HEDGE),
+    ],
+)
+def test_stretched_cut_and_misspelled_hedges_are_read(text: str, expected: HedgeCategory) -> None:
+    assert outcome(text)[1] is expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # real words one letter from a hedge adverb, and stretched or cut words that make
+        # no lexicon word, stay what they are
+        "The fastest possible failover is a warm standby.",
+        "The probable cause was recorded in the postmortem.",
+        "The on-call engineer restarts the broker.",
+        "The e.g. field lists examples.",
+        "The alarm goes brrrr at 6.",
+        "The bookkeeping job runs at midnight.",
+        "The team said Zzz to the pager.",
+    ],
+)
+def test_words_that_only_look_bent_stay_unflagged(text: str) -> None:
+    assert outcome(text) == (HedgeAction.NONE, None)
+
+
+def test_the_cheap_test_sees_the_new_disguises_and_not_plain_text() -> None:
+    for bent in ("maaaybe", "prob-ably", "probaly"):
+        lower = f"the user {bent} prefers dark mode."
+        assert needs_respelling(lower, byte_words(lower)), bent
+    plain = "the user prefers dark mode and restarts the broker."
+    assert not needs_respelling(plain, byte_words(plain))
+    assert respell("The user probaly prefers it") == "The user probably prefers it"
