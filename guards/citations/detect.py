@@ -47,7 +47,11 @@ class Citation(NamedTuple):
 # measured several times slower. Left boundaries are checked in Python (`_starts_word`).
 _URL = re.compile(r"https?://[^\s<>\"'`]+")
 _URL_TRAILING = ".,;:!?)]}'\""
-_ADR = re.compile(r"adr[-_\s]?(\d{1,6})\b")
+# "ADR-7", "ADR 7", "ADR#7", "ADR #7", "ADR: 7", "ADR no. 7", "ADR number 7", "ADRs 7"
+_ADR_NUMBER = r"[-_\s:]{0,2}(?:#|no\.\s?|number\s)?(\d{1,6})\b"
+_ADR = re.compile(r"adrs?" + _ADR_NUMBER)
+# ... and the name written out ("architecture decision record 7", "decision record #7")
+_ADR_WORDS = re.compile(r"decision record" + _ADR_NUMBER)
 # The same with the letters spelled apart ("A.D.R.-7", "A D R 7"): a model's or a
 # producer's way around the pattern above, with the same meaning to a reader.
 _ADR_SPELLED = re.compile(r"a(?:\. ?| )d(?:\. ?| )r\.?[-_\s]?(\d{1,6})\b")
@@ -110,12 +114,18 @@ def detect(text: str) -> list[Citation]:
     adr_patterns = [_ADR] if "adr" in lower else []
     if ("d." in lower or " d " in lower) and _ADR_SPELLED.search(lower):
         adr_patterns.append(_ADR_SPELLED)
+    if "decision record" in lower:
+        adr_patterns.append(_ADR_WORDS)
+    adr_spans: list[tuple[int, int]] = []
     for pattern in adr_patterns:
         for m in pattern.finditer(lower):
             if _starts_word(lower, m.start()):
                 start = m.start() - 1 if lower[m.start() - 1 : m.start()] == "[" else m.start()
                 end = m.end() + 1 if lower[m.end() : m.end() + 1] == "]" else m.end()
                 found.append(Citation(CitationType.ADR, f"ADR-{m.group(1)}", start, end))
+                adr_spans.append((start, end))
+    if adr_spans:
+        lower = _blank(lower, adr_spans)  # "ADR #7" is not also issue 7
     colours: list[tuple[int, int]] = []
     if "#" in lower:
         colours = [(m.start(), m.end()) for m in _COLOUR.finditer(lower)]

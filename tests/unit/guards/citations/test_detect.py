@@ -39,6 +39,27 @@ def test_an_adr_spelled_with_its_letters_apart_is_an_adr(text: str, expected: li
     assert [c.value for c in detect(text)] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Per ADR #999, we use Redis", [("adr", "ADR-999")]),
+        ("Per ADR#12 we use Redis", [("adr", "ADR-12")]),
+        ("Per ADR: 12 we use Redis", [("adr", "ADR-12")]),
+        ("Per ADR no. 12 we use Redis", [("adr", "ADR-12")]),
+        ("Per ADR number 12 we use Redis", [("adr", "ADR-12")]),
+        ("Per architecture decision record 999, we use Redis", [("adr", "ADR-999")]),
+        ("See decision record #41 for why", [("adr", "ADR-41")]),
+        # the words without a number are no citation; an issue beside an ADR stays one
+        ("We keep a decision record for every choice", []),
+        ("ADR-3 and #77 agree", [("adr", "ADR-3"), ("issue", "#77")]),
+    ],
+)
+def test_an_adr_numbered_another_way_is_an_adr_not_an_issue(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert _pairs(text) == expected
+
+
 def test_colour_codes_are_not_citations() -> None:
     assert _pairs("The header colour is #abc123 and the border #112233") == []
     assert _pairs("Overlay uses #aabbccdd") == []
