@@ -18,9 +18,12 @@
   hallucination: a person decides);
 * a semantic cluster (similar text, other subject or predicate): two memories about
   different subjects are distinct; opposite wording (a number against another number,
-  a negation on one side, WordNet antonyms) is a contradiction; the same object, or the
-  same statement in other words, is equivalent; anything mixed stays distinct (no
-  automatic merge on doubt).
+  a negation on one side, WordNet antonyms; and, read by the offline grounding
+  verifier's rules in both directions, a swapped name or frequency, swapped roles, a
+  negative implicative such as "failed to", a statement the other only asks about) is a
+  contradiction; one that only hedges, plans or conditions what the other states is
+  distinct (never merged into it); the same object, or the same statement in other
+  words, is equivalent; anything mixed stays distinct (no automatic merge on doubt).
 
 `LlmJudge` (guards/consistency/llm_judge.py) asks a model the same question; a call that
 fails is `unknown`, never a guess.
@@ -39,8 +42,11 @@ from groundwire.guards.consistency.config import ConsistencyConfig
 from groundwire.guards.consistency.extract import object_key, predicate_key, subject_key
 from groundwire.guards.consistency.memory import is_stateful
 from groundwire.guards.consistency.signals import Cluster
+from groundwire.guards.grounding.lexical import analyze
 from groundwire.guards.grounding.lexical.antonyms import antonymous
+from groundwire.guards.grounding.lexical.assertion import STRONG
 from groundwire.topics.memory import MemoryRecord
+from groundwire.topics.records import SourceTurn
 from groundwire.topics.vocab import ConsistencyVerdict
 
 __all__ = ["Judge", "Judgement", "RuleJudge", "rule_verdict"]
@@ -75,21 +81,50 @@ def _days(delta: timedelta) -> str:
     return f"{abs(delta).total_seconds() / 86_400:.0f} days"
 
 
+def _read_against(a: str, b: str) -> tuple[str | None, bool]:
+    """`a` read against `b` by the offline grounding verifier's contradiction rules
+    (a swapped number or name, an antonym in the slot, a negation flip, swapped roles,
+    a name `b` only denies): why they contradict, or None; and whether `b` does not
+    simply assert what `a` states (`b` asks, imagines, hedges or plans it)."""
+    turn = SourceTurn(id="other", text=b, source="corpus")
+    analysis = analyze(a, [turn], set())
+    if analysis.conflicts:
+        said, other = analysis.conflicts[0]
+        return f"{said!r} where the other says {other!r}", False
+    if analysis.polarity_flips:
+        return f"a negation on one side: {analysis.polarity_flips[0]!r}", False
+    strong = [text for text, mood in analysis.unasserted if mood in STRONG]
+    if strong:
+        return f"one side does not assert it: {strong[0]!r}", False
+    return None, bool(analysis.unasserted)
+
+
 def conflicting_text(a: str, b: str) -> str | None:
     """Why two similar texts say opposite things, or None."""
+    return _conflict(a, b)[0]
+
+
+def _conflict(a: str, b: str) -> tuple[str | None, bool]:
+    """Why two similar texts say opposite things (or None), and whether one of them only
+    hedges, plans or conditions what the other states (so they are not one statement)."""
     wa, wb = _words(a), _words(b)
     only_a, only_b = wa - wb, wb - wa
     nums_a = {w for w in only_a if any(c.isdigit() for c in w)}
     nums_b = {w for w in only_b if any(c.isdigit() for c in w)}
     if nums_a and nums_b:
-        return f"different numbers: {sorted(nums_a)[0]} / {sorted(nums_b)[0]}"
+        return f"different numbers: {sorted(nums_a)[0]} / {sorted(nums_b)[0]}", False
     if (wa & _NEGATIONS) != (wb & _NEGATIONS):
-        return "a negation on one side"
+        return "a negation on one side", False
     for x in sorted(only_a)[:_MAX_DIFF]:
         for y in sorted(only_b)[:_MAX_DIFF]:
             if antonymous(x, y):
-                return f"opposite words: {x} / {y}"
-    return None
+                return f"opposite words: {x} / {y}", False
+    # what word sets cannot see: who did what to whom, "failed to", "weekly" / "nightly"
+    why, weaker_b = _read_against(a, b)
+    if why is not None:
+        return why, False
+    why, weaker_a = _read_against(b, a)
+    return why, weaker_a or weaker_b
 
 
 def _structural(cluster: Cluster, cfg: ConsistencyConfig) -> Judgement:
@@ -129,9 +164,12 @@ def _pair(a: MemoryRecord, b: MemoryRecord) -> tuple[ConsistencyVerdict, str]:
     sa, sb = subject_key(a.subject), subject_key(b.subject)
     if sa and sb and sa != sb:
         return ConsistencyVerdict.DISTINCT, f"different subjects: {a.subject} / {b.subject}"
-    why = conflicting_text(a.content, b.content)
+    why, weaker = _conflict(a.content, b.content)
     if why is not None:
         return ConsistencyVerdict.CONTRADICTION, why
+    if weaker:
+        why = "one only hedges, plans or conditions what the other states"
+        return ConsistencyVerdict.DISTINCT, why
     oa, ob = object_key(a.object), object_key(b.object)
     if oa and ob and oa != ob:
         return ConsistencyVerdict.DISTINCT, f"different objects: {a.object} / {b.object}"

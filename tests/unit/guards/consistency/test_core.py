@@ -33,7 +33,12 @@ from groundwire.guards.consistency.memory import (
 )
 from groundwire.guards.consistency.review import contradiction_review, review_target
 from groundwire.guards.consistency.scan import plan_tenant
-from groundwire.guards.consistency.signals import SemanticIndex, SignalStats, find_clusters
+from groundwire.guards.consistency.signals import (
+    Cluster,
+    SemanticIndex,
+    SignalStats,
+    find_clusters,
+)
 from groundwire.topics.memory import MAX_SPAN_CHARS, MemberRef, MemoryCommand, MemoryRecord
 from groundwire.topics.records import EvidenceSpan
 from groundwire.topics.vocab import (
@@ -169,6 +174,34 @@ def test_semantic_signal_by_embeddings_and_a_contradiction() -> None:
     assert conflicting_text("The pool has 10 connections", "The pool has 20 connections")
     assert conflicting_text("We decided to approve the vendor", "We decided to reject the vendor")
     assert conflicting_text("Georgian lives in Bangalore", "Georgian lives in Bangalore.") is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Priya manages Tomas on the data team", "Tomas manages Priya on the data team"),
+        (
+            "The vendor signed the support contract",
+            "The vendor failed to sign the support contract",
+        ),
+        ("Index rebuilds run weekly", "Index rebuilds run nightly"),
+        ("The cache layer uses Memcached", "Does the cache layer use Memcached?"),
+    ],
+)
+def test_what_word_sets_cannot_see_is_a_contradiction(a: str, b: str) -> None:
+    assert conflicting_text(a, b)
+    assert conflicting_text(b, a)
+
+
+def test_a_hedged_memory_is_never_merged_into_a_stated_one() -> None:
+    hedged = memory("h", "We might migrate the queue to Kafka next year")
+    stated = memory("s", "We will migrate the queue to Kafka next year")
+    same = memory("e", "We might migrate the queue to Kafka next year.")
+    semantic = frozenset({ConsistencySignal.SEMANTIC})
+    verdict = rule_verdict(Cluster(members=(hedged, stated), signals=semantic), CFG)
+    assert verdict.verdict is ConsistencyVerdict.DISTINCT, verdict.reason
+    verdict = rule_verdict(Cluster(members=(hedged, same), signals=semantic), CFG)
+    assert verdict.verdict is ConsistencyVerdict.EQUIVALENT, verdict.reason
 
 
 def test_structural_rules() -> None:
