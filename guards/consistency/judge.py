@@ -91,6 +91,8 @@ def _read_against(a: str, b: str) -> tuple[str | None, bool]:
     if analysis.conflicts:
         said, other = analysis.conflicts[0]
         return f"{said!r} where the other says {other!r}", False
+    if analysis.superseded:
+        return f"the other names it only as what changed: {analysis.superseded[0]!r}", False
     if analysis.polarity_flips:
         return f"a negation on one side: {analysis.polarity_flips[0]!r}", False
     strong = [text for text, mood in analysis.unasserted if mood in STRONG]

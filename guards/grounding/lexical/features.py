@@ -73,6 +73,9 @@ class Analysis:
     # (source clause, mood) the claim states as fact where the source asks, imagines,
     # denies or hedges it (`assertion.unasserted`)
     unasserted: list[tuple[str, str]] = field(default_factory=list)
+    # of `polarity_flips`, the sentences that name a value of the claim only as what
+    # changed ("moved from Tuesday to Thursday")
+    superseded: list[str] = field(default_factory=list)
 
 
 def _entities(words: ClaimWords, text: str) -> list[int]:
@@ -212,6 +215,7 @@ def analyze(
         conflicts,
         polarity.flips,
         unasserted(cw, claim_text, ev, shared, clauses),
+        polarity.superseded,
     )
 
 

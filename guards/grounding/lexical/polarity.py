@@ -67,6 +67,8 @@ class Polarity:
 
     antonyms: list[tuple[str, str]] = field(default_factory=list)  # (claim word, source word)
     flips: list[str] = field(default_factory=list)  # source clauses the claim negates/un-negates
+    # of those, sentences that name a value of the claim only as what changed (also flips)
+    superseded: list[str] = field(default_factory=list)
     # aligned clauses whose negations differ and an antonym pair undoes it ("not disabled"
     # / "enabled"): they agree
     agreements: int = 0
@@ -173,6 +175,44 @@ def _denied_names(
     return out
 
 
+def _left_behind(
+    words: ClaimWords,
+    content: Sequence[bool],
+    ev: Evidence,
+    shared: Sequence[set[str] | frozenset[str]],
+) -> list[str]:
+    """Source sentences that name a value of the claim only as what something changed
+    from ("The meeting moved from Tuesday to Thursday" against "The meeting is on
+    Tuesday"; "from 3 to 5 replicas" against "3 replicas"): every mention of it follows
+    "from" with a "to" within three words. A claim that itself says "from" is not read."""
+    if "from" not in ev.lows or "from" in words.lows:
+        return []
+    out: list[str] = []
+    raws, stems, nums = words.raws, words.stems, words.numbers
+    for i in range(len(raws)):
+        named = raws[i][:1].isupper() and i > 0
+        if not content[i] or not (named or nums[i] is not None):
+            continue
+        stem, found = stems[i], ""
+        for s, hit in zip(ev.sentences, shared, strict=True):
+            if stem not in hit:
+                continue
+            lows = s.lows
+            for j, st in enumerate(s.word_stems):
+                if st != stem:
+                    continue
+                if not (j and lows[j - 1] == "from" and "to" in lows[j + 1 : j + 4]):
+                    break  # named here as itself
+                found = found or " ".join(s.raws)
+            else:
+                continue
+            found = ""
+            break
+        if found and found not in out:
+            out.append(found)
+    return out
+
+
 def _asserted_stems(ev: Evidence) -> frozenset[str]:
     """The content stems of the source's sentences that have no negation at all (kept
     with the evidence): a name among them is not only ever denied."""
@@ -275,6 +315,9 @@ def check_polarity(
                         continue
                     if _same_slot(cstems, content, i, s, j):
                         pairs.append((i, s, j))
+    # -- a value the source only names as what changed ("from Tuesday to Thursday") -------
+    result.superseded = _left_behind(words, content, ev, shared)
+    result.flips.extend(result.superseded)
     claim_negated = not NEGATIONS.isdisjoint(claim_lows) or has_implicative(lows)
     if not (pairs or claim_negated or ev.any_negation):
         return result  # nothing to compare polarities of (most claims)

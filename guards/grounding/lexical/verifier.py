@@ -224,11 +224,14 @@ def _explain(verdict: GroundingVerdict, a: Analysis) -> str:
             "contradicts the source: "
             + ", ".join(f"{c!r} where the source says {s!r}" for c, s in a.conflicts[:3])
         )
-    if a.polarity_flips:
+    negated = [c for c in a.polarity_flips if c not in a.superseded]
+    if negated:
+        parts.append("negation differs from the source: " + ", ".join(map(repr, negated[:3])))
+    if a.superseded:
         parts.append(
-            "negation differs from the source: " + ", ".join(repr(c) for c in a.polarity_flips[:3])
+            "the source names it only as what changed: " + ", ".join(map(repr, a.superseded[:3]))
         )
-    elif a.negation_flip:
+    if not a.polarity_flips and a.negation_flip:
         parts.append("negation differs from the best-matching source sentence")
     if a.unasserted:
         parts.append(

@@ -267,3 +267,20 @@ def test_may_the_month_is_a_name_and_may_the_modal_is_not() -> None:
         "The vendor may sign the contract", turns_of("The vendor will sign the contract."), set()
     )
     assert "may" not in [w.lower() for w in modal.missing_entities]
+
+
+# --- a value the source names only as what changed -------------------------------------------
+
+
+def test_the_value_changed_from_is_not_the_value() -> None:
+    source = "The standup moved from Tuesday to Thursday this quarter."
+    old = verify("The standup is on Tuesday", source)
+    assert old.verdict is NOT_SUPPORTED
+    assert "only as what changed" in old.reasoning
+    assert verify("The standup is on Thursday", source).verdict is not NOT_SUPPORTED
+    scaled = "The search cluster was scaled from 3 to 5 replicas."
+    assert verify("The search cluster has 3 replicas", scaled).verdict is NOT_SUPPORTED
+    # a claim that tells the change itself, and a value also named as itself, are kept
+    assert verify("The standup moved from Tuesday to Thursday", source).verdict is SUPPORTED
+    both = "The standup moved from Tuesday to Thursday. Tuesday keeps the retro."
+    assert "only as what changed" not in verify("The retro is on Tuesday", both).reasoning
