@@ -220,8 +220,8 @@ _TECHNICAL: tuple[_Spec, ...] = (
         r"(?:probably|possibly|potentially|presumably|apparently|seemingly|supposedly|"
         r"conceivably|arguably|likely|unlikely)\b",
     ),
-    # Chat forms of "probably" and "kind of" / "sort of" (a vague predicate).
-    ("prolly probs kinda sorta", r"(?:prolly|probs|kinda|sorta)\b"),
+    # Chat forms of "probably".
+    ("prolly probs", r"(?:prolly|probs)\b"),
     ("hopefully", r"hopefully\b"),
     # The writer's estimate or opinion, named as such: worth a reviewer's look, not a
     # block (an evaluation, "I'd say the seats were fine", is not doubt).
@@ -349,6 +349,23 @@ _APPROXIMATION: tuple[_Spec, ...] = (
     # "more or less" (Prince et al.'s approximators: about, approximately, roughly,
     # something like, more or less).
     ("more", r"more or less\b"),
+    # Prince et al.'s adaptors: "sort of", "kind of" (and their chat forms) bend a
+    # predicate ("is kind of slow", "sort of uses"); not after a determiner, where they
+    # name a kind ("a kind of cache", "what sort of").
+    ("kinda sorta", r"(?:kinda|sorta)\b"),
+    (
+        "kind sort",
+        r"(?:kind|sort) of\b(?<!\ba kind of)(?<!\ba sort of)(?<!the kind of)(?<!the sort of)"
+        r"(?<!this kind of)(?<!this sort of)(?<!that kind of)(?<!that sort of)"
+        r"(?<!what kind of)(?<!what sort of)(?<!any kind of)(?<!any sort of)"
+        r"(?<!some kind of)(?<!some sort of)(?<!one kind of)(?<!one sort of)"
+        r"(?<!same kind of)(?<!same sort of)(?<!which kind of)(?<!which sort of)"
+        r"(?<!every kind of)(?<!every sort of)(?<!new kind of)(?<!new sort of)"
+        r"(?<!different kind of)(?<!different sort of)(?<!right kind of)(?<!right sort of)"
+        r"(?<!wrong kind of)(?<!wrong sort of)(?<!no kind of)(?<!no sort of)"
+        r"(?<!certain kind of)(?<!certain sort of)(?<!another kind of)(?<!another sort of)"
+        r"(?<!special kind of)(?<!special sort of)(?<!particular kind of)(?<!particular sort of)",
+    ),
     (
         # "up to 10" is a bound, not an approximation, so it is not listed.
         "around about nearly almost close some something order region upwards",

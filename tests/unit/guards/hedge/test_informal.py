@@ -10,10 +10,11 @@ from groundwire.guards.hedge import HedgeDetector
 from groundwire.topics.vocab import HedgeAction, HedgeCategory
 
 DETECTOR = HedgeDetector()
-P, A, T = (
+P, A, T, X = (
     HedgeCategory.PERSONAL_SPECULATION,
     HedgeCategory.ADMITTED_UNCERTAINTY,
     HedgeCategory.TECHNICAL_HEDGE,
+    HedgeCategory.APPROXIMATION,
 )
 
 
@@ -25,7 +26,9 @@ def category(text: str) -> HedgeCategory | None:
     ("text", "expected"),
     [
         ("Prolly the billing job retries three times.", T),
-        ("The billing job kinda retries three times.", T),
+        ("The billing job kinda retries three times.", X),
+        ("The billing job sort of retries three times.", X),
+        ("The billing job is kind of slow on Mondays.", X),
         ("Hopefully the billing job retries three times.", T),
         ("I'd say the billing job retries three times.", T),
         ("IMO the billing job retries three times.", T),
@@ -70,6 +73,9 @@ def test_informal_hedges_and_notes_are_found(text: str, expected: HedgeCategory)
         "The guess counter is reset each round.",
         "The todo list service stores items in Postgres.",
         "Did the billing job retry? Yes, three times.",
+        "The billing job is a kind of cron job with retries.",
+        "What sort of retries does the billing job use?",
+        "The billing job handles every kind of failure the same way.",
     ],
 )
 def test_the_same_words_without_a_hedge_are_not_flagged(text: str) -> None:
