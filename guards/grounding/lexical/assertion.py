@@ -246,10 +246,17 @@ def unasserted_outside(s: Sentence, lo: int, hi: int) -> bool:
     return False
 
 
-def _may_align(hit: tuple[int, Sentence, set[str] | frozenset[str]]) -> bool:
+def _may_have_mood(s: Sentence) -> bool:
+    """Whether the sentence may not simply assert (a cue word or a question mark): the
+    cheap test before its clauses are split."""
+    if s._moods is not None:
+        return bool(s._moods)
+    return not _CUE_WORDS.isdisjoint(s.lows) or s.turn.text.find("?", s.start, s.end) != -1
+
+
+def _may_align(s: Sentence, stems: set[str] | frozenset[str]) -> bool:
     """Some clause of the sentence that does not simply assert shares two content words
-    with the claim (cheap: the claim's clauses are not split for most claims)."""
-    _, s, stems = hit
+    with the claim (`stems`: the claim's stems the sentence holds)."""
     moods = sentence_moods(s)
     if not moods:
         return False
@@ -267,8 +274,16 @@ def unasserted(
     clauses: ClaimClauses,
 ) -> list[tuple[str, str]]:
     """(source clause, mood) for each claim clause whose best-aligned source clause is not
-    asserted and that states it without a mood word of its own."""
+    asserted and that states it without a mood word of its own.
+
+    Most claims stop at one of the cheap tests, in order: no source sentence with a cue
+    word or a question mark shares two content words with the claim; no claim clause
+    could be aligned with one (set operations on the claim's clauses); none of its
+    clauses that do not simply assert shares two words. Only then are the source
+    sentences that share enough with a claim clause split into clauses."""
     if not shared or not _may_have_moods(ev):
+        return []
+    if claim_text.rstrip(_CLOSERS).endswith("?"):
         return []
     sentences = ev.sentences
     # the sentences sharing two content words with the claim (C-level passes pick them)
@@ -276,26 +291,31 @@ def unasserted(
         (i, sentences[i], shared[i])
         for i in itertools.compress(range(len(shared)), map((1).__lt__, map(len, shared)))
     ]
-    if not hits or not any(map(_may_align, hits)):
-        return []
-    if claim_text.rstrip(_CLOSERS).endswith("?"):
+    mooded = [(s, hit) for _, s, hit in hits if _may_have_mood(s)]
+    if not mooded:
         return []
     lows = words.lows
     claim_moods = word_moods(words.raws, lows, clauses.ids())
     bounds = clauses.bounds()
-    c_sets = clauses.stem_sets()
-    out: list[tuple[str, str]] = []
-    for c_id, c_stems in enumerate(c_sets):
+    candidates = []
+    for c_id, c_stems in enumerate(clauses.stem_sets()):
         c_pos = range(bounds[c_id], bounds[c_id + 1])
         # a cue next door bears on a fragment too ("By end of April, Georgian should ...")
         near = c_id in claim_moods or c_id - 1 in claim_moods or c_id + 1 in claim_moods
         if near or len(c_stems) < 2 or any(lows[k] in _REPORTING for k in c_pos):
             continue
+        need = max(2.0, ALIGN * len(c_stems))
+        if any(len(c_stems.intersection(hit)) >= need for _, hit in mooded):
+            candidates.append((c_pos, c_stems, need))
+    if not candidates or not any(_may_align(s, hit) for s, hit in mooded):
+        return []
+    out: list[tuple[str, str]] = []
+    for c_pos, c_stems, need in candidates:
         # the best-aligned source clause; an asserting one wins a tie
         best_key, best_text, best_mood = (0, False), "", None
         for i, s, hit in hits:
-            if hit.isdisjoint(c_stems):
-                continue
+            if len(c_stems.intersection(hit)) < need:
+                continue  # no clause of it can align: not split
             moods = _with_answer(sentence_moods(s), sentences, i)
             for d_id, d_pos, d_stems in s.clauses():
                 if len(d_pos) < 3:
