@@ -162,17 +162,8 @@ def _is_question(text: str, lows: Sequence[str]) -> bool:
 
 def _may_have_moods(ev: Evidence) -> bool:
     """Whether some sentence of the evidence may not simply assert: it has a cue word or
-    a question mark (most sources have neither; kept with the evidence)."""
-    memo = ev.derived
-    if memo is None:
-        memo = ev.derived = {}
-    found = memo.get("moods")
-    if found is None:
-        found = not _CUE_WORDS.isdisjoint(ev.lows) or any(
-            "?" in turn.text for turn in {s.turn for s in ev.sentences}
-        )
-        memo["moods"] = found
-    return bool(found)
+    a question mark (most sources have neither)."""
+    return ev.question or not _CUE_WORDS.isdisjoint(ev.lows)
 
 
 def sentence_moods(s: Sentence) -> dict[int, str]:

@@ -280,6 +280,7 @@ class Evidence:
     first: bool
     speakers: dict[str, set[str]]  # speaker name (lower) -> stems of what they said
     any_negation: bool = False  # some sentence has a negation word ("no" included)
+    question: bool = False  # some turn has a question mark (`assertion.unasserted`)
     derived: dict[str, object] | None = None  # made on first use (most readers never do)
 
 
@@ -357,6 +358,7 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
         first=not FIRST_PERSON.isdisjoint(lows),
         speakers=_turn_speakers(text),
         any_negation=any(s.any_negation for s in sentences),
+        question="?" in text,
     )
 
 
@@ -395,6 +397,7 @@ def _joined_evidence(turns: tuple[SourceTurn, ...]) -> Evidence:
         first=any(p.first for p in parts),
         speakers=speakers,
         any_negation=any(p.any_negation for p in parts),
+        question=any(p.question for p in parts),
     )
 
 

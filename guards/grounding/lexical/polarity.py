@@ -163,10 +163,18 @@ def _denied_names(
     content word that does not open the claim; its clause in the claim is not negated."""
     out: list[str] = []
     raws, stems = words.raws, words.stems
-    asserted = _asserted_stems(ev)
-    for i in range(1, len(raws)):
-        if not content[i] or not raws[i][:1].isupper() or clause[i] in claim_neg:
-            continue
+    names = [
+        i
+        for i in range(1, len(raws))
+        if content[i] and raws[i][:1].isupper() and clause[i] not in claim_neg
+    ]
+    if not names:
+        return out
+    # the claim's stems that some sentence without any negation holds
+    asserted = set().union(
+        *(hit for s, hit in zip(ev.sentences, shared, strict=True) if hit and not s.any_negation)
+    )
+    for i in names:
         if stems[i] in asserted:
             continue  # a sentence without negation names it
         denial = _only_denied(stems[i], ev, shared)
@@ -211,19 +219,6 @@ def _left_behind(
         if found and found not in out:
             out.append(found)
     return out
-
-
-def _asserted_stems(ev: Evidence) -> frozenset[str]:
-    """The content stems of the source's sentences that have no negation at all (kept
-    with the evidence): a name among them is not only ever denied."""
-    memo = ev.derived
-    if memo is None:
-        memo = ev.derived = {}
-    found = memo.get("asserted_stems")
-    if found is None:
-        found = frozenset().union(*(s.stems for s in ev.sentences if not s.any_negation))
-        memo["asserted_stems"] = found
-    return found  # type: ignore[return-value]
 
 
 def _only_denied(
