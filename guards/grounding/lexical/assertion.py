@@ -268,10 +268,11 @@ def unasserted(
     asserted and that states it without a mood word of its own.
 
     Most claims stop at one of the cheap tests, in order: no source sentence with a cue
-    word or a question mark shares two content words with the claim; no claim clause
-    could be aligned with one (set operations on the claim's clauses); none of its
-    clauses that do not simply assert shares two words. Only then are the source
-    sentences that share enough with a claim clause split into clauses."""
+    word or a question mark shares two content words with the claim; none of the
+    clauses of those sentences that do not simply assert does (their clauses are kept
+    with the sentence); no claim clause could be aligned with one (set operations on the
+    claim's clauses). Only then are the source sentences that share enough with a claim
+    clause split into clauses."""
     if not shared or not _may_have_moods(ev):
         return []
     if claim_text.rstrip(_CLOSERS).endswith("?"):
@@ -283,8 +284,8 @@ def unasserted(
         for i in itertools.compress(range(len(shared)), map((1).__lt__, map(len, shared)))
     ]
     mooded = [(s, hit) for _, s, hit in hits if _may_have_mood(s)]
-    if not mooded:
-        return []
+    if not mooded or not any(_may_align(s, hit) for s, hit in mooded):
+        return []  # (the claim's clauses are not split for these)
     lows = words.lows
     claim_moods = word_moods(words.raws, lows, clauses.ids())
     bounds = clauses.bounds()
@@ -298,7 +299,7 @@ def unasserted(
         need = max(2.0, ALIGN * len(c_stems))
         if any(len(c_stems.intersection(hit)) >= need for _, hit in mooded):
             candidates.append((c_pos, c_stems, need))
-    if not candidates or not any(_may_align(s, hit) for s, hit in mooded):
+    if not candidates:
         return []
     out: list[tuple[str, str]] = []
     for c_pos, c_stems, need in candidates:
