@@ -8,7 +8,8 @@ from closed classes of English function words, and a claim clause aligned with a
 the source does not assert (and stated without such a word itself) is reported:
 
 * **not asserted at all** (the claim is NOT_SUPPORTED): a question ("Should we ...?";
-  not "Did you know that ...?", which presupposes what follows), a hypothetical frame
+  not "Did you know that ...?" nor "Why / when / where / how did we ...?", which take
+  what follows as given), a hypothetical frame
   and what follows it ("Let's pretend ...", "Suppose ...", "Imagine ..."), a clause the
   same sentence calls false ("..., but that's wrong", "It is false that ..."), and a
   habit given up ("I used to live in Berlin" against "I live in Berlin");
@@ -75,6 +76,9 @@ _SUBJECTS = word_set("i we you he she they it")
 _YES = word_set("yes yeah yep yup right correct exactly indeed true sure absolutely")
 _NO = word_set("no nope nah wrong incorrect false")
 _FILLERS = word_set("well oh um uh hmm so")
+# "Why do we use Postgres?", "When did we migrate?": the question takes what it asks
+# about as given (a presupposition), so the sentence does not stop asserting it
+_PRESUPPOSING = word_set("why when where how")
 # a sentence that opens with one of these asks all it says ("Is the cache on Redis, or
 # on Memcached?"); otherwise only its last clause is the question ("153 minutes of ...,
 # has the definition changed?")
@@ -174,9 +178,10 @@ def sentence_moods(s: Sentence) -> dict[int, str]:
             return s._moods
         clause = s.clause_of()
         moods = word_moods(s.raws, s.lows, clause)
-        if _is_question(s.turn.text[s.start : s.end], s.lows):
+        opening = _opening(s)
+        if opening not in _PRESUPPOSING and _is_question(s.turn.text[s.start : s.end], s.lows):
             last = clause[-1]
-            asked = range(last + 1) if _opening(s) in _INTERROGATIVE else (last,)
+            asked = range(last + 1) if opening in _INTERROGATIVE else (last,)
             moods.update(dict.fromkeys(asked, "question"))
         s._moods = moods
     return s._moods

@@ -95,6 +95,24 @@ def test_the_answer_to_a_question_supports_its_own_value() -> None:
     assert verify("The ingest queue has 16 partitions", source).verdict is NOT_SUPPORTED
 
 
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Why do we use Postgres for the billing ledger?",
+        "When did we start using Postgres for the billing ledger?",
+        "How do we use Postgres for the billing ledger?",
+    ],
+)
+def test_a_wh_question_takes_what_it_asks_about_as_given(source: str) -> None:
+    report = verify("We use Postgres for the billing ledger", source)
+    assert "asked, not stated" not in report.reasoning, report.reasoning
+    # a yes-no question does not
+    asked = verify(
+        "We use Postgres for the billing ledger", "Do we use Postgres for the billing ledger?"
+    )
+    assert "asked, not stated" in asked.reasoning
+
+
 def test_did_you_know_presupposes_what_follows() -> None:
     report = verify(
         "the billing ledger moved to Postgres", "Did you know the billing ledger moved to Postgres?"
