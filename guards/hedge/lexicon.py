@@ -241,8 +241,10 @@ _TECHNICAL: tuple[_Spec, ...] = (
     ("heard", r"i(?:'ve| have) heard (?:that|it said)\b"),
     ("heard", r"i heard (?:that|somewhere|from|it said)\b"),
     ("told tells", r"(?:someone|somebody|a friend|people) (?:told|tells) me\b"),
-    # "Word is ..." opening a sentence: hearsay ("the word is 'hello'" is a value).
-    ("word", r"(?:^|(?<=[.!?] ))word is\b"),
+    # "Word is that ...", "word on the street is": hearsay ("Word is installed on every
+    # laptop" names the program; "the word is 'hello'" is a value).
+    ("word", r"word is that\b"),
+    ("word", r"word on the street is\b"),
     # "I was told to restart it" reports an instruction, not a claim.
     ("told", r"i(?:'m| am| was|'ve been| have been) told\b(?! to\b)"),
     ("sources", r"sources (?:say|said|suggest|claim|indicate)\b"),
