@@ -99,6 +99,7 @@ _MARK_HINT = re.compile(
 )
 _CUT = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?:[-.*_\u00b7][A-Za-z]+)+(?![A-Za-z0-9])")
 _CUT_MARKS = str.maketrans("", "", "-.*_\u00b7")
+_CUT_SPLIT = re.compile(r"[-.*_\u00b7]")
 _RUN = re.compile(r"([A-Za-z])\1{2,}")
 _MAX_RUNS = 3  # a word with more stretched runs is read with each run as one letter
 
@@ -211,9 +212,17 @@ def _unstretch(vocabulary: frozenset[str], m: re.Match[str]) -> str:
 
 def _uncut(vocabulary: frozenset[str], m: re.Match[str]) -> str:
     """Pieces joined by marks: the lexicon word they make together ("prob-ably"), else
-    as written ("on-call", "e.g")."""
-    joined = m.group(0).translate(_CUT_MARKS)
-    return joined if joined.lower() in vocabulary else m.group(0)
+    as written ("on-call", "e.g"). Pieces that are lexicon words themselves stay apart
+    ("to-do" is not "todo") unless they make a hedge adverb ("may.be")."""
+    written = m.group(0)
+    joined = written.translate(_CUT_MARKS)
+    low = joined.lower()
+    if low not in vocabulary:
+        return written
+    pieces = _CUT_SPLIT.split(written.lower())
+    if low not in _TYPO_TARGETS and all(p in vocabulary for p in pieces):
+        return written
+    return joined
 
 
 def _spellings(chars: str) -> list[str]:

@@ -28,15 +28,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import Literal
 
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.polarity import ALIGN, ALIGN_SOURCE, same_specifics
 from groundwire.guards.grounding.lexical.text import NEGATIONS, ClaimWords, implicative_at, word_set
 
-__all__ = ["STRONG", "Mood", "sentence_moods", "unasserted", "unasserted_outside"]
+__all__ = ["STRONG", "sentence_moods", "unasserted", "unasserted_outside", "word_moods"]
 
-Mood = Literal["question", "hypothetical", "denied", "past", "hedged", "intended", "conditional"]
 # the moods that leave nothing asserted: a claim aligned only with them is NOT_SUPPORTED
 STRONG: frozenset[str] = frozenset(("question", "hypothetical", "denied", "past"))
 
@@ -132,8 +130,9 @@ _CUE_WORDS = _HEDGES | _INTENT | _CONDITIONS | _FRAMES | _DENIALS | {"used", "le
 def word_moods(raws: Sequence[str], lows: Sequence[str], clause: Sequence[int]) -> dict[int, str]:
     """Clause number -> the mood of the strongest cue bearing on it (clauses with none
     are absent). A hedge, intention or given-up habit bears on its own clause, a frame on
-    its clause and those after it, a condition or a denial on the whole sentence.
-    Questions are the caller's (they need the text's punctuation)."""
+    its clause and those after it, a condition on its clause (and the next one when it
+    opens its clause), a denial on the whole sentence. Questions are the caller's (they
+    need the text's punctuation)."""
     out: dict[int, str] = {}
     if _CUE_WORDS.isdisjoint(lows):
         return out

@@ -127,6 +127,7 @@ def test_stretched_cut_and_misspelled_hedges_are_read(text: str, expected: Hedge
         "The fastest possible failover is a warm standby.",
         "The probable cause was recorded in the postmortem.",
         "The on-call engineer restarts the broker.",
+        "To-do: check the backup job after the upgrade.",
         "The e.g. field lists examples.",
         "The alarm goes brrrr at 6.",
         "The bookkeeping job runs at midnight.",
