@@ -134,14 +134,19 @@ def _typos() -> dict[bytes, str]:
     return out
 
 
-def _disguises(lower: str, words: Sequence[bytes]) -> tuple[bool, bool, bool, list[bytes]]:
-    """Which disguises `lower` may hold: spelled or digit-spelled words, stretched words,
-    cut words, and the misspelled hedge adverbs among `words`."""
+def _three_singles(words: Sequence[bytes]) -> bool:
+    """Three one-character words in a row (a spelled run), by one C-level search."""
     try:
         lengths = bytes(map(len, words))
     except ValueError:  # a word of 256 bytes or more
         lengths = bytes(min(len(w), 255) for w in words)
-    spelled = _THREE_SINGLES in lengths or _MIXED_HINT.search(lower) is not None
+    return _THREE_SINGLES in lengths
+
+
+def _disguises(lower: str, words: Sequence[bytes]) -> tuple[bool, bool, bool, list[bytes]]:
+    """Which disguises `lower` may hold: spelled or digit-spelled words, stretched words,
+    cut words, and the misspelled hedge adverbs among `words`."""
+    spelled = _three_singles(words) or _MIXED_HINT.search(lower) is not None
     stretched = _STRETCH_HINT.search(lower) is not None
     cut = _CUT_HINT.search(lower) is not None
     typos = _typos()
@@ -155,12 +160,8 @@ def needs_respelling(lower: str, words: Sequence[bytes]) -> bool:
     gives them (split at spaces and punctuation), which the detector has anyway: a
     spelled run is three one-character words in a row. Runs on every claim: the digit
     and the mark tests are one regex pass (`_MARK_HINT`), the rest set operations."""
-    try:
-        lengths = bytes(map(len, words))
-    except ValueError:  # a word of 256 bytes or more
-        lengths = bytes(min(len(w), 255) for w in words)
     return (
-        _THREE_SINGLES in lengths
+        _three_singles(words)
         or _MARK_HINT.search(lower) is not None
         or not _typos().keys().isdisjoint(words)
         or _STRETCH_HINT.search(lower) is not None

@@ -39,6 +39,7 @@ from groundwire.guards.grounding.lexical.text import (
     STOPWORDS,
     WORD,
     ClaimWords,
+    capitals,
     claim_words,
     number_value,
     parts_of,
@@ -83,9 +84,8 @@ def _entities(words: ClaimWords, text: str) -> list[int]:
     named-entity proxy."""
     found: list[int] = []
     lows, spans, raws = words.lows, words.spans, words.raws
-    # the capitalised words (a word is never empty: its first character is raw[:1]), by
-    # C-level passes; the first word is sentence-initial
-    for i in itertools.compress(itertools.count(), map(str.isupper, map(_FIRST, raws))):
+    # the capitalised words; the first word is sentence-initial
+    for i in capitals(raws):
         if i == 0 or (lows[i] in STOPWORDS and raws[i] != "May"):  # the month, not the modal
             continue
         # last non-blank character before the word (text[:start].rstrip()[-1])

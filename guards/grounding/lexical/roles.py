@@ -11,11 +11,10 @@ relations that read the same both ways ("met", "married", "talked with").
 from __future__ import annotations
 
 import itertools
-import operator
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
-from groundwire.guards.grounding.lexical.text import ClaimWords, word_set
+from groundwire.guards.grounding.lexical.text import ClaimWords, capitals, word_set
 
 __all__ = ["swapped_roles"]
 
@@ -26,13 +25,9 @@ _SYMMETRIC = word_set(
 )
 
 
-_FIRST = operator.itemgetter(slice(0, 1))
-
-
 def _names(raws: Sequence[str], content: Sequence[bool]) -> list[int]:
-    """Positions of the capitalised content words (C-level passes find the capitals)."""
-    capitals = itertools.compress(itertools.count(), map(str.isupper, map(_FIRST, raws)))
-    return [i for i in capitals if content[i]]
+    """Positions of the capitalised content words."""
+    return [i for i in capitals(raws) if content[i]]
 
 
 def _capitals(s: Sentence) -> dict[str, int]:

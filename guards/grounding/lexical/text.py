@@ -15,7 +15,7 @@ import functools
 import itertools
 import operator
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "WORD",
     "ClaimWords",
     "Token",
+    "capitals",
     "claim_words",
     "clause_ids",
     "has_implicative",
@@ -48,6 +49,15 @@ __all__ = [
 
 def _words(text: str) -> list[str]:
     return text.split()
+
+
+_INITIAL = operator.itemgetter(0)
+
+
+def capitals(raws: Sequence[str]) -> Iterator[int]:
+    """Positions of the words written with a capital first letter (a word is never
+    empty), found by C-level passes."""
+    return itertools.compress(itertools.count(), map(str.isupper, map(_INITIAL, raws)))
 
 
 def word_set(text: str) -> frozenset[str]:
