@@ -22,6 +22,7 @@ Decision order (docs/spec.md §Tier policy):
  6. grounding PARTIAL with adjusted confidence < minimum     -> block ("dropped")
  7. technical hedge / approximation                         -> review
  8. dedup failure                                           -> review (fail closed)
+    a variant of a memory (near-duplicate but for a negation or a number) -> review
  9. grounding UNKNOWN -> per on_verifier_failure: block | allow_with_flag (tag, go on) |
     queue (default) -> review
 10. a citation that was checked and NOT found               -> review (never auto-approves)
@@ -89,6 +90,10 @@ _DEDUP_SKIPPED = DedupOutcome.SKIPPED
 _DEDUP_UNIQUE = DedupOutcome.UNIQUE
 _DEDUP_DUPLICATE = DedupOutcome.DUPLICATE
 _DEDUP_FAILED = DedupOutcome.FAILED
+_DEDUP_VARIANT = DedupOutcome.VARIANT
+# tag and check name of a claim that is a near-duplicate of a memory but for a negation or
+# a number (docs/dedup.md §Variants)
+VARIANT_TAG = "variant_of_memory"
 _SUPPORTS = CitationSupport.SUPPORTED
 _CONTRADICTS = CitationSupport.CONTRADICTED
 # A turn beyond the per-claim limit was never checked: it did not fail provenance.
@@ -169,6 +174,12 @@ def determine_tier(
             duplicate_of = dedup.duplicate_of
             sim = f" similarity={dedup.similarity:.3f}" if dedup.similarity is not None else ""
             failed.append(f"duplicate_of: {duplicate_of}{sim}")
+        elif dedup.variant_of is not None:
+            dedup_outcome = _DEDUP_VARIANT
+            duplicate_of = dedup.variant_of
+            sim = f" similarity={dedup.variant_similarity:.3f}" if dedup.variant_similarity else ""
+            failed.append(f"{VARIANT_TAG}: {duplicate_of}{sim}")
+            tags.append(VARIANT_TAG)
         else:
             dedup_outcome = _DEDUP_UNIQUE
             passed.append("not_duplicate")
@@ -305,6 +316,12 @@ def determine_tier(
             ReasonCode.DEDUP_FAILED,
             "Dedup check failed - cannot verify uniqueness",
         )
+    if dedup_outcome is _DEDUP_VARIANT:
+        return done(
+            Tier.FLAG_REVIEW,
+            ReasonCode.VARIANT_OF_MEMORY,
+            f"Differs from memory {duplicate_of} only in a negation or a number",
+        )
     if verdict == _UNKNOWN:
         mode = cfg.grounding.on_verifier_failure
         if mode == "block":
@@ -405,7 +422,14 @@ def build_validation(
             "tags": list(decision.tags),
         },
     )
-    duplicate = dedup if dedup is not None and dedup.is_duplicate and not dedup.failed else None
+    # the memory it duplicates, or the one it is a variant of (says otherwise in few words)
+    other: str | None = None
+    similarity: float | None = None
+    if dedup is not None and not dedup.failed:
+        if dedup.is_duplicate:
+            other, similarity = dedup.duplicate_of, dedup.similarity
+        elif dedup.variant_of is not None:
+            other, similarity = dedup.variant_of, dedup.variant_similarity
     return ValidationResult(
         tier=decision.tier,
         approved=decision.approved,
@@ -415,6 +439,6 @@ def build_validation(
         evidence=evidence,
         checks_passed=list(decision.checks_passed),
         checks_failed=list(decision.checks_failed),
-        similarity_score=duplicate.similarity if duplicate is not None else None,
-        conflicting_memory_id=duplicate.duplicate_of if duplicate is not None else None,
+        similarity_score=similarity,
+        conflicting_memory_id=other,
     )

@@ -41,6 +41,10 @@ class DedupResult:
     # that claim's id and the similarity (informational; the claim follows its own tier).
     pending_of: str | None = None
     pending_similarity: float | None = None
+    # Not a duplicate: a near-duplicate of this memory that differs from it in a negation
+    # or a number (a variant: the claim goes to review, and entered the index as pending).
+    variant_of: str | None = None
+    variant_similarity: float | None = None
 
 
 @runtime_checkable

@@ -64,13 +64,14 @@ def _tier_for(
 def _decided_alike(d: DedupResult | None, assumed: DedupResult) -> bool:
     """Whether `determine_tier` decides a claim with dedup result `d` exactly as with
     `assumed` (one of _UNIQUE, _UNKNOWN): it reads `failed` and `error` of a failed
-    result, else `is_duplicate` (and a duplicate's id and similarity), nothing more.
+    result, else `is_duplicate` and `variant_of` (and their ids and similarities),
+    nothing more.
     The pending fields are `_note_pending`'s, applied after the policy either way."""
     if d is None:  # dedup did not run: SKIPPED, not the UNIQUE assumed
         return False
     if d.failed:
         return assumed.failed and d.error == assumed.error
-    return not assumed.failed and not d.is_duplicate
+    return not assumed.failed and not d.is_duplicate and d.variant_of is None
 
 
 def _note_producer(decision: PolicyDecision, report: ProducerAuthReport | None) -> PolicyDecision:

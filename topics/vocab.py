@@ -101,6 +101,8 @@ class ReasonCode(StrEnum):
     TECHNICAL_HEDGE = "technical_hedge"  # review: technical hedging needs verification
     APPROXIMATION = "approximation"  # review: an approximation needs verification
     DEDUP_FAILED = "dedup_failed"  # review: dedup failed, uniqueness unknown (fail closed)
+    # review: a near-duplicate of a memory that differs from it in a negation or a number
+    VARIANT_OF_MEMORY = "variant_of_memory"
     VERIFIER_FAILED = "verifier_failed"  # block or review (on_verifier_failure): verdict UNKNOWN
     CITATION_UNVERIFIED = "citation_unverified"  # review: a checked citation was not found
     CITATION_UNSUPPORTED = "citation_unsupported"  # review: a cited artifact does not say it
@@ -126,6 +128,7 @@ class DedupOutcome(StrEnum):
     UNIQUE = "unique"  # no stored memory is a near-duplicate
     DUPLICATE = "duplicate"  # a near-duplicate of a stored memory
     FAILED = "failed"  # the check itself failed (index unreachable): fail closed to review
+    VARIANT = "variant"  # near-duplicate of a memory but for a negation or a number: review
     SKIPPED = "skipped"  # dedup did not run (disabled or no index configured)
 
 

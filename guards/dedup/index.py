@@ -45,6 +45,8 @@ from groundwire.guards.dedup.minhash import (
     choose_bands,
     hash_token_sets,
     jaccard,
+    marks,
+    token_hash,
     tokenize,
 )
 from groundwire.guards.dedup.store import (
@@ -54,6 +56,8 @@ from groundwire.guards.dedup.store import (
     NOT_PENDING,
     PENDING,
     PENDING_MATCH,
+    VARIANT,
+    Decision,
     DedupStore,
     DedupStoreError,
     Item,
@@ -76,6 +80,12 @@ FAILED_PREFIX = "dedup check failed"
 
 
 _UNIQUE = DedupResult(is_duplicate=False)
+
+
+def _mark_hashes(words: frozenset[str]) -> tuple[int, ...]:
+    """The hashes of a claim's negations and numbers (most claims have none)."""
+    found = marks(words)
+    return tuple(token_hash(w) for w in found) if found else ()
 
 
 def _failed(reason: str) -> DedupResult:
@@ -172,13 +182,15 @@ class MinHashDedupIndex:
                 valid.append(i)
             token_sets = hash_token_sets(word_sets)
             salts: dict[str, int] = {}
-            for i, fp in zip(valid, self.hasher.fingerprints(token_sets), strict=True):
+            fps = self.hasher.fingerprints(token_sets)
+            for k, (i, fp) in enumerate(zip(valid, fps, strict=True)):
                 req = batch[i]
                 salt = salts.get(req.scope)
                 if salt is None:
                     salt = salts[req.scope] = scope_salt(req.scope)
                 mode = (PENDING if req.pending else MEMORY) if req.insert else LOOK
-                item = Item(req.claim_id, mode, _salted(fp, salt) if salt else fp, salt)
+                fp = _salted(fp, salt) if salt else fp
+                item = Item(req.claim_id, mode, fp, salt, _mark_hashes(word_sets[k]))
                 group = groups.get(req.tenant_id)
                 if group is None:
                     group = groups[req.tenant_id] = []
@@ -218,6 +230,10 @@ class MinHashDedupIndex:
             for i, d in zip(idx, outcome, strict=True):
                 if d.status == DUPLICATE:
                     results[i] = DedupResult(True, d.duplicate_of, d.similarity)
+                elif d.status == VARIANT:
+                    results[i] = DedupResult(
+                        False, variant_of=d.duplicate_of, variant_similarity=d.similarity
+                    )
                 elif d.status == PENDING_MATCH:
                     results[i] = DedupResult(
                         False, pending_of=d.duplicate_of, pending_similarity=d.similarity
@@ -254,7 +270,9 @@ class MinHashDedupIndex:
         instead, with the claim's `scope` (`scope_key`). Either way a memory that is now a
         near-duplicate of it wins: the result is a duplicate (`duplicate_of`, `similarity`)
         and nothing is inserted, so the caller can discard or merge instead of storing two
-        copies. Idempotent: an id that is already a memory is reported unique.
+        copies. A memory it is only a variant of (they differ in a negation or a number)
+        does not stop it: the person approved the difference. Idempotent: an id that is
+        already a memory is reported unique.
 
         Raises DedupStoreError when the store is unreachable (the caller retries), and
         LookupError when the claim is not pending and no `text` was given.
@@ -262,15 +280,8 @@ class MinHashDedupIndex:
         problem = self._validate(DedupRequest(tenant_id, claim_id, text or ""))
         if problem:
             raise ValueError(problem)
-        try:
-            async with asyncio.timeout(self._batch_timeout_s):
-                d = await self.store.promote(
-                    tenant_id, claim_id, self.cfg.threshold, now_ms=self._now_ms()
-                )
-        except DedupStoreError:
-            raise
-        except Exception as exc:
-            raise DedupStoreError(f"dedup promote failed: {_describe(exc)}") from exc
+        marks = _mark_hashes(tokenize(text)) if text else ()
+        d = await self._promote_pending(tenant_id, claim_id, marks)
         if d.status == DUPLICATE:
             return DedupResult(True, d.duplicate_of, d.similarity)
         if d.status != NOT_PENDING:
@@ -282,7 +293,26 @@ class MinHashDedupIndex:
         )
         if result.failed:
             raise DedupStoreError(result.error or "dedup promote failed")
+        if result.variant_of is not None:
+            # checked in as a variant, so queued as pending: approved, it is a memory
+            d = await self._promote_pending(tenant_id, claim_id, marks)
+            if d.status == DUPLICATE:  # a copy approved in between
+                return DedupResult(True, d.duplicate_of, d.similarity)
+            return DedupResult(False)
         return DedupResult(result.is_duplicate, result.duplicate_of, result.similarity)
+
+    async def _promote_pending(
+        self, tenant_id: str, claim_id: str, marks: tuple[int, ...]
+    ) -> Decision:
+        try:
+            async with asyncio.timeout(self._batch_timeout_s):
+                return await self.store.promote(
+                    tenant_id, claim_id, self.cfg.threshold, now_ms=self._now_ms(), marks=marks
+                )
+        except DedupStoreError:
+            raise
+        except Exception as exc:
+            raise DedupStoreError(f"dedup promote failed: {_describe(exc)}") from exc
 
     async def remove(self, tenant_id: str, claim_id: str) -> bool:
         """Take a claim out of the index: a memory (rejected later, superseded) or a pending

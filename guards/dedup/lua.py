@@ -45,10 +45,23 @@ first): a Lua error midway would leave the writes before it in place.
 
 from __future__ import annotations
 
+from groundwire.guards.dedup.minhash import NEGATION_HASHES
+
 PURGE_PER_CALL = 64
 
+
+def _negations_table() -> str:
+    """The negations' token hashes as a Lua set of 4-byte big-endian strings."""
+    keys = (
+        '["' + "".join(f"\\{b:03d}" for b in h.to_bytes(4, "big")) + '"]=true'
+        for h in sorted(NEGATION_HASHES)
+    )
+    return "local NEGATIONS = {" + ", ".join(keys) + "}\n"
+
+
 _PRELUDE = (
-    r"""
+    _negations_table()
+    + r"""
 local meta, ids, rec, pids, prec, pexp = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local bprefix = ARGV[1]
 
@@ -168,13 +181,31 @@ local function overlap(qset, blob, from)
   return inter, cn
 end
 
+-- the claim and a near-duplicate (a record from `from`) differ in a mark: one of the
+-- claim's negations or numbers (`qmarks`, 4-byte hashes) is not in the record, or one of
+-- the record's negations is not in the claim
+local function differs(qset, qmarks, blob, from)
+  local cset = {}
+  for j = from, #blob - 3, 4 do
+    local t = string.sub(blob, j, j + 3)
+    if NEGATIONS[t] and not qset[t] then return true end
+    cset[t] = true
+  end
+  for i = 1, #qmarks - 3, 4 do
+    if not cset[string.sub(qmarks, i, i + 3)] then return true end
+  end
+  return false
+end
+
 -- Every entry sharing a band key with the query, confirmed by exact Jaccard. Returns the
 -- most similar memory above the threshold {id, claim_id, inter, union} (ties: lowest id)
--- or nil, the same for pending entries, and the band lookups (kept for an insert).
-local function scan(qset, qn, bands, threshold, now)
+-- or nil, the same for pending entries, the band lookups (kept for an insert), and the
+-- most similar memory above the threshold that the query differs from in a mark (a
+-- variant; pending entries it differs from are no match at all).
+local function scan(qset, qn, bands, threshold, now, qmarks)
   local bkeys, bshards, bvals = {}, {}, {}
-  local mb, pb = nil, nil
-  if qn == 0 then return mb, pb, bkeys, bshards, bvals end
+  local mb, pb, vb = nil, nil, nil
+  if qn == 0 then return mb, pb, bkeys, bshards, bvals, vb end
   local seen = {}
   for i = 1, #bands - 7, 8 do
     local bk = string.sub(bands, i, i + 7)
@@ -197,7 +228,8 @@ local function scan(qset, qn, bands, threshold, now)
               local sim = inter / union
               local id = tonumber(pid)
               if sim > threshold and (pb == nil or sim > pb[5]
-                                      or (sim == pb[5] and id < pb[1])) then
+                                      or (sim == pb[5] and id < pb[1]))
+                 and not differs(qset, qmarks, blob, from) then
                 pb = {id, cid, inter, union, sim}
               end
             end
@@ -209,9 +241,14 @@ local function scan(qset, qn, bands, threshold, now)
               local union = qn + cn - inter
               local sim = inter / union
               local id = tonumber(sid)
-              if sim > threshold and (mb == nil or sim > mb[5]
-                                      or (sim == mb[5] and id < mb[1])) then
-                mb = {id, string.sub(blob, 3, 2 + l), inter, union, sim}
+              if sim > threshold then
+                local best = mb
+                local variant = differs(qset, qmarks, blob, from)
+                if variant then best = vb end
+                if best == nil or sim > best[5] or (sim == best[5] and id < best[1]) then
+                  best = {id, string.sub(blob, 3, 2 + l), inter, union, sim}
+                  if variant then vb = best else mb = best end
+                end
               end
             end
           end
@@ -219,7 +256,7 @@ local function scan(qset, qn, bands, threshold, now)
       end
     end
   end
-  return mb, pb, bkeys, bshards, bvals
+  return mb, pb, bkeys, bshards, bvals, vb
 end
 
 local function record_head(cid, salt)
@@ -240,12 +277,15 @@ local n = tonumber(ARGV[4])
 -- flags: one per claim, '0' look only, '1' insert as a memory, '2' insert as pending;
 -- counts: 2 bytes per claim (token count); alltoks: every claim's 4-byte token hashes
 -- back to back; allbands: bw bytes per claim; salts: 8 bytes per claim, or empty when no
--- claim has one; then one claim_id per claim from ARGV[13]
+-- claim has one; mcounts: 2 bytes per claim (its marks: negations and numbers); allmarks:
+-- every claim's 4-byte mark hashes back to back; then one claim_id per claim from ARGV[15]
 local flags, counts, alltoks, allbands = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local bw = tonumber(ARGV[9])
 local now = tonumber(ARGV[10])
 local pending_until = ARGV[11]
 local salts = ARGV[12]
+local mcounts, allmarks = ARGV[13], ARGV[14]
+local mpos = 1
 local no_salt = string.rep('\0', 8)
 local nb_bytes = string.char(math.floor(bw / 8 / 256), (bw / 8) % 256)
 local tpos = 1
@@ -292,21 +332,27 @@ end
 
 -- reply: {statuses, then claim_id, intersection, union for each status 2 or 3}; statuses
 -- has one character per claim: '0' unique, '1' already indexed (a memory or pending),
--- '2' duplicate of a memory, '3' unique but a near-duplicate of a pending entry
+-- '2' duplicate of a memory, '3' unique but a near-duplicate of a pending entry, '5' a
+-- variant of a memory (near-duplicate but for a mark), inserted as pending if at all
 local status, out = {}, {''}
 for c = 0, n - 1 do
-  local cid = ARGV[13 + c]
+  local cid = ARGV[15 + c]
   local mode = string.byte(flags, c + 1)
   local cnt = string.byte(counts, 2 * c + 1) * 256 + string.byte(counts, 2 * c + 2)
   local toks = string.sub(alltoks, tpos, tpos + 4 * cnt - 1)
   tpos = tpos + 4 * cnt
   local bands = string.sub(allbands, c * bw + 1, (c + 1) * bw)
+  local mcnt = string.byte(mcounts, 2 * c + 1) * 256 + string.byte(mcounts, 2 * c + 2)
+  local qmarks = string.sub(allmarks, mpos, mpos + 4 * mcnt - 1)
+  mpos = mpos + 4 * mcnt
   local known = redis.call('HEXISTS', ids, cid) == 1
+  local queued = false
   if not known then
     local pid = redis.call('HGET', pids, cid)
     if pid then
       if live_pending(pid, now) then
         known = true
+        queued = true
       else
         purge_pending(pid)
         dirty = true
@@ -314,17 +360,31 @@ for c = 0, n - 1 do
     end
   end
   if known then
-    -- already indexed (a replay): unique, never a duplicate of itself
-    status[c + 1] = '1'
+    -- already indexed (a replay): unique, never a duplicate of itself; but one asked in
+    -- as a memory and found pending was queued as a variant, and is one still
+    local vb = nil
+    if queued and mode == 49 then
+      local qset, qn = token_set(toks)
+      vb = select(6, scan(qset, qn, bands, threshold, now, qmarks))
+    end
+    if vb then
+      status[c + 1] = '5'
+      out[#out + 1] = vb[2]; out[#out + 1] = vb[3]; out[#out + 1] = vb[4]
+    else
+      status[c + 1] = '1'
+    end
   else
     local qset, qn = token_set(toks)
     -- band lookups are kept for the insert below: nothing writes in between
-    local mb, pb, bkeys, bshards, bvals = scan(qset, qn, bands, threshold, now)
+    local mb, pb, bkeys, bshards, bvals, vb = scan(qset, qn, bands, threshold, now, qmarks)
     if mb then
       status[c + 1] = '2'
       out[#out + 1] = mb[2]; out[#out + 1] = mb[3]; out[#out + 1] = mb[4]
     else
-      if pb then
+      if vb then
+        status[c + 1] = '5'
+        out[#out + 1] = vb[2]; out[#out + 1] = vb[3]; out[#out + 1] = vb[4]
+      elseif pb then
         status[c + 1] = '3'
         out[#out + 1] = pb[2]; out[#out + 1] = pb[3]; out[#out + 1] = pb[4]
       else
@@ -336,7 +396,7 @@ for c = 0, n - 1 do
           salt = string.sub(salts, c * 8 + 1, c * 8 + 8)
           if salt == no_salt then salt = '' end
         end
-        if mode == 49 then
+        if mode == 49 and not vb then
           local sid = tostring(next_id)
           next_id = next_id + 1
           redis.call('HSET', ids, cid, sid)
@@ -403,14 +463,17 @@ return 1
 """
 )
 
-# ARGV: band prefix, threshold, claim_id, now (ms). A pending entry becomes a memory unless
-# a memory is now its near-duplicate. Reply: {'0'} promoted; {'1'} already a memory;
-# {'2', claim_id, intersection, union} a memory is its near-duplicate (the pending entry
-# is dropped, nothing is inserted); {'4'} not pending (never queued, expired or discarded).
+# ARGV: band prefix, threshold, claim_id, now (ms), the claim's marks (4-byte hashes; may
+# be empty). A pending entry becomes a memory unless a memory is now its near-duplicate (a
+# memory it is a variant of does not stop it: a person approved the difference). Reply:
+# {'0'} promoted; {'1'} already a memory; {'2', claim_id, intersection, union} a memory is
+# its near-duplicate (the pending entry is dropped, nothing is inserted); {'4'} not
+# pending (never queued, expired or discarded).
 PROMOTE = (
     _PRELUDE
     + r"""
 local threshold, cid, now = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
+local qmarks = ARGV[5] or ''
 if redis.call('HEXISTS', ids, cid) == 1 then return {'1'} end
 local pid = redis.call('HGET', pids, cid)
 if not pid then return {'4'} end
@@ -424,7 +487,7 @@ local _, pos = header(blob)
 local _, bands, from = pending_parts(blob)
 local toks = string.sub(blob, from)
 local qset, qn = token_set(toks)
-local mb = scan(qset, qn, bands, threshold, now)
+local mb = scan(qset, qn, bands, threshold, now, qmarks)
 if mb then
   purge_pending(pid)
   save_meta()

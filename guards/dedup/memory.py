@@ -3,9 +3,11 @@
 It runs the same decision as the Redis Lua scripts (`dedup.lua`): look up each band key,
 confirm every candidate with the exact Jaccard of the hashed word sets, report the most
 similar memory above the threshold (ties: the earliest inserted), else the most similar
-live pending entry, and insert when unique. Internal ids are assigned in insertion order as
-in Redis, so both homes break ties identically. State is lost with the process by design:
-this home is for one-shot checks and for callers that rebuild it from their own store.
+memory above it that the claim differs from in a negation or a number (a variant, queued
+as pending), else the most similar live pending entry, and insert when unique. Internal
+ids are assigned in insertion order as in Redis, so both homes break ties identically.
+State is lost with the process by design: this home is for one-shot checks and for
+callers that rebuild it from their own store.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from groundwire.guards.dedup.minhash import Fingerprint
+from groundwire.guards.dedup.minhash import NEGATION_HASHES, Fingerprint
 from groundwire.guards.dedup.store import (
     DUPLICATE,
     INDEXED,
@@ -24,6 +26,7 @@ from groundwire.guards.dedup.store import (
     NOT_PENDING,
     PENDING_MATCH,
     UNIQUE,
+    VARIANT,
     Decision,
     Item,
 )
@@ -82,13 +85,20 @@ class _Tenant:
             self.purge_pending(pid)
 
     def scan(
-        self, query: frozenset[int], keys: list[int], threshold: float, now_ms: int
-    ) -> tuple[Decision | None, Decision | None]:
-        """(best memory, best live pending entry) above the threshold, as decisions."""
+        self,
+        query: frozenset[int],
+        keys: list[int],
+        threshold: float,
+        now_ms: int,
+        marks: tuple[int, ...] = (),
+    ) -> tuple[Decision | None, Decision | None, Decision | None]:
+        """(best memory, best live pending entry, best memory it is a variant of) above
+        the threshold, as decisions."""
         best: tuple[float, int, int, int] | None = None  # (sim, id, inter, union)
         best_p: tuple[float, int, int, int] | None = None
+        best_v: tuple[float, int, int, int] | None = None
         if not query:
-            return None, None
+            return None, None, None
         seen: set[int] = set()
         for key in keys:
             for posting in self.buckets.get(key, ()):
@@ -108,27 +118,32 @@ class _Tenant:
                 sim = inter / union
                 if sim <= threshold:
                     continue
-                current = best if posting >= 0 else best_p
+                variant = _differs(query, marks, rec.token_set)
+                if posting < 0 and variant:
+                    continue  # a pending entry it differs from is no near-duplicate
+                current = best_v if variant else best if posting >= 0 else best_p
                 if (
                     current is None
                     or sim > current[0]
                     or (sim == current[0] and ident < current[1])
                 ):
-                    if posting >= 0:
+                    if variant:
+                        best_v = (sim, ident, inter, union)
+                    elif posting >= 0:
                         best = (sim, ident, inter, union)
                     else:
                         best_p = (sim, ident, inter, union)
-        memory = (
-            Decision(DUPLICATE, self.records[best[1]].claim_id, best[2], best[3])
-            if best is not None
-            else None
+        return (
+            self._decision(DUPLICATE, best),
+            self._decision(PENDING_MATCH, best_p),
+            self._decision(VARIANT, best_v),
         )
-        pending = (
-            Decision(PENDING_MATCH, self.pending[best_p[1]].claim_id, best_p[2], best_p[3])
-            if best_p is not None
-            else None
-        )
-        return memory, pending
+
+    def _decision(self, status: int, best: tuple[float, int, int, int] | None) -> Decision | None:
+        if best is None:
+            return None
+        records = self.pending if status == PENDING_MATCH else self.records
+        return Decision(status, records[best[1]].claim_id, best[2], best[3])
 
     def add_memory(self, rec: _Record, keys: list[int]) -> None:
         mid = self.next_id
@@ -137,6 +152,12 @@ class _Tenant:
         self.records[mid] = rec
         for key in keys:
             self.buckets.setdefault(key, []).append(mid)
+
+
+def _differs(query: frozenset[int], marks: tuple[int, ...], other: frozenset[int]) -> bool:
+    """The two word sets differ in a mark: one of the claim's negations or numbers is not
+    in the other, or one of the other's negations is not in the claim."""
+    return any(m not in other for m in marks) or any(h in NEGATION_HASHES for h in other - query)
 
 
 class MemoryStore:
@@ -169,24 +190,28 @@ class MemoryStore:
             if item.claim_id in state.ids:
                 out.append(Decision(INDEXED))
                 continue
-            pid = state.pending_ids.get(item.claim_id)
-            if pid is not None:
-                if state.live(pid, now_ms) is not None:
-                    out.append(Decision(INDEXED))
-                    continue
-                state.purge_pending(pid)
             fp = item.fingerprint
             query = frozenset(fp.tokens.tolist())
             keys = fp.band_keys.tolist()
-            memory, pending = state.scan(query, keys, threshold, now_ms)
+            pid = state.pending_ids.get(item.claim_id)
+            if pid is not None:
+                if state.live(pid, now_ms) is not None:
+                    # a replay; one asked in as a memory was queued as a variant: still one?
+                    variant = None
+                    if item.mode == MEMORY:
+                        variant = state.scan(query, keys, threshold, now_ms, item.marks)[2]
+                    out.append(variant or Decision(INDEXED))
+                    continue
+                state.purge_pending(pid)
+            memory, pending, variant = state.scan(query, keys, threshold, now_ms, item.marks)
             if memory is not None:
                 out.append(memory)
                 continue
-            out.append(pending if pending is not None else Decision(UNIQUE))
+            out.append(variant or pending or Decision(UNIQUE))
             if item.mode == LOOK or not query:
                 continue
             rec = _Record(item.claim_id, fp.tokens, query, item.salt)
-            if item.mode == MEMORY:
+            if item.mode == MEMORY and variant is None:
                 state.add_memory(rec, keys)
             else:
                 new = state.next_pending
@@ -224,7 +249,13 @@ class MemoryStore:
             return True
 
     async def promote(
-        self, tenant_id: str, claim_id: str, threshold: float, *, now_ms: int = 0
+        self,
+        tenant_id: str,
+        claim_id: str,
+        threshold: float,
+        *,
+        now_ms: int = 0,
+        marks: tuple[int, ...] = (),
     ) -> Decision:
         with self._lock:
             state = self._tenants.setdefault(tenant_id, _Tenant())
@@ -237,7 +268,7 @@ class MemoryStore:
             if rec is None:
                 state.purge_pending(pid)
                 return Decision(NOT_PENDING)
-            memory, _ = state.scan(rec.token_set, rec.keys, threshold, now_ms)
+            memory = state.scan(rec.token_set, rec.keys, threshold, now_ms, marks)[0]
             state.purge_pending(pid)
             if memory is not None:
                 return memory

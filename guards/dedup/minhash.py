@@ -21,6 +21,11 @@ brute-force evaluation) see exactly the same numbers:
 * LSH bands are hashed to 8-byte keys. Bands only nominate candidates; the decision is
   always the exact Jaccard of the hashed sets, so LSH can cost recall (a missed
   candidate) but never precision.
+* A few words change what a sentence says however many others it shares: a negation
+  ("not", "never", "doesn't") and a number ("5432", "three", "weekly"). `marks` picks
+  them out of a claim; a near-duplicate whose differing words include one is a *variant*
+  of the memory (docs/dedup.md §Variants), not a copy of it. The memory's side of the
+  difference is only known by hash, so there only negations count (`NEGATION_HASHES`).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from groundwire.guards.canonical import canonical
+from groundwire.guards.grounding.lexical.text import NEGATIONS, NUMBER_WORDS
 
 # ASCII punctuation plus the typographic quotes and dashes that word processors and LLMs emit.
 _STRIP = string.punctuation + "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00ab\u00bb\u00bf\u00a1"
@@ -55,6 +61,20 @@ def tokenize(text: str) -> frozenset[str]:
     words = {w.strip(_STRIP) for w in text.casefold().split()}
     words.discard("")
     return frozenset(words)
+
+
+# Negations as the tokenizer leaves them, also without the apostrophe chat drops ("dont").
+_NEGATION_TOKENS = frozenset(NEGATIONS | {w.replace("'", "") for w in NEGATIONS if "'" in w}) - {
+    "nt"
+}
+_MARK_WORDS = _NEGATION_TOKENS | frozenset(NUMBER_WORDS)
+_DIGITS = frozenset("0123456789")
+
+
+def marks(words: frozenset[str]) -> list[str]:
+    """The words of a claim that a near-duplicate must not differ in: negations and
+    numbers (any token with a digit, and number words)."""
+    return [w for w in words if w in _MARK_WORDS or not _DIGITS.isdisjoint(w)]
 
 
 def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:
@@ -100,6 +120,12 @@ def token_hash(token: str) -> int:
             _HASH_CACHE.clear()
         h = _HASH_CACHE[token] = sha1_hash32(token.encode("utf-8"))
     return h
+
+
+# The negations' hashes: the only marks recognisable in a stored memory's hashed words.
+NEGATION_HASHES: frozenset[int] = frozenset(
+    sha1_hash32(w.encode("utf-8")) for w in sorted(_NEGATION_TOKENS)
+)
 
 
 def clear_token_cache() -> None:

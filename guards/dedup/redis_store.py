@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ from groundwire.guards.dedup.store import (
     NOT_PENDING,
     PENDING_MATCH,
     UNIQUE,
+    VARIANT,
     Decision,
     DedupStoreError,
     Item,
@@ -98,6 +100,8 @@ class RedisStore:
             if any(item.salt for item in items)
             else b""
         )
+        marks = [item.marks for item in items]
+        mcounts = np.fromiter((len(m) for m in marks), dtype=">u2", count=len(marks))
         return [
             band_prefix,
             repr(float(threshold)),
@@ -111,6 +115,8 @@ class RedisStore:
             now_ms,
             pending_until_ms,
             salts,
+            mcounts.tobytes(),
+            np.fromiter(chain.from_iterable(marks), dtype=">u4").tobytes(),
             *(item.claim_id for item in items),
         ]
 
@@ -211,10 +217,17 @@ class RedisStore:
         return bool(await self._evalsha(self._remove, keys, args))
 
     async def promote(
-        self, tenant_id: str, claim_id: str, threshold: float, *, now_ms: int = 0
+        self,
+        tenant_id: str,
+        claim_id: str,
+        threshold: float,
+        *,
+        now_ms: int = 0,
+        marks: tuple[int, ...] = (),
     ) -> Decision:
         keys, bprefix = self.keys(tenant_id)
-        args = [bprefix, repr(float(threshold)), claim_id, now_ms]
+        marks_blob = np.array(marks, dtype=">u4").tobytes()
+        args = [bprefix, repr(float(threshold)), claim_id, now_ms, marks_blob]
         reply = await self._evalsha(self._promote, keys, args)
         if not isinstance(reply, list) or not reply:
             raise DedupStoreError("unexpected reply shape from the promote script")
@@ -234,18 +247,20 @@ class RedisStore:
 
 
 def _parse(reply: Any, n: int) -> list[Decision]:
-    """{statuses, then claim_id, intersection, union per duplicate or pending match},
+    """{statuses, then claim_id, intersection, union per duplicate, pending match or
+    variant},
     checked for shape."""
     if not isinstance(reply, list) or not reply or len(reply[0]) != n:
         raise DedupStoreError("unexpected reply shape from the dedup script")
     statuses: bytes = reply[0]
-    if (len(reply) - 1) != 3 * (statuses.count(b"2") + statuses.count(b"3")):
+    matches = statuses.count(b"2") + statuses.count(b"3") + statuses.count(b"5")
+    if (len(reply) - 1) != 3 * matches:
         raise DedupStoreError("unexpected reply shape from the dedup script")
     out: list[Decision] = []
     pos = 1
     for ch in statuses:
         status = ch - 48
-        if status in (DUPLICATE, PENDING_MATCH):
+        if status in (DUPLICATE, PENDING_MATCH, VARIANT):
             cid, inter, union = reply[pos : pos + 3]
             pos += 3
             out.append(Decision(status, cid.decode("utf-8"), int(inter), int(union)))

@@ -5,8 +5,9 @@ whole batch at once) and a store decides them; splitting it this way is what let
 in-memory and the Redis home run the same decision on the same fingerprints.
 
 A store keeps two namespaces per tenant over one band index: **memories** (approved
-claims; a near-duplicate of one is a duplicate) and **pending** entries (claims queued for
-review; a near-duplicate of one is reported, `PENDING_MATCH`, and otherwise unique).
+claims; a near-duplicate of one is a duplicate, unless the two differ in a negation or a
+number: then it is a `VARIANT`) and **pending** entries (claims queued for review; a
+near-duplicate of one is reported, `PENDING_MATCH`, and otherwise unique).
 Pending entries expire at the time the index gives them (`DedupConfig.pending_retention_s`).
 """
 
@@ -24,6 +25,12 @@ INDEXED = 1  # this claim_id is already indexed (a memory or pending): a replay,
 DUPLICATE = 2  # a near-duplicate of a memory
 PENDING_MATCH = 3  # unique among memories, but a near-duplicate of a pending entry
 NOT_PENDING = 4  # promote: the claim_id has no (live) pending entry
+# unique, but a near-duplicate of a memory that differs from it in a negation or a number
+# (`minhash.marks`): inserted as a pending entry whatever its mode asked, since the claim
+# goes to review (docs/dedup.md §Variants)
+VARIANT = 5
+
+_MATCHES = frozenset({DUPLICATE, PENDING_MATCH, VARIANT})
 
 # What a store does with an item after deciding it (it never inserts a duplicate).
 LOOK = 0  # look only: the claim is blocked for another reason
@@ -41,19 +48,21 @@ class Item:
     mode: int  # LOOK | MEMORY | PENDING
     fingerprint: Fingerprint  # band keys already salted with `salt`
     salt: int = 0  # the dedup scope's salt (0: scope `tenant`, band keys unsalted)
+    marks: tuple[int, ...] = ()  # hashes of its negations and numbers (`minhash.marks`)
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    status: int  # UNIQUE | INDEXED | DUPLICATE | PENDING_MATCH | NOT_PENDING
-    duplicate_of: str | None = None  # the memory (DUPLICATE) or pending claim (PENDING_MATCH)
+    status: int  # UNIQUE | INDEXED | DUPLICATE | PENDING_MATCH | NOT_PENDING | VARIANT
+    # the memory (DUPLICATE, VARIANT) or pending claim (PENDING_MATCH)
+    duplicate_of: str | None = None
     intersection: int = 0
     union: int = 0
 
     @property
     def similarity(self) -> float | None:
         """The exact (hashed-word) Jaccard, computed the same way in both homes."""
-        if self.status == DUPLICATE or self.status == PENDING_MATCH:
+        if self.status in _MATCHES:
             return self.intersection / self.union
         return None
 
@@ -85,11 +94,19 @@ class DedupStore(Protocol):
         ...
 
     async def promote(
-        self, tenant_id: str, claim_id: str, threshold: float, *, now_ms: int
+        self,
+        tenant_id: str,
+        claim_id: str,
+        threshold: float,
+        *,
+        now_ms: int,
+        marks: tuple[int, ...] = (),
     ) -> Decision:
         """Turn a live pending entry into a memory: UNIQUE (promoted), INDEXED (already a
         memory), DUPLICATE (a memory is its near-duplicate; the entry is dropped, nothing
-        inserted) or NOT_PENDING."""
+        inserted) or NOT_PENDING. A person approved it, so a variant of a memory is
+        promoted (`marks`: the claim's, when its text is known; else only the memory's
+        negations tell a variant)."""
         ...
 
     async def discard(self, tenant_id: str, claim_id: str) -> bool:

@@ -240,6 +240,29 @@ def test_only_approved_memories_are_memories() -> None:
     assert outcome.is_duplicate and outcome.duplicate_of == "d3"
 
 
+def test_a_memory_negated_or_renumbered_is_reviewed_not_blocked_or_approved() -> None:
+    """A near-copy of a memory that says the opposite, or another number, is no duplicate
+    to block (it may be the correction) nor a claim to approve beside it unseen: review."""
+    from groundwire.guards.config import DedupConfig
+    from groundwire.guards.dedup import build_dedup_index
+
+    v = Validator(GuardsConfig(), build_dedup_index(DedupConfig()), None)
+    stated = "The billing service is encrypted at rest with keys rotated by the platform team"
+    (memory,) = _validate(v, _claim("m1", stated, source="documentation"))
+    assert memory.validation.tier is Tier.AUTO_APPROVE
+    denied = stated.replace(" is ", " is not ")
+    (variant,) = _validate(v, _claim("c1", denied, source="documentation"))
+    assert variant.validation.tier is Tier.FLAG_REVIEW
+    assert variant.validation.reason_code == "variant_of_memory"
+    assert variant.validation.dedup == "variant" and variant.duplicate_of is None
+    assert variant.validation.conflicting_memory_id == "m1"
+    assert "variant_of_memory" in variant.tags
+    assert "variant_of_memory: m1 similarity=0.929" in variant.validation.checks_failed
+    # the same text again is a copy of the memory: blocked as before
+    (copy,) = _validate(v, _claim("c2", stated + ".", source="documentation"))
+    assert (copy.validation.tier, copy.duplicate_of) == (Tier.BLOCK, "m1")
+
+
 def test_dedup_scope_per_user() -> None:
     from groundwire.guards.config import DedupConfig
     from groundwire.guards.dedup import build_dedup_index

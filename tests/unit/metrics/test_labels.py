@@ -101,7 +101,7 @@ def test_label_tuples_match_the_enums_and_keep_known_values() -> None:
     assert {"empty", "invalid_screened"} <= set(labels.DLQ_REASONS)
     # values the rules, dashboards and docs have always used
     assert {"not_supported", "duplicate", "trusted_source", "reentry"} <= set(labels.REASON_CODES)
-    assert labels.DEDUP_RESULTS == ("unique", "duplicate", "failed")
+    assert labels.DEDUP_RESULTS == ("unique", "duplicate", "failed", "variant")
 
 
 @pytest.mark.parametrize(
@@ -251,6 +251,11 @@ BRANCHES: list[tuple[str, dict[str, Any], ReasonCode]] = [
         "dedup failed",
         {"dedup": DedupResult(is_duplicate=False, failed=True, error="timeout")},
         ReasonCode.DEDUP_FAILED,
+    ),
+    (
+        "variant of a memory",
+        {"dedup": DedupResult(is_duplicate=False, variant_of="m1", variant_similarity=0.95)},
+        ReasonCode.VARIANT_OF_MEMORY,
     ),
     (
         "verifier failed, queue",

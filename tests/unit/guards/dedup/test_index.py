@@ -112,7 +112,7 @@ async def test_remove_lets_the_text_back_in_and_reports_absence(index: MinHashDe
 
 
 async def test_most_similar_memory_is_reported_not_the_first_found() -> None:
-    words = [f"w{i}" for i in range(40)]
+    words = [f"w{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(40)]  # no digits
     older = words[2:]  # J(query, older) = 38/40 = 0.950
     newer = [*words[:39], "extra"]  # J(query, newer) = 39/41 = 0.951; J(older, newer) = 0.90
     index = build_dedup_index(DedupConfig())

@@ -17,7 +17,7 @@ import pytest
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
 from groundwire.guards.dedup.index import scope_key
-from groundwire.guards.dedup.minhash import jaccard, tokenize
+from groundwire.guards.dedup.minhash import NEGATION_HASHES, jaccard, marks, token_hash, tokenize
 from groundwire.guards.protocols import DedupRequest, DedupResult
 from tests.support.text_edits import random_edit
 
@@ -170,7 +170,77 @@ async def scenario_scopes(build: Build, cfg: DedupConfig) -> None:
     await typed.aclose()
 
 
+# a stored memory (13 distinct words), its negation and a near-copy of it (J = 13/14)
+STATED = "the billing service is encrypted at rest with keys rotated by the platform team"
+DENIED = "the billing service is not encrypted at rest with keys rotated by the platform team"
+COPY = STATED + " today"
+# 25 distinct words with a number; another number in its place: J = 24/26 = 0.923
+PORTED = (
+    "the payments gateway in the eu region listens on port 8443 for partner callbacks and "
+    "forwards every signed request to the ledger service after checking its token"
+)
+
+
+async def scenario_a_negation_or_number_makes_a_variant(build: Build, cfg: DedupConfig) -> None:
+    index = build(cfg, Clock())
+    await index.check_and_insert([approve("t", "m-stated", STATED), approve("t", "m-port", PORTED)])
+    denied, other_port, copy = await index.check_and_insert(
+        [
+            approve("t", "c-denied", DENIED),
+            approve("t", "c-port", PORTED.replace("8443", "9443")),
+            approve("t", "c-copy", COPY),
+        ]
+    )
+    assert not denied.is_duplicate and denied.variant_of == "m-stated"
+    assert denied.variant_similarity == pytest.approx(13 / 14)
+    assert not other_port.is_duplicate and other_port.variant_of == "m-port"
+    assert other_port.variant_similarity == pytest.approx(24 / 26)
+    assert copy.is_duplicate and copy.duplicate_of == "m-stated" and copy.variant_of is None
+    # the variant went in as pending (it goes to review), not as a memory
+    (again,) = await index.check_and_insert([approve("t", "c-denied-2", DENIED)])
+    assert again.variant_of == "m-stated" and again.pending_of is None
+    (probe,) = await index.check_and_insert([review("t", "p", DENIED + " today")])
+    assert not probe.is_duplicate and probe.pending_of == "c-denied"
+    await index.aclose()
+
+
+async def scenario_variants_both_ways_and_on_replay(build: Build, cfg: DedupConfig) -> None:
+    index = build(cfg, Clock())
+    await index.check_and_insert([approve("t", "m-denied", DENIED)])
+    # the memory's negation is missing from the claim: known by its hash alone
+    (stated,) = await index.check_and_insert([approve("t", "c-stated", STATED)])
+    assert stated.variant_of == "m-denied"
+    # a replay asked in as a memory again is still a variant, not "already indexed"
+    (replay,) = await index.check_and_insert([approve("t", "c-stated", STATED)])
+    assert replay == stated
+    # a look-only check inserts nothing; a claim queued for review stays pending
+    (look,) = await index.check_and_insert([DedupRequest("t", "l", STATED, insert=False)])
+    assert look.variant_of == "m-denied"
+    await index.aclose()
+
+
+async def scenario_an_approved_variant_becomes_a_memory(build: Build, cfg: DedupConfig) -> None:
+    index = build(cfg, Clock())
+    await index.check_and_insert([approve("t", "m-stated", STATED)])
+    (denied,) = await index.check_and_insert([approve("t", "c-denied", DENIED)])
+    assert denied.variant_of == "m-stated"
+    # a person approved it: the memory it differs from does not make it a duplicate
+    assert await index.promote("t", "c-denied", DENIED) == DedupResult(False)
+    (copy,) = await index.check_and_insert([approve("t", "c2", DENIED + " today")])
+    assert copy.is_duplicate and copy.duplicate_of == "c-denied"
+    # approved without a pending entry (never queued): checked in, then made a memory
+    other_port = PORTED.replace("8443", "9443")
+    await index.check_and_insert([approve("t", "m-port", PORTED)])
+    assert await index.promote("t", "c-port", other_port) == DedupResult(False)
+    (copy,) = await index.check_and_insert([approve("t", "c3", other_port)])
+    assert copy.is_duplicate and copy.duplicate_of == "c-port"
+    await index.aclose()
+
+
 SCENARIOS: list[Callable[[Build, DedupConfig], Awaitable[None]]] = [
+    scenario_a_negation_or_number_makes_a_variant,
+    scenario_variants_both_ways_and_on_replay,
+    scenario_an_approved_variant_becomes_a_memory,
     scenario_pending_is_reported_never_a_duplicate,
     scenario_promote_makes_a_memory,
     scenario_promote_yields_to_a_memory_approved_meanwhile,
@@ -220,12 +290,17 @@ def random_steps(rng: random.Random, n: int, tenants: Sequence[str]) -> list[Ste
         if texts and roll < 0.55:
             tenant, base = rng.choice(texts)
             text = random_edit(rng, base, rng.randint(0, 2))
+            if rng.random() < 0.3:
+                text = _mark_edit(rng, text)
         else:
             tenant = rng.choice(tenants)
-            text = " ".join(
+            words = [
                 "".join(rng.choices("abcdefghijkl", k=rng.randint(3, 7)))
                 for _ in range(rng.randint(6, 24))
-            )
+            ]
+            if rng.random() < 0.4:  # a number or a negation, for variants to differ in
+                words.insert(rng.randrange(len(words)), rng.choice(["42", "not", "never"]))
+            text = " ".join(words)
             texts.append((tenant, text))
         mode = rng.random()
         req = DedupRequest(
@@ -248,6 +323,25 @@ def random_steps(rng: random.Random, n: int, tenants: Sequence[str]) -> list[Ste
     return steps
 
 
+def _mark_edit(rng: random.Random, text: str) -> str:
+    """A variant's edit: another number for a number, else a negation added or dropped."""
+    words = text.split()
+    numbers = [i for i, w in enumerate(words) if w.isdigit()]
+    if numbers:
+        words[rng.choice(numbers)] = str(rng.randint(1, 99))
+    elif "not" in words:
+        words.remove("not")
+    else:
+        words.insert(rng.randrange(len(words) + 1), "not")
+    return " ".join(words)
+
+
+def _differs(query: frozenset[str], qmarks: frozenset[str], other: frozenset[str]) -> bool:
+    """The variant rule in words: a mark of the query the other lacks, or a negation of the
+    other's the query lacks (only negations are known by hash on the stored side)."""
+    return bool(qmarks - other) or any(token_hash(w) in NEGATION_HASHES for w in other - query)
+
+
 def brute_force(steps: Sequence[Step], threshold: float, retention: float) -> list[object]:
     """Sequential exact scan over memories and live pending entries."""
     memories: dict[str, list[tuple[str, frozenset[str], str]]] = {}
@@ -255,12 +349,24 @@ def brute_force(steps: Sequence[Step], threshold: float, retention: float) -> li
     out: list[object] = []
 
     def best(
-        rows: Sequence[tuple[str, frozenset[str], str]], toks: frozenset[str], scope: str
+        rows: Sequence[tuple[str, frozenset[str], str]],
+        toks: frozenset[str],
+        scope: str,
+        qmarks: frozenset[str],
+        variants: bool = False,
     ) -> tuple[str, float] | None:
+        """The most similar row above the threshold that is (`variants`) or is not a
+        variant of the query."""
         found: tuple[str, float] | None = None
         for cid, words, sc in rows:
             j = jaccard(toks, words)
-            if sc == scope and j > threshold and (found is None or j > found[1]):
+            better = found is None or j > found[1]
+            if (
+                sc == scope
+                and j > threshold
+                and better
+                and _differs(toks, qmarks, words) == variants
+            ):
                 found = (cid, j)
         return found
 
@@ -284,6 +390,7 @@ def brute_force(steps: Sequence[Step], threshold: float, retention: float) -> li
             if entry is None and text is None:
                 out.append("not pending")
                 continue
+            qmarks = frozenset(marks(tokenize(text))) if text else frozenset()
             if entry is not None:
                 pending[tenant].remove(entry)
                 toks, scope = entry[1], entry[2]
@@ -296,7 +403,7 @@ def brute_force(steps: Sequence[Step], threshold: float, retention: float) -> li
                     if s.request is not None
                     and (s.request.tenant_id, s.request.claim_id) == (tenant, cid)
                 )
-            hit = best(mems, toks, scope)
+            hit = best(mems, toks, scope, qmarks)
             if hit is not None:
                 out.append(("duplicate", hit[0]))
             else:
@@ -307,19 +414,27 @@ def brute_force(steps: Sequence[Step], threshold: float, retention: float) -> li
         req = step.request
         assert req is not None
         toks = tokenize(req.text)
+        qmarks = frozenset(marks(toks))
         mems = memories.setdefault(req.tenant_id, [])
         pend = pending.setdefault(req.tenant_id, [])
-        if any(m[0] == req.claim_id for m in mems) or any(p[0] == req.claim_id for p in pend):
-            out.append((None, None))
+        as_memory = req.insert and not req.pending
+        if any(m[0] == req.claim_id for m in mems):
+            out.append((None, None, None))
             continue
-        hit = best(mems, toks, req.scope)
+        if any(p[0] == req.claim_id for p in pend):
+            # a replay; one asked in as a memory but found pending is a variant, if still one
+            vhit = best(mems, toks, req.scope, qmarks, variants=True) if as_memory else None
+            out.append((None, None, vhit[0] if vhit else None))
+            continue
+        hit = best(mems, toks, req.scope, qmarks)
         if hit is not None:
-            out.append((hit[0], None))
+            out.append((hit[0], None, None))
             continue
-        phit = best([(p[0], p[1], p[2]) for p in pend], toks, req.scope)
-        out.append((None, phit[0] if phit else None))
+        vhit = best(mems, toks, req.scope, qmarks, variants=True)
+        phit = best([(p[0], p[1], p[2]) for p in pend], toks, req.scope, qmarks)
+        out.append((None, None if vhit else phit[0] if phit else None, vhit[0] if vhit else None))
         if req.insert and toks:
-            if req.pending:
+            if req.pending or vhit:
                 pend.append((req.claim_id, toks, req.scope, step.at + retention, req.text))
             else:
                 mems.append((req.claim_id, toks, req.scope))
@@ -349,13 +464,13 @@ async def run_steps(index: MinHashDedupIndex, clock: Clock, steps: Sequence[Step
             assert step.request is not None
             (r,) = await index.check_and_insert([step.request])
             assert not r.failed
-            out.append((r.duplicate_of, r.pending_of))
+            out.append((r.duplicate_of, r.pending_of, r.variant_of))
     return out
 
 
 async def test_pending_and_scopes_equal_brute_force() -> None:
     rng = random.Random(77)
-    steps = random_steps(rng, 700, ["a", "b"])
+    steps = random_steps(rng, 1200, ["a", "b"])
     cfg = DedupConfig(pending_retention_s=12 * 3_600.0)
     clock = Clock()
     got = await run_steps(build_dedup_index(cfg, clock=clock), clock, steps)
@@ -363,6 +478,7 @@ async def test_pending_and_scopes_equal_brute_force() -> None:
     checks = [e for s, e in zip(steps, expected, strict=True) if s.request is not None]
     assert sum(e[0] is not None for e in checks) > 30  # type: ignore[index]
     assert sum(e[1] is not None for e in checks) > 10  # type: ignore[index]
+    assert sum(e[2] is not None for e in checks) > 10  # type: ignore[index]
     # expiry changed some answers (the reference without it differs)
     assert brute_force(steps, cfg.threshold, 1e12) != expected
     assert got == expected
