@@ -35,7 +35,13 @@ from bench_pipeline import drop_keys
 
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import build_dedup_index
-from groundwire.guards.dedup.minhash import jaccard, tokenize
+from groundwire.guards.dedup.minhash import (
+    NEGATION_HASHES,
+    jaccard,
+    marks,
+    token_hash,
+    tokenize,
+)
 from groundwire.guards.protocols import DedupRequest
 
 DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "grounding-sample.jsonl"
@@ -106,38 +112,52 @@ def build_stream(sentences: list[str], seed: int, tenants: int = 4) -> Stream:
     return Stream(reqs, near)
 
 
-def brute_force(requests: list[DedupRequest], threshold: float) -> list[str | None]:
-    """Sequential exact scan (length filter only: J > t needs min/max size > t)."""
+Answer = tuple[str | None, str | None]  # (duplicate of, variant of)
+
+
+def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
+    """Sequential exact scan (length filter only: J > t needs min/max size > t). A memory
+    above the threshold that the claim differs from in a negation or a number makes it a
+    variant (docs/dedup.md §Variants), which is queued, not stored: it is not kept here."""
     memories: dict[str, dict[int, list[tuple[str, frozenset[str]]]]] = {}
-    out: list[str | None] = []
+    out: list[Answer] = []
     for req in requests:
         toks = tokenize(req.text)
+        qmarks = frozenset(marks(toks))
         by_len = memories.setdefault(req.tenant_id, {})
         best: tuple[float, str] | None = None
+        variant: tuple[float, str] | None = None
         n = len(toks)
         lo, hi = int(n * threshold), int(n / threshold) + 1 if threshold > 0 else 10**9
         for size in range(lo, hi + 1):
             for cid, mem in by_len.get(size, ()):
                 j = jaccard(toks, mem)
-                if j > threshold and (best is None or j > best[0]):
+                if j <= threshold:
+                    continue
+                differs = bool(qmarks - mem) or any(
+                    token_hash(w) in NEGATION_HASHES for w in mem - toks
+                )
+                if differs and (variant is None or j > variant[0]):
+                    variant = (j, cid)
+                elif not differs and (best is None or j > best[0]):
                     best = (j, cid)
-        out.append(best[1] if best else None)
-        if best is None and toks and req.insert:
+        out.append((best[1], None) if best else (None, variant[1] if variant else None))
+        if best is None and variant is None and toks and req.insert:
             by_len.setdefault(n, []).append((req.claim_id, toks))
     return out
 
 
 async def run_index(
     requests: list[DedupRequest], cfg: DedupConfig, redis_url: str | None, batch: int
-) -> list[str | None]:
+) -> list[Answer]:
     index = build_dedup_index(cfg, redis_url)
-    got: list[str | None] = []
+    got: list[Answer] = []
     try:
         for start in range(0, len(requests), batch):
             res = await index.check_and_insert(requests[start : start + batch])
             if any(r.failed for r in res):
                 raise RuntimeError(next(r.error for r in res if r.failed))
-            got += [r.duplicate_of for r in res]
+            got += [(r.duplicate_of, r.variant_of) for r in res]
     finally:
         await index.aclose()
         if redis_url:
@@ -191,8 +211,13 @@ def main() -> int:
     if args.limit:
         sentences = sentences[: args.limit]
     stream = build_stream(sentences, args.seed)
-    expected = brute_force(stream.requests, cfg.threshold)
-    got = asyncio.run(run_index(stream.requests, cfg, args.redis, args.batch))
+    answers = brute_force(stream.requests, cfg.threshold)
+    found = asyncio.run(run_index(stream.requests, cfg, args.redis, args.batch))
+    expected = [a[0] for a in answers]
+    got = [a[0] for a in found]
+    variants = sum(a[1] is not None for a in answers)
+    same_variants = sum(a[1] is not None and a == b for a, b in zip(answers, found, strict=True))
+    index_variants = sum(b[1] is not None for b in found)
     tp = sum(e is not None and g is not None for e, g in zip(expected, got, strict=True))
     fp = sum(e is None and g is not None for e, g in zip(expected, got, strict=True))
     fn = sum(e is not None and g is None for e, g in zip(expected, got, strict=True))
@@ -202,9 +227,13 @@ def main() -> int:
     n_para, caught, median = paraphrase_report(cfg.threshold, args.data)
     home = "redis" if args.redis else "memory"
     print(f"corpus: {len(sentences)} sentences, {len(stream.requests)} claims, home={home}")
-    print(f"variants within 0.02 of the threshold: {stream.near_threshold}")
+    print(f"edited copies within 0.02 of the threshold: {stream.near_threshold}")
     print(f"brute-force duplicates: {tp + fn}; index: tp={tp} fp={fp} fn={fn}")
     print(f"same matched memory as brute force: {same_match}/{tp + fn}")
+    print(
+        f"a negation or a number apart (variants, reviewed): brute force {variants}, "
+        f"index {index_variants}, same memory {same_variants}"
+    )
     print(
         f"paraphrases (supported claims vs their source sentences): {caught}/{n_para} caught, "
         f"median best Jaccard {median:.2f}"
