@@ -74,7 +74,10 @@ _DIGITS = frozenset("0123456789")
 def marks(words: frozenset[str]) -> list[str]:
     """The words of a claim that a near-duplicate must not differ in: negations and
     numbers (any token with a digit, and number words)."""
-    return [w for w in words if w in _MARK_WORDS or not _DIGITS.isdisjoint(w)]
+    found = [w for w in words if not w.isalpha() and not _DIGITS.isdisjoint(w)]
+    if not _MARK_WORDS.isdisjoint(words):
+        found += words & _MARK_WORDS
+    return found
 
 
 def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:
