@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.assertion import unasserted
+from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.polarity import check_polarity
 from groundwire.guards.grounding.lexical.roles import swapped_roles
@@ -204,6 +205,8 @@ def analyze(
     conflicts += polarity.antonyms
     if len(uniq) >= 3:
         conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
+    if len(uniq) >= 2:
+        conflicts += crossed_clauses(cw, cmask, clauses, sentences, shared, uniq)
     features["conflicts"] = float(min(len(conflicts), 2))
     return Analysis(
         features,
