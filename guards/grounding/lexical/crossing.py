@@ -60,23 +60,28 @@ def crossed_clauses(
     clauses: ClaimClauses,
     sentences: Sequence[Sentence],
     shared: Sequence[set[str] | frozenset[str]],
+    sizes: Sequence[int],
     claim_stems: set[str],
 ) -> list[tuple[str, str]]:
     """(claim word, source word) for each claim clause crossed with a source sentence
-    (module docstring); `shared[i]`: the claim stems sentence i holds; `claim_stems`:
-    the claim's content stems."""
+    (module docstring); `shared[i]`: the claim stems sentence i holds, `sizes[i]` how
+    many; `claim_stems`: the claim's content stems."""
     out: list[tuple[str, str]] = []
     stems = words.stems
     bounds = clauses.bounds()
+    # the sentences holding two claim stems or more, filtered once (in C)
+    held = map((2).__le__, sizes)
+    candidates = list(itertools.compress(zip(sentences, shared, strict=True), held))
     for c_stems, (a, b) in zip(clauses.stem_sets(), itertools.pairwise(bounds), strict=True):
         if len(c_stems) < 2:
             continue
-        for s, hit in zip(sentences, shared, strict=True):
-            if len(hit) < len(c_stems) or not c_stems <= hit:
+        for s, hit in candidates:
+            if not c_stems <= hit:
                 continue  # the sentence does not hold the whole clause
-            own = [(d_pos, frozenset(d_stems)) for _, d_pos, d_stems in s.clauses()]
-            if len(own) < 2 or any(c_stems <= d for _, d in own):
+            sets = s.clause_sets()
+            if len(sets) < 2 or any(map(c_stems.__le__, sets)):
                 continue  # one clause, or one clause says it all
+            own = list(zip(s._clause_pos, sets, strict=True))
             pair = _crossing(words, content, stems, (a, b), c_stems, s, own, claim_stems)
             if pair is not None:
                 if pair not in out:

@@ -90,6 +90,9 @@ class Sentence:
     _clause_pos: tuple[tuple[int, ...], ...] = ()
     _clause_stems: tuple[tuple[str, ...], ...] = ()
     _clause_of: tuple[int, ...] | None = None
+    # the clauses' stems as sets, for the sentences a claim clause is checked against
+    # (`crossing.crossed_clauses`)
+    _clause_sets: tuple[frozenset[str], ...] | None = None
     # clause number -> position of its first negation (`polarity._negations`, no skips)
     _negations: dict[int, int] | None = None
     # clause number -> its mood when the sentence does not simply assert it
@@ -164,6 +167,15 @@ class Sentence:
         if self._clause_of is None:
             self._split_clauses()
         return zip(itertools.count(), self._clause_pos, self._clause_stems)
+
+    def clause_sets(self) -> tuple[frozenset[str], ...]:
+        """The distinct content stems of each clause as sets (see `clauses`), made on
+        first use and kept: only sentences that hold a whole claim clause need them."""
+        if self._clause_sets is None:
+            if self._clause_of is None:
+                self._split_clauses()
+            self._clause_sets = tuple(map(frozenset, self._clause_stems))
+        return self._clause_sets
 
     def clause_positions(self, clause: int) -> tuple[int, ...]:
         """The word positions of clause number `clause` (see `clauses`)."""

@@ -131,6 +131,8 @@ def analyze(
     coverage = sum(found) / n if n else 1.0
     best: Sentence | None = None
     best_cov = 0.0
+    sizes: list[int] = []
+    top = 0
     uniq = set(stems)
     # claim stems found in each sentence: for the best sentence and for the spans
     shared = list(map(uniq.intersection, map(_STEMS_OF, sentences))) if uniq else []
@@ -205,8 +207,8 @@ def analyze(
     conflicts += polarity.antonyms
     if len(uniq) >= 3:
         conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
-    if len(uniq) >= 2:
-        conflicts += crossed_clauses(cw, cmask, clauses, sentences, shared, uniq)
+    if top >= 2:  # some sentence holds two claim stems: a clause of two may be crossed
+        conflicts += crossed_clauses(cw, cmask, clauses, sentences, shared, sizes, uniq)
     features["conflicts"] = float(min(len(conflicts), 2))
     return Analysis(
         features,
