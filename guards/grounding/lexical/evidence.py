@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from groundwire.guards.grounding.lexical.antonyms import codes, codes_of
 from groundwire.guards.grounding.lexical.text import (
     AUXILIARIES,
     COORDINATORS,
+    DEGREE,
     FIRST_PERSON,
     NEGATIONS,
     NEGATIONS_BUT_NO,
@@ -119,10 +121,11 @@ class Sentence:
         return self._spans
 
     def _antonyms(self) -> None:
-        # C-level passes: the codes of the content words, then the positions of those
-        # that have some (an empty set is false: compress drops it)
-        content = self.content
-        sets = codes_of(list(itertools.compress(self.lows, content)))
+        # C-level passes: the codes of the content and degree words, then the positions
+        # of those that have some (an empty set is false: compress drops it)
+        lows = self.lows
+        content = list(map(operator.or_, self.content, map(DEGREE.__contains__, lows)))
+        sets = codes_of(list(itertools.compress(lows, content)))
         if any(sets):
             where = itertools.compress(range(len(content)), content)
             self._code_pos = tuple(itertools.compress(where, sets))

@@ -31,12 +31,14 @@ of an antonym pair ("never" against "always") is that pair, not a negation.
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.antonyms import codes, opposites
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.text import (
+    DEGREE,
     IMPLICATIVES,
     NEGATIONS,
     ClaimWords,
@@ -285,11 +287,13 @@ def check_polarity(
     # -- antonym pairs in the same slot -------------------------------------------------
     pairs: list[tuple[int, Sentence, int]] = []
     # (position, opposite codes) of the content words that have antonyms
+    # (degree words too: "more" against "less")
+    opposable = list(map(operator.or_, content, map(DEGREE.__contains__, lows)))
     opp = [
         (i, o)
         for i, o in zip(
-            itertools.compress(itertools.count(), content),
-            map(opposites, itertools.compress(lows, content)),
+            itertools.compress(itertools.count(), opposable),
+            map(opposites, itertools.compress(lows, opposable)),
             strict=True,
         )
         if o

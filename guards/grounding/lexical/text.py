@@ -22,6 +22,7 @@ __all__ = [
     "AUXILIARIES",
     "CONJUNCTIONS",
     "COORDINATORS",
+    "DEGREE",
     "FIRST_PERSON",
     "IMPLICATIVES",
     "NEGATIONS",
@@ -82,6 +83,10 @@ STOPWORDS = frozenset(
     much many way know think said say says tell"""
     )
 )
+# Degree words: function words for the overlap score, but "more" against "less", "most"
+# against "least", "many" against "few" reverse a statement like an antonym does
+# (`polarity.check_polarity` reads them with the content words).
+DEGREE = frozenset(_words("more most many much few"))
 NEGATIONS = frozenset(
     _words(
         """not no never none nobody nothing neither nor without cannot n't don't doesn't

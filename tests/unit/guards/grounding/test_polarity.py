@@ -108,6 +108,43 @@ def test_an_antonym_in_the_same_slot_contradicts(
         assert f"{pair[0]!r} where the source says {pair[1]!r}" in report.reasoning
 
 
+@pytest.mark.parametrize(
+    ("claim", "source", "pair"),
+    [
+        ("More than half of the tests pass", "Less than half of the tests pass.", ("More", "Less")),
+        ("The build takes at least 10 minutes", "The build takes at most 10 minutes.", None),
+        ("Many users enabled the beta", "Few users enabled the beta.", ("Many", "Few")),
+    ],
+)
+def test_a_degree_word_against_its_opposite_contradicts(
+    claim: str, source: str, pair: tuple[str, str] | None
+) -> None:
+    """Degree words are function words for the overlap score, not for the antonym check."""
+    report = verify(claim, source)
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+    if pair:
+        assert f"{pair[0]!r} where the source says {pair[1]!r}" in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("More than half of the tests pass", "More than half of the tests pass."),
+        ("The build takes at most 10 minutes", "The build takes at most 10 minutes on CI."),
+        # "less" about something else in the sentence: another slot
+        (
+            "Most users prefer the dark theme",
+            "Most users prefer the dark theme; it uses less power.",
+        ),
+    ],
+)
+def test_a_degree_word_that_agrees_or_stands_elsewhere_is_no_contradiction(
+    claim: str, source: str
+) -> None:
+    report = verify(claim, source)
+    assert report.verdict is not NOT_SUPPORTED, report.reasoning
+
+
 def test_a_contradicting_turn_wins_over_a_turn_that_repeats_the_words() -> None:
     """The question repeats every word of the claim; the answer contradicts it."""
     report = verify(
