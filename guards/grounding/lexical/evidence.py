@@ -210,10 +210,12 @@ def clause_stem_sets(
       daily": a clause that opens with a negation (after a conjunction or not) and has
       one content word denies the predicate of the clause before for that word; it
       shares all of that clause's content words (the negation still bears only on its
-      own word)."""
+      own word); one that opens the sentence ("Without caching, the page loads in 4
+      seconds") shares those of the clause after it."""
     out: list[frozenset[str]] = []
     subject = ""
     before: frozenset[str] = frozenset()
+    leading = False  # the first clause is a negation and one content word
     for a, b in itertools.pairwise(bounds):
         words = list(itertools.compress(stems[a:b], content[a:b]))
         own = mine = frozenset(words)
@@ -224,8 +226,13 @@ def clause_stem_sets(
                 own = mine | {subject}
             elif len(mine) == 1 and second in NEGATIONS_BUT_NO:
                 own = mine | before
+        elif first in NEGATIONS_BUT_NO and not out:
+            # the negation itself may be a content word ("without")
+            leading = len(mine) - content[a] == 1
         elif first in NEGATIONS_BUT_NO and len(mine) == 1:
             own = mine | before
+        if leading and len(out) == 1:
+            out[0] = out[0] | mine
         out.append(own)
         subject = words[0] if words else ""
         before = mine

@@ -248,19 +248,25 @@ def _only_denied(
 
 
 def same_specifics(
-    words: ClaimWords, c_pos: Sequence[int], s: Sentence, d_pos: Sequence[int]
+    words: ClaimWords,
+    c_pos: Sequence[int],
+    s: Sentence,
+    d_pos: Sequence[int],
+    d_stems: Sequence[str] = (),
 ) -> bool:
     """Every number of a claim clause (its word positions `c_pos`) stands in the source
-    clause (positions `d_pos` of sentence `s`): otherwise the two share their frame, not
-    their statement ("The deadline is March 10" is not "The deadline is not March 3"
-    negated). Names are not compared: a dialogue's clause names its speaker only in the
-    label ("Maria: I'll bring him")."""
+    clause (positions `d_pos` of sentence `s`, or among the stems `d_stems` it shares
+    with the clause it leaves out: "Without caching, the page loads in 4 seconds"):
+    otherwise the two share their frame, not their statement ("The deadline is March 10"
+    is not "The deadline is not March 3" negated). Names are not compared: a dialogue's
+    clause names its speaker only in the label ("Maria: I'll bring him")."""
     nums = words.numbers
     need = {nums[k] for k in c_pos if nums[k] is not None}
     if not need:
         return True
     lows = s.lows
-    return need <= {number_value(lows[j]) for j in d_pos}
+    have = {number_value(lows[j]) for j in d_pos}
+    return need <= have or need <= have.union(map(number_value, d_stems))
 
 
 def check_polarity(
@@ -408,7 +414,7 @@ def check_polarity(
                 if paired:
                     result.agreements += 1
                     continue
-                if focus.isdisjoint(common) or not same_specifics(words, c_pos, s, d_pos):
+                if focus.isdisjoint(common) or not same_specifics(words, c_pos, s, d_pos, d_stems):
                     continue
                 text = " ".join(s.raws[k] for k in d_pos)
                 if text not in result.flips:

@@ -257,6 +257,18 @@ def test_a_denial_that_leaves_out_its_predicate_is_read_with_it() -> None:
     assert verify("The runbook covers Kafka outages", source).verdict is SUPPORTED
 
 
+def test_a_leading_denial_is_read_with_the_clause_after_it() -> None:
+    source = "Without caching, the page loads in 4 seconds."
+    assert verify("The page loads in 4 seconds with caching", source).verdict is NOT_SUPPORTED
+    assert verify("The page loads in 4 seconds without caching", source).verdict is SUPPORTED
+    assert verify("The page loads in 4 seconds", source).verdict is SUPPORTED
+    # and the other way round: the claim opens with the denial
+    report = verify(
+        "Without caching, the page loads in 4 seconds", "With caching the page loads in 4 seconds."
+    )
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+
+
 def test_a_name_taken_from_a_denial_is_not_support() -> None:
     source = "The reporting service writes to Postgres. We do not use Cassandra anymore."
     assert verify("The reporting service writes to Cassandra", source).verdict is NOT_SUPPORTED
