@@ -28,6 +28,7 @@ from groundwire.guards.grounding.lexical.text import (
     AUXILIARIES,
     COORDINATORS,
     DEGREE,
+    EXCEPTIONS,
     FIRST_PERSON,
     NEGATIONS,
     NEGATIONS_BUT_NO,
@@ -341,8 +342,9 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
         numbers.update(s_nums)
         # NEGATIONS_BUT_NO is a subset of NEGATIONS: most sentences need one test
         any_neg = not NEGATIONS.isdisjoint(s_lows)
-        # a negative implicative ("failed to") is a negation to the polarity checks only
-        denies = any_neg or has_implicative(s_lows)
+        # a negative implicative ("failed to") and an exception ("except the gateway")
+        # are negations to the polarity checks only
+        denies = any_neg or has_implicative(s_lows) or not EXCEPTIONS.isdisjoint(s_lows)
         sentences.append(
             Sentence(
                 turn,

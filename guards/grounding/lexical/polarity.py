@@ -39,6 +39,7 @@ from groundwire.guards.grounding.lexical.antonyms import codes, opposites
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.text import (
     DEGREE,
+    EXCEPTIONS,
     IMPLICATIVES,
     NEGATIONS,
     ClaimWords,
@@ -91,7 +92,8 @@ def _negations(lows: Sequence[str], clauses: Sequence[int], skip: set[int]) -> d
         if k in skip or clauses[k] in out:
             continue
         if low not in NEGATIONS:
-            if low in IMPLICATIVES and implicative_at(lows, k):  # "failed to migrate"
+            # "failed to migrate"; "except the gateway" denies what follows it
+            if (low in IMPLICATIVES and implicative_at(lows, k)) or low in EXCEPTIONS:
                 out[clauses[k]] = k
             continue
         nxt = lows[k + 1] if k + 1 < n else ""
@@ -123,9 +125,13 @@ def _antonym_in(
     return False
 
 
-def _scope(positions: Sequence[int], first: int, content: Sequence[bool]) -> list[int]:
-    """The first `SCOPE` content-word positions after a negation at `first`: what it bears on."""
-    return [k for k in positions if k > first and content[k]][:SCOPE]
+def _scope(
+    positions: Sequence[int], first: int, content: Sequence[bool], lows: Sequence[str]
+) -> list[int]:
+    """The first `SCOPE` content-word positions after a negation at `first`: what it bears
+    on; one after an exception ("all services except *the gateway* are ...")."""
+    width = 1 if lows[first] in EXCEPTIONS else SCOPE
+    return [k for k in positions if k > first and content[k]][:width]
 
 
 def _same_slot(cstems: Sequence[str], content: Sequence[bool], i: int, s: Sentence, j: int) -> bool:
@@ -240,7 +246,7 @@ def _only_denied(
                 continue
             positions = s.clause_positions(sclause[j])
             neg = negs.get(sclause[j])
-            if neg is None or j not in _scope(positions, neg, s.content):
+            if neg is None or j not in _scope(positions, neg, s.content, s.lows):
                 return None  # asserted here: not taken from a denial
             if first is None:
                 first = " ".join(s.raws[k] for k in positions)
@@ -323,7 +329,11 @@ def check_polarity(
     # -- a value the source only names as what changed ("from Tuesday to Thursday") -------
     result.superseded = _left_behind(words, content, ev, shared)
     result.flips.extend(result.superseded)
-    claim_negated = not NEGATIONS.isdisjoint(claim_lows) or has_implicative(lows)
+    claim_negated = (
+        not NEGATIONS.isdisjoint(claim_lows)
+        or has_implicative(lows)
+        or not EXCEPTIONS.isdisjoint(claim_lows)
+    )
     if not (pairs or claim_negated or ev.any_negation):
         return result  # nothing to compare polarities of (most claims)
     if clauses is None:
@@ -339,10 +349,10 @@ def check_polarity(
         # undone only by a negation that bears on the pair's own word ("not disabled")
         c_first, d_first = claim_neg.get(clause[i]), source_neg.get(sclause[j])
         claim_undoes = c_first is not None and i in _scope(
-            claim_clauses[clause[i]], c_first, content
+            claim_clauses[clause[i]], c_first, content, lows
         )
         source_undoes = d_first is not None and j in _scope(
-            s.clause_positions(sclause[j]), d_first, s.content
+            s.clause_positions(sclause[j]), d_first, s.content, s.lows
         )
         if claim_undoes == source_undoes:
             pair = (words.raws[i], s.raws[j])
@@ -398,10 +408,10 @@ def check_polarity(
                 # *written rule* against female players" is not about players)
                 claim_side, source_side = list(c_pos), list(d_pos)
                 if c_id in claim_neg:
-                    claim_side = _scope(c_pos, claim_neg[c_id], content)
+                    claim_side = _scope(c_pos, claim_neg[c_id], content, lows)
                     focus = {cstems[k] for k in claim_side}
                 else:
-                    source_side = _scope(d_pos, source_neg[d_id], s.content)
+                    source_side = _scope(d_pos, source_neg[d_id], s.content, s.lows)
                     focus = {s.word_stems[k] for k in source_side}
                 # an antonym under the negation aligns the clauses too and undoes it: "not
                 # disabled" is "enabled", "not allowed" is "forbidden"

@@ -23,6 +23,7 @@ __all__ = [
     "CONJUNCTIONS",
     "COORDINATORS",
     "DEGREE",
+    "EXCEPTIONS",
     "FIRST_PERSON",
     "IMPLICATIVES",
     "NEGATIONS",
@@ -94,6 +95,9 @@ NEGATIONS = frozenset(
     haven't hadn't"""
     )
 )
+# Words that take what follows them out of the clause's statement: "all services except
+# the gateway are written in Go" denies it of the gateway (`polarity`, scope one word).
+EXCEPTIONS = frozenset(_words("except excluding"))
 # A leading "no"/"not really" answers the other speaker; it negates no stated fact.
 NEGATIONS_BUT_NO = NEGATIONS - {"no"}
 # Verbs that deny the infinitive after them (negative implicatives: "we failed to

@@ -269,6 +269,18 @@ def test_a_leading_denial_is_read_with_the_clause_after_it() -> None:
     assert report.verdict is NOT_SUPPORTED, report.reasoning
 
 
+def test_what_an_exception_takes_out_is_denied() -> None:
+    source = "All services except the gateway are written in Go."
+    report = verify("The gateway is written in Go", source)
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+    # the exception bears on one word: another service is not denied by it
+    assert verify("The billing service is written in Go", source).verdict is not NOT_SUPPORTED
+    assert verify("All services except the gateway are written in Go", source).verdict is SUPPORTED
+    # the other way round: the claim takes out what the source states
+    excluded = verify("All services excluding the gateway use Go", "The gateway uses Go.")
+    assert excluded.verdict is NOT_SUPPORTED, excluded.reasoning
+
+
 def test_a_name_taken_from_a_denial_is_not_support() -> None:
     source = "The reporting service writes to Postgres. We do not use Cassandra anymore."
     assert verify("The reporting service writes to Cassandra", source).verdict is NOT_SUPPORTED
