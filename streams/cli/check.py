@@ -64,6 +64,10 @@ def result_json(r: RoutedResult, line: int | None = None) -> dict[str, Any]:
         "duplicate_of": r.duplicate_of,
         "similarity": r.similarity,
         "pending_duplicate_of": r.pending_duplicate_of,
+        # a near-duplicate of a memory but for a negation or a number (docs/dedup.md)
+        "variant_of": (
+            r.validation.conflicting_memory_id if r.validation.dedup == "variant" else None
+        ),
         "producer_auth": r.producer_auth.model_dump(mode="json") if r.producer_auth else None,
         "tags": r.tags,
         "evidence": r.validation.evidence.model_dump(mode="json"),

@@ -183,6 +183,26 @@ def test_a_claim_pending_review_is_not_a_memory(tmp_path: Path) -> None:
     assert "near_duplicate_of_pending" in second["tags"]
 
 
+def test_a_memory_negated_is_reported_as_its_variant(tmp_path: Path) -> None:
+    text = "The billing service is encrypted at rest with keys rotated by the platform team"
+    lines = [
+        {"claim_id": "m-1", "tenant_id": "t", "content": text, "source": "documentation"},
+        {
+            "claim_id": "c-1",
+            "tenant_id": "t",
+            "content": text.replace(" is ", " is not "),
+            "source": "documentation",
+        },
+    ]
+    path = tmp_path / "claims.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    res = runner.invoke(app, ["check", "--no-verify", "--file", str(path)])
+    first, second = _rows(res.stdout)
+    assert first["tier"] == "auto_approve" and first["variant_of"] is None
+    assert (second["tier"], second["reason_code"]) == ("flag_review", "variant_of_memory")
+    assert second["variant_of"] == "m-1" and second["duplicate_of"] is None
+
+
 def test_producers_are_authenticated_like_in_the_pipeline(tmp_path: Path) -> None:
     from groundwire.topics.signing import sign_claim
 
