@@ -335,6 +335,11 @@ end
 -- '2' duplicate of a memory, '3' unique but a near-duplicate of a pending entry, '5' a
 -- variant of a memory (near-duplicate but for a mark), inserted as pending if at all
 local status, out = {}, {''}
+-- claim c's status, and the claim_id, intersection and union of the entry it matched
+local function answer(c, code, best)
+  status[c + 1] = code
+  out[#out + 1] = best[2]; out[#out + 1] = best[3]; out[#out + 1] = best[4]
+end
 for c = 0, n - 1 do
   local cid = ARGV[15 + c]
   local mode = string.byte(flags, c + 1)
@@ -367,26 +372,18 @@ for c = 0, n - 1 do
       local qset, qn = token_set(toks)
       vb = select(6, scan(qset, qn, bands, threshold, now, qmarks))
     end
-    if vb then
-      status[c + 1] = '5'
-      out[#out + 1] = vb[2]; out[#out + 1] = vb[3]; out[#out + 1] = vb[4]
-    else
-      status[c + 1] = '1'
-    end
+    if vb then answer(c, '5', vb) else status[c + 1] = '1' end
   else
     local qset, qn = token_set(toks)
     -- band lookups are kept for the insert below: nothing writes in between
     local mb, pb, bkeys, bshards, bvals, vb = scan(qset, qn, bands, threshold, now, qmarks)
     if mb then
-      status[c + 1] = '2'
-      out[#out + 1] = mb[2]; out[#out + 1] = mb[3]; out[#out + 1] = mb[4]
+      answer(c, '2', mb)
     else
       if vb then
-        status[c + 1] = '5'
-        out[#out + 1] = vb[2]; out[#out + 1] = vb[3]; out[#out + 1] = vb[4]
+        answer(c, '5', vb)
       elseif pb then
-        status[c + 1] = '3'
-        out[#out + 1] = pb[2]; out[#out + 1] = pb[3]; out[#out + 1] = pb[4]
+        answer(c, '3', pb)
       else
         status[c + 1] = '0'
       end
