@@ -172,13 +172,13 @@ def _may_have_moods(ev: Evidence) -> bool:
 def sentence_moods(s: Sentence) -> dict[int, str]:
     """The moods of a source sentence's clauses (cached on the sentence)."""
     if s._moods is None:
-        if _CUE_WORDS.isdisjoint(s.lows) and "?" not in s.turn.text[s.start : s.end]:
+        if _CUE_WORDS.isdisjoint(s.lows) and "?" not in s.text[s.start : s.end]:
             s._moods = {}
             return s._moods
         clause = s.clause_of()
         moods = word_moods(s.raws, s.lows, clause)
         opening = _opening(s)
-        if opening not in _PRESUPPOSING and _is_question(s.turn.text[s.start : s.end], s.lows):
+        if opening not in _PRESUPPOSING and _is_question(s.text[s.start : s.end], s.lows):
             last = clause[-1]
             asked = range(last + 1) if opening in _INTERROGATIVE else (last,)
             moods.update(dict.fromkeys(asked, "question"))
@@ -190,7 +190,7 @@ def _opening(s: Sentence) -> str:
     """The sentence's first word after a speaker label and a filler ("Ben: Well, yes,
     we do." -> "yes")."""
     lows = s.lows
-    k = 1 if len(lows) > 1 and s.turn.text.startswith(":", s.start + len(s.raws[0])) else 0
+    k = 1 if len(lows) > 1 and s.text.startswith(":", s.start + len(s.raws[0])) else 0
     if k + 1 < len(lows) and lows[k] in _FILLERS:
         k += 1
     return lows[k]
@@ -225,7 +225,7 @@ def unasserted_outside(s: Sentence, lo: int, hi: int) -> bool:
     not Redis outages" after the quote denies something else)."""
     if not s.any_negation and not sentence_moods(s):
         return False
-    if _is_question(s.turn.text[s.start : s.end], s.lows):
+    if _is_question(s.text[s.start : s.end], s.lows):
         return True
     raws, lows, clause = s.raws, s.lows, s.clause_of()
     spans = s.word_spans()
@@ -246,7 +246,7 @@ def _may_have_mood(s: Sentence) -> bool:
     cheap test before its clauses are split."""
     if s._moods is not None:
         return bool(s._moods)
-    return not _CUE_WORDS.isdisjoint(s.lows) or s.turn.text.find("?", s.start, s.end) != -1
+    return not _CUE_WORDS.isdisjoint(s.lows) or s.text.find("?", s.start, s.end) != -1
 
 
 def _may_align(s: Sentence, stems: set[str] | frozenset[str]) -> bool:

@@ -36,6 +36,7 @@ from groundwire.guards.grounding.lexical.text import (
     ClaimWords,
     Token,
     clause_cuts,
+    fold_disguises,
     has_implicative,
     parts_of,
     tokenize,
@@ -75,9 +76,12 @@ class Sentence:
     """One sentence of a source turn, read as words (its `Token`s are built on demand)."""
 
     turn: SourceTurn
+    # the turn's text as its words read (`text.fold_disguises`: same offsets as
+    # `turn.text`, lookalike letters and invisible characters read as what they show)
+    text: str
     start: int
     end: int
-    raws: tuple[str, ...]  # the words as written, in order
+    raws: tuple[str, ...]  # the words as read, in order
     lows: tuple[str, ...]  # the same, lowercase
     word_stems: tuple[str, ...]  # their stems
     content: tuple[bool, ...]  # whether each is a content word
@@ -112,13 +116,13 @@ class Sentence:
         """The sentence's tokens (offsets in the turn), built on first use: most
         sentences are only ever read as word sets, a few (the best) for their spans."""
         if self._tokens is None:
-            self._tokens = tuple(tokenize(self.turn.text[self.start : self.end], self.start))
+            self._tokens = tuple(tokenize(self.text[self.start : self.end], self.start))
         return self._tokens
 
     def word_spans(self) -> tuple[tuple[int, int], ...]:
         """(start, end) in the turn of each word, computed on first use (span sentences)."""
         if self._spans is None:
-            self._spans = tuple(word_offsets(self.turn.text, self.start, self.end))
+            self._spans = tuple(word_offsets(self.text, self.start, self.end))
         return self._spans
 
     def _antonyms(self) -> None:
@@ -153,7 +157,7 @@ class Sentence:
         return self._code_union
 
     def _split_clauses(self) -> None:
-        cuts = clause_cuts(self.turn.text, self.word_spans(), self.lows)
+        cuts = clause_cuts(self.text, self.word_spans(), self.lows)
         n = len(cuts)
         # a clause runs from one cut to the next: clause i is words bounds[i]:bounds[i+1]
         bounds = [0, *itertools.compress(range(n), cuts), n]
@@ -314,7 +318,7 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
 
     Only the words (strings) are extracted here; `Token`s with offsets are built lazily
     for the few sentences that supply evidence spans (`Sentence.tokens`)."""
-    text = turn.text
+    text = fold_disguises(turn.text)
     findall = WORD.findall
     # Words never span a sentence boundary (those sit on whitespace), and the word pattern
     # has no anchors or look-arounds, so each piece is read in place: findall(text, a, b).
@@ -348,6 +352,7 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
         sentences.append(
             Sentence(
                 turn,
+                text,
                 start,
                 end,
                 tuple(raws),

@@ -42,6 +42,7 @@ from groundwire.guards.grounding.lexical.text import (
     ClaimWords,
     capitals,
     claim_words,
+    fold_disguises,
     number_value,
     parts_of,
 )
@@ -111,6 +112,7 @@ def analyze(
     when a sentence holding most of the rest of the claim puts another one in its slot
     (`_conflicts`); for a cited artifact (a decision record names the option it chose
     and the ones it rejected), not for conversations, where it costs more than it finds."""
+    claim_text = fold_disguises(claim_text)  # same offsets: read as its words show
     cw = claim_words(claim_text)
     craws, clows, cstems, cnums = cw.raws, cw.lows, cw.stems, cw.numbers
     # whether each claim word is a content word (and not a known name)

@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
+from groundwire.guards.canonical import canonical
+
 __all__ = [
     "AUXILIARIES",
     "CONJUNCTIONS",
@@ -37,6 +39,7 @@ __all__ = [
     "capitals",
     "claim_words",
     "clause_ids",
+    "fold_disguises",
     "has_implicative",
     "implicative_at",
     "number_value",
@@ -285,12 +288,39 @@ class ClaimWords(NamedTuple):
         ]
 
 
+_TOKEN = re.compile(r"\S+")
+_ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
+
+
+def _fold_token(m: re.Match[str]) -> str:
+    token = m.group(0)
+    if token.isascii() and not _ENTITY.search(token):
+        return token
+    plain = canonical(token)
+    if len(plain) > len(token):
+        return token  # an expansion ("…" is "..."): kept, offsets must not move
+    return plain + " " * (len(token) - len(plain))
+
+
+def fold_disguises(text: str) -> str:
+    """`text` as its words read, at the same offsets: each whitespace-separated token
+    that is not plain ASCII (or holds an HTML character reference) becomes its canonical
+    form (`guards/canonical.py`: lookalike letters folded, "’" read as "'", invisible
+    characters and soft hyphens removed), padded with spaces to its own length. So
+    "isn’t", "nоt" with a Cyrillic "о", "ｎｏｔ" and "n\u200bot" are the negation they
+    show, and every word keeps the offset it has in the original (evidence spans point
+    into the text as written). A token whose canonical form is longer stays as written."""
+    if text.isascii() and "&" not in text:
+        return text
+    return _TOKEN.sub(_fold_token, text)
+
+
 @functools.lru_cache(maxsize=8)
 def claim_words(text: str) -> ClaimWords:
     """The words of `text` as columns (`ClaimWords`: what `tokenize` gives, without a
     tuple per word). Kept for the last few texts: the verifier reads a claim in
     `features.analyze` and, when it is PARTIAL, again in `rewrite.rewrite_partial`."""
-    matches = list(WORD.finditer(text))
+    matches = list(WORD.finditer(fold_disguises(text)))
     if not matches:
         return ClaimWords((), (), (), (), (), ())
     raws = tuple(map(_GROUP, matches))

@@ -326,3 +326,33 @@ def test_the_value_changed_from_is_not_the_value() -> None:
     assert verify("The standup moved from Tuesday to Thursday", source).verdict is SUPPORTED
     both = "The standup moved from Tuesday to Thursday. Tuesday keeps the retro."
     assert "only as what changed" not in verify("The retro is on Tuesday", both).reasoning
+
+
+# --- words read as they show: lookalike letters, curly apostrophes, invisible characters ---
+
+
+@pytest.mark.parametrize(
+    "negated",
+    [
+        "The cache is n\u043et enabled",  # Cyrillic "о"
+        "The cache is \uff4e\uff4f\uff54 enabled",  # fullwidth
+        "The cache is n\u200bot enabled",  # zero-width space inside the word
+        "The cache isn\u2019t enabled",  # the apostrophe word processors and models write
+        "The cache is n&#111;t enabled",  # an HTML character reference
+    ],
+)
+def test_a_disguised_negation_is_read_as_one_on_either_side(negated: str) -> None:
+    stated = "The cache is enabled"
+    claim_side = verify(negated, stated + ".")
+    assert claim_side.verdict is NOT_SUPPORTED, claim_side.reasoning
+    source_side = verify(stated, negated + ".")
+    assert source_side.verdict is NOT_SUPPORTED, source_side.reasoning
+
+
+def test_a_disguised_source_keeps_its_own_offsets_in_evidence_spans() -> None:
+    source = "We checked it: the cache isn\u2019t enabled in st\u200baging."
+    report = verify("The cache isn't enabled in staging", source)
+    assert approvable(report), report.reasoning
+    for span in report.evidence_spans:
+        assert source[span.start : span.end] == span.text
+    assert any("isn\u2019t" in span.text for span in report.evidence_spans)
