@@ -67,17 +67,19 @@ def crossed_clauses(
     (module docstring); `shared[i]`: the claim stems sentence i holds, `sizes[i]` how
     many; `claim_stems`: the claim's content stems."""
     out: list[tuple[str, str]] = []
+    # the sentences holding two claim stems or more, found once
+    candidates = [i for i, n in enumerate(sizes) if n >= 2]
+    if not candidates:
+        return out
     stems = words.stems
     bounds = clauses.bounds()
-    # the sentences holding two claim stems or more, filtered once (in C)
-    held = map((2).__le__, sizes)
-    candidates = list(itertools.compress(zip(sentences, shared, strict=True), held))
     for c_stems, (a, b) in zip(clauses.stem_sets(), itertools.pairwise(bounds), strict=True):
         if len(c_stems) < 2:
             continue
-        for s, hit in candidates:
-            if not c_stems <= hit:
+        for i in candidates:
+            if not c_stems <= shared[i]:
                 continue  # the sentence does not hold the whole clause
+            s = sentences[i]
             sets = s.clause_sets()
             if len(sets) < 2 or any(map(c_stems.__le__, sets)):
                 continue  # one clause, or one clause says it all

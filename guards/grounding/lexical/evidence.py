@@ -129,7 +129,9 @@ class Sentence:
         # C-level passes: the codes of the content and degree words, then the positions
         # of those that have some (an empty set is false: compress drops it)
         lows = self.lows
-        content = list(map(operator.or_, self.content, map(DEGREE.__contains__, lows)))
+        content: Sequence[bool] = self.content
+        if not DEGREE.isdisjoint(lows):
+            content = list(map(operator.or_, content, map(DEGREE.__contains__, lows)))
         sets = codes_of(list(itertools.compress(lows, content)))
         if any(sets):
             where = itertools.compress(range(len(content)), content)

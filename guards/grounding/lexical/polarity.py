@@ -300,7 +300,9 @@ def check_polarity(
     pairs: list[tuple[int, Sentence, int]] = []
     # (position, opposite codes) of the content words that have antonyms
     # (degree words too: "more" against "less")
-    opposable = list(map(operator.or_, content, map(DEGREE.__contains__, lows)))
+    opposable = content
+    if not DEGREE.isdisjoint(lows):
+        opposable = list(map(operator.or_, content, map(DEGREE.__contains__, lows)))
     opp = [
         (i, o)
         for i, o in zip(
