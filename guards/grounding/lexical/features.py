@@ -46,6 +46,7 @@ from groundwire.guards.grounding.lexical.text import (
     number_value,
     parts_of,
 )
+from groundwire.guards.grounding.lexical.units import unit_swaps
 from groundwire.topics.records import EvidenceSpan, SourceTurn
 
 __all__ = ["Analysis", "analyze"]
@@ -209,6 +210,8 @@ def analyze(
     conflicts += polarity.antonyms
     if len(uniq) >= 3:
         conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
+    if any(cnums):  # a number: read with its unit
+        conflicts += unit_swaps(cw, sentences, shared, src_numbers)
     if top >= 2:  # some sentence holds two claim stems: a clause of two may be crossed
         conflicts += crossed_clauses(cw, cmask, clauses, sentences, shared, sizes, uniq)
     features["conflicts"] = float(min(len(conflicts), 2))

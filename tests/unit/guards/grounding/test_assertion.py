@@ -356,3 +356,39 @@ def test_a_disguised_source_keeps_its_own_offsets_in_evidence_spans() -> None:
     for span in report.evidence_spans:
         assert source[span.start : span.end] == span.text
     assert any("isn\u2019t" in span.text for span in report.evidence_spans)
+
+
+# --- a number is read with its unit -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("The deploy runs at 3am", "The deploy runs at 3pm."),
+        ("The deploy runs at 3 am", "The deploy runs at 3 pm."),
+        ("Latency is under 200 ms", "Latency is under 200 seconds."),
+        ("The job ran for 2 hours", "The job ran for 2 minutes."),
+    ],
+)
+def test_the_same_number_with_another_unit_contradicts(claim: str, source: str) -> None:
+    report = verify(claim, source)
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+    assert "contradicts the source" in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("The deploy runs at 3am", "The deploy runs at 3 am."),
+        ("The job ran for two hours", "The job ran for 2 hours."),
+        ("The job ran for 2 hours", "The job ran for 2 hrs."),
+        # the other unit belongs to another mention of the number
+        ("Logs are kept for 30 minutes", "Backups are kept for 30 days and logs for 30 minutes."),
+        ("In the 1990s we used Perl", "In the 1990s we used Perl."),
+    ],
+)
+def test_the_same_number_with_its_unit_or_a_synonym_stays_approvable(
+    claim: str, source: str
+) -> None:
+    report = verify(claim, source)
+    assert approvable(report), report.reasoning

@@ -1,0 +1,123 @@
+"""A number is read with its unit: "200 ms" is not "200 seconds", "3 am" is not "3 pm",
+"5 TB" is not "5 GB". Word overlap finds the number in the source and calls the claim
+supported; the unit beside it says otherwise.
+
+A unit is the word right after a number ("200 ms", "3 pm") or the letters written onto it
+("200ms", "3pm"), looked up in a small table of units of measurement by dimension (time,
+time of day, data size, frequency). The claim's number with its unit contradicts the
+source when a source sentence sharing words with the claim has the same number with
+another unit of the same dimension, and none has it with the claim's unit (or a synonym:
+"ms" = "milliseconds"). A number without a unit on either side is not compared here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.text import ClaimWords, number_value
+
+__all__ = ["unit_swaps"]
+
+
+def _table() -> dict[str, tuple[str, str]]:
+    """word -> (dimension, the unit it names)."""
+    groups = {
+        "time": {
+            "ns": "nanosecond nanoseconds",
+            "µs": "microsecond microseconds",
+            "ms": "millisecond milliseconds msec msecs",
+            "s": "sec secs second seconds",
+            "min": "mins minute minutes",
+            "h": "hr hrs hour hours",
+            "day": "days",
+            "wk": "week weeks",
+            "mo": "month months",
+            "yr": "yrs year years",
+        },
+        "time of day": {"am": "", "pm": ""},
+        "data": {
+            "byte": "bytes",
+            "kb": "kilobyte kilobytes kib",
+            "mb": "megabyte megabytes mib",
+            "gb": "gigabyte gigabytes gib",
+            "tb": "terabyte terabytes tib",
+            "pb": "petabyte petabytes pib",
+        },
+        "frequency": {"hz": "hertz", "khz": "kilohertz", "mhz": "megahertz", "ghz": "gigahertz"},
+    }
+    out: dict[str, tuple[str, str]] = {}
+    for dimension, units in groups.items():
+        for unit, others in units.items():
+            for word in (unit, *others.split()):
+                out[word] = (dimension, unit)
+    return out
+
+
+_UNITS = _table()
+
+
+def _unit(lows: Sequence[str], k: int) -> tuple[str, str] | None:
+    """(dimension, unit) of the number at position k: letters written onto it ("200ms"),
+    else the word after it ("200 ms")."""
+    word = lows[k]
+    tail = word.lstrip("0123456789.,")
+    if tail:
+        return _UNITS.get(tail)
+    if k + 1 < len(lows):
+        return _UNITS.get(lows[k + 1])
+    return None
+
+
+def unit_swaps(
+    words: ClaimWords,
+    sentences: Sequence[Sentence],
+    shared: Sequence[set[str] | frozenset[str]],
+    source_numbers: set[str] | frozenset[str],
+) -> list[tuple[str, str]]:
+    """(claim number and unit, source number and unit) for each number of the claim that
+    the source has only with another unit of the same dimension (module docstring);
+    `source_numbers`: every number the source states."""
+    out: list[tuple[str, str]] = []
+    lows, nums = words.lows, words.numbers
+    for i, value in enumerate(nums):
+        if value is None or value not in source_numbers:
+            continue
+        mine = _unit(lows, i)
+        if mine is not None:
+            other = _other_unit(value, mine, sentences, shared)
+            if other is not None:
+                out.append((_written(words.raws, lows, i), other))
+    return out
+
+
+def _other_unit(
+    value: str,
+    mine: tuple[str, str],
+    sentences: Sequence[Sentence],
+    shared: Sequence[set[str] | frozenset[str]],
+) -> str | None:
+    """The first mention of `value` with another unit of `mine`'s dimension, unless some
+    mention has `mine`'s unit."""
+    other: str | None = None
+    for s, hit in zip(sentences, shared, strict=True):
+        if not hit:
+            continue
+        s_lows = s.lows
+        for j, low in enumerate(s_lows):
+            if number_value(low) != value:
+                continue
+            theirs = _unit(s_lows, j)
+            if theirs is None or theirs[0] != mine[0]:
+                continue
+            if theirs[1] == mine[1]:
+                return None  # the source has it with the claim's unit
+            other = other or _written(s.raws, s_lows, j)
+    return other
+
+
+def _written(raws: Sequence[str], lows: Sequence[str], k: int) -> str:
+    """The number at k as written, with its unit word when that is a separate word."""
+    if lows[k].lstrip("0123456789.,") or k + 1 >= len(raws):
+        return raws[k]
+    return f"{raws[k]} {raws[k + 1]}"
