@@ -180,10 +180,14 @@ def stem(word: str) -> str:
 
 @functools.lru_cache(maxsize=65_536)
 def number_value(word: str) -> str | None:
-    """The number a word states ('five' -> '5', '1,200' -> '1200'), else None; cached."""
+    """The number a word states ('five' -> '5', '1,200' -> '1200', 'v2' -> 'v2': a version
+    is a value too), else None; cached."""
     lowered = word.lower()
     if lowered in NUMBER_WORDS:
         return NUMBER_WORDS[lowered]
+    if lowered[:1] == "v" and lowered[1:2].isdigit():  # a version: "v2", "v1.4"
+        version = _NUMBER.fullmatch(lowered, 1)
+        return f"v{version.group(0)}" if version else None
     if lowered[:1].isdigit():
         digits = lowered.replace(",", "")
         m = _NUMBER.match(digits)

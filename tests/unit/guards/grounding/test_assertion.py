@@ -300,6 +300,12 @@ def test_a_swapped_frequency_contradicts_and_an_equal_one_does_not() -> None:
     assert approvable(verify("Index rebuilds run daily on the search cluster", source))
 
 
+def test_a_swapped_version_contradicts_and_the_same_one_does_not() -> None:
+    source = "We run the payments API v2 in production since May."
+    assert verify("We run the payments API v3 in production", source).verdict is NOT_SUPPORTED
+    assert verify("We run the payments API v2 in production", source).verdict is SUPPORTED
+
+
 def test_may_the_month_is_a_name_and_may_the_modal_is_not() -> None:
     source = "The contract with the vendor was signed last March."
     assert (
