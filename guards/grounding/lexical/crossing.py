@@ -56,7 +56,6 @@ def _neighbours(
 
 def crossed_clauses(
     words: ClaimWords,
-    content: Sequence[bool],
     clauses: ClaimClauses,
     sentences: Sequence[Sentence],
     shared: Sequence[set[str] | frozenset[str]],
@@ -83,8 +82,8 @@ def crossed_clauses(
             sets = s.clause_sets()
             if len(sets) < 2 or any(map(c_stems.__le__, sets)):
                 continue  # one clause, or one clause says it all
-            own = list(zip(s._clause_pos, sets, strict=True))
-            pair = _crossing(words, content, stems, (a, b), c_stems, s, own, claim_stems)
+            own = [(pos, st) for (_, pos, _), st in zip(s.clauses(), sets, strict=True)]
+            pair = _crossing(words, stems, (a, b), c_stems, s, own, claim_stems)
             if pair is not None:
                 if pair not in out:
                     out.append(pair)
@@ -94,7 +93,6 @@ def crossed_clauses(
 
 def _crossing(
     words: ClaimWords,
-    content: Sequence[bool],
     stems: Sequence[str],
     span: tuple[int, int],
     c_stems: frozenset[str],

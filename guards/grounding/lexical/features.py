@@ -213,7 +213,7 @@ def analyze(
     if any(cnums):  # a number: read with its unit
         conflicts += unit_swaps(cw, sentences, shared, src_numbers)
     if top >= 2:  # some sentence holds two claim stems: a clause of two may be crossed
-        conflicts += crossed_clauses(cw, cmask, clauses, sentences, shared, sizes, uniq)
+        conflicts += crossed_clauses(cw, clauses, sentences, shared, sizes, uniq)
     features["conflicts"] = float(min(len(conflicts), 2))
     return Analysis(
         features,

@@ -60,13 +60,18 @@ _UNITS = _table()
 def _unit(lows: Sequence[str], k: int) -> tuple[str, str] | None:
     """(dimension, unit) of the number at position k: letters written onto it ("200ms"),
     else the word after it ("200 ms")."""
-    word = lows[k]
-    tail = word.lstrip("0123456789.,")
+    tail = _tail(lows[k])
     if tail:
         return _UNITS.get(tail)
     if k + 1 < len(lows):
         return _UNITS.get(lows[k + 1])
     return None
+
+
+def _tail(word: str) -> str:
+    """The letters written onto a number in digits ("ms" of "200ms"); "" for a number
+    word ("two") or a bare number."""
+    return word.lstrip("0123456789.,") if word[:1].isdigit() else ""
 
 
 def unit_swaps(
@@ -118,6 +123,6 @@ def _other_unit(
 
 def _written(raws: Sequence[str], lows: Sequence[str], k: int) -> str:
     """The number at k as written, with its unit word when that is a separate word."""
-    if lows[k].lstrip("0123456789.,") or k + 1 >= len(raws):
+    if _tail(lows[k]) or k + 1 >= len(raws):
         return raws[k]
     return f"{raws[k]} {raws[k + 1]}"

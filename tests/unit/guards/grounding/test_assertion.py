@@ -374,6 +374,7 @@ def test_a_disguised_source_keeps_its_own_offsets_in_evidence_spans() -> None:
         ("The deploy runs at 3 am", "The deploy runs at 3 pm."),
         ("Latency is under 200 ms", "Latency is under 200 seconds."),
         ("The job ran for 2 hours", "The job ran for 2 minutes."),
+        ("The job ran for two hours", "The job ran for 2 minutes."),
     ],
 )
 def test_the_same_number_with_another_unit_contradicts(claim: str, source: str) -> None:
