@@ -180,8 +180,8 @@ def stem(word: str) -> str:
 
 @functools.lru_cache(maxsize=65_536)
 def number_value(word: str) -> str | None:
-    """The number a word states ('five' -> '5', '1,200' -> '1200', 'v2' -> 'v2': a version
-    is a value too), else None; cached."""
+    """The number a word states ('five' -> '5', '1,200' -> '1200', '2.5k' -> '2500', 'v2'
+    -> 'v2': a version is a value too), else None; cached."""
     lowered = word.lower()
     if lowered in NUMBER_WORDS:
         return NUMBER_WORDS[lowered]
@@ -193,6 +193,8 @@ def number_value(word: str) -> str | None:
         m = _NUMBER.match(digits)
         if m:
             value = m.group(0)
+            if digits[m.end() :] == "k":  # "5k" is 5000, not 5
+                value = f"{float(value) * 1000:.3f}".rstrip("0").rstrip(".")
             return value[:-2] if value.endswith(".0") else value
     return None
 

@@ -306,6 +306,12 @@ def test_a_swapped_version_contradicts_and_the_same_one_does_not() -> None:
     assert verify("We run the payments API v2 in production", source).verdict is SUPPORTED
 
 
+def test_a_thousands_suffix_is_part_of_the_number() -> None:
+    source = "The fleet has 5k nodes across three regions."
+    assert verify("The fleet has 5 nodes across three regions", source).verdict is NOT_SUPPORTED
+    assert approvable(verify("The fleet has 5000 nodes across three regions", source))
+
+
 def test_may_the_month_is_a_name_and_may_the_modal_is_not() -> None:
     source = "The contract with the vendor was signed last March."
     assert (
