@@ -240,6 +240,14 @@ _TECHNICAL: tuple[_Spec, ...] = (
     ("say", r"(?:people|they) say that\b"),
     ("heard", r"i(?:'ve| have) heard (?:that|it said)\b"),
     ("heard", r"i heard (?:that|somewhere|from|it said)\b"),
+    # ... and with the "that" left out: "I heard the cache is on Redis", "I've heard our
+    # CTO has left" (a clause: a subject and a finite verb or auxiliary after it). "I
+    # heard the alarm go off" reports a sound, not a claim.
+    (
+        "heard",
+        r"i(?:'ve| have)? heard (?:the |our |their |his |her |my |your |a |an )?[a-z]+ "
+        r"(?:is|are|was|were|has|have|had|will|would|can|could|should|does|did|uses|runs)\b",
+    ),
     ("told tells", r"(?:someone|somebody|a friend|people) (?:told|tells) me\b"),
     # "Word is that ...", "word on the street is": hearsay ("Word is installed on every
     # laptop" names the program; "the word is 'hello'" is a value).

@@ -280,6 +280,10 @@ def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatc
         ("The API is deprecated (TBC)", "review"),
         ("The sunset date is yet to be confirmed", "review"),
         ("I heard the album twice", "none"),
+        # "that" left out: a clause after "heard" is hearsay, a sound is not
+        ("I heard the API is deprecated", "review"),
+        ("I've heard our CTO has left", "review"),
+        ("I heard the alarm go off at night", "none"),
         ("I was told to restart the worker after upgrading", "none"),
         ("Orders are to be confirmed by email", "none"),
         # the claim's own writer says it is unchecked, or may be misremembered
