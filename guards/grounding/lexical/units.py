@@ -64,7 +64,10 @@ def _unit(lows: Sequence[str], k: int) -> tuple[str, str] | None:
     if tail:
         return _UNITS.get(tail)
     if k + 1 < len(lows):
-        return _UNITS.get(lows[k + 1])
+        after = lows[k + 1]
+        if after in ("a", "p") and k + 2 < len(lows) and lows[k + 2] == "m":
+            after += "m"  # "3 a.m." is read as three words: 3, a, m
+        return _UNITS.get(after)
     return None
 
 

@@ -381,6 +381,7 @@ def test_a_disguised_source_keeps_its_own_offsets_in_evidence_spans() -> None:
         ("Latency is under 200 ms", "Latency is under 200 seconds."),
         ("The job ran for 2 hours", "The job ran for 2 minutes."),
         ("The job ran for two hours", "The job ran for 2 minutes."),
+        ("The deploy runs at 3 a.m. on Sundays", "The deploy runs at 3 p.m. on Sundays."),
     ],
 )
 def test_the_same_number_with_another_unit_contradicts(claim: str, source: str) -> None:
@@ -393,6 +394,7 @@ def test_the_same_number_with_another_unit_contradicts(claim: str, source: str) 
     ("claim", "source"),
     [
         ("The deploy runs at 3am", "The deploy runs at 3 am."),
+        ("The deploy runs at 3am on Sundays", "The deploy runs at 3 a.m. on Sundays."),
         ("The job ran for two hours", "The job ran for 2 hours."),
         ("The job ran for 2 hours", "The job ran for 2 hrs."),
         # the other unit belongs to another mention of the number
