@@ -76,7 +76,7 @@ from confluent_kafka.admin import AdminClient, NewTopic
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from groundwire.streams.admin import create_topics, delete_topics  # noqa: E402
+from groundwire.streams.admin import create_topics, delete_topics, unled_partitions  # noqa: E402
 from groundwire.streams.settings import Settings  # noqa: E402
 from tests.support.redis_keys import drop_keys  # noqa: E402  (the benches share it)
 
@@ -637,6 +637,8 @@ def bench_passthrough(args: argparse.Namespace, run: str) -> float:
         [NewTopic(src, args.partitions, 1), NewTopic(dst, args.partitions, 1)]
     ).values():
         f.result()
+    # producing starts only once every leader serves its partition (streams/admin.py)
+    unled_partitions(admin, [(src, args.partitions), (dst, args.partitions)], 30)
     proc = None
     try:
         produce(args.bootstrap, src, [claim(i, run) for i in range(args.claims)])
@@ -663,6 +665,7 @@ def bench_txn_passthrough(args: argparse.Namespace, run: str) -> float:
     topics = [NewTopic(name, args.partitions, 1) for name in (src, dst1, dst2)]
     for f in admin.create_topics(topics).values():
         f.result()
+    unled_partitions(admin, [(t.topic, args.partitions) for t in topics], 30)
     settings = Settings()
     proc = None
     try:

@@ -2,15 +2,26 @@
 
 Broker auto-creation is off in our stack and must never be relied on: an auto-created
 topic gets the broker's default partition count, which silently caps parallelism.
+
+A topic is reported created only once every partition's leader answers for it. Kafka up
+to 4.4 can silently drop the first records an idempotent or transactional producer writes
+to a partition created a moment ago (KAFKA-15591, fixed in 4.5): a first request that
+reaches the leader before it has applied the new partition is refused and retried, a
+second one that arrives just after is appended as the partition's first, and the retried
+first request is then answered as if it had been written. The chaos suite lost the first
+four claims of one partition that way, with every delivery reported successful. Waiting
+until the leaders answer closes that window for everything started afterwards.
 """
 
 from __future__ import annotations
 
 import contextlib
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from confluent_kafka import KafkaException
-from confluent_kafka.admin import AdminClient, NewTopic
+from confluent_kafka import KafkaException, TopicPartition
+from confluent_kafka.admin import AdminClient, NewTopic, OffsetSpec
 
 from groundwire.streams import kafka
 from groundwire.streams.settings import Settings
@@ -66,7 +77,54 @@ def create_topics(settings: Settings, timeout_s: float = 30.0) -> list[TopicOutc
         except TimeoutError:
             detail = f"no answer from Kafka at {settings.bootstrap_servers} in {timeout_s:g}s"
             outcomes.append(TopicOutcome(topic.topic, settings.partitions, "failed", detail))
-    return outcomes
+    return _when_led(admin, outcomes, timeout_s)
+
+
+def _when_led(
+    admin: AdminClient, outcomes: list[TopicOutcome], timeout_s: float
+) -> list[TopicOutcome]:
+    """The outcomes, with a created or existing topic whose partition leaders do not all
+    answer within `timeout_s` turned into a failure that names them."""
+    present = {o.name: o.partitions for o in outcomes if o.status != "failed"}
+    waiting = unled_partitions(admin, present.items(), timeout_s)
+    if not waiting:
+        return outcomes
+    out = []
+    for o in outcomes:
+        missing = sorted(p for t, p in waiting if t == o.name)
+        if missing:
+            detail = (
+                f"{o.status}, but partitions {missing} have no leader answering after "
+                f"{timeout_s:g}s; producing now could lose records (KAFKA-15591)"
+            )
+            o = TopicOutcome(o.name, o.partitions, "failed", detail)
+        out.append(o)
+    return out
+
+
+def unled_partitions(
+    admin: AdminClient, topics: Iterable[tuple[str, int]], timeout_s: float
+) -> set[tuple[str, int]]:
+    """(topic, partition) pairs whose leader has not answered a ListOffsets request within
+    `timeout_s`; empty when every partition of every (name, partition count) is served.
+    The request goes to the partition's leader, which refuses it (unknown partition, not
+    the leader) until it has applied the partition: the same condition a producer's first
+    request needs."""
+    waiting = {(name, p) for name, count in topics for p in range(count)}
+    deadline = time.monotonic() + timeout_s
+    while waiting:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        asked = {TopicPartition(t, p): OffsetSpec.latest() for t, p in sorted(waiting)}
+        futures = admin.list_offsets(asked, request_timeout=max(1.0, min(left, 10.0)))
+        for tp, future in futures.items():
+            with contextlib.suppress(KafkaException, TimeoutError):
+                future.result(timeout=max(1.0, left))
+                waiting.discard((tp.topic, tp.partition))
+        if waiting:
+            time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
+    return waiting
 
 
 def _partitions(admin: AdminClient, name: str) -> int:

@@ -21,7 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
-from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Producer, TopicPartition
+from confluent_kafka import (
+    OFFSET_BEGINNING,
+    Consumer,
+    KafkaError,
+    Message,
+    Producer,
+    TopicPartition,
+)
 
 from groundwire.streams.admin import create_topics, delete_topics
 from groundwire.streams.settings import Settings
@@ -59,6 +66,24 @@ def synthetic_claims(n: int, run: str, tenants: int = 25) -> list[bytes]:
             )
         )
     return out
+
+
+def record_claim_id(topic: str, value: bytes) -> str | None:
+    """The claim_id a record of the path carries: at the top of a published claim, under
+    `claim` in what the stages write, and in `raw` of a dlq record, which holds whichever
+    record the stage could not route (a published claim from screen, a screened claim,
+    with the claim under `claim`, from route)."""
+    try:
+        doc = orjson.loads(value)
+        if topic == "dlq":
+            doc = orjson.loads(doc["raw"])
+        if not isinstance(doc, dict):
+            return None
+        inner = doc.get("claim")
+        found = inner.get("claim_id") if isinstance(inner, dict) else doc.get("claim_id")
+    except (orjson.JSONDecodeError, KeyError, TypeError):
+        return None
+    return found if isinstance(found, str) else None
 
 
 class Worker:
@@ -121,6 +146,7 @@ class Collector:
             }
         )
         self.errors: collections.Counter[str] = collections.Counter()
+        self.dlq_reasons: collections.Counter[str] = collections.Counter()
         t = settings.topics
         topics = [t.approved, t.review, t.blocked, t.dlq]
         # The run created these topics with settings.partitions partitions (metadata may
@@ -152,14 +178,12 @@ class Collector:
                     continue
                 self._coordinates.add(coordinates)
                 topic = msg.topic()[prefix:]
-                doc = orjson.loads(msg.value())
+                value = msg.value() or b""
+                claim_id = record_claim_id(topic, value)
+                if claim_id is None:
+                    claim_id = f"{topic}:{msg.partition()}:{msg.offset()}"
                 if topic == "dlq":
-                    try:
-                        claim_id = orjson.loads(doc["raw"]).get("claim_id", "?")
-                    except orjson.JSONDecodeError:
-                        claim_id = f"dlq:{doc['offset']}"
-                else:
-                    claim_id = doc["claim"]["claim_id"]
+                    self.dlq_reasons[str(orjson.loads(value).get("reason"))] += 1
                 _kind, created_ms = msg.timestamp()
                 self.seen.append((claim_id, topic, created_ms / 1e3))
 
@@ -184,10 +208,17 @@ class Publisher(threading.Thread):
         self.rate = rate
         self.delivered = 0
         self.failures: list[str] = []
+        # claim_id -> (partition, offset) the broker acknowledged: a lost claim's note
+        # says where it was said to be written
+        self.acknowledged: dict[str, tuple[int, int]] = {}
 
-    def _on_delivery(self, err: object, _msg: object) -> None:
+    def _on_delivery(self, err: object, msg: Message) -> None:
         if err is None:
             self.delivered += 1
+            claim_id = record_claim_id("claims", msg.value() or b"")
+            partition, offset = msg.partition(), msg.offset()
+            if claim_id is not None and partition is not None and offset is not None:
+                self.acknowledged[claim_id] = (partition, offset)
         else:
             self.failures.append(str(err))
 
@@ -313,9 +344,12 @@ def run_scenario(
             resume = round(max(0.0, min(after) - run.healed_at), 2)
     if collector.errors:
         notes.append(f"reader errors: {dict(collector.errors)}")
+    if collector.dlq_reasons:
+        notes.append(f"dlq reasons: {dict(collector.dlq_reasons)}")
     if lost:
-        missing = sorted(expected - per_claim.keys())
-        notes.append(f"lost e.g. {missing[:5]}")
+        missing = sorted(expected - per_claim.keys(), key=lambda c: int(c.rsplit("-", 1)[1]))
+        acked = [f"{c}: claims[{publisher.acknowledged.get(c)}]" for c in missing[:5]]
+        notes.append(f"lost e.g. {acked} (where the broker acknowledged each)")
         notes.extend(locate(settings, set(missing)))
         notes.append(f"worker log: {worker.log}")
         notes.extend(_log_tail(worker.log))
@@ -358,8 +392,8 @@ def locate(settings: Settings, claim_ids: set[str]) -> list[str]:
                     if msg.error().code() == KafkaError._PARTITION_EOF:
                         pending.discard(coordinates)
                     continue
-                value = msg.value() or b""
-                if any(c.encode() in value for c in claim_ids):
+                topic = (msg.topic() or "")[len(settings.topic_prefix) :]
+                if record_claim_id(topic, msg.value() or b"") in claim_ids:
                     hits[coordinates] += 1
                     offsets[coordinates].append(msg.offset())
         consumer.close()
