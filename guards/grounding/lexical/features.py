@@ -211,7 +211,7 @@ def analyze(
     if len(uniq) >= 3:
         conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
     if any(cnums):  # a number: read with its unit
-        conflicts += unit_swaps(cw, sentences, shared, src_numbers)
+        conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
     if top >= 2:  # some sentence holds two claim stems: a clause of two may be crossed
         conflicts += crossed_clauses(cw, clauses, sentences, shared, sizes, uniq)
     features["conflicts"] = float(min(len(conflicts), 2))

@@ -2,12 +2,15 @@
 "5 TB" is not "5 GB". Word overlap finds the number in the source and calls the claim
 supported; the unit beside it says otherwise.
 
-A unit is the word right after a number ("200 ms", "3 pm") or the letters written onto it
-("200ms", "3pm"), looked up in a small table of units of measurement by dimension (time,
-time of day, data size, frequency). The claim's number with its unit contradicts the
-source when a source sentence sharing words with the claim has the same number with
-another unit of the same dimension, and none has it with the claim's unit (or a synonym:
-"ms" = "milliseconds"). A number without a unit on either side is not compared here.
+A unit is the word right after a number ("200 ms", "3 pm"; past a scale word: "5 million
+euros") or the letters written onto it ("200ms", "3pm"), looked up in a small table of
+units of measurement by dimension (time, time of day, data size, frequency, money). A
+currency is also the sign written against the number ("$5", "5€"): the sign is no word,
+so it is read from the text beside the number. The claim's number with its unit
+contradicts the source when a source sentence sharing words with the claim has the same
+number with another unit of the same dimension, and none has it with the claim's unit (or
+a synonym: "ms" = "milliseconds", "$" = "dollars"). A number without a unit on either
+side is not compared here.
 """
 
 from __future__ import annotations
@@ -45,6 +48,14 @@ def _table() -> dict[str, tuple[str, str]]:
             "pb": "petabyte petabytes pib",
         },
         "frequency": {"hz": "hertz", "khz": "kilohertz", "mhz": "megahertz", "ghz": "gigahertz"},
+        # "$" is every dollar: "$5" and "5 USD" agree; "¥" (yen or yuan) is left out
+        "money": {
+            "dollar": "dollars usd bucks",
+            "euro": "euros eur",
+            "pound": "pounds gbp sterling",
+            "rupee": "rupees inr",
+            "cent": "cents",
+        },
     }
     out: dict[str, tuple[str, str]] = {}
     for dimension, units in groups.items():
@@ -55,17 +66,33 @@ def _table() -> dict[str, tuple[str, str]]:
 
 
 _UNITS = _table()
+_SIGNS = {"$": "dollar", "€": "euro", "£": "pound", "₹": "rupee", "¢": "cent"}
+# Words that scale a number and stand between it and its unit ("5 million euros").
+_SCALES = frozenset(("thousand", "million", "billion", "trillion", "mln", "bn", "k"))
 
 
-def _unit(lows: Sequence[str], k: int) -> tuple[str, str] | None:
-    """(dimension, unit) of the number at position k: letters written onto it ("200ms"),
-    else the word after it ("200 ms")."""
+def _unit(
+    lows: Sequence[str], k: int, text: str = "", span: tuple[int, int] | None = None
+) -> tuple[str, str] | None:
+    """(dimension, unit) of the number at position k: a currency sign against it in
+    `text` ("$5", "5€"; `span` is the number's place), else letters written onto it
+    ("200ms"), else the word after it ("200 ms"), past a scale word."""
+    if span is not None:
+        start, end = span
+        sign = _SIGNS.get(text[start - 1 : start] if start else "") or _SIGNS.get(
+            text[end : end + 1]
+        )
+        if sign is not None:
+            return ("money", sign)
     tail = _tail(lows[k])
     if tail:
         return _UNITS.get(tail)
-    if k + 1 < len(lows):
-        after = lows[k + 1]
-        if after in ("a", "p") and k + 2 < len(lows) and lows[k + 2] == "m":
+    after_at = k + 1
+    if after_at < len(lows) and lows[after_at] in _SCALES:
+        after_at += 1
+    if after_at < len(lows):
+        after = lows[after_at]
+        if after in ("a", "p") and after_at + 1 < len(lows) and lows[after_at + 1] == "m":
             after += "m"  # "3 a.m." is read as three words: 3, a, m
         return _UNITS.get(after)
     return None
@@ -79,6 +106,7 @@ def _tail(word: str) -> str:
 
 def unit_swaps(
     words: ClaimWords,
+    claim_text: str,
     sentences: Sequence[Sentence],
     shared: Sequence[set[str] | frozenset[str]],
     source_numbers: set[str] | frozenset[str],
@@ -91,11 +119,11 @@ def unit_swaps(
     for i, value in enumerate(nums):
         if value is None or value not in source_numbers:
             continue
-        mine = _unit(lows, i)
+        mine = _unit(lows, i, claim_text, words.spans[i])
         if mine is not None:
             other = _other_unit(value, mine, sentences, shared)
             if other is not None:
-                out.append((_written(words.raws, lows, i), other))
+                out.append((_written(words.raws, lows, i, claim_text, words.spans[i]), other))
     return out
 
 
@@ -115,17 +143,27 @@ def _other_unit(
         for j, low in enumerate(s_lows):
             if number_value(low) != value:
                 continue
-            theirs = _unit(s_lows, j)
+            theirs = _unit(s_lows, j, s.text, s.word_spans()[j])
             if theirs is None or theirs[0] != mine[0]:
                 continue
             if theirs[1] == mine[1]:
                 return None  # the source has it with the claim's unit
-            other = other or _written(s.raws, s_lows, j)
+            other = other or _written(s.raws, s_lows, j, s.text, s.word_spans()[j])
     return other
 
 
-def _written(raws: Sequence[str], lows: Sequence[str], k: int) -> str:
-    """The number at k as written, with its unit word when that is a separate word."""
+def _written(
+    raws: Sequence[str], lows: Sequence[str], k: int, text: str, span: tuple[int, int]
+) -> str:
+    """The number at k as written: with its currency sign, or with its unit word when that
+    is a separate word."""
+    start, end = span
+    if start and text[start - 1] in _SIGNS:
+        return text[start - 1 : end]
+    if text[end : end + 1] in _SIGNS:
+        return text[start : end + 1]
     if _tail(lows[k]) or k + 1 >= len(raws):
         return raws[k]
+    if lows[k + 1] in _SCALES and k + 2 < len(raws):
+        return f"{raws[k]} {raws[k + 1]} {raws[k + 2]}"
     return f"{raws[k]} {raws[k + 1]}"

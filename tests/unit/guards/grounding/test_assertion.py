@@ -382,6 +382,12 @@ def test_a_disguised_source_keeps_its_own_offsets_in_evidence_spans() -> None:
         ("The job ran for 2 hours", "The job ran for 2 minutes."),
         ("The job ran for two hours", "The job ran for 2 minutes."),
         ("The deploy runs at 3 a.m. on Sundays", "The deploy runs at 3 p.m. on Sundays."),
+        # a currency: a sign against the number, or a word after it
+        ("The plan costs €5 per month", "The plan costs $5 per month."),
+        ("The plan costs 5 euros per month", "The plan costs $5 per month."),
+        ("The fee is £20 per seat", "The fee is 20€ per seat."),
+        ("The fee is 5 cents per call", "The fee is $5 per call."),
+        ("Revenue was 5 million euros last year", "Revenue was $5 million last year."),
     ],
 )
 def test_the_same_number_with_another_unit_contradicts(claim: str, source: str) -> None:
@@ -400,6 +406,12 @@ def test_the_same_number_with_another_unit_contradicts(claim: str, source: str) 
         # the other unit belongs to another mention of the number
         ("Logs are kept for 30 minutes", "Backups are kept for 30 days and logs for 30 minutes."),
         ("In the 1990s we used Perl", "In the 1990s we used Perl."),
+        ("The plan costs $5 per month", "The plan costs 5 dollars per month."),
+        ("The plan costs 5 USD per month", "The plan costs $5 per month."),
+        ("Revenue was $5 million last year", "Revenue was 5 million dollars last year."),
+        ("The fee is 20 pounds per seat", "The fee is £20 per seat."),
+        # the euro belongs to another mention of the number
+        ("The plan costs $5 per month", "Setup costs €5 and the plan costs $5 per month."),
     ],
 )
 def test_the_same_number_with_its_unit_or_a_synonym_stays_approvable(
