@@ -146,6 +146,7 @@ def _fold_table() -> tuple[dict[int, str | None], re.Pattern[str]]:
         table[cp] = None
     for cp in range(0x80, 0xA0):
         table[cp] = _c1_control(cp)
+    table.update(_styled_latin_letters())
     table.update(_confusable_letters())
     # The one letter whose lower case is two characters ("İ" -> "i̇"): fold it, so that
     # lower-casing the canonical text keeps its offsets.
@@ -214,6 +215,33 @@ def _confusable_letters() -> dict[int, str]:
         elif "-" in ascii_forms and unicodedata.category(char) in _DASH_CATEGORIES:
             folded[ord(char)] = "-"  # "ADR‐7" (U+2010), "gh−12" (minus sign)
     return folded
+
+
+# A Unicode name that says "this is Latin letter X, drawn another way": a small capital
+# ("ɴ", LATIN LETTER SMALL CAPITAL N) or a letter in a square ("🅽", NEGATIVE SQUARED
+# LATIN CAPITAL LETTER N). Neither is in the confusables data nor changed by NFKC, and
+# "ɴᴏᴛ" read as three unknown letters hid a negation. Turned, inverted and reversed
+# letters are other letters; regional indicators are left alone (pairs of them are flags).
+_STYLED_NAME = re.compile(
+    r"(?:LATIN LETTER SMALL CAPITAL|(?:NEGATIVE )?SQUARED LATIN CAPITAL LETTER) ([A-Z])"
+)
+# The blocks that hold such letters: IPA and phonetic extensions, Latin Extended-D, and
+# the enclosed alphanumeric supplement (scanning these, not every code point, keeps the
+# table's first build at a few milliseconds).
+_STYLED_BLOCKS = ((0x0250, 0x02AF), (0x1D00, 0x1DBF), (0xA720, 0xA7FF), (0x1F130, 0x1F189))
+
+
+def _styled_latin_letters() -> dict[int, str]:
+    """Latin letters in another style, from their Unicode names (`_STYLED_NAME`): a
+    small capital reads as the lower-case letter, a squared one as the capital."""
+    out: dict[int, str] = {}
+    for low, high in _STYLED_BLOCKS:
+        for cp in range(low, high + 1):
+            m = _STYLED_NAME.fullmatch(unicodedata.name(chr(cp), ""))
+            if m:
+                letter = m.group(1)
+                out[cp] = letter.lower() if "SMALL CAPITAL" in m.group(0) else letter
+    return out
 
 
 # Punctuation and symbols that the data says look like "-" (hyphens, en dash, minus

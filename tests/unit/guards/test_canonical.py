@@ -63,6 +63,8 @@ def test_whitespace_of_any_kind_does_not_hide_a_blocking_hedge(template: str, se
         "I th\u00ednk Redis is the cache we use",  # an accent on a Latin letter
         "I thi\u0307nk Redis is the cache we use",  # a combining dot above
         "I t\u0336h\u0336ink Redis is the cache we use",  # combining overlays
+        "I \u1d1b\u029c\u026a\u0274\u1d0b Redis is the cache we use",  # small capitals
+        "I \U0001f183\U0001f177\U0001f178\U0001f17d\U0001f17a Redis is the cache",  # squared
     ],
 )
 def test_invisible_confusable_and_markup_disguises_do_not_hide_a_blocking_hedge(
@@ -111,6 +113,11 @@ def test_the_stored_claim_keeps_its_bytes() -> None:
             " ".join(["ADR-7"] * 6),
         ),
         ("\u2cbb stays", "\u2cbb stays"),  # a letter that looks like "-" stays a letter
+        # Latin letters in another style, by their Unicode names (not a list)
+        ("\u0274\u1d0f\u1d1b \u0280\u1d07\u1d05\u026a\ua731", "not redis"),
+        ("\U0001f13d\U0001f13e\U0001f143 \U0001f17d\U0001f17e\U0001f183", "NOT NOT"),
+        # but a turned letter is another letter, and a flag stays a flag
+        ("\u0250 \U0001f1fa\U0001f1f8", "\u0250 \U0001f1fa\U0001f1f8"),
     ],
 )
 def test_canonical_examples(raw: str, expected: str) -> None:

@@ -351,6 +351,12 @@ def test_the_value_changed_from_is_not_the_value() -> None:
         "The cache is n\u200bot enabled",  # zero-width space inside the word
         "The cache isn\u2019t enabled",  # the apostrophe word processors and models write
         "The cache is n&#111;t enabled",  # an HTML character reference
+        "The cache is \u0274\u1d0f\u1d1b enabled",  # small capitals
+        "The cache is n o t enabled",  # spelled letter by letter
+        "The cache is n-e-v-e-r enabled",
+        "The cache is n.o.t. enabled",
+        "The cache is n0t enabled",  # a digit for a letter
+        "The cache isnt enabled",  # the apostrophe dropped, as chat does
     ],
 )
 def test_a_disguised_negation_is_read_as_one_on_either_side(negated: str) -> None:

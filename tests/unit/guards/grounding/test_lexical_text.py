@@ -1,4 +1,5 @@
-"""The lexical verifier's faster word and clause readers give what the plain ones gave."""
+"""The lexical verifier's faster word and clause readers give what the plain ones gave, and
+the text they read is the text as its words show (`fold_disguises`)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,14 @@ import random
 import re
 from collections.abc import Sequence
 
+import pytest
+
 from groundwire.guards.grounding.lexical.text import (
     CONJUNCTIONS,
     WORD,
     clause_cuts,
     clause_ids,
+    fold_disguises,
     parts_of,
     word_parts,
 )
@@ -84,3 +88,22 @@ def test_parts_of_reads_new_and_cached_words_alike() -> None:
     assert first == [word_parts(r) for r in raws]
     assert parts_of(raws) == first  # all cached: the one-pass path
     assert first[1][3] == "5" and first[2][3] == "1200" and not first[3][2]
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("is n o t on", "is not   on"),
+        ("is N-O-T on", "is not   on"),
+        ("is n.e.v.e.r. on", "is never      on"),
+        ("i s n t on", "isnt    on"),
+        ("is n0t on, w1th0ut it", "is not on, without it"),
+        # runs and words of digits that spell no negation stay as written
+        ("A.I. and a b c", "A.I. and a b c"),
+        ("v1.2.3 MP3 3rd b2b R2D2 n1t", "v1.2.3 MP3 3rd b2b R2D2 n1t"),
+        ("option n, o, t", "option n, o, t"),
+    ],
+)
+def test_a_spelled_negation_is_read_at_the_same_offsets(text: str, read: str) -> None:
+    assert fold_disguises(text) == read
+    assert len(fold_disguises(text)) == len(text)
