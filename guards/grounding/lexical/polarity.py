@@ -42,6 +42,7 @@ from groundwire.guards.grounding.lexical.text import (
     EXCEPTIONS,
     IMPLICATIVES,
     NEGATIONS,
+    STOPWORDS,
     ClaimWords,
     has_implicative,
     implicative_at,
@@ -119,6 +120,9 @@ def _antonym_in(
         low = lows[i]
         if low in src_lows or low in NEGATIONS:
             continue
+        particle = _PARTICLE_OPPOSITES.get(low)
+        if particle is not None and not particle.isdisjoint(src_lows - claim_lows):
+            return True
         opp = opposites(low)
         if opp and any(w not in claim_lows and not opp.isdisjoint(codes(w)) for w in src_lows):
             return True
@@ -132,6 +136,96 @@ def _scope(
     on; one after an exception ("all services except *the gateway* are ...")."""
     width = 1 if lows[first] in EXCEPTIONS else SCOPE
     return [k for k in positions if k > first and content[k]][:width]
+
+
+def _bears_on(
+    positions: Sequence[int], first: int, content: Sequence[bool], lows: Sequence[str], k: int
+) -> bool:
+    """Whether the negation at `first` bears on word k: k is in its scope, or k is a
+    particle (no content word) inside the scope or right after it ("not turned *off*")."""
+    scoped = _scope(positions, first, content, lows)
+    if k in scoped:
+        return True
+    if k <= first or lows[k] not in _PARTICLE_OPPOSITES:
+        return False
+    return not scoped or k <= scoped[-1] + 1
+
+
+def _particles_in_scope(
+    positions: Sequence[int], first: int, scoped: Sequence[int], lows: Sequence[str]
+) -> list[int]:
+    """The particles a negation at `first` bears on (`_bears_on`), besides its scope."""
+    end = scoped[-1] + 1 if scoped else first + 1
+    return [k for k in positions if first < k <= end and lows[k] in _PARTICLE_OPPOSITES]
+
+
+# Particles that point opposite ways. They are function words, so the antonym check above
+# never reads them, and WordNet pairs only a few of them ("up"/"down"); yet "the cache is
+# turned off" against "turned on", "latency went up" against "went down", "next week"
+# against "last week" say the opposite in the source's own words. A closed class of
+# English direction and order words, not a list of examples; "in"/"out" is left out, as
+# its phrasal verbs do not oppose ("work out" is no opposite of "work in").
+_PARTICLE_OPPOSITES: dict[str, frozenset[str]] = {}
+for _a, _b in (
+    ("on", "off"),
+    ("up", "down"),
+    ("before", "after"),
+    ("next", "last"),
+    ("next", "previous"),
+    ("over", "under"),
+    ("inside", "outside"),
+):
+    _PARTICLE_OPPOSITES[_a] = _PARTICLE_OPPOSITES.get(_a, frozenset()) | {_b}
+    _PARTICLE_OPPOSITES[_b] = _PARTICLE_OPPOSITES.get(_b, frozenset()) | {_a}
+_PARTICLE_WORDS = frozenset(_PARTICLE_OPPOSITES)
+_ARTICLES = frozenset(("a", "an", "the"))
+
+
+def _particle_pairs(
+    lows: Sequence[str],
+    claim_lows: set[str],
+    ev: Evidence,
+    shared: Sequence[set[str] | frozenset[str]],
+) -> list[tuple[int, Sentence, int]]:
+    """(claim position, sentence, source position) of a particle whose opposite the
+    source has in the same phrase: the same content word right before both ("turned
+    off" / "turned on") or right after both, past an article ("before the deploy" /
+    "after the deploy"), or the same words on both sides ("went up after" / "went down
+    after"). The source's particle must not be in the claim too (then the claim says
+    both)."""
+    out: list[tuple[int, Sentence, int]] = []
+    for i, low in enumerate(lows):
+        others = _PARTICLE_OPPOSITES.get(low)
+        if others is None or not others.isdisjoint(claim_lows):
+            continue
+        left, right = _neighbours(lows, i)
+        for s, hit in zip(ev.sentences, shared, strict=True):
+            if not hit or others.isdisjoint(s.lows):
+                continue
+            s_lows = s.lows
+            for j, s_low in enumerate(s_lows):
+                if s_low in others:
+                    s_left, s_right = _neighbours(s_lows, j)
+                    same_left = left is not None and left == s_left
+                    same_right = right is not None and right == s_right
+                    # a function word alone is no phrase ("started off *his*" / "embarked
+                    # on *his*"); the same word on both sides is ("went up after")
+                    if (
+                        (same_left and same_right)
+                        or (same_left and left not in STOPWORDS)
+                        or (same_right and right not in STOPWORDS)
+                    ):
+                        out.append((i, s, j))
+    return out
+
+
+def _neighbours(lows: Sequence[str], i: int) -> tuple[str | None, str | None]:
+    """The word before position i, and the word after it past an article."""
+    left = lows[i - 1] if i > 0 else None
+    k = i + 1
+    if k < len(lows) and lows[k] in _ARTICLES:
+        k += 1
+    return left, (lows[k] if k < len(lows) else None)
 
 
 def _same_slot(cstems: Sequence[str], content: Sequence[bool], i: int, s: Sentence, j: int) -> bool:
@@ -328,6 +422,9 @@ def check_polarity(
                         continue
                     if _same_slot(cstems, content, i, s, j):
                         pairs.append((i, s, j))
+    # -- particles of opposite direction in the same phrase ("turned off" / "turned on") ---
+    if not _PARTICLE_WORDS.isdisjoint(claim_lows):
+        pairs.extend(_particle_pairs(lows, claim_lows, ev, shared))
     # -- a value the source only names as what changed ("from Tuesday to Thursday") -------
     result.superseded = _left_behind(words, content, ev, shared)
     result.flips.extend(result.superseded)
@@ -350,11 +447,11 @@ def check_polarity(
         source_neg = _negations(s.lows, sclause, {jj for _, ss, jj in pairs if ss is s})
         # undone only by a negation that bears on the pair's own word ("not disabled")
         c_first, d_first = claim_neg.get(clause[i]), source_neg.get(sclause[j])
-        claim_undoes = c_first is not None and i in _scope(
-            claim_clauses[clause[i]], c_first, content, lows
+        claim_undoes = c_first is not None and _bears_on(
+            claim_clauses[clause[i]], c_first, content, lows, i
         )
-        source_undoes = d_first is not None and j in _scope(
-            s.clause_positions(sclause[j]), d_first, s.content, s.lows
+        source_undoes = d_first is not None and _bears_on(
+            s.clause_positions(sclause[j]), d_first, s.content, s.lows, j
         )
         if claim_undoes == source_undoes:
             pair = (words.raws[i], s.raws[j])
@@ -412,9 +509,11 @@ def check_polarity(
                 if c_id in claim_neg:
                     claim_side = _scope(c_pos, claim_neg[c_id], content, lows)
                     focus = {cstems[k] for k in claim_side}
+                    claim_side += _particles_in_scope(c_pos, claim_neg[c_id], claim_side, lows)
                 else:
                     source_side = _scope(d_pos, source_neg[d_id], s.content, s.lows)
                     focus = {s.word_stems[k] for k in source_side}
+                    source_side += _particles_in_scope(d_pos, source_neg[d_id], source_side, s.lows)
                 # an antonym under the negation aligns the clauses too and undoes it: "not
                 # disabled" is "enabled", "not allowed" is "forbidden"
                 paired = _antonym_in(claim_side, lows, s.lows, source_side)

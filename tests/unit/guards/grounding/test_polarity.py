@@ -248,3 +248,48 @@ def test_a_negation_flip_against_the_supporting_clause_contradicts(claim: str, s
 def test_a_negation_elsewhere_is_no_flip(claim: str, source: str) -> None:
     report = verify(claim, source)
     assert "negation differs from the source" not in report.reasoning, report.reasoning
+
+
+# --- particles that point opposite ways ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("The cache is turned off in production", "The cache is turned on in production."),
+        ("Latency went up after the migration", "Latency went down after the migration."),
+        ("The backup runs before the deploy", "The backup runs after the deploy."),
+        ("The release is next week", "The release was last week."),
+        ("The project is over budget this quarter", "The project is under budget this quarter."),
+    ],
+)
+def test_a_particle_against_its_opposite_in_the_same_phrase_contradicts(
+    claim: str, source: str
+) -> None:
+    report = verify(claim, source)
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+    assert "contradicts the source" in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # undone by a negation on one side
+        ("The cache is not turned off", "The cache is turned on."),
+        ("The cache is turned off", "The cache is not turned on."),
+        # the claim says both, as the source does
+        (
+            "The cache is turned on and the logs are turned off",
+            "The cache is turned on and the logs are turned off.",
+        ),
+        # the opposite in another phrase: only a function word is shared next to it
+        ("He started off his career in Paris", "He embarked on his career in Paris."),
+        # "in"/"out" is no pair: phrasal verbs with them do not oppose
+        ("The puns work out in the end", "The puns work in the end."),
+    ],
+)
+def test_a_particle_in_another_phrase_or_under_a_negation_is_no_contradiction(
+    claim: str, source: str
+) -> None:
+    report = verify(claim, source)
+    assert report.verdict is not NOT_SUPPORTED, report.reasoning
