@@ -32,7 +32,7 @@ from groundwire.guards.grounding.lexical.assertion import unasserted
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.polarity import check_polarity
-from groundwire.guards.grounding.lexical.roles import swapped_roles
+from groundwire.guards.grounding.lexical.roles import reversed_direction, swapped_roles
 from groundwire.guards.grounding.lexical.text import (
     FIRST_PERSON,
     NEGATIONS_BUT_NO,
@@ -210,6 +210,8 @@ def analyze(
     conflicts += polarity.antonyms
     if len(uniq) >= 3:
         conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
+    if "from" in clows:
+        conflicts += reversed_direction(cw, cw.content, sentences, shared)
     if any(cnums):  # a number: read with its unit
         conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
     if top >= 2:  # some sentence holds two claim stems: a clause of two may be crossed

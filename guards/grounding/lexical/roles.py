@@ -6,6 +6,10 @@ manager of Tom"). Word overlap sees every word; only the order tells.
 Not a swap: a change of voice (one side has "by" between the names: "Bob's request was
 approved by Alice"), names joined by nothing but function words ("Tom and Maria"), and
 relations that read the same both ways ("met", "married", "talked with").
+
+A direction is an order too: "moved from Jenkins to GitHub Actions" against "moved from
+GitHub Actions to Jenkins" (`reversed_direction`) has every word of the source and the
+two ends the other way round.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from collections.abc import Sequence
 from groundwire.guards.grounding.lexical.evidence import Sentence
 from groundwire.guards.grounding.lexical.text import ClaimWords, capitals, word_set
 
-__all__ = ["swapped_roles"]
+__all__ = ["reversed_direction", "swapped_roles"]
 
 # relations that hold both ways: swapping their two sides says the same
 _SYMMETRIC = word_set(
@@ -80,4 +84,63 @@ def swapped_roles(
             pair = (raws[i1], s.raws[j2])
             if pair not in out:
                 out.append(pair)
+    return out
+
+
+_ARTICLES = frozenset(("a", "an", "the"))
+_REACH = 6  # words from "from" to its "to", and content words after "to"
+
+
+def _ends(
+    lows: Sequence[str], stems: Sequence[str], content: Sequence[bool]
+) -> list[tuple[set[str], set[str], slice]]:
+    """Each "from ... to ..." phrase: the content stems between a "from" and the "to" after
+    it (within `_REACH` words), those of the phrase right after that "to", and where the
+    whole phrase stands."""
+    out: list[tuple[set[str], set[str], slice]] = []
+    for f, low in enumerate(lows):
+        if low != "from":
+            continue
+        end = min(len(lows), f + _REACH + 1)
+        t = next((k for k in range(f + 2, end) if lows[k] == "to"), None)
+        if t is None:
+            continue
+        start = {stems[k] for k in range(f + 1, t) if content[k]}
+        goal: set[str] = set()
+        k = t + 1
+        while k < len(lows) and len(goal) < _REACH and (content[k] or lows[k] in _ARTICLES):
+            if content[k]:
+                goal.add(stems[k])
+            k += 1
+        if start and goal:
+            out.append((start, goal, slice(f, k)))
+    return out
+
+
+def reversed_direction(
+    words: ClaimWords,
+    content: Sequence[bool],
+    sentences: Sequence[Sentence],
+    shared: Sequence[set[str] | frozenset[str]],
+) -> list[tuple[str, str]]:
+    """(claim's "from ... to ...", source's) when the sentences sharing words with the
+    claim go from where the claim arrives to where it leaves, and none goes the claim's
+    way."""
+    out: list[tuple[str, str]] = []
+    for start, goal, here in _ends(words.lows, words.stems, content):
+        reversed_in: str | None = None
+        for s, hit in zip(sentences, shared, strict=True):
+            if not hit or "from" not in s.lows or "to" not in s.lows:
+                continue
+            for s_start, s_goal, there in _ends(s.lows, s.word_stems, s.content):
+                if start & s_start and goal & s_goal:
+                    break  # the claim's own direction
+                if start & s_goal and goal & s_start and reversed_in is None:
+                    reversed_in = " ".join(s.raws[there])
+            else:
+                continue
+            reversed_in = None
+            break
+        if reversed_in is not None:
+            out.append((" ".join(words.raws[here]), reversed_in))
     return out

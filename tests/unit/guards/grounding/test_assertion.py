@@ -237,6 +237,37 @@ def test_passive_voice_and_symmetric_relations_are_not_swaps() -> None:
     assert not met.conflicts
 
 
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (
+            "The team moved from Jenkins to GitHub Actions",
+            "The team moved from GitHub Actions to Jenkins.",
+        ),
+        ("We migrated from MySQL to Postgres", "We migrated from Postgres to MySQL last year."),
+        (
+            "The standup moved from Tuesday to Thursday",
+            "The standup moved from Thursday to Tuesday.",
+        ),
+    ],
+)
+def test_a_reversed_direction_contradicts(claim: str, source: str) -> None:
+    report = verify(claim, source)
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+    assert "contradicts the source" in report.reasoning
+    assert verify(claim, claim + ".").verdict is SUPPORTED
+
+
+def test_a_direction_the_source_also_takes_the_claims_way_is_no_reversal() -> None:
+    # one sentence goes each way: the claim's way is there too
+    source = "The return flight goes from Berlin to Paris. The flight goes from Paris to Berlin."
+    found = analyze("The flight goes from Paris to Berlin", turns_of(source), set())
+    assert not found.conflicts
+    both = "Replies go from the billing service to the gateway; requests go from the gateway."
+    found = analyze("Replies go from the gateway to the billing service", turns_of(both), set())
+    assert found.conflicts  # the only complete direction the source gives is the reverse
+
+
 # --- negative implicatives, elliptical denials, names only denied ----------------------------
 
 
