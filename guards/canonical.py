@@ -21,7 +21,10 @@ detectors therefore read `canonical(text)`, never the raw text:
    ("‐", "‑", "–", "−") become "-". The table is built
    from the data on first use, never listed by hand, and applied before NFKC as well
    (NFKC turns some lookalikes into other non-ASCII letters). Accents and other combining marks
-   on a Latin letter are dropped ("thínk" reads "think").
+   on a Latin letter are dropped ("thínk" reads "think"), and so are marks on a space or
+   at the start ("I̲ ̲t̲h̲i̲n̲k̲" underlines the space too); a pictograph between two letters
+   is read past ("th🙂ink"). Small capitals and squared letters are folded by their
+   Unicode names (`_styled_latin_letters`).
 5. Markup is removed: HTML tags of real HTML elements (those that break a line become a
    space), HTML comment delimiters (not what they enclose), "*" and "~~" emphasis, "_"
    at a word's edge (snake_case stays), backticks (one between two letters is a lost
@@ -127,8 +130,16 @@ _EDGE_UNDERSCORE = re.compile(r"(?<!\w)_+|_+(?!\w)")
 _ESCAPE = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
 # Combining marks (the Combining Diacritical Marks blocks) on a Latin letter: "thínk",
 # "thi̇nk" and a tower of marks over a letter all read as the bare letter.
+# Combining marks on a Latin letter or digit, on a space or at the start (a mark on
+# nothing, as in "I̲ ̲t̲h̲i̲n̲k̲" underlined by a mark after every character, space too).
 _LATIN_MARKS = re.compile(
-    r"(?<=[A-Za-z])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+"
+    r"(?:(?<=[A-Za-z0-9\s])|^)"
+    r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+"
+)
+# A pictograph inside a word ("th🙂ink"): read as nothing, as a reader reads past it.
+# Only between two letters, so an emoji between words stays where it is.
+_PICTOGRAPH_IN_WORD = re.compile(
+    r"(?<=[A-Za-z])[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+(?=[A-Za-z])"
 )
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
 _SPACES = re.compile(r"[^\S ]\s*| \s+")
@@ -342,6 +353,8 @@ def _clean(text: str) -> str:
             decomposed = unicodedata.normalize("NFD", text)
             if _LATIN_MARKS.search(decomposed):
                 text = unicodedata.normalize("NFC", _LATIN_MARKS.sub("", decomposed))
+        if not text.isascii() and _PICTOGRAPH_IN_WORD.search(text):
+            text = _PICTOGRAPH_IN_WORD.sub("", text)
     elif _ASCII_CONTROL.search(text):
         text = _ASCII_CONTROL.sub("", text)
     for _ in range(3):  # removing markup can bring other markup together ("~_~")

@@ -249,6 +249,9 @@ _TECHNICAL: tuple[_Spec, ...] = (
         r"(?:is|are|was|were|has|have|had|will|would|can|could|should|does|did|uses|runs)\b",
     ),
     ("told tells", r"(?:someone|somebody|a friend|people) (?:told|tells) me\b"),
+    # ... and the same source without the "me": "Someone said the API is deprecated"
+    # ("someone mentioned a corolla" names a topic, not a claim)
+    ("said says", r"(?:someone|somebody) (?:said|says)\b"),
     # "Word is that ...", "word on the street is": hearsay ("Word is installed on every
     # laptop" names the program; "the word is 'hello'" is a value).
     ("word", r"word is that\b"),

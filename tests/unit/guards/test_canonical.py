@@ -65,6 +65,8 @@ def test_whitespace_of_any_kind_does_not_hide_a_blocking_hedge(template: str, se
         "I t\u0336h\u0336ink Redis is the cache we use",  # combining overlays
         "I \u1d1b\u029c\u026a\u0274\u1d0b Redis is the cache we use",  # small capitals
         "I \U0001f183\U0001f177\U0001f178\U0001f17d\U0001f17a Redis is the cache",  # squared
+        "I\u0332 \u0332t\u0332h\u0332i\u0332n\u0332k\u0332 Redis is the cache",  # marks on spaces
+        "I th\U0001f642ink Redis is the cache we use",  # a pictograph inside the word
     ],
 )
 def test_invisible_confusable_and_markup_disguises_do_not_hide_a_blocking_hedge(
@@ -116,6 +118,8 @@ def test_the_stored_claim_keeps_its_bytes() -> None:
         # Latin letters in another style, by their Unicode names (not a list)
         ("\u0274\u1d0f\u1d1b \u0280\u1d07\u1d05\u026a\ua731", "not redis"),
         ("\U0001f13d\U0001f13e\U0001f143 \U0001f17d\U0001f17e\U0001f183", "NOT NOT"),
+        # a pictograph between words stays; inside a word it is read past
+        ("great \U0001f642 job, th\U0001f642ink", "great \U0001f642 job, think"),
         # but a turned letter is another letter, and a flag stays a flag
         ("\u0250 \U0001f1fa\U0001f1f8", "\u0250 \U0001f1fa\U0001f1f8"),
     ],

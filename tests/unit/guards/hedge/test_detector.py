@@ -284,6 +284,8 @@ def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatc
         ("I heard the API is deprecated", "review"),
         ("I've heard our CTO has left", "review"),
         ("I heard the alarm go off at night", "none"),
+        ("Someone said the API is deprecated", "review"),
+        ("Someone mentioned a corolla", "none"),
         ("I was told to restart the worker after upgrading", "none"),
         ("Orders are to be confirmed by email", "none"),
         # the claim's own writer says it is unchecked, or may be misremembered
