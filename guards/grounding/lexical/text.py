@@ -145,6 +145,10 @@ NUMBER_WORDS.update(
     {"thirty": "30", "forty": "40", "fifty": "50", "hundred": "100", "thousand": "1000"}
 )
 NUMBER_WORDS.update({"million": "1000000", "billion": "1000000000", "half": "0.5"})
+# ... and as business writing abbreviates them, and the dozen
+NUMBER_WORDS.update(
+    {"mln": "1000000", "bn": "1000000000", "trillion": "1000000000000", "dozen": "12"}
+)
 # A frequency is a number too (once per period): "weekly" where the source says
 # "nightly" is a swapped number; "nightly" and "daily" are the same one.
 NUMBER_WORDS.update(

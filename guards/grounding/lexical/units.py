@@ -15,12 +15,13 @@ side is not compared here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
 from groundwire.guards.grounding.lexical.text import ClaimWords, number_value
 
-__all__ = ["unit_swaps"]
+__all__ = ["counts_one", "date_swaps", "unit_swaps"]
 
 
 def _table() -> dict[str, tuple[str, str]]:
@@ -98,6 +99,21 @@ def _unit(
     return None
 
 
+_ONE = frozenset(("a", "an"))
+
+
+def counts_one(lows: Sequence[str]) -> bool:
+    """Whether some "a"/"an" is followed by a unit word ("an hour"): a number of one."""
+    return not _ONE.isdisjoint(lows) and any(
+        low in _ONE and _unit_after(lows, k) for k, low in enumerate(lows)
+    )
+
+
+def _unit_after(lows: Sequence[str], k: int) -> bool:
+    """Whether the word after position k names a unit (so "a"/"an" at k counts one)."""
+    return k + 1 < len(lows) and lows[k + 1] in _UNITS
+
+
 def _tail(word: str) -> str:
     """The letters written onto a number in digits ("ms" of "200ms"); "" for a number
     word ("two") or a bare number."""
@@ -117,7 +133,11 @@ def unit_swaps(
     out: list[tuple[str, str]] = []
     lows, nums = words.lows, words.numbers
     for i, value in enumerate(nums):
-        if value is None or value not in source_numbers:
+        if value is None:
+            if lows[i] not in _ONE or not _unit_after(lows, i):
+                continue
+            value = "1"  # "an hour", "a day": one of the unit
+        elif value not in source_numbers:
             continue
         mine = _unit(lows, i, claim_text, words.spans[i])
         if mine is not None:
@@ -141,7 +161,9 @@ def _other_unit(
             continue
         s_lows = s.lows
         for j, low in enumerate(s_lows):
-            if number_value(low) != value:
+            if number_value(low) != value and not (
+                value == "1" and low in _ONE and _unit_after(s_lows, j)
+            ):
                 continue
             theirs = _unit(s_lows, j, s.text, s.word_spans()[j])
             if theirs is None or theirs[0] != mine[0]:
@@ -167,3 +189,48 @@ def _written(
     if lows[k + 1] in _SCALES and k + 2 < len(raws):
         return f"{raws[k]} {raws[k + 1]} {raws[k + 2]}"
     return f"{raws[k]} {raws[k + 1]}"
+
+
+# A date written with digits is one value: "2024-03-05" is not "2024-03-03", though each
+# of its numbers ("03", "05") is in the other. ISO dates, and dates with slashes read
+# both ways round ("03/05/2024" is 5 March or 3 May: either reading agrees).
+_ISO_DATE = re.compile(r"(?<![0-9])([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?![0-9])")
+_SLASH_DATE = re.compile(r"(?<![0-9/])([0-9]{1,2})/([0-9]{1,2})/([0-9]{4}|[0-9]{2})(?![0-9/])")
+
+
+def _dates(text: str) -> list[tuple[str, set[tuple[int, int, int]]]]:
+    """Each date in `text` as written, with its (year, month, day) readings."""
+    out: list[tuple[str, set[tuple[int, int, int]]]] = []
+    if "-" in text:
+        for m in _ISO_DATE.finditer(text):
+            y, mo, d = map(int, m.groups())
+            out.append((m.group(0), {(y, mo, d)}))
+    if "/" in text:
+        for m in _SLASH_DATE.finditer(text):
+            a, b, y = map(int, m.groups())
+            y = y + 2000 if y < 100 else y
+            out.append((m.group(0), {(y, a, b), (y, b, a)}))
+    return out
+
+
+def date_swaps(
+    claim_text: str, sentences: Sequence[Sentence], shared: Sequence[set[str] | frozenset[str]]
+) -> list[tuple[str, str]]:
+    """(claim date, source date) for each date of the claim that no reading of any source
+    date matches, where a sentence sharing words with the claim states another one."""
+    mine = _dates(claim_text)
+    if not mine:
+        return []
+    theirs = [
+        (written, readings, bool(hit))
+        for s, hit in zip(sentences, shared, strict=True)
+        for written, readings in _dates(s.text[s.start : s.end])
+    ]
+    out: list[tuple[str, str]] = []
+    for written, readings in mine:
+        if any(readings & other for _, other, _ in theirs):
+            continue
+        other_date = next((w for w, _, hit in theirs if hit), None)
+        if other_date is not None:
+            out.append((written, other_date))
+    return out

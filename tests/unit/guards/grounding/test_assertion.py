@@ -425,6 +425,8 @@ def test_a_disguised_source_keeps_its_own_offsets_in_evidence_spans() -> None:
         ("The fee is £20 per seat", "The fee is 20€ per seat."),
         ("The fee is 5 cents per call", "The fee is $5 per call."),
         ("Revenue was 5 million euros last year", "Revenue was $5 million last year."),
+        # "a"/"an" before a unit is one of it
+        ("The cache TTL is an hour", "The cache TTL is a day."),
     ],
 )
 def test_the_same_number_with_another_unit_contradicts(claim: str, source: str) -> None:
@@ -447,6 +449,8 @@ def test_the_same_number_with_another_unit_contradicts(claim: str, source: str) 
         ("The plan costs 5 USD per month", "The plan costs $5 per month."),
         ("Revenue was $5 million last year", "Revenue was 5 million dollars last year."),
         ("The fee is 20 pounds per seat", "The fee is £20 per seat."),
+        ("The cache TTL is an hour", "The cache TTL is one hour."),
+        ("The cache TTL is 1 hour", "The cache TTL is an hour."),
         # the euro belongs to another mention of the number
         ("The plan costs $5 per month", "Setup costs €5 and the plan costs $5 per month."),
     ],
@@ -454,5 +458,38 @@ def test_the_same_number_with_another_unit_contradicts(claim: str, source: str) 
 def test_the_same_number_with_its_unit_or_a_synonym_stays_approvable(
     claim: str, source: str
 ) -> None:
+    report = verify(claim, source)
+    assert approvable(report), report.reasoning
+
+
+# --- a date is one value; scale words and the dozen are numbers -------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("The release is on 2024-03-05", "The release is on 2024-03-03."),
+        ("The release is on 03/05/2024", "The release is on 03/03/2024."),
+        ("The cluster has a dozen nodes", "The cluster has 6 nodes."),
+        ("The budget is $5 mln", "The budget is $5 billion."),
+    ],
+)
+def test_another_date_or_scale_contradicts(claim: str, source: str) -> None:
+    report = verify(claim, source)
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("The release is on 2024-03-05", "The release is on 2024-03-05."),
+        # a date with slashes reads either way round
+        ("The release is on 2024-03-05", "The release is on 05/03/2024."),
+        ("The release is on 2024-03-05", "The release is on 03/05/2024."),
+        ("The cluster has a dozen nodes", "The cluster has 12 nodes."),
+        ("We may lose 5 million dollars", "We may lose 5 mln dollars."),
+    ],
+)
+def test_the_same_date_or_scale_written_otherwise_stays_approvable(claim: str, source: str) -> None:
     report = verify(claim, source)
     assert approvable(report), report.reasoning
