@@ -47,6 +47,7 @@ from groundwire.guards.grounding.lexical.text import (
     has_implicative,
     implicative_at,
     number_value,
+    word_set,
 )
 
 __all__ = [
@@ -323,6 +324,83 @@ def _left_behind(
     return out
 
 
+# Verbs that give a thing a new value ("the deploy moved to Monday", "we migrated
+# billing to Postgres", "the limit was raised to 200"), and the claim words that say the
+# claim tells of the past, where a later change does not make it false.
+_CHANGE_VERBS = word_set(
+    """moved move moves changed change changes switched switch switches pushed postponed
+    rescheduled migrated migrate migrates updated raised lowered increased decreased
+    reduced bumped renamed replaced"""
+)
+_PAST = frozenset(("was", "were", "had", "did", "used", "previously", "formerly", "once"))
+
+
+def _changed_since(
+    words: ClaimWords,
+    content: Sequence[bool],
+    ev: Evidence,
+    shared: Sequence[set[str] | frozenset[str]],
+) -> list[str]:
+    """Source sentences that, after naming a value of the claim, give the same thing
+    another value: "The deploy is on Friday." then "Update: the deploy moved to Monday."
+    against "The deploy is on Friday"; "We use MySQL for billing. ... we moved billing to
+    Postgres" against "We use MySQL for billing". The change verb is followed within
+    three words by "to" and a value of the same kind (a name, or a number) that the
+    claim does not have; the changing sentence shares another content word with the
+    claim. A claim in the past tense is not read (a later change leaves it true)."""
+    if not _PAST.isdisjoint(words.lows):
+        return []
+    raws, stems, nums = words.raws, words.stems, words.numbers
+    claim_stems = set(stems)
+    values = [
+        i
+        for i in range(len(raws))
+        if content[i] and ((raws[i][:1].isupper() and i > 0) or nums[i] is not None)
+    ]
+    out: list[str] = []
+    for i in values:
+        stem, is_num = stems[i], nums[i] is not None
+        named_at: tuple[int, int] | None = None  # (sentence, word) of its first mention
+        for n, (s, hit) in enumerate(zip(ev.sentences, shared, strict=True)):
+            if named_at is None:
+                if stem in hit:
+                    named_at = (n, s.word_stems.index(stem))
+                else:
+                    continue
+            if len(hit - {stem}) < 1:
+                continue
+            new = _new_value(s, 0 if n != named_at[0] else named_at[1] + 1, is_num)
+            if new is not None and s.word_stems[new] not in claim_stems:
+                text = " ".join(s.raws)
+                if text not in out:
+                    out.append(text)
+                break
+    return out
+
+
+def _new_value(s: Sentence, start: int, is_num: bool) -> int | None:
+    """Position of the value a change verb at or after `start` gives ("moved to
+    *Monday*"): a capitalised word or (`is_num`) a number within three words after "to"."""
+    lows, raws = s.lows, s.raws
+    for k in range(start, len(lows)):
+        if lows[k] not in _CHANGE_VERBS:
+            continue
+        for t in range(k + 1, min(len(lows), k + 4)):
+            if lows[t] != "to" or t + 1 >= len(lows):
+                continue
+            v = t + 1
+            if v < len(lows) and lows[v] in ("the", "a", "an"):
+                v += 1
+            if v >= len(lows):
+                break
+            if is_num and number_value(lows[v]) is not None:
+                return v
+            if not is_num and raws[v][:1].isupper():
+                return v
+            break
+    return None
+
+
 def _only_denied(
     stem: str, ev: Evidence, shared: Sequence[set[str] | frozenset[str]]
 ) -> str | None:
@@ -427,6 +505,8 @@ def check_polarity(
         pairs.extend(_particle_pairs(lows, claim_lows, ev, shared))
     # -- a value the source only names as what changed ("from Tuesday to Thursday") -------
     result.superseded = _left_behind(words, content, ev, shared)
+    if _CHANGE_VERBS.isdisjoint(claim_lows) and not _CHANGE_VERBS.isdisjoint(ev.lows):
+        result.superseded += _changed_since(words, content, ev, shared)
     result.flips.extend(result.superseded)
     claim_negated = (
         not NEGATIONS.isdisjoint(claim_lows)

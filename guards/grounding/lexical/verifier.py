@@ -47,7 +47,7 @@ from groundwire.guards.grounding.lexical.model import (
 )
 from groundwire.guards.grounding.lexical.rewrite import rewrite_partial
 from groundwire.guards.protocols import GroundingRequest
-from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
 
 __all__ = ["LexicalVerifier"]
@@ -126,6 +126,8 @@ class LexicalVerifier:
             inside = s.turn.id == span.turn_id and s.start < span.end and span.start < s.end
             if inside and unasserted_outside(s, span.start, span.end):
                 return None  # "Nobody on the team uses Windows": read it
+        if self._contradicted_later(claim, turns, span):
+            return None  # "The cache is enabled." ... "Correction: the cache is disabled."
         return finish_report(
             claim,
             GroundingVerdict.SUPPORTED,
@@ -134,6 +136,25 @@ class LexicalVerifier:
             spans=[span],
             reasoning="supported: the source states the claim verbatim",
         )
+
+    def _contradicted_later(
+        self, claim: Claim, turns: Sequence[SourceTurn], span: EvidenceSpan
+    ) -> bool:
+        """Whether what the source says after the quote contradicts the claim: a later
+        correction or update outweighs an earlier statement, word for word or not. Only
+        the quote and what follows it are read (its own turn from the quote on, then the
+        later turns), so a contradiction the quote itself corrects ("The cache was
+        disabled. Now the cache is enabled.") does not count, and a value the quote names
+        and a later sentence changes ("... moved to Monday") does."""
+        at = next((k for k, t in enumerate(turns) if t.id == span.turn_id), None)
+        if at is None:
+            return False
+        later = [turns[at].model_copy(update={"text": turns[at].text[span.start :]})]
+        later += turns[at + 1 :]
+        if len(later) == 1 and not turns[at].text[span.end :].strip(" .!?;:,\n\t"):
+            return False  # nothing after the quote
+        after = analyze(claim.content, later, known_names(claim, turns), self.aligned_swaps)
+        return bool(after.conflicts or after.polarity_flips)
 
     def _decide(
         self,

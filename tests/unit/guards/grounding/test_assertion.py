@@ -493,3 +493,50 @@ def test_another_date_or_scale_contradicts(claim: str, source: str) -> None:
 def test_the_same_date_or_scale_written_otherwise_stays_approvable(claim: str, source: str) -> None:
     report = verify(claim, source)
     assert approvable(report), report.reasoning
+
+
+# --- a later correction or change outweighs an earlier statement ------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "turns"),
+    [
+        ("The cache is enabled", ["The cache is enabled.", "Correction: the cache is disabled."]),
+        (
+            "The deploy is on Friday",
+            ["The deploy is on Friday.", "Update: the deploy moved to Monday."],
+        ),
+        (
+            "We use MySQL for billing",
+            ["We use MySQL for billing.", "Actually, we moved billing to Postgres last month."],
+        ),
+        ("The limit is 100", ["The limit is 100.", "The limit was raised to 200."]),
+        ("The deploy is on Friday", ["The deploy was on Friday, but it got pushed to Monday."]),
+    ],
+)
+def test_a_later_correction_or_change_outweighs_the_earlier_statement(
+    claim: str, turns: list[str]
+) -> None:
+    report = verify(claim, *turns)
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "turns"),
+    [
+        # the statement is the correction
+        ("The cache is enabled", ["The cache was disabled. Now the cache is enabled."]),
+        ("The cache is enabled", ["Is the cache disabled?", "No, the cache is enabled."]),
+        # what comes later is about something else
+        ("The cache is enabled", ["The cache is enabled.", "The logs are disabled."]),
+        # the change came first, the claim tells its outcome
+        ("The deploy is on Friday", ["The deploy moved to Friday.", "The deploy is on Friday."]),
+        # a claim about the past stays true after a later change
+        ("The deploy was on Friday", ["The deploy was on Friday.", "Then it moved to Monday."]),
+    ],
+)
+def test_an_earlier_or_unrelated_change_leaves_the_statement_standing(
+    claim: str, turns: list[str]
+) -> None:
+    report = verify(claim, *turns)
+    assert report.verdict is SUPPORTED, report.reasoning
