@@ -31,20 +31,37 @@ from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.polarity import ALIGN, ALIGN_SOURCE, same_specifics
-from groundwire.guards.grounding.lexical.text import NEGATIONS, ClaimWords, implicative_at, word_set
+from groundwire.guards.grounding.lexical.text import (
+    NEGATIONS,
+    ClaimWords,
+    implicative_at,
+    number_value,
+    word_set,
+)
 
 __all__ = ["STRONG", "sentence_moods", "unasserted", "unasserted_outside", "word_moods"]
 
 # the moods that leave nothing asserted: a claim aligned only with them is NOT_SUPPORTED
-STRONG: frozenset[str] = frozenset(("question", "hypothetical", "denied", "past"))
+STRONG: frozenset[str] = frozenset(("question", "hypothetical", "denied", "past", "unrealised"))
 
 _HEDGES = word_set(
     """might may could maybe perhaps possibly probably likely unlikely presumably
-    supposedly allegedly think guess believe suspect reckon doubt"""
+    supposedly allegedly think guess believe suspect reckon doubt thinks thought believes
+    believed suspects suspected guesses guessed reckons doubts doubted"""
 )
 _INTENT = word_set(
     """want wants wanted wanting hope hopes hoped hoping wish wishes wished plan plans
-    planned planning intend intends intended intending should would considering"""
+    planned planning intend intends intended intending should would considering consider
+    considers considered propose proposes proposed proposal"""
+)
+# "almost" and "nearly" before what they qualify say it did not (quite) happen or hold:
+# "we almost chose Kafka", "the migration is nearly done". Not before an amount, a
+# quantifier or an adverb, where they only round it ("almost 50 users", "nearly all",
+# "almost always", "almost certainly").
+_UNREALISING = frozenset(("almost", "nearly"))
+_ROUNDED = word_set(
+    """all every each any no none half a an the twice double always never everyone
+    everybody everything everywhere nobody nothing"""
 )
 _FRAMES = word_set(
     "pretend pretending suppose supposing imagine imagining hypothetically assume assuming"
@@ -121,10 +138,12 @@ def _cue(raws: Sequence[str], lows: Sequence[str], k: int) -> str | None:
         return "past"  # "we used to deploy", not "a device used to measure"
     if low == "let's" and nxt == "say":
         return "hypothetical"
+    if low in _UNREALISING and nxt and nxt not in _ROUNDED and not nxt.endswith("ly"):
+        return None if number_value(nxt) is not None else "unrealised"
     return None
 
 
-_CUE_WORDS = _HEDGES | _INTENT | _CONDITIONS | _FRAMES | _DENIALS | {"used", "let's"}
+_CUE_WORDS = _HEDGES | _INTENT | _CONDITIONS | _FRAMES | _DENIALS | _UNREALISING | {"used", "let's"}
 
 
 def word_moods(raws: Sequence[str], lows: Sequence[str], clause: Sequence[int]) -> dict[int, str]:

@@ -227,6 +227,7 @@ _MOOD_SAYS = {
     "hypothetical": "imagined",
     "denied": "called false",
     "past": "no longer so",
+    "unrealised": "almost, not quite",
     "hedged": "hedged",
     "intended": "intended, not done",
     "conditional": "under a condition",

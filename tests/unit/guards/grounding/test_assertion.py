@@ -167,6 +167,9 @@ def test_a_denied_value_does_not_stop_the_corrected_one() -> None:
         "We might move the audit logs to Glacier next quarter.",
         "We plan to move the audit logs to Glacier next quarter.",
         "If the budget allows, we move the audit logs to Glacier next quarter.",
+        # a third party's belief, and a plan that was only considered or proposed
+        "Priya thinks we move the audit logs to Glacier next quarter.",
+        "We considered moving the audit logs to Glacier next quarter.",
     ],
 )
 def test_a_hedged_planned_or_conditional_source_caps_a_plain_claim(source: str) -> None:
@@ -212,7 +215,7 @@ def test_a_given_up_habit_is_not_the_present() -> None:
 
 
 def test_every_mood_is_ranked_and_the_strong_ones_leave_nothing_asserted() -> None:
-    assert {"question", "hypothetical", "denied", "past"} == STRONG
+    assert {"question", "hypothetical", "denied", "past", "unrealised"} == STRONG
 
 
 # --- who did what to whom --------------------------------------------------------------------
@@ -540,3 +543,32 @@ def test_an_earlier_or_unrelated_change_leaves_the_statement_standing(
 ) -> None:
     report = verify(claim, *turns)
     assert report.verdict is SUPPORTED, report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("We chose Kafka for the event bus", "We almost chose Kafka for the event bus."),
+        ("The migration is done", "The migration is nearly done."),
+        ("The migration finished on Friday", "The migration almost finished on Friday."),
+    ],
+)
+def test_what_almost_happened_did_not(claim: str, source: str) -> None:
+    report = verify(claim, source)
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+    # ... and a claim that keeps the "almost" says what the source says
+    kept = verify(source.rstrip("."), source)
+    assert kept.verdict is SUPPORTED, kept.reasoning
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Almost 50 users signed up on Friday.",
+        "Nearly all users signed up on Friday.",
+        "Users almost always signed up on Friday.",
+    ],
+)
+def test_almost_before_an_amount_only_rounds_it(source: str) -> None:
+    report = verify("Users signed up on Friday", source)
+    assert approvable(report), report.reasoning
