@@ -52,7 +52,7 @@ _HEDGES = word_set(
 _INTENT = word_set(
     """want wants wanted wanting hope hopes hoped hoping wish wishes wished plan plans
     planned planning intend intends intended intending should would considering consider
-    considers considered propose proposes proposed proposal"""
+    considers considered propose proposes proposed proposal will"""
 )
 # "almost" and "nearly" before what they qualify say it did not (quite) happen or hold:
 # "we almost chose Kafka", "the migration is nearly done". Not before an amount, a

@@ -170,6 +170,8 @@ def test_a_denied_value_does_not_stop_the_corrected_one() -> None:
         # a third party's belief, and a plan that was only considered or proposed
         "Priya thinks we move the audit logs to Glacier next quarter.",
         "We considered moving the audit logs to Glacier next quarter.",
+        # the future is not done yet
+        "We will move the audit logs to Glacier next quarter.",
     ],
 )
 def test_a_hedged_planned_or_conditional_source_caps_a_plain_claim(source: str) -> None:
