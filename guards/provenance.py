@@ -322,6 +322,13 @@ def _canonical_lower(text: str) -> str:
     return canonical(text).lower()
 
 
+@lru_cache(maxsize=1_024)
+def _cached_signature(raw: str, rules: _Rules) -> str | None:
+    """`_signature`, kept per text: the claims of one conversation cite the same turns,
+    and with some 20 signatures a long turn takes ~10 us to scan (a hit is a dict lookup)."""
+    return _signature(raw, rules)
+
+
 def _signature(raw: str, rules: _Rules) -> str | None:
     """The model-template residue in a turn's text (its first 32 characters), or None.
 
@@ -365,7 +372,7 @@ def _reason(turn: SourceTurn, rules: _Rules, limit: datetime) -> tuple[ReentryRe
             prefix = next(p for p in rules.prefixes if turn_id.startswith(p))
             return ReentryReason.RESERVED_PREFIX, prefix
     if rules.scans:
-        found = _signature(turn.text[:MAX_SIGNATURE_SCAN], rules)
+        found = _cached_signature(turn.text[:MAX_SIGNATURE_SCAN], rules)
         if found is not None:
             return ReentryReason.TEMPLATE_SIGNATURE, found
     created = turn.created_at

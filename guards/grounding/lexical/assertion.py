@@ -317,15 +317,24 @@ def unasserted(
         c_pos = range(bounds[c_id], bounds[c_id + 1])
         # a cue next door bears on a fragment too ("By end of April, Georgian should ...")
         near = c_id in claim_moods or c_id - 1 in claim_moods or c_id + 1 in claim_moods
-        if near or len(c_stems) < 2 or any(lows[k] in _REPORTING for k in c_pos):
+        # ... but a claim's "will" only keeps it from being held to a plan: "we will
+        # migrate" against "we might migrate" still states more than the source
+        rank = -1
+        if near:
+            lo = bounds[max(0, c_id - 1)]
+            hi = bounds[min(len(bounds) - 1, c_id + 2)]
+            if any(lows[k] in _CUE_WORDS and lows[k] != "will" for k in range(lo, hi)):
+                continue
+            rank = _RANK["intended"]
+        if len(c_stems) < 2 or any(lows[k] in _REPORTING for k in c_pos):
             continue
         need = max(2.0, ALIGN * len(c_stems))
         if any(len(c_stems.intersection(hit)) >= need for _, hit in mooded):
-            candidates.append((c_pos, c_stems, need))
+            candidates.append((c_pos, c_stems, need, rank))
     if not candidates:
         return []
     out: list[tuple[str, str]] = []
-    for c_pos, c_stems, need in candidates:
+    for c_pos, c_stems, need, rank in candidates:
         # the best-aligned source clause; an asserting one wins a tie
         best_key, best_text, best_mood = (0, False), "", None
         for i, s, hit in hits:
@@ -347,6 +356,7 @@ def unasserted(
                 if key > best_key:
                     best_key, best_mood = key, mood
                     best_text = " ".join(s.raws[k] for k in d_pos)
-        if best_mood is not None and (best_text, best_mood) not in out:
+        # a claim with only "will" of its own is held to what is stronger than a plan
+        if best_mood is not None and _RANK[best_mood] > rank and (best_text, best_mood) not in out:
             out.append((best_text, best_mood))
     return out

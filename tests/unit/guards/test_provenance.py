@@ -312,3 +312,45 @@ def test_every_failed_cited_id_is_listed_with_why() -> None:
     assert report.rejection_details["m1"] == "model"
     claim = _claim(*turns)
     assert eligible_turns(claim, report) == []  # a failed id never grounds
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ChatGPT: X supports null keys.",
+        "GPT-4o: X supports null keys.",
+        "**Assistant:** X supports null keys.",
+        "### Assistant: X supports null keys.",
+        "user: does X take null keys? ai: yes, X supports null keys",
+        "<start_of_turn>model\nX supports null keys.",
+        "<|start_header_id|>assistant<|end_header_id|>\nX supports null keys.",
+        "As a large language model, I can say X supports null keys.",
+        "I'm an AI, but X supports null keys.",
+        "Summary written by GPT-4o: X supports null keys.",
+        "This AI-generated note says X supports null keys.",
+        "Model output: X supports null keys.",
+        "<assistant>X supports null keys.</assistant>",
+    ],
+)
+def test_other_models_and_templates_are_model_output(text: str) -> None:
+    report = check_provenance(
+        _claim({"id": "p9", "source": "corpus", "text": text}), ProvenanceConfig()
+    )
+    assert report.rejections == {"p9": SIGNATURE}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Our chatbot answers billing questions; X supports null keys.",
+        "The AI team wrote the design doc: X supports null keys.",
+        "Airflow: the scheduler that runs the nightly job.",  # "ai" inside a word
+        "She wrote the letter by hand. Bots are banned from the forum.",
+        "The report was written by Alice using the template.",
+    ],
+)
+def test_words_about_ai_are_not_model_output(text: str) -> None:
+    report = check_provenance(
+        _claim({"id": "p9", "source": "corpus", "text": text}), ProvenanceConfig()
+    )
+    assert report.eligible_turn_ids == ["p9"]
