@@ -94,6 +94,18 @@ _PERSONAL: tuple[_Spec, ...] = (
         r"(?:speculation|hypothesis|conjecture|assumption):",
     ),
     ("methinks", r"methinks\b"),
+    # session 9: the same commitment with its subject dropped ("Pretty sure the cache is
+    # Redis"), a confidence short of certain put as a number ("I'm 90% sure"), a guess
+    # named by its blend ("my guesstimate")
+    (
+        "sure certain confident",
+        r"(?:^|(?<=[.!?] ))(?:pretty|fairly|reasonably|almost|mostly) (?:sure|certain|confident)\b",
+    ),
+    (
+        "sure certain confident",
+        r"(?:i'm|i am|we're|we are) [1-9][0-9](?:\.[0-9]+)? ?% (?:sure|certain|confident)\b",
+    ),
+    ("guesstimate", r"guesstimate\b"),
     ("feeling hunch impression sense", r"i have (?:a|the) (?:feeling|hunch|impression|sense)\b"),
     ("impression", r"i(?:'m| am| was) under the impression\b"),
     ("guess", r"best guess\b"),
@@ -145,6 +157,10 @@ _ADMITTED: tuple[_Spec, ...] = (
     ("mistaken", r"if i'm not mistaken\b"),
     ("mistaken wrong", r"unless i(?:'m| am) (?:mistaken|wrong)\b"),
     ("serves", r"if (?:my )?memory serves\b"),
+    # session 9: the writer asks to be corrected, says it is recalled, asks for a check
+    ("wrong", r"correct me if i(?:'m| am) wrong\b"),
+    ("memory", r"(?:^|(?<=[.!?] ))from memory,"),
+    ("double", r"(?:but |please |so )double[- ]check\b"),
     ("wrong", r"if i(?:'m| am) not wrong\b"),
     # The limits of the writer's knowledge: "to my knowledge", "from what I recall".
     ("knowledge", r"to (?:the best of )?my knowledge\b"),
@@ -264,6 +280,10 @@ _TECHNICAL: tuple[_Spec, ...] = (
     # ("orders are to be confirmed by email").
     ("confirmed", r"yet to be confirmed\b"),
     ("tbc", r"tbc\b"),
+    ("tbd", r"tbd\b"),
+    # a hope added to the claim ("... (I hope)"): not a statement the writer vouches for.
+    # (A closing "..., right?" is left alone: in the public data it is rhetorical.)
+    ("hope", r"[(\[]i hope[)\]]"),
     ("doubtful", r"doubtful (?:that|whether|if)\b"),
     ("appear", r"would appear\b"),
     # Evidential appearance with a clause ("looks as if it leaks"); "looks like X" is

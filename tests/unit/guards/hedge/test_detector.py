@@ -286,6 +286,19 @@ def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatc
         ("I heard the alarm go off at night", "none"),
         ("Someone said the API is deprecated", "review"),
         ("Someone mentioned a corolla", "none"),
+        # session 9: more ways to say it is unchecked, guessed or hoped
+        ("Correct me if I'm wrong, the port is 8080", "block"),
+        ("From memory, the port is 8080", "block"),
+        ("The port is 8080, but double-check", "block"),
+        ("Pretty sure the port is 8080", "block"),
+        ("The port is 8080, I'm 90% sure", "block"),
+        ("My guesstimate is 8080 ports", "block"),
+        ("The port is 8080 (TBD)", "review"),
+        ("The port is 8080 (I hope)", "review"),
+        # ... and not the same words stating something else
+        ("The cache is loaded from memory, not disk", "none"),
+        ("I'm 100% sure the port is 8080", "none"),
+        ("We double-check every release", "none"),
         ("I was told to restart the worker after upgrading", "none"),
         ("Orders are to be confirmed by email", "none"),
         # the claim's own writer says it is unchecked, or may be misremembered
