@@ -178,12 +178,24 @@ for _a, _b in (
 ):
     _PARTICLE_OPPOSITES[_a] = _PARTICLE_OPPOSITES.get(_a, frozenset()) | {_b}
     _PARTICLE_OPPOSITES[_b] = _PARTICLE_OPPOSITES.get(_b, frozenset()) | {_a}
+# A universal claim where the source, in the same slot, only says "most", "some",
+# "sometimes" ("all services use mTLS" against "most services use mTLS", "the job always
+# retries" against "sometimes retries") says more than the source does. One way only:
+# "some" where the source says "all" is entailed by it, not against it. Closed classes of
+# English quantifiers and frequency adverbs.
+_WEAKER = word_set(
+    """most some many several few certain sometimes often usually occasionally rarely
+    seldom mostly partly partially generally typically frequently"""
+)
+for _universal in ("all", "every", "each", "always", "everyone", "everybody", "everything"):
+    _PARTICLE_OPPOSITES[_universal] = _WEAKER
 _PARTICLE_WORDS = frozenset(_PARTICLE_OPPOSITES)
 _ARTICLES = frozenset(("a", "an", "the"))
 
 
 def _particle_pairs(
     lows: Sequence[str],
+    stems: Sequence[str],
     claim_lows: set[str],
     ev: Evidence,
     shared: Sequence[set[str] | frozenset[str]],
@@ -192,41 +204,44 @@ def _particle_pairs(
     source has in the same phrase: the same content word right before both ("turned
     off" / "turned on") or right after both, past an article ("before the deploy" /
     "after the deploy"), or the same words on both sides ("went up after" / "went down
-    after"). The source's particle must not be in the claim too (then the claim says
-    both)."""
+    after"); words are compared by stem ("every service" / "some services"). The
+    source's particle must not be in the claim too (then the claim says both)."""
     out: list[tuple[int, Sentence, int]] = []
     for i, low in enumerate(lows):
         others = _PARTICLE_OPPOSITES.get(low)
         if others is None or not others.isdisjoint(claim_lows):
             continue
-        left, right = _neighbours(lows, i)
+        (left, left_at), (right, right_at) = _neighbours(lows, stems, i)
         for s, hit in zip(ev.sentences, shared, strict=True):
             if not hit or others.isdisjoint(s.lows):
                 continue
             s_lows = s.lows
             for j, s_low in enumerate(s_lows):
                 if s_low in others:
-                    s_left, s_right = _neighbours(s_lows, j)
+                    (s_left, _), (s_right, _) = _neighbours(s_lows, s.word_stems, j)
                     same_left = left is not None and left == s_left
                     same_right = right is not None and right == s_right
                     # a function word alone is no phrase ("started off *his*" / "embarked
                     # on *his*"); the same word on both sides is ("went up after")
                     if (
                         (same_left and same_right)
-                        or (same_left and left not in STOPWORDS)
-                        or (same_right and right not in STOPWORDS)
+                        or (same_left and lows[left_at] not in STOPWORDS)
+                        or (same_right and lows[right_at] not in STOPWORDS)
                     ):
                         out.append((i, s, j))
     return out
 
 
-def _neighbours(lows: Sequence[str], i: int) -> tuple[str | None, str | None]:
-    """The word before position i, and the word after it past an article."""
-    left = lows[i - 1] if i > 0 else None
+def _neighbours(
+    lows: Sequence[str], stems: Sequence[str], i: int
+) -> tuple[tuple[str | None, int], tuple[str | None, int]]:
+    """(stem, position) of the word before position i, and of the word after it past an
+    article; (None, -1) where there is none."""
+    left = (stems[i - 1], i - 1) if i > 0 else (None, -1)
     k = i + 1
     if k < len(lows) and lows[k] in _ARTICLES:
         k += 1
-    return left, (lows[k] if k < len(lows) else None)
+    return left, ((stems[k], k) if k < len(lows) else (None, -1))
 
 
 def _same_slot(cstems: Sequence[str], content: Sequence[bool], i: int, s: Sentence, j: int) -> bool:
@@ -502,7 +517,7 @@ def check_polarity(
                         pairs.append((i, s, j))
     # -- particles of opposite direction in the same phrase ("turned off" / "turned on") ---
     if not _PARTICLE_WORDS.isdisjoint(claim_lows):
-        pairs.extend(_particle_pairs(lows, claim_lows, ev, shared))
+        pairs.extend(_particle_pairs(lows, cstems, claim_lows, ev, shared))
     # -- a value the source only names as what changed ("from Tuesday to Thursday") -------
     result.superseded = _left_behind(words, content, ev, shared)
     if _CHANGE_VERBS.isdisjoint(claim_lows) and not _CHANGE_VERBS.isdisjoint(ev.lows):

@@ -261,6 +261,10 @@ def test_a_negation_elsewhere_is_no_flip(claim: str, source: str) -> None:
         ("The backup runs before the deploy", "The backup runs after the deploy."),
         ("The release is next week", "The release was last week."),
         ("The project is over budget this quarter", "The project is under budget this quarter."),
+        # a universal where the source only says "most", "some", "sometimes"
+        ("All services use mTLS", "Most services use mTLS."),
+        ("Every service uses mTLS", "Some services use mTLS."),
+        ("The job always retries on timeout", "The job sometimes retries on timeout."),
     ],
 )
 def test_a_particle_against_its_opposite_in_the_same_phrase_contradicts(
@@ -286,6 +290,10 @@ def test_a_particle_against_its_opposite_in_the_same_phrase_contradicts(
         ("He started off his career in Paris", "He embarked on his career in Paris."),
         # "in"/"out" is no pair: phrasal verbs with them do not oppose
         ("The puns work out in the end", "The puns work in the end."),
+        # the weaker quantifier is entailed by the universal, and a denied universal
+        # agrees with "most"
+        ("Some services use mTLS", "All services use mTLS."),
+        ("Not all services use mTLS", "Most services use mTLS."),
     ],
 )
 def test_a_particle_in_another_phrase_or_under_a_negation_is_no_contradiction(
