@@ -46,7 +46,12 @@ from groundwire.guards.grounding.lexical.text import (
     number_value,
     parts_of,
 )
-from groundwire.guards.grounding.lexical.units import counts_one, date_swaps, unit_swaps
+from groundwire.guards.grounding.lexical.units import (
+    bound_swaps,
+    counts_one,
+    date_swaps,
+    unit_swaps,
+)
 from groundwire.topics.records import EvidenceSpan, SourceTurn
 
 __all__ = ["Analysis", "analyze"]
@@ -215,6 +220,7 @@ def analyze(
     if any(cnums):  # a number: read with its unit, and a date as one value
         conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
         conflicts += date_swaps(claim_text, sentences, shared)
+        conflicts += bound_swaps(cw, sentences, shared)
     elif counts_one(clows):  # "an hour": one of a unit
         conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
     if top >= 2:  # some sentence holds two claim stems: a clause of two may be crossed

@@ -19,9 +19,9 @@ import re
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
-from groundwire.guards.grounding.lexical.text import ClaimWords, number_value
+from groundwire.guards.grounding.lexical.text import ClaimWords, number_value, word_set
 
-__all__ = ["counts_one", "date_swaps", "unit_swaps"]
+__all__ = ["bound_swaps", "counts_one", "date_swaps", "unit_swaps"]
 
 
 def _table() -> dict[str, tuple[str, str]]:
@@ -99,11 +99,12 @@ def _unit(
     return None
 
 
-_ONE = frozenset(("a", "an"))
+_ONE = frozenset(("a", "an", "every", "each", "per"))
 
 
 def counts_one(lows: Sequence[str]) -> bool:
-    """Whether some "a"/"an" is followed by a unit word ("an hour"): a number of one."""
+    """Whether some "a"/"an"/"every"/"each"/"per" is followed by a unit word ("an hour",
+    "every day", "per month"): a number of one."""
     return not _ONE.isdisjoint(lows) and any(
         low in _ONE and _unit_after(lows, k) for k, low in enumerate(lows)
     )
@@ -233,4 +234,55 @@ def date_swaps(
         other_date = next((w for w, _, hit in theirs if hit), None)
         if other_date is not None:
             out.append((written, other_date))
+    return out
+
+
+# A strict bound is no value: "more than 3 nodes" where the source says "3 nodes" says
+# what the source denies. Only against a plain mention (no bound or approximation of its
+# own: "about 3", "at least 3", "over 3" say too little to contradict).
+_STRICT_ONE = frozenset(("over", "above", "under", "below", "exceeding"))
+_STRICT_TWO = frozenset(
+    (("more", "than"), ("fewer", "than"), ("less", "than"), ("greater", "than"))
+)
+_QUALIFIERS = word_set(
+    """about around approximately roughly nearly almost some over above under below
+    exceeding least most to than estimated approx approximate circa ca"""
+)
+
+
+def _strict_at(lows: Sequence[str], k: int) -> bool:
+    return (k > 0 and lows[k - 1] in _STRICT_ONE) or (
+        k > 1 and (lows[k - 2], lows[k - 1]) in _STRICT_TWO
+    )
+
+
+def bound_swaps(
+    words: ClaimWords, sentences: Sequence[Sentence], shared: Sequence[set[str] | frozenset[str]]
+) -> list[tuple[str, str]]:
+    """(claim's bound and number, source's number) for each number the claim puts under a
+    strict bound ("more than 3") that every mention of it in the sentences sharing words
+    with the claim states plainly ("3")."""
+    lows, nums, raws = words.lows, words.numbers, words.raws
+    out: list[tuple[str, str]] = []
+    for i, value in enumerate(nums):
+        if value is None or not _strict_at(lows, i):
+            continue
+        plain: str | None = None
+        for s, hit in zip(sentences, shared, strict=True):
+            if not hit:
+                continue
+            s_lows = s.lows
+            for j, low in enumerate(s_lows):
+                if number_value(low) != value:
+                    continue
+                if j and (s_lows[j - 1] in _QUALIFIERS or s_lows[j - 1] == "~"):
+                    plain = None
+                    break
+                plain = plain or " ".join(s.raws[max(0, j - 2) : j + 2])
+            else:
+                continue
+            break
+        if plain is not None:
+            start = i - 2 if i > 1 and (lows[i - 2], lows[i - 1]) in _STRICT_TWO else i - 1
+            out.append((" ".join(raws[start : i + 1]), plain))
     return out

@@ -477,6 +477,12 @@ def test_the_same_number_with_its_unit_or_a_synonym_stays_approvable(
         ("The release is on 03/05/2024", "The release is on 03/03/2024."),
         ("The cluster has a dozen nodes", "The cluster has 6 nodes."),
         ("The budget is $5 mln", "The budget is $5 billion."),
+        # "every"/"per" before a unit is one of it
+        ("The job runs every day", "The job runs every week."),
+        ("The plan costs $5 per month", "The plan costs $5 per year."),
+        # a strict bound where the source states the value itself
+        ("The cluster has more than 3 nodes", "The cluster has 3 nodes."),
+        ("The queue holds fewer than 100 messages", "The queue holds 100 messages."),
     ],
 )
 def test_another_date_or_scale_contradicts(claim: str, source: str) -> None:
@@ -493,6 +499,11 @@ def test_another_date_or_scale_contradicts(claim: str, source: str) -> None:
         ("The release is on 2024-03-05", "The release is on 03/05/2024."),
         ("The cluster has a dozen nodes", "The cluster has 12 nodes."),
         ("We may lose 5 million dollars", "We may lose 5 mln dollars."),
+        ("The job runs every day", "The job runs every day and reports every week."),
+        # a bound against a value the source only approximates or bounds itself
+        ("The cluster has more than 3 nodes", "The cluster has about 3 nodes."),
+        ("The cluster has more than 3 nodes", "The cluster has at least 3 nodes."),
+        ("Over 1.5 million people live there", "An estimated 1.5 million people live there."),
     ],
 )
 def test_the_same_date_or_scale_written_otherwise_stays_approvable(claim: str, source: str) -> None:
