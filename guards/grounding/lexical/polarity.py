@@ -209,7 +209,7 @@ def _particle_pairs(
     out: list[tuple[int, Sentence, int]] = []
     for i, low in enumerate(lows):
         others = _PARTICLE_OPPOSITES.get(low)
-        if others is None or not others.isdisjoint(claim_lows):
+        if others is None or not others.isdisjoint(claim_lows) or others.isdisjoint(ev.lows):
             continue
         (left, left_at), (right, right_at) = _neighbours(lows, stems, i)
         for s, hit in zip(ev.sentences, shared, strict=True):

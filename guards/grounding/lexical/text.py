@@ -357,6 +357,7 @@ def _spelled_negations(text: str) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=64)
 def fold_disguises(text: str) -> str:
     """`text` as its words read, at the same offsets: each whitespace-separated token
     that is not plain ASCII (or holds an HTML character reference) becomes its canonical
@@ -366,7 +367,9 @@ def fold_disguises(text: str) -> str:
     show, and every word keeps the offset it has in the original (evidence spans point
     into the text as written). A token whose canonical form is longer stays as written.
     Then a negation spelled letter by letter or with digits ("n o t", "n0t") is read as
-    that negation, padded to the same length (`_SPELLED_RUN`)."""
+    that negation, padded to the same length (`_SPELLED_RUN`). Kept for the last few
+    texts: a claim is folded by `features.analyze` and read again, folded, by
+    `claim_words` (its own output, unchanged, is a cache hit)."""
     if not text.isascii() or "&" in text:
         text = _TOKEN.sub(_fold_token, text)
     return _spelled_negations(text)

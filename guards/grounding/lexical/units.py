@@ -67,6 +67,7 @@ def _table() -> dict[str, tuple[str, str]]:
 
 
 _UNITS = _table()
+_UNIT_WORDS = frozenset(_UNITS)
 _SIGNS = {"$": "dollar", "€": "euro", "£": "pound", "₹": "rupee", "¢": "cent"}
 # Words that scale a number and stand between it and its unit ("5 million euros").
 _SCALES = frozenset(("thousand", "million", "billion", "trillion", "mln", "bn", "k"))
@@ -105,8 +106,10 @@ _ONE = frozenset(("a", "an", "every", "each", "per"))
 def counts_one(lows: Sequence[str]) -> bool:
     """Whether some "a"/"an"/"every"/"each"/"per" is followed by a unit word ("an hour",
     "every day", "per month"): a number of one."""
-    return not _ONE.isdisjoint(lows) and any(
-        low in _ONE and _unit_after(lows, k) for k, low in enumerate(lows)
+    return (
+        not _UNIT_WORDS.isdisjoint(lows)
+        and not _ONE.isdisjoint(lows)
+        and any(low in _ONE and _unit_after(lows, k) for k, low in enumerate(lows))
     )
 
 
