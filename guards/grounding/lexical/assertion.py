@@ -140,10 +140,44 @@ def _cue(raws: Sequence[str], lows: Sequence[str], k: int) -> str | None:
         return "hypothetical"
     if low in _UNREALISING and nxt and nxt not in _ROUNDED and not nxt.endswith("ly"):
         return None if number_value(nxt) is not None else "unrealised"
+    if low in _UNTIL and _past_before(lows, k):
+        return "past"  # "Alice owned the service until March": no longer so
     return None
 
 
-_CUE_WORDS = _HEDGES | _INTENT | _CONDITIONS | _FRAMES | _DENIALS | _UNREALISING | {"used", "let's"}
+# "until" after a verb in the past tense ends what the clause says: "Alice was the lead
+# until 2023" is over. Not after the present ("the cache is warm until midnight").
+_UNTIL = frozenset(("until", "till"))
+_PAST_VERBS = frozenset(("was", "were", "had", "did", "used"))
+
+
+_PRESENT_AUX = frozenset(("is", "are", "am", "be", "been", "being", "has", "have", "'s"))
+
+
+def _in_past(lows: Sequence[str], positions: Sequence[int]) -> bool:
+    """Whether a claim clause tells of the past: "was", "had", "did", "used", or a verb in
+    -ed that no present auxiliary makes a passive or a perfect ("owned", not "is
+    deployed")."""
+    for k in positions:
+        low = lows[k]
+        if low in _PAST_VERBS:
+            return True
+        if len(low) > 4 and low.endswith("ed") and (k == 0 or lows[k - 1] not in _PRESENT_AUX):
+            return True
+    return False
+
+
+def _past_before(lows: Sequence[str], k: int) -> bool:
+    for j in range(max(0, k - 8), k):
+        low = lows[j]
+        if low in _PAST_VERBS or (len(low) > 4 and low.endswith("ed")):
+            return True
+    return False
+
+
+_CUE_WORDS = (
+    _HEDGES | _INTENT | _CONDITIONS | _FRAMES | _DENIALS | _UNREALISING | {"used", "let's"} | _UNTIL
+)
 
 
 def word_moods(raws: Sequence[str], lows: Sequence[str], clause: Sequence[int]) -> dict[int, str]:
@@ -356,6 +390,9 @@ def unasserted(
                 if key > best_key:
                     best_key, best_mood = key, mood
                     best_text = " ".join(s.raws[k] for k in d_pos)
+        # a claim in the past tense is not held to a state the source says has ended
+        if best_mood == "past" and _in_past(lows, c_pos):
+            continue
         # a claim with only "will" of its own is held to what is stronger than a plan
         if best_mood is not None and _RANK[best_mood] > rank and (best_text, best_mood) not in out:
             out.append((best_text, best_mood))

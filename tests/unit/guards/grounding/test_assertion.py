@@ -585,3 +585,17 @@ def test_what_almost_happened_did_not(claim: str, source: str) -> None:
 def test_almost_before_an_amount_only_rounds_it(source: str) -> None:
     report = verify("Users signed up on Friday", source)
     assert approvable(report), report.reasoning
+
+
+def test_a_state_the_source_says_ended_is_not_the_present() -> None:
+    source = "Alice owned the billing service until March; Bob owns it now."
+    assert verify("Alice owns the billing service", source).verdict is NOT_SUPPORTED
+    assert verify("Alice is the team lead", "Alice was the team lead until 2023.").verdict is (
+        NOT_SUPPORTED
+    )
+    # told in the past tense it is true; "until" after the present bounds nothing past
+    assert verify("Alice owned the billing service", source).verdict is SUPPORTED
+    assert verify("Alice was the team lead", "Alice was the team lead until 2023.").verdict is (
+        SUPPORTED
+    )
+    assert verify("The cache is warm", "The cache is warm until midnight.").verdict is SUPPORTED
