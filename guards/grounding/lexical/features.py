@@ -32,7 +32,11 @@ from groundwire.guards.grounding.lexical.assertion import unasserted
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.polarity import check_polarity
-from groundwire.guards.grounding.lexical.roles import reversed_direction, swapped_roles
+from groundwire.guards.grounding.lexical.roles import (
+    only_one_of_many,
+    reversed_direction,
+    swapped_roles,
+)
 from groundwire.guards.grounding.lexical.text import (
     FIRST_PERSON,
     NEGATIONS_BUT_NO,
@@ -217,6 +221,8 @@ def analyze(
         conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
     if "from" in clows:
         conflicts += reversed_direction(cw, cw.content, sentences, shared)
+    if "only" in clows:
+        conflicts += only_one_of_many(cw, cw.content, sentences, shared)
     if any(cnums):  # a number: read with its unit, and a date as one value
         conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
         conflicts += date_swaps(claim_text, sentences, shared)

@@ -7,6 +7,9 @@ Not a swap: a change of voice (one side has "by" between the names: "Bob's reque
 approved by Alice"), names joined by nothing but function words ("Tom and Maria"), and
 relations that read the same both ways ("met", "married", "talked with").
 
+"Only" is a claim about the others too: "only the gateway uses mTLS" against "the gateway
+and the billing API use mTLS" (`only_one_of_many`).
+
 A direction is an order too: "moved from Jenkins to GitHub Actions" against "moved from
 GitHub Actions to Jenkins" (`reversed_direction`) has every word of the source and the
 two ends the other way round.
@@ -20,7 +23,7 @@ from collections.abc import Sequence
 from groundwire.guards.grounding.lexical.evidence import Sentence
 from groundwire.guards.grounding.lexical.text import ClaimWords, capitals, word_set
 
-__all__ = ["reversed_direction", "swapped_roles"]
+__all__ = ["only_one_of_many", "reversed_direction", "swapped_roles"]
 
 # relations that hold both ways: swapping their two sides says the same
 _SYMMETRIC = word_set(
@@ -144,3 +147,58 @@ def reversed_direction(
         if reversed_in is not None:
             out.append((" ".join(words.raws[here]), reversed_in))
     return out
+
+
+def only_one_of_many(
+    words: ClaimWords,
+    content: Sequence[bool],
+    sentences: Sequence[Sentence],
+    shared: Sequence[set[str] | frozenset[str]],
+) -> list[tuple[str, str]]:
+    """(claim's "only X", source's "X and Y") when the claim says only X does what a
+    source sentence, sharing another content word with the claim, says X and Y do
+    ("X and Y", "Y and X", "both X and Y"; Y a content word the claim does not have)."""
+    lows, stems = words.lows, words.stems
+    claim_stems = set(stems)
+    out: list[tuple[str, str]] = []
+    for i, low in enumerate(lows):
+        if low != "only":
+            continue
+        x = next((k for k in range(i + 1, min(len(lows), i + 3)) if content[k]), None)
+        if x is None:
+            continue
+        stem = stems[x]
+        # a capitalised word after X is part of its name ("the billing API")
+        tail = words.lows[x + 1] if x + 1 < len(lows) and words.raws[x + 1][:1].isupper() else None
+        for s, hit in zip(sentences, shared, strict=True):
+            if stem not in hit or len(hit - {stem}) < 1 or "and" not in s.lows:
+                continue
+            other = _coordinated(s, s.word_stems.index(stem), tail, claim_stems)
+            if other is not None:
+                named = " ".join(words.raws[x : x + 2 if tail is not None else x + 1])
+                out.append((f"only {named}", other))
+                break
+    return out
+
+
+def _coordinated(s: Sentence, j: int, tail: str | None, claim_stems: set[str]) -> str | None:
+    """ "X and Y" / "Y and X" at position j of the sentence (X's name may go on with
+    `tail`; articles are skipped), Y a content word the claim does not have: the words,
+    else None. "And" must touch X's phrase: "the gateway uses mTLS and TLS" joins objects,
+    not the gateway and another subject."""
+    lows, stems, content, raws = s.lows, s.word_stems, s.content, s.raws
+    for step in (1, -1):
+        k = j + step
+        if step == 1 and tail is not None and k < len(lows) and lows[k] == tail:
+            k += 1
+        while step == -1 and 0 <= k < len(lows) and lows[k] in _ARTICLES:
+            k -= 1
+        if not (0 <= k < len(lows)) or lows[k] != "and":
+            continue
+        m = k + step
+        while 0 <= m < len(lows) and lows[m] in _ARTICLES:
+            m += step
+        if 0 <= m < len(lows) and content[m] and stems[m] not in claim_stems:
+            a, b = sorted((j, m))
+            return " ".join(raws[a : b + 1])
+    return None

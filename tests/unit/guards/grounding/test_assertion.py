@@ -599,3 +599,30 @@ def test_a_state_the_source_says_ended_is_not_the_present() -> None:
         SUPPORTED
     )
     assert verify("The cache is warm", "The cache is warm until midnight.").verdict is SUPPORTED
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "The gateway and the billing API use mTLS.",
+        "The billing API and the gateway use mTLS.",
+    ],
+)
+def test_only_one_where_the_source_names_two_contradicts(source: str) -> None:
+    report = verify("Only the gateway uses mTLS", source)
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+    assert "contradicts the source" in report.reasoning
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Only the gateway uses mTLS.",
+        # "and" joins objects or other clauses, not another subject
+        "The gateway uses mTLS and TLS 1.3.",
+        "The gateway uses mTLS; the billing API and the queue share a VPC.",
+    ],
+)
+def test_only_one_where_the_source_names_no_other_stands(source: str) -> None:
+    report = verify("Only the gateway uses mTLS", source)
+    assert report.verdict is SUPPORTED, report.reasoning
