@@ -137,18 +137,56 @@ def unit_swaps(
     out: list[tuple[str, str]] = []
     lows, nums = words.lows, words.numbers
     for i, value in enumerate(nums):
+        one = False
         if value is None:
             if lows[i] not in _ONE or not _unit_after(lows, i):
                 continue
-            value = "1"  # "an hour", "a day": one of the unit
+            value, one = "1", True  # "an hour", "a day": one of the unit
         elif value not in source_numbers:
             continue
         mine = _unit(lows, i, claim_text, words.spans[i])
-        if mine is not None:
-            other = _other_unit(value, mine, sentences, shared)
-            if other is not None:
-                out.append((_written(words.raws, lows, i, claim_text, words.spans[i]), other))
+        if mine is None:
+            continue
+        other = _other_unit(value, mine, sentences, shared)
+        if other is None and one and not _difference(lows, i):
+            # "every hour" where the source says "every 2 hours": one of the unit is a
+            # number too, and the source gives another
+            other = _other_count(mine, sentences, shared)
+        if other is not None:
+            out.append((_written(words.raws, lows, i, claim_text, words.spans[i]), other))
     return out
+
+
+def _difference(lows: Sequence[str], k: int) -> bool:
+    """Whether "a"/"every" + unit at k is a difference ("a month longer", "an hour
+    later", "a day more"), not a value."""
+    after = lows[k + 2] if k + 2 < len(lows) else ""
+    return after in ("more", "less", "later", "earlier", "before", "after") or (
+        len(after) > 4 and after.endswith("er")
+    )
+
+
+def _other_count(
+    mine: tuple[str, str],
+    sentences: Sequence[Sentence],
+    shared: Sequence[set[str] | frozenset[str]],
+) -> str | None:
+    """The first mention of another number than one with `mine`'s unit, unless some
+    mention has one of it ("an hour", "1 hour", "every hour")."""
+    other: str | None = None
+    for s, hit in zip(sentences, shared, strict=True):
+        if not hit:
+            continue
+        s_lows = s.lows
+        for j, low in enumerate(s_lows):
+            if not _unit_after(s_lows, j) or _UNITS[s_lows[j + 1]] != mine:
+                continue
+            value = number_value(low)
+            if value == "1" or low in _ONE:
+                return None  # the source has one of it too
+            if value is not None:
+                other = other or f"{s.raws[j]} {s.raws[j + 1]}"
+    return other
 
 
 def _other_unit(

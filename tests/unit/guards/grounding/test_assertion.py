@@ -479,6 +479,7 @@ def test_the_same_number_with_its_unit_or_a_synonym_stays_approvable(
         ("The budget is $5 mln", "The budget is $5 billion."),
         # "every"/"per" before a unit is one of it
         ("The job runs every day", "The job runs every week."),
+        ("The job runs every hour", "The job runs every 2 hours."),
         ("The plan costs $5 per month", "The plan costs $5 per year."),
         # a strict bound where the source states the value itself
         ("The cluster has more than 3 nodes", "The cluster has 3 nodes."),
@@ -500,6 +501,7 @@ def test_another_date_or_scale_contradicts(claim: str, source: str) -> None:
         ("The cluster has a dozen nodes", "The cluster has 12 nodes."),
         ("We may lose 5 million dollars", "We may lose 5 mln dollars."),
         ("The job runs every day", "The job runs every day and reports every week."),
+        ("The job runs every hour", "The job runs every hour and backs up every 2 hours."),
         # a bound against a value the source only approximates or bounds itself
         ("The cluster has more than 3 nodes", "The cluster has about 3 nodes."),
         ("The cluster has more than 3 nodes", "The cluster has at least 3 nodes."),
