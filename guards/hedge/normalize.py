@@ -31,9 +31,14 @@ _BARE_CONTRACTION = re.compile(
     r"\b(?:[Dd]ont|[Dd]idnt|[Dd]oesnt|[Cc]ant|[Cc]ouldnt|[Ss]houldnt|[Ww]ouldnt|[Ii]snt|"
     r"[Ww]asnt|[Aa]rent|[Mm]ightnt|I[Mm]|im)\b"
 )
+# "I" run into a verb of belief ("Ithink", "I-think", "i_guess"): still "I think".
+_BELIEF = "think|guess|believe|suppose|reckon|suspect|assume|feel"
+_FUSED_I = re.compile(rf"\b[Ii][-_]?({_BELIEF})\b")
+_CUT_I = re.compile(rf"\b[Ii][-_]({_BELIEF})\b")
 # Words that mean the text needs the second pass (found via the word set, as bytes).
 BARE_WORDS = frozenset(
     b"dont didnt doesnt cant couldnt shouldnt wouldnt isnt wasnt arent mightnt im nt".split()
+    + [f"i{verb}".encode() for verb in _BELIEF.split("|")]
 )
 
 
@@ -51,11 +56,15 @@ def normalize(text: str) -> str:
     if "'" in text and (" n't" in text or " '" in text):
         text = _SPLIT_NEGATION.sub("n't", text)
         text = _SPLIT_CLITIC.sub(r"'\1", text)
+    if ("-" in text or "_" in text) and _CUT_I.search(text):
+        text = _CUT_I.sub(r"I \1", text)
     return text
 
 
 def normalize_bare(text: str) -> str:
-    """Second pass, only when the word set holds "nt" or an apostrophe-less contraction."""
+    """Second pass, only when the word set holds "nt", an apostrophe-less contraction or
+    "I" run into a verb of belief ("Ithink")."""
+    text = _FUSED_I.sub(r"I \1", text)
     return _BARE_CONTRACTION.sub(_add_apostrophe, _SPLIT_NEGATION.sub("n't", text))
 
 

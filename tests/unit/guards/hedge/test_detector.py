@@ -293,6 +293,10 @@ def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatc
         ("Pretty sure the port is 8080", "block"),
         ("The port is 8080, I'm 90% sure", "block"),
         ("My guesstimate is 8080 ports", "block"),
+        # "I" run into the verb of belief
+        ("Ithink the port is 8080", "block"),
+        ("I-think the port is 8080", "block"),
+        ("The Wi-Fi feel of the office is fine", "none"),
         ("The port is 8080 (TBD)", "review"),
         ("The port is 8080 (I hope)", "review"),
         # ... and not the same words stating something else
