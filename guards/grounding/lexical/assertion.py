@@ -154,25 +154,23 @@ _PAST_VERBS = frozenset(("was", "were", "had", "did", "used"))
 _PRESENT_AUX = frozenset(("is", "are", "am", "be", "been", "being", "has", "have", "'s"))
 
 
+def _past_form(lows: Sequence[str], k: int) -> bool:
+    """Word k is a verb in the past tense: "was", "had", "did", "used", or a word in -ed
+    that no present auxiliary makes a passive or a perfect ("owned", not "is warmed")."""
+    low = lows[k]
+    if low in _PAST_VERBS:
+        return True
+    return len(low) > 4 and low.endswith("ed") and (k == 0 or lows[k - 1] not in _PRESENT_AUX)
+
+
 def _in_past(lows: Sequence[str], positions: Sequence[int]) -> bool:
-    """Whether a claim clause tells of the past: "was", "had", "did", "used", or a verb in
-    -ed that no present auxiliary makes a passive or a perfect ("owned", not "is
-    deployed")."""
-    for k in positions:
-        low = lows[k]
-        if low in _PAST_VERBS:
-            return True
-        if len(low) > 4 and low.endswith("ed") and (k == 0 or lows[k - 1] not in _PRESENT_AUX):
-            return True
-    return False
+    """Whether a claim clause tells of the past (`_past_form`)."""
+    return any(_past_form(lows, k) for k in positions)
 
 
 def _past_before(lows: Sequence[str], k: int) -> bool:
-    for j in range(max(0, k - 8), k):
-        low = lows[j]
-        if low in _PAST_VERBS or (len(low) > 4 and low.endswith("ed")):
-            return True
-    return False
+    """Whether a verb in the past tense stands in the eight words before position k."""
+    return any(_past_form(lows, j) for j in range(max(0, k - 8), k))
 
 
 _CUE_WORDS = (

@@ -601,6 +601,9 @@ def test_a_state_the_source_says_ended_is_not_the_present() -> None:
         SUPPORTED
     )
     assert verify("The cache is warm", "The cache is warm until midnight.").verdict is SUPPORTED
+    # a passive in the present is no past ("is warmed until midnight")
+    warmed = verify("The cache is warmed", "The cache is warmed until midnight.")
+    assert warmed.verdict is SUPPORTED, warmed.reasoning
 
 
 @pytest.mark.parametrize(
