@@ -16,7 +16,7 @@ side is not compared here.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
 from groundwire.guards.grounding.lexical.text import ClaimWords, number_value, word_set
@@ -166,6 +166,17 @@ def _difference(lows: Sequence[str], k: int) -> bool:
     )
 
 
+def _words_of(
+    sentences: Sequence[Sentence], shared: Sequence[set[str] | frozenset[str]]
+) -> Iterator[tuple[Sentence, int, str]]:
+    """(sentence, position, lower-case word) of every word of the sentences that share
+    content words with the claim (`shared[i]` non-empty), in order."""
+    for s, hit in zip(sentences, shared, strict=True):
+        if hit:
+            for j, low in enumerate(s.lows):
+                yield s, j, low
+
+
 def _other_count(
     mine: tuple[str, str],
     sentences: Sequence[Sentence],
@@ -174,18 +185,14 @@ def _other_count(
     """The first mention of another number than one with `mine`'s unit, unless some
     mention has one of it ("an hour", "1 hour", "every hour")."""
     other: str | None = None
-    for s, hit in zip(sentences, shared, strict=True):
-        if not hit:
+    for s, j, low in _words_of(sentences, shared):
+        if not _unit_after(s.lows, j) or _UNITS[s.lows[j + 1]] != mine:
             continue
-        s_lows = s.lows
-        for j, low in enumerate(s_lows):
-            if not _unit_after(s_lows, j) or _UNITS[s_lows[j + 1]] != mine:
-                continue
-            value = number_value(low)
-            if value == "1" or low in _ONE:
-                return None  # the source has one of it too
-            if value is not None:
-                other = other or f"{s.raws[j]} {s.raws[j + 1]}"
+        value = number_value(low)
+        if value == "1" or low in _ONE:
+            return None  # the source has one of it too
+        if value is not None:
+            other = other or f"{s.raws[j]} {s.raws[j + 1]}"
     return other
 
 
@@ -198,21 +205,17 @@ def _other_unit(
     """The first mention of `value` with another unit of `mine`'s dimension, unless some
     mention has `mine`'s unit."""
     other: str | None = None
-    for s, hit in zip(sentences, shared, strict=True):
-        if not hit:
+    for s, j, low in _words_of(sentences, shared):
+        if number_value(low) != value and not (
+            value == "1" and low in _ONE and _unit_after(s.lows, j)
+        ):
             continue
-        s_lows = s.lows
-        for j, low in enumerate(s_lows):
-            if number_value(low) != value and not (
-                value == "1" and low in _ONE and _unit_after(s_lows, j)
-            ):
-                continue
-            theirs = _unit(s_lows, j, s.text, s.word_spans()[j])
-            if theirs is None or theirs[0] != mine[0]:
-                continue
-            if theirs[1] == mine[1]:
-                return None  # the source has it with the claim's unit
-            other = other or _written(s.raws, s_lows, j, s.text, s.word_spans()[j])
+        theirs = _unit(s.lows, j, s.text, s.word_spans()[j])
+        if theirs is None or theirs[0] != mine[0]:
+            continue
+        if theirs[1] == mine[1]:
+            return None  # the source has it with the claim's unit
+        other = other or _written(s.raws, s.lows, j, s.text, s.word_spans()[j])
     return other
 
 
@@ -309,20 +312,13 @@ def bound_swaps(
         if value is None or not _strict_at(lows, i):
             continue
         plain: str | None = None
-        for s, hit in zip(sentences, shared, strict=True):
-            if not hit:
+        for s, j, low in _words_of(sentences, shared):
+            if number_value(low) != value:
                 continue
-            s_lows = s.lows
-            for j, low in enumerate(s_lows):
-                if number_value(low) != value:
-                    continue
-                if j and (s_lows[j - 1] in _QUALIFIERS or s_lows[j - 1] == "~"):
-                    plain = None
-                    break
-                plain = plain or " ".join(s.raws[max(0, j - 2) : j + 2])
-            else:
-                continue
-            break
+            if j and (s.lows[j - 1] in _QUALIFIERS or s.lows[j - 1] == "~"):
+                plain = None  # a mention with a bound or approximation of its own
+                break
+            plain = plain or " ".join(s.raws[max(0, j - 2) : j + 2])
         if plain is not None:
             start = i - 2 if i > 1 and (lows[i - 2], lows[i - 1]) in _STRICT_TWO else i - 1
             out.append((" ".join(raws[start : i + 1]), plain))
