@@ -139,24 +139,34 @@ def _scope(
     return [k for k in positions if k > first and content[k]][:width]
 
 
+def _particle_reach(positions: Sequence[int], first: int, scoped: Sequence[int]) -> int:
+    """The last position a negation at `first` reaches for particles, which are no content
+    words and so never in its scope: the word right after the scope ("not turned *off*"),
+    or, when no content word follows the negation, the rest of its clause ("not ever
+    *on*"), since then it can only bear on the function words after it."""
+    if scoped:
+        return scoped[-1] + 1
+    return positions[-1] if positions else first
+
+
 def _bears_on(
     positions: Sequence[int], first: int, content: Sequence[bool], lows: Sequence[str], k: int
 ) -> bool:
     """Whether the negation at `first` bears on word k: k is in its scope, or k is a
-    particle (no content word) inside the scope or right after it ("not turned *off*")."""
+    particle within its reach (`_particle_reach`)."""
     scoped = _scope(positions, first, content, lows)
     if k in scoped:
         return True
     if k <= first or lows[k] not in _PARTICLE_OPPOSITES:
         return False
-    return not scoped or k <= scoped[-1] + 1
+    return k <= _particle_reach(positions, first, scoped)
 
 
 def _particles_in_scope(
     positions: Sequence[int], first: int, scoped: Sequence[int], lows: Sequence[str]
 ) -> list[int]:
     """The particles a negation at `first` bears on (`_bears_on`), besides its scope."""
-    end = scoped[-1] + 1 if scoped else first + 1
+    end = _particle_reach(positions, first, scoped)
     return [k for k in positions if first < k <= end and lows[k] in _PARTICLE_OPPOSITES]
 
 

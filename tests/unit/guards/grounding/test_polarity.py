@@ -301,3 +301,36 @@ def test_a_particle_in_another_phrase_or_under_a_negation_is_no_contradiction(
 ) -> None:
     report = verify(claim, source)
     assert report.verdict is not NOT_SUPPORTED, report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("words", "content"),
+    [
+        # no content word after the negation: it reaches the particle later in the clause
+        ("the cache is not ever on", "0 1 0 0 0 0"),
+        # a content word after it: the particle right after its scope, not one further on
+        ("the cache is not turned off and then on", "0 1 0 0 1 0 0 0 0"),
+        ("it was not up before noon", "0 0 0 0 0 0 1"),
+    ],
+)
+def test_the_negation_reaches_the_same_particles_both_ways_it_is_asked(
+    words: str, content: str
+) -> None:
+    """`_bears_on` (does the negation bear on word k) and `_particles_in_scope` (which
+    particles it bears on) read one rule; they once differed when no content word
+    followed the negation."""
+    from groundwire.guards.grounding.lexical import polarity
+
+    lows = words.split()
+    flags = [c == "1" for c in content.split()]
+    positions = list(range(len(lows)))
+    first = lows.index("not")
+    scoped = polarity._scope(positions, first, flags, lows)
+    listed = set(polarity._particles_in_scope(positions, first, scoped, lows))
+    asked = {
+        k
+        for k in positions
+        if k not in scoped and polarity._bears_on(positions, first, flags, lows, k)
+    }
+    assert listed == asked
+    assert listed  # each case has a particle within reach
