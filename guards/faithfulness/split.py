@@ -31,6 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from groundwire.guards.faithfulness.frames import framed_statement
 from groundwire.topics.vocab import ClaimKind
 
 __all__ = ["Piece", "split_answer", "split_sentences"]
@@ -192,6 +193,7 @@ _EVALUATIVE = frozenset(
     incredible horrible delicious cute funny weird strange best worst favorite favourite
     perfect sad scary neat glad happy""")
 )
+_INTERJECTED = re.compile(r"^[a-z]+\s?[,!:]\s+")  # "interesting, ...", "great !  ..."
 _LEAD_IN = re.compile(
     r"^(?:(?:based on|according to|per|from) (?:the|your|my|our) (?:sources?|context|"
     r"memories|memory|notes|records|documents?|data)\s*,\s*|(?:note|remember) that\s+|"
@@ -250,7 +252,16 @@ def classify(text: str) -> tuple[ClaimKind, str]:
     if belief is not None and not specific:
         return ClaimKind.OPINION, f"an opinion ({belief.group(0)!r}) about nothing specific"
     if not specific and len(words) <= 8:
-        judged = [w.strip(",.!;:") for w in words if w.strip(",.!;:") in _EVALUATIVE]
+        # a judgement as an interjection before the statement ("Interesting, they also
+        # have gills") judges nothing in it: the statement is read
+        lead = _INTERJECTED.match(bare)
+        said = words
+        if lead is not None and bare[lead.end() :]:
+            inner = classify(bare[lead.end() :])
+            if inner[0] is not ClaimKind.FACTUAL:  # "Cool, thanks!", "Nice, I love it"
+                return inner
+            said = bare[lead.end() :].split()
+        judged = [w.strip(",.!;:") for w in said if w.strip(",.!;:") in _EVALUATIVE]
         if judged:
             return ClaimKind.OPINION, f"an opinion: a judgement ({judged[0]!r})"
     return ClaimKind.FACTUAL, "a statement of fact"
@@ -371,11 +382,17 @@ def split_answer(
         if head is not None and head.end() < len(body.rstrip(" .!")):
             body = body[head.end() :]  # "Sure, the API returns JSON": the rest is read
         kind, why = classify(body)
+        offset = s_start + (len(sentence) - len(body) if head is not None else 0)
+        c_from, c_to, frame = max(s_start, offset), s_end, ""
+        if kind in _MAY_FRAME:
+            inner = _framed_span(text, body, c_from, s_end)
+            if inner is not None:  # "Did you know X?", "Note: X.": X is what is read
+                c_from, c_to, frame = inner
+                kind = ClaimKind.FACTUAL
         if kind in _WHOLE_SENTENCE:  # a question, a greeting, a remark about the answer
             pieces.append(Piece(_clean(sentence), s_start, s_end, kind, why, False, s_start, s_end))
             continue
-        offset = s_start + (len(sentence) - len(body) if head is not None else 0)
-        for c_start, c_end in _clauses(text, max(s_start, offset), s_end):
+        for c_start, c_end in _clauses(text, c_from, c_to):
             clause = _clean(_strip_markers(text[c_start:c_end], c_start, markers))
             if not clause:
                 continue
@@ -383,8 +400,34 @@ def split_answer(
             if kind is not ClaimKind.FACTUAL:  # "I love Paris, I've been there twice"
                 pieces.append(Piece(clause, s_start, s_end, kind, why, False, c_start, c_end))
                 continue
-            pieces.extend(_atomic(clause, s_start, s_end, c_start, c_end))
+            atomic = _atomic(clause, s_start, s_end, c_start, c_end)
+            for piece in atomic if frame else ():
+                piece.why += f", framed by {frame!r}"
+            pieces.extend(atomic)
     return pieces
+
+
+# Kinds a frame may hide a statement in ("Did you know ...?", "Note: ...").
+_MAY_FRAME = frozenset({ClaimKind.QUESTION, ClaimKind.ADVICE})
+
+
+def _framed_span(text: str, body: str, start: int, end: int) -> tuple[int, int, str] | None:
+    """Where, in `text`, the statement framed by the sentence `body` (which stands at
+    text[start:end], citation markers aside) lies, when it is a factual claim: the
+    frame's statement is classified as any sentence is."""
+    framed = framed_statement(body)
+    if framed is None:
+        return None
+    inner = body[framed.start : framed.end]
+    if classify(inner)[0] is not ClaimKind.FACTUAL:
+        return None
+    # markers only add characters, so the statement starts at or after its body offset
+    a = text.find(inner[:16], start + framed.start, end)
+    if a < 0:
+        return None
+    tail = body[framed.end :].strip()
+    b = text.rfind(tail, a, end) if tail else end
+    return (a, b if b > a else end, framed.frame)
 
 
 # Kinds that describe a whole sentence; advice and opinions are judged per clause ("I

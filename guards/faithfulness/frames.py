@@ -1,0 +1,127 @@
+"""Statements an answer makes inside a frame (docs/spec.md §Read-time faithfulness,
+"Atomic claims": framed statements).
+
+A sentence can be a question or an instruction in form and still state a fact: "Did you
+know the refund window is 90 days?", "Isn't it great that Inbox3 ships on Friday?",
+"Note: the budget is $5M.", "Don't forget the API key expires on Monday.", "Inbox3 ships
+on Friday, right?". A reader takes each as the fact it frames, so an answer must not be
+able to carry an unsupported fact past the scorer by framing it so. The frames are closed
+classes of English, not phrases taken from any data:
+
+* a question with a factive verb or adjective ("did you know", "are you aware", "have
+  you heard", "isn't it ... that"): the verb presupposes its complement is true;
+* an instruction to know or keep in mind ("note", "remember", "keep in mind", "be aware",
+  "don't forget", "you should know"): the speaker asserts what is to be known;
+* a label before a colon ("Note:", "Reminder:", "Fun fact:"): a heading, not an order;
+* a tag question after a statement (", right?", ", isn't it?", ", correct?"): it asks to
+  confirm what the statement before it asserts.
+
+The complement counts only when it reads as a clause: after "that", or with a finite
+auxiliary, copula or modal, or a verb in -ed after a word that is not a determiner
+("did you know the answer?" frames no statement; "do you know where the logs are?" asks
+where). Whether the complement is then a factual claim is decided by the same
+classification as any other sentence.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import NamedTuple
+
+__all__ = ["Framed", "framed_statement"]
+
+
+class Framed(NamedTuple):
+    """The statement's span inside the sentence (its offsets) and the frame's words."""
+
+    start: int
+    end: int
+    frame: str
+
+
+_FACTIVE_VERB = (
+    r"(?:know|knew|realize|realise|realized|realised|remember|recall|notice|noticed|hear|"
+    r"heard|see|saw)"
+)
+_QUESTION_FRAME = re.compile(
+    r"^(?:(?:did|didn't|do|don't|did you not|do you not)\s+you\s+" + _FACTIVE_VERB + r"|"
+    r"(?:are|were|aren't|weren't)\s+you\s+aware(?:\s+of\s+the\s+fact)?|"
+    r"(?:have|haven't|had|hadn't)\s+you\s+(?:heard|noticed|realized|realised|seen)|"
+    r"(?:isn't|wasn't|is\s+it\s+not|was\s+it\s+not)\s+it\s+(?:[a-z-]+\s+){0,3}?that|"
+    r"(?:wouldn't|don't)\s+you\s+agree)"
+    r"(?:\s+that)?\s+",
+    re.IGNORECASE,
+)
+_INSTRUCTION_FRAME = re.compile(
+    r"^(?:(?:please|just|also|and|but)\s+)?"
+    r"(?:(?:you|we)\s+(?:should|need\s+to|must|have\s+to|ought\s+to|might\s+want\s+to|"
+    r"may\s+want\s+to)\s+)?"
+    r"(?:note|remember|recall|notice|realize|realise|know|understand|keep\s+in\s+mind|"
+    r"bear\s+in\s+mind|be\s+aware(?:\s+of\s+the\s+fact)?|be\s+advised|don't\s+forget|"
+    r"do\s+not\s+forget|never\s+forget|mind)"
+    r"(?:\s*[:,])?(?:\s+that)?\s+",
+    re.IGNORECASE,
+)
+# "Note: ...", "Fun fact: ...", "Heads-up: ...": up to three words and a colon
+_LABEL = re.compile(r"^[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,2}\s*:\s+")
+_TAG = re.compile(
+    r",\s*(?:(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|wo|ca)"
+    r"n't\s+(?:it|they|he|she|we|you|i|there|that|this)|right|correct|yes|no|ok|okay|true|"
+    r"eh|huh|no\s+doubt)\s*\?\W*$",
+    re.IGNORECASE,
+)
+_THAT = re.compile(r"\s+that\s+$", re.IGNORECASE)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_FINITE = _words(
+    """is are was were am be been has have had will would can could may might must shall
+    should does did do isn't aren't wasn't weren't hasn't haven't hadn't won't wouldn't
+    can't couldn't doesn't didn't don't 's 're 've 'll"""
+)
+_DETERMINERS = _words("the a an this that these those my your our their his her its of some any no")
+# "it's", "there's": the 's of a pronoun is "is"; after a name it may be a possessive
+_PRONOUN_IS = _words("it's that's there's here's he's she's")
+_OPEN = _words("who what where when why how which whether if about to of")
+_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+
+
+def _is_clause(text: str, after_that: bool) -> bool:
+    """Whether `text` reads as a clause (a statement), not a noun phrase or a wh-question."""
+    words = [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+    if len(words) < 3 or words[0] in _OPEN or words[0] in _FINITE:
+        return False  # "where the logs are", "is the budget $5M": asked, not stated
+    if after_that:
+        return True
+    for prev, word in itertools.pairwise(words):
+        if word in _FINITE or word.endswith(("'re", "'ve", "'ll")):
+            return True
+        if word.endswith("ed") and len(word) > 4 and prev not in _DETERMINERS:
+            return True
+    return any(w in _PRONOUN_IS for w in words)
+
+
+def framed_statement(sentence: str) -> Framed | None:
+    """The statement a question or instruction frames (`Framed`), or None."""
+    body = sentence.rstrip()
+    if body.endswith("?"):
+        tag = _TAG.search(body)
+        if tag is not None and _is_clause(body[: tag.start()], after_that=True):
+            return Framed(0, tag.start(), tag.group(0).strip(" ,?"))
+        frames: tuple[re.Match[str] | None, ...] = (_QUESTION_FRAME.match(body),)
+        end = len(body.rstrip("?!. "))
+    else:
+        frames = (_INSTRUCTION_FRAME.match(body), _LABEL.match(body))
+        end = len(body)
+    for frame in frames:
+        if frame is None:
+            continue
+        # after "that" or a label's colon a sentence follows, whatever its verb
+        after_that = frame.re is _LABEL or _THAT.search(frame.group(0)) is not None
+        if _is_clause(body[frame.end() : end], after_that):
+            return Framed(frame.end(), end, " ".join(frame.group(0).split()).rstrip(" :,"))
+    return None

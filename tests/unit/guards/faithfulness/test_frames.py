@@ -1,0 +1,68 @@
+"""Statements inside a question or instruction frame are read as claims
+(guards/faithfulness/frames.py); real questions and instructions stay what they are."""
+
+from __future__ import annotations
+
+import pytest
+
+from groundwire.guards.faithfulness.split import split_answer
+from groundwire.topics.vocab import ClaimKind
+
+
+def factual(text: str) -> list[str]:
+    return [p.text for p in split_answer(text) if p.kind is ClaimKind.FACTUAL]
+
+
+@pytest.mark.parametrize(
+    ("answer", "claim"),
+    [
+        ("Did you know the refund window is 90 days?", "the refund window is 90 days"),
+        ("did you know that the cluster has 12 nodes ?", "the cluster has 12 nodes"),
+        ("Are you aware that billing moved to Postgres?", "billing moved to Postgres"),
+        ("Have you heard the team migrated to Go?", "the team migrated to Go"),
+        ("Isn't it great that Inbox3 ships on Friday?", "Inbox3 ships on Friday"),
+        ("Note: the budget is $5M.", "the budget is $5M."),
+        ("Remember: the API key expires on Monday.", "the API key expires on Monday."),
+        ("You should know that the API key expires on Monday.", "the API key expires on Monday."),
+        ("Don't forget the deploy window is 2am.", "the deploy window is 2am."),
+        ("Please keep in mind that backups run at 2am.", "backups run at 2am."),
+        ("Remember, it's hosted in Frankfurt.", "it's hosted in Frankfurt."),
+        ("The deploy is on Friday, isn't it?", "The deploy is on Friday"),
+        ("Billing moved to Postgres last year, right?", "Billing moved to Postgres last year"),
+    ],
+)
+def test_a_framed_statement_is_a_claim(answer: str, claim: str) -> None:
+    pieces = split_answer(answer)
+    assert [p.text for p in pieces if p.kind is ClaimKind.FACTUAL] == [claim]
+    assert all("framed by" in p.why for p in pieces)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Do you know where the logs are?",
+        "Do you know who owns billing?",
+        "Did you know the answer?",
+        "Have you heard of Kafka?",
+        "Are you aware of the outage?",
+        "Did you know that?",
+        "Is it true that the budget is $5M?",  # asks; presupposes nothing
+        "Can you confirm the budget is $5M?",
+        "Did you restart the server?",
+        "What is the budget, right?",
+        "Is the budget $5M, right?",
+        "Note the deadline in your calendar.",
+        "Note: if the deploy fails, restart it.",
+        "You should know the basics first.",
+        "Isn't it weird?",
+    ],
+)
+def test_questions_and_instructions_without_a_statement_stay_unchecked(answer: str) -> None:
+    assert factual(answer) == []
+
+
+def test_a_judgement_before_a_statement_leaves_the_statement_checked() -> None:
+    assert factual("Interesting, they also have gills.") == ["Interesting, they also have gills."]
+    assert factual("Cool, thanks!") == []  # the rest is a pleasantry
+    assert factual("Great, that is awesome.") == []  # the rest is a judgement too
+    assert factual("Interesting, I love that.") == []
