@@ -16,6 +16,11 @@ classes of English, not phrases taken from any data:
 * a tag question after a statement (", right?", ", isn't it?", ", correct?"): it asks to
   confirm what the statement before it asserts.
 
+Advice and opinions are not checked, but the reason they give is a statement of its
+own: "Use the EU region, since the US region was deprecated in March", "I recommend
+Redis because it handles 1M ops per second" (`reason_given`: after "because", "given
+that", "now that", "seeing that", or "since" when a clause follows).
+
 The complement counts only when it reads as a clause: after "that", or with a finite
 auxiliary, copula or modal, or a verb in -ed after a word that is not a determiner
 ("did you know the answer?" frames no statement; "do you know where the logs are?" asks
@@ -29,7 +34,7 @@ import itertools
 import re
 from typing import NamedTuple
 
-__all__ = ["Framed", "framed_statement"]
+__all__ = ["Framed", "framed_statement", "reason_given"]
 
 
 class Framed(NamedTuple):
@@ -86,6 +91,7 @@ _FINITE = _words(
 _DETERMINERS = _words("the a an this that these those my your our their his her its of some any no")
 # "it's", "there's": the 's of a pronoun is "is"; after a name it may be a possessive
 _PRONOUN_IS = _words("it's that's there's here's he's she's")
+_SUBJECTS = _words("i we you he she it they there")
 _OPEN = _words("who what where when why how which whether if about to of")
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 
@@ -95,7 +101,7 @@ def _is_clause(text: str, after_that: bool) -> bool:
     words = [w.lower().replace("’", "'") for w in _WORD.findall(text)]
     if len(words) < 3 or words[0] in _OPEN or words[0] in _FINITE:
         return False  # "where the logs are", "is the budget $5M": asked, not stated
-    if after_that:
+    if after_that or words[0] in _SUBJECTS:  # "since it handles ...": a pronoun's verb
         return True
     for prev, word in itertools.pairwise(words):
         if word in _FINITE or word.endswith(("'re", "'ve", "'ll")):
@@ -124,4 +130,21 @@ def framed_statement(sentence: str) -> Framed | None:
         after_that = frame.re is _LABEL or _THAT.search(frame.group(0)) is not None
         if _is_clause(body[frame.end() : end], after_that):
             return Framed(frame.end(), end, " ".join(frame.group(0).split()).rstrip(" :,"))
+    return None
+
+
+_MAYBE = re.compile(r"\b(?:might|may|could|would|probably|perhaps|maybe)\b", re.I)
+_REASON = re.compile(r"\b(because|given that|now that|seeing that|since)\s+(?!of\b)", re.I)
+
+
+def reason_given(clause: str) -> Framed | None:
+    """The statement given as the reason for advice or an opinion, or None. After
+    "since" only a clause with a verb counts ("since last year" is a time); a reason
+    hedged with a modal ("because you might like it") is a guess, not read."""
+    for m in _REASON.finditer(clause):
+        rest = clause[m.end() :].rstrip(" .!")
+        if _MAYBE.search(rest):  # "because you might like it": a guess, not a fact
+            continue
+        if _is_clause(rest, after_that=m.group(1).lower() != "since"):
+            return Framed(m.end(), m.end() + len(rest), m.group(1).lower())
     return None

@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from groundwire.guards.faithfulness.frames import framed_statement
+from groundwire.guards.faithfulness.frames import framed_statement, reason_given
 from groundwire.topics.vocab import ClaimKind
 
 __all__ = ["Piece", "split_answer", "split_sentences"]
@@ -399,12 +399,36 @@ def split_answer(
             kind, why = classify(clause)
             if kind is not ClaimKind.FACTUAL:  # "I love Paris, I've been there twice"
                 pieces.append(Piece(clause, s_start, s_end, kind, why, False, c_start, c_end))
+                pieces.extend(_reason_claims(text, clause, kind, s_start, s_end, c_start, c_end))
                 continue
             atomic = _atomic(clause, s_start, s_end, c_start, c_end)
             for piece in atomic if frame else ():
                 piece.why += f", framed by {frame!r}"
             pieces.extend(atomic)
     return pieces
+
+
+def _reason_claims(
+    text: str, clause: str, kind: ClaimKind, s_start: int, s_end: int, c_start: int, c_end: int
+) -> list[Piece]:
+    """The claims of the reason advice or an opinion gives ("..., since the US region
+    was deprecated in March"): a statement of its own, checked like any other."""
+    if kind not in (ClaimKind.ADVICE, ClaimKind.OPINION):
+        return []
+    reason = reason_given(clause)
+    if reason is None:
+        return []
+    inner = clause[reason.start : reason.end]
+    if classify(inner)[0] is not ClaimKind.FACTUAL:
+        return []
+    if kind is ClaimKind.OPINION and not _has_specific(inner):
+        return []  # "I love Redis because it is fast": a taste and its grounds
+    a = text.find(inner[:16], c_start, c_end)
+    a = a if a >= 0 else c_start
+    atomic = _atomic(inner, s_start, s_end, a, min(c_end, a + len(inner)))
+    for piece in atomic:
+        piece.why += f", the reason given ({reason.frame!r}) for {kind.value}"
+    return atomic
 
 
 # Kinds a frame may hide a statement in ("Did you know ...?", "Note: ...").

@@ -66,3 +66,36 @@ def test_a_judgement_before_a_statement_leaves_the_statement_checked() -> None:
     assert factual("Cool, thanks!") == []  # the rest is a pleasantry
     assert factual("Great, that is awesome.") == []  # the rest is a judgement too
     assert factual("Interesting, I love that.") == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "claim"),
+    [
+        ("You should use Redis because Postgres is down this week.", "Postgres is down this week"),
+        ("I recommend Redis since it handles 1M ops per second.", "it handles 1M ops per second"),
+        ("Try the EU region, since the US region was deprecated.", "the US region was deprecated"),
+        ("Use the v2 API now that v1 is retired.", "v1 is retired"),
+        ("I love Redis because it handles 1M ops per second.", None),  # a number: all checked
+    ],
+)
+def test_the_reason_advice_gives_is_checked(answer: str, claim: str | None) -> None:
+    pieces = split_answer(answer)
+    if claim is None:
+        assert [p.kind for p in pieces] == [ClaimKind.FACTUAL]
+        return
+    assert pieces[0].kind is ClaimKind.ADVICE
+    assert factual(answer) == [claim]
+    assert "the reason given" in pieces[1].why
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "You might want to wait since last year.",  # a time, not a reason
+        "Consider Redis because of its speed.",  # no clause
+        "Try it because you might like it.",  # a guess
+        "I love Redis because it is fast.",  # a taste and its grounds, nothing specific
+    ],
+)
+def test_advice_and_opinions_without_a_stated_reason_stay_unchecked(answer: str) -> None:
+    assert factual(answer) == []
