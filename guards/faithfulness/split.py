@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from groundwire.guards.faithfulness.frames import framed_statement, reason_given
+from groundwire.guards.faithfulness.frames import Framed, framed_statement, reason_given
 from groundwire.topics.vocab import ClaimKind
 
 __all__ = ["Piece", "split_answer", "split_sentences"]
@@ -145,7 +145,8 @@ _GREETING = re.compile(
     r"^(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening|day)|thanks|thank you|"
     r"you'?re welcome|you are welcome|cheers|bye|goodbye|welcome|hope (?:this|that|it) "
     r"helps|glad (?:to|i could|i can) help|happy to help|let me know|feel free|any other "
-    r"questions|anything else|have a (?:great|good|nice))\b"
+    r"questions|anything else|have a (?:great|good|nice)|sorry|apologies|my apologies|"
+    r"i apologi[sz]e)\b"
 )
 _INTERJECTION = re.compile(
     r"^(?:sure|of course|certainly|absolutely|great question|good question|no problem|ok|"
@@ -158,7 +159,10 @@ _META = re.compile(
     r"(?:have|find|know|see|say|tell)\b|(?:i'?m|i am) not sure\b|"
     r"(?:this is )?not found in (?:the )?(?:provided )?(?:sources|context)\b|"
     r"(?:the )?(?:provided )?(?:sources|context|memories) (?:do|does) not (?:say|mention|"
-    r"contain|cover)\b|(?:to summari[sz]e|in summary|in short)\W*$)"
+    r"contain|cover)\b|(?:to summari[sz]e|in summary|in short)\W*$|"
+    # an offer of the assistant's own help: about the conversation, not the world
+    r"(?:i|we) (?:can|could|will|'ll|would be happy to|'d be happy to|am happy to|'m happy "
+    r"to) (?:help|look|check|find|provide|give|search|dig|share|answer|explain|walk)\b)"
 )
 _IMPERATIVE = frozenset(
     _words("""try use consider make check run set add remove avoid remember ensure install update
@@ -168,7 +172,7 @@ _IMPERATIVE = frozenset(
     select include exclude increase decrease reduce raise lower wait visit refer rename
     define write test monitor limit prefer double-check""")
 )
-_SOFTENERS = frozenset(_words("please just also then so now first next finally"))
+_SOFTENERS = frozenset(_words("please just also then so now first next finally maybe perhaps"))
 _NOT_AFTER_IMPERATIVE = frozenset(
     _words("of is was are were has had to by in on for and or 's")
 )  # "Use of X is ...", "Check-in is at 3": a noun, not an order
@@ -384,10 +388,17 @@ def split_answer(
         kind, why = classify(body)
         offset = s_start + (len(sentence) - len(body) if head is not None else 0)
         c_from, c_to, frame = max(s_start, offset), s_end, ""
-        if kind in _MAY_FRAME:
-            inner = _framed_span(text, body, c_from, s_end)
-            if inner is not None:  # "Did you know X?", "Note: X.": X is what is read
+        if kind in _MAY_FRAME or kind in _MAY_LEAD:
+            # "Did you know X?", "Note: X.", "Glad to help, X", "I'm not sure, but X":
+            # X is what is read
+            found = framed_statement(body) if kind in _MAY_FRAME else _after_lead(body)
+            inner = _framed_span(text, body, found, c_from, s_end)
+            if inner is not None:
                 c_from, c_to, frame = inner
+                if kind in _MAY_LEAD:  # the lead itself stays what it is, excluded
+                    lead = _clean(text[max(s_start, offset) : c_from])
+                    pieces.append(Piece(lead, s_start, s_end, kind, why, False, s_start, c_from))
+                    frame = ""
                 kind = ClaimKind.FACTUAL
         if kind in _WHOLE_SENTENCE:  # a question, a greeting, a remark about the answer
             pieces.append(Piece(_clean(sentence), s_start, s_end, kind, why, False, s_start, s_end))
@@ -433,13 +444,34 @@ def _reason_claims(
 
 # Kinds a frame may hide a statement in ("Did you know ...?", "Note: ...").
 _MAY_FRAME = frozenset({ClaimKind.QUESTION, ClaimKind.ADVICE})
+# ... and kinds that may only lead a statement ("Glad to help, ...", "I'm not sure, but")
+_MAY_LEAD = frozenset({ClaimKind.GREETING, ClaimKind.META})
+_AFTER_LEAD = re.compile(r"\s*(?:[,:;!]|\s[-–—]\s|[–—])\s*(?:(?:but|though|however|still)\b,?\s*)?")
 
 
-def _framed_span(text: str, body: str, start: int, end: int) -> tuple[int, int, str] | None:
-    """Where, in `text`, the statement framed by the sentence `body` (which stands at
+def _after_lead(body: str) -> Framed | None:
+    """The statement after a pleasantry or a remark about the answer that leads its
+    sentence ("Hope this helps: the budget is $5M", "I don't have the exact figure, but
+    it is around $5M"), up to 60 characters past the lead's own words."""
+    low = body.lower().replace("’", "'")
+    lead = _GREETING.match(low) or _META.match(low.rstrip(" .!"))
+    if lead is None:
+        return None
+    cut = _AFTER_LEAD.search(low, lead.end(), lead.end() + 60)
+    if cut is None:
+        return None
+    rest = body[cut.end() :].rstrip()
+    if len(_WORDS.findall(rest)) < 3:
+        return None
+    return Framed(cut.end(), cut.end() + len(rest), body[: lead.end()].strip())
+
+
+def _framed_span(
+    text: str, body: str, framed: Framed | None, start: int, end: int
+) -> tuple[int, int, str] | None:
+    """Where, in `text`, the statement `framed` in the sentence `body` (which stands at
     text[start:end], citation markers aside) lies, when it is a factual claim: the
     frame's statement is classified as any sentence is."""
-    framed = framed_statement(body)
     if framed is None:
         return None
     inner = body[framed.start : framed.end]

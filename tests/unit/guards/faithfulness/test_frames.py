@@ -99,3 +99,46 @@ def test_the_reason_advice_gives_is_checked(answer: str, claim: str | None) -> N
 )
 def test_advice_and_opinions_without_a_stated_reason_stay_unchecked(answer: str) -> None:
     assert factual(answer) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "lead", "claim"),
+    [
+        (
+            "I don't have the exact figure, but the budget is $5M.",
+            ClaimKind.META,
+            "the budget is $5M.",
+        ),
+        ("I'm not sure about the date; the budget is $5M.", ClaimKind.META, "the budget is $5M."),
+        ("Hope this helps: the budget is $5M.", ClaimKind.GREETING, "the budget is $5M."),
+        (
+            "Glad to help, the team has 12 engineers.",
+            ClaimKind.GREETING,
+            "the team has 12 engineers.",
+        ),
+        ("Sorry, the deploy moved to Friday.", ClaimKind.GREETING, "the deploy moved to Friday."),
+    ],
+)
+def test_a_statement_after_a_pleasantry_or_a_refusal_is_checked(
+    answer: str, lead: ClaimKind, claim: str
+) -> None:
+    pieces = split_answer(answer)
+    assert [p.kind for p in pieces] == [lead, ClaimKind.FACTUAL]
+    assert pieces[1].text == claim
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Thank you, have a nice day.",
+        "Hope this helps, let me know if you need more.",
+        "I don't know, sorry.",
+        "I couldn't find that in the context, sorry about that.",
+        "Feel free to ask, I can look up more details.",
+        "Sure, I can help with that.",
+        "I'm not sure, maybe ask the team.",
+        "So sorry to hear that.",
+    ],
+)
+def test_pleasantries_refusals_and_offers_stay_unchecked(answer: str) -> None:
+    assert factual(answer) == []
