@@ -15,15 +15,19 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.support.names import RUN, STALE_ROOT
+
 
 @pytest.fixture(scope="session")
 def bootstrap_servers() -> str:
     return os.environ.get("GROUNDWIRE_BOOTSTRAP_SERVERS", "127.0.0.1:9092")
 
 
-# Where the tests write in Redis: their own prefixes, and the claim ledgers of their
-# `gwtest.` topic prefixes under the ledger's default prefix.
-TEST_KEY_PREFIXES = ("gwtest", "gw:claims:gwtest.")
+# Where this run writes in Redis: its own prefixes, and the claim ledgers of its topic
+# prefixes under the ledger's default prefix (tests/support/names.py).
+TEST_KEY_PREFIXES = (RUN, f"gw:claims:{RUN}.")
+# Keys of runs that could not clean up (killed) and nobody has touched for this long.
+STALE_AFTER_S = 6 * 3600
 
 
 @pytest.fixture(scope="session")
@@ -35,17 +39,19 @@ def redis_url() -> Iterator[str]:
     yield url
     import redis
 
-    from tests.support.redis_keys import drop_keys
+    from tests.support.redis_keys import drop_idle_keys, drop_keys
 
     # a server that is gone (a test stopped it) has nothing left to tidy
     with contextlib.suppress(redis.RedisError, ValueError):
         drop_keys(url, TEST_KEY_PREFIXES)
+        for root in (STALE_ROOT, f"gw:claims:{STALE_ROOT}"):
+            drop_idle_keys(url, root, STALE_AFTER_S)
 
 
 @pytest.fixture
 def unique_prefix() -> str:
     """A topic prefix of its own, so tests sharing one broker never see each other's records."""
-    return f"gwtest.{uuid.uuid4().hex[:10]}."
+    return f"{RUN}.{uuid.uuid4().hex[:10]}."
 
 
 @pytest.fixture

@@ -14,12 +14,13 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from groundwire.streams import kafka
 from groundwire.streams.batching import take_batch
 from groundwire.streams.settings import Settings
+from tests.support.names import RUN
 
 pytestmark = pytest.mark.integration
 
 
 def _topic(bootstrap: str) -> str:
-    name = f"gwtest.batching.{uuid.uuid4().hex[:10]}"
+    name = f"{RUN}.batching.{uuid.uuid4().hex[:10]}"
     admin = AdminClient({"bootstrap.servers": bootstrap})
     admin.create_topics([NewTopic(name, num_partitions=1, replication_factor=1)])[name].result(30)
     return name

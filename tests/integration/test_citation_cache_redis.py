@@ -14,6 +14,7 @@ from groundwire.guards.citations.cache import CitationVerdict, RedisVerdictCache
 from groundwire.guards.citations.verifier import CitationVerifier, build_citation_verifier
 from groundwire.guards.config import CitationConfig
 from groundwire.guards.redis_client import connect
+from tests.support.names import RUN
 from tests.support.redis_server import RedisServer, delete_prefix
 
 pytestmark = pytest.mark.integration
@@ -30,7 +31,7 @@ def adr_dir(tmp_path: Path) -> Path:
 @pytest.fixture
 def cfg(adr_dir: Path) -> CitationConfig:
     # a prefix of its own per test: other engineers share this Redis
-    return CitationConfig(adr_dirs=[adr_dir], redis_prefix=f"gwtest:cite:{uuid.uuid4().hex[:8]}")
+    return CitationConfig(adr_dirs=[adr_dir], redis_prefix=f"{RUN}:cite:{uuid.uuid4().hex[:8]}")
 
 
 @pytest.fixture
@@ -133,7 +134,7 @@ async def test_an_unreadable_value_is_a_miss_and_is_overwritten(
 async def test_redis_down_means_direct_checks_then_recovery(
     own_redis: RedisServer, adr_dir: Path
 ) -> None:
-    cfg = CitationConfig(adr_dirs=[adr_dir], redis_prefix="gwtest:cite")
+    cfg = CitationConfig(adr_dirs=[adr_dir], redis_prefix=f"{RUN}:cite")
     errors: list[str] = []
     client = connect(own_redis.url, socket_timeout_s=0.3, connect_timeout_s=0.3, retries=0)
     cache = RedisVerdictCache(
@@ -168,7 +169,7 @@ async def test_after_a_failure_redis_is_skipped_for_the_cooldown(own_redis: Redi
     client = connect(own_redis.url, socket_timeout_s=0.3, connect_timeout_s=0.3, retries=0)
     cache = RedisVerdictCache(
         client,
-        prefix="gwtest:cite",
+        prefix=f"{RUN}:cite",
         scope="s",
         ttl_s=600,
         on_error=errors.append,

@@ -11,6 +11,7 @@ import pytest
 
 from groundwire.streams.ledger import ClaimLedger, LedgerEntry, Seen, build_claim_ledger
 from groundwire.topics.records import Claim
+from tests.support.names import RUN
 from tests.support.redis_server import RedisClusterServer
 
 pytestmark = pytest.mark.integration
@@ -28,7 +29,7 @@ async def ledger(
     cluster = request.param == "cluster"
     led = build_claim_ledger(
         redis_cluster.url if cluster else redis_url,
-        prefix=f"gwtest:ledger:{uuid.uuid4().hex[:8]}",
+        prefix=f"{RUN}:ledger:{uuid.uuid4().hex[:8]}",
         retention_s=60,
         timeout_s=2,
         cluster=cluster,

@@ -14,6 +14,7 @@ from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
 from groundwire.guards.dedup.minhash import jaccard, tokenize
 from groundwire.guards.protocols import DedupRequest
+from tests.support.names import RUN
 from tests.support.redis_server import delete_prefix
 from tests.support.text_edits import random_edit
 from tests.unit.guards.dedup import test_pending as pending
@@ -32,7 +33,7 @@ def _sentence(rng: random.Random, n: int) -> str:
 @pytest.fixture
 def cfg() -> DedupConfig:
     # a prefix of its own per test: other engineers share this Redis
-    return DedupConfig(redis_prefix=f"gwtest:dedup:{uuid.uuid4().hex[:8]}")
+    return DedupConfig(redis_prefix=f"{RUN}:dedup:{uuid.uuid4().hex[:8]}")
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ from confluent_kafka import Producer
 from groundwire.topics.codec import DecodeFailure, decode_claim
 from groundwire.topics.vocab import DlqReason, ReasonCode
 from tests.support.hostile import hostile_records
+from tests.support.names import RUN
 from tests.support.pipeline_harness import Pipeline
 
 pytestmark = pytest.mark.integration
@@ -40,7 +41,7 @@ def pipeline(
         unique_prefix,
         partitions=3,
         log_dir=tmp_path,
-        extra_env={"GROUNDWIRE_CLAIM_LEDGER__REDIS_PREFIX": f"gwtest:{unique_prefix}claims"},
+        extra_env={"GROUNDWIRE_CLAIM_LEDGER__REDIS_PREFIX": f"{RUN}:{unique_prefix}claims"},
     )
     p.create_topics()
     yield p

@@ -14,6 +14,7 @@ from groundwire.streams import kafka
 from groundwire.streams.batching import take_batch
 from groundwire.streams.runner import _watermarks
 from groundwire.streams.settings import Settings
+from tests.support.names import RUN
 
 pytestmark = pytest.mark.integration
 
@@ -26,7 +27,7 @@ def _publish(bootstrap: str, topic: str, n: int) -> None:
 
 
 def test_watermarks_before_and_after_fetching(bootstrap_servers: str) -> None:
-    topic = f"gwtest.lag.{uuid.uuid4().hex[:10]}"
+    topic = f"{RUN}.lag.{uuid.uuid4().hex[:10]}"
     admin = AdminClient({"bootstrap.servers": bootstrap_servers})
     admin.create_topics([NewTopic(topic, num_partitions=1, replication_factor=1)])[topic].result(30)
     _publish(bootstrap_servers, topic, 40)

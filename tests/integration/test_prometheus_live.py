@@ -47,6 +47,7 @@ from groundwire.metrics.screening import reentry_reasons
 from groundwire.topics.answers import ScoredAnswer
 from groundwire.topics.records import DlqRecord, RoutedResult
 from tests.support import REPO
+from tests.support.names import RUN
 
 pytestmark = pytest.mark.integration
 
@@ -135,7 +136,7 @@ def env(
             "GROUNDWIRE_PARTITIONS": "2",
             "GROUNDWIRE_METRICS_PORT": str(_free_port()),
             "GROUNDWIRE_WORKER_ID": f"obs-{unique_prefix}",
-            "GROUNDWIRE_GUARDS__DEDUP__REDIS_PREFIX": f"gwtest:{unique_prefix}",
+            "GROUNDWIRE_GUARDS__DEDUP__REDIS_PREFIX": f"{RUN}:{unique_prefix}",
             # keep the test on loopback: no URL/issue lookups
             "GROUNDWIRE_GUARDS__CITATION__VERIFY": "false",
             # guard 3: one tenant per policy (the default, warn, for the rest); the
@@ -145,7 +146,7 @@ def env(
             ),
             "GROUNDWIRE_GUARDS__FAITHFULNESS__REGENERATE__WEBHOOK_URL": webhook,
             "GROUNDWIRE_GUARDS__FAITHFULNESS__REGENERATE__WEBHOOK_ALLOWLIST": '["127.0.0.1"]',
-            "GROUNDWIRE_GUARDS__FAITHFULNESS__CACHE__REDIS_PREFIX": f"gwtest:faith:{unique_prefix}",
+            "GROUNDWIRE_GUARDS__FAITHFULNESS__CACHE__REDIS_PREFIX": f"{RUN}:faith:{unique_prefix}",
         }
     )
     return env
@@ -182,7 +183,7 @@ def pipeline(env: dict[str, str], tmp_path: Path) -> Iterator[dict[str, str]]:
             for future in admin.delete_topics(mine, operation_timeout=30).values():
                 future.result()
         cache = redis.Redis.from_url(env["GROUNDWIRE_REDIS_URL"])
-        for key in cache.scan_iter(match=f"gwtest:faith:{env['GROUNDWIRE_TOPIC_PREFIX']}*"):
+        for key in cache.scan_iter(match=f"{RUN}:faith:{env['GROUNDWIRE_TOPIC_PREFIX']}*"):
             cache.delete(key)
         cache.close()
 

@@ -14,6 +14,7 @@ from groundwire.guards.citations.verifier import build_citation_verifier
 from groundwire.guards.config import CitationConfig, DedupConfig
 from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
 from groundwire.guards.protocols import DedupRequest
+from tests.support.names import RUN
 from tests.support.pipeline_harness import Pipeline
 from tests.support.redis_server import RedisClusterServer
 
@@ -25,7 +26,7 @@ TENANTS = [f"tenant-{i}-{uuid.uuid4().hex[:6]}" for i in range(24)]
 
 @pytest.fixture
 def cfg() -> DedupConfig:
-    return DedupConfig(redis_prefix=f"gwtest:dedup:{uuid.uuid4().hex[:8]}")
+    return DedupConfig(redis_prefix=f"{RUN}:dedup:{uuid.uuid4().hex[:8]}")
 
 
 @pytest.fixture
@@ -108,7 +109,7 @@ async def test_citation_verdicts_are_shared_through_the_cluster(
     redis_cluster: RedisClusterServer, tmp_path: Path
 ) -> None:
     (tmp_path / "ADR-007-sharding.md").write_text("# ADR-007\n")
-    cfg = CitationConfig(adr_dirs=[tmp_path], redis_prefix=f"gwtest:cite:{uuid.uuid4().hex[:8]}")
+    cfg = CitationConfig(adr_dirs=[tmp_path], redis_prefix=f"{RUN}:cite:{uuid.uuid4().hex[:8]}")
     cits = detect("Per ADR-007 we shard by tenant") + detect("Per ADR-999 we use magic")
     one = build_citation_verifier(cfg, redis_cluster.url, cluster=True)
     two = build_citation_verifier(cfg, redis_cluster.url, cluster=True)

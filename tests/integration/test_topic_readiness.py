@@ -13,6 +13,7 @@ from confluent_kafka import Producer
 from groundwire.streams import kafka
 from groundwire.streams.admin import create_topics, delete_topics, unled_partitions
 from groundwire.streams.settings import Settings
+from tests.support.names import RUN
 
 pytestmark = pytest.mark.integration
 
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.integration
 def test_created_topics_are_served_by_their_leaders(bootstrap_servers: str) -> None:
     settings = Settings(
         bootstrap_servers=bootstrap_servers,
-        topic_prefix=f"gwtest.ready.{uuid.uuid4().hex[:8]}.",
+        topic_prefix=f"{RUN}.ready.{uuid.uuid4().hex[:8]}.",
         partitions=4,
     )
     try:
@@ -54,5 +55,5 @@ def test_created_topics_are_served_by_their_leaders(bootstrap_servers: str) -> N
 def test_a_partition_nobody_leads_is_named_after_the_timeout(bootstrap_servers: str) -> None:
     settings = Settings(bootstrap_servers=bootstrap_servers)
     admin = kafka.admin(settings)
-    absent = f"gwtest.absent.{uuid.uuid4().hex[:8]}"
+    absent = f"{RUN}.absent.{uuid.uuid4().hex[:8]}"
     assert unled_partitions(admin, [(absent, 2)], 1.5) == {(absent, 0), (absent, 1)}

@@ -16,6 +16,7 @@ from confluent_kafka import Consumer, Producer
 
 from groundwire.streams.admin import create_topics, delete_topics
 from groundwire.streams.settings import Settings
+from tests.support.names import RUN
 
 
 @dataclass
@@ -43,7 +44,7 @@ class Pipeline:
                 # A group of its own: tests sharing one would rebalance each other's workers.
                 "GROUNDWIRE_CONSUMER_GROUP": f"g-{self.prefix}",
                 "GROUNDWIRE_METRICS_PORT": "0",
-                "GROUNDWIRE_GUARDS__DEDUP__REDIS_PREFIX": f"gwtest:{self.prefix}",
+                "GROUNDWIRE_GUARDS__DEDUP__REDIS_PREFIX": f"{RUN}:{self.prefix}",
                 "GROUNDWIRE_GUARDS__CITATION__VERIFY": "false",
             }
         )

@@ -23,3 +23,18 @@ def drop_keys(redis_url: str, prefixes: tuple[str, ...]) -> int:
     finally:
         client.close()
     return dropped
+
+
+def drop_idle_keys(redis_url: str, prefix: str, idle_s: float) -> int:
+    """Unlink the keys under `prefix` that nobody has read or written for `idle_s`: what
+    runs that were killed before their cleanup left, never a live run's keys."""
+    client = redis.Redis.from_url(redis_url)
+    dropped = 0
+    try:
+        for key in client.scan_iter(match=f"{prefix}*", count=5000):
+            idle = client.object("idletime", key)
+            if isinstance(idle, int) and idle >= idle_s:
+                dropped += client.unlink(key)
+    finally:
+        client.close()
+    return dropped

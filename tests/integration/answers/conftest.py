@@ -22,6 +22,7 @@ from groundwire.streams.review.auth import Authenticator, Sessions
 from groundwire.streams.review.config import ReviewAuthConfig, ReviewConfig
 from groundwire.streams.review.store import ReviewStore
 from groundwire.streams.settings import Settings
+from tests.support.names import RUN
 from tests.support.review import ADMIN_ROLE, Signer
 
 
@@ -39,17 +40,17 @@ def make_settings(
     def make(**faithfulness: Any) -> Settings:
         faithfulness.setdefault("enabled", True)
         cache = faithfulness.setdefault("cache", {})
-        cache.setdefault("redis_prefix", f"gwtest:faith:{run}")
+        cache.setdefault("redis_prefix", f"{RUN}:faith:{run}")
         return Settings(
             bootstrap_servers=bootstrap_servers,
             redis_url=redis_url,
-            topic_prefix=f"gwtest.ans.{run}.",
+            topic_prefix=f"{RUN}.ans.{run}.",
             partitions=2,
             worker_id=f"w-{run}",
             consumer_group=f"g-{run}",
             kafka_call_timeout_s=5.0,
             review=ReviewConfig(
-                redis_prefix=f"gwtest:rv:{run}",
+                redis_prefix=f"{RUN}:rv:{run}",
                 auth=ReviewAuthConfig(jwks=signer.jwks, admin_role=ADMIN_ROLE),
             ),
             guards={"faithfulness": faithfulness},

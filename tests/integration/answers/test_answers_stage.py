@@ -18,6 +18,7 @@ import pytest
 import redis
 from confluent_kafka import Consumer, Producer
 
+from tests.support.names import RUN
 from tests.support.pipeline_harness import Pipeline
 
 pytestmark = pytest.mark.integration
@@ -55,14 +56,14 @@ def pipeline(
         partitions=3,
         log_dir=tmp_path,
         extra_env={
-            "GROUNDWIRE_GUARDS__FAITHFULNESS__CACHE__REDIS_PREFIX": f"gwtest:f:{unique_prefix}"
+            "GROUNDWIRE_GUARDS__FAITHFULNESS__CACHE__REDIS_PREFIX": f"{RUN}:f:{unique_prefix}"
         },
     )
     p.create_topics()
     yield p
     p.close()
     client = redis.Redis.from_url(redis_url)
-    for key in client.scan_iter(match=f"gwtest:f:{unique_prefix}:*", count=1000):
+    for key in client.scan_iter(match=f"{RUN}:f:{unique_prefix}:*", count=1000):
         client.delete(key)
 
 
@@ -140,7 +141,7 @@ def test_each_answer_is_scored_once_and_bad_records_go_to_the_dlq(pipeline: Pipe
     assert by_id["a-2"]["claims"][1]["verdict"] == "rejected"  # the auditor rule
     # validated scores were cached in Redis, hash-tagged by tenant ...
     client = redis.Redis.from_url(pipeline.redis_url)
-    pattern = f"gwtest:f:{pipeline.prefix}:*"
+    pattern = f"{RUN}:f:{pipeline.prefix}:*"
     stored = {k: client.pttl(k) for k in client.scan_iter(match=pattern, count=1000)}
     assert stored and all(b":{" in k for k in stored), stored
     # ... and the same answer again (another id) is served from them

@@ -17,6 +17,7 @@ from groundwire.streams.review.auth import Authenticator, Sessions
 from groundwire.streams.review.config import ReviewAuthConfig, ReviewConfig
 from groundwire.streams.review.store import NewItem, ReviewStore
 from groundwire.streams.settings import Settings
+from tests.support.names import RUN
 from tests.support.review import ADMIN_ROLE, Signer, flagged, record_bytes
 
 
@@ -27,7 +28,7 @@ def signer() -> Signer:
 
 @pytest.fixture
 def make_settings(signer: Signer, redis_url: str) -> Callable[..., Settings]:
-    prefix = f"gwtest:rv:{uuid.uuid4().hex[:10]}"
+    prefix = f"{RUN}:rv:{uuid.uuid4().hex[:10]}"
 
     def make(**review: Any) -> Settings:
         auth = ReviewAuthConfig(jwks=signer.jwks, admin_role=ADMIN_ROLE)

@@ -12,6 +12,7 @@ from groundwire.streams.review.config import ReviewConfig
 from groundwire.streams.review.rules import Reviewer
 from groundwire.streams.review.store import Decided, NewItem, Pending, Refused, ReviewStore
 from groundwire.topics.vocab import ReviewDecision
+from tests.support.names import RUN
 from tests.support.review import flagged, record_bytes
 
 pytestmark = pytest.mark.integration
@@ -21,7 +22,7 @@ async def test_the_queue_runs_on_a_redis_cluster(redis_cluster) -> None:
     client = connect(
         redis_cluster.url, socket_timeout_s=10, connect_timeout_s=10, retries=3, cluster=True
     )
-    store = ReviewStore(client, ReviewConfig(redis_prefix="gwtest:rvc", shards=8, max_per_owner=3))
+    store = ReviewStore(client, ReviewConfig(redis_prefix=f"{RUN}:rvc", shards=8, max_per_owner=3))
     tenants = [f"tenant-{i}" for i in range(12)]
     assert len({store.keys.shard_of(t) for t in tenants}) > 3
     items = []

@@ -17,6 +17,7 @@ import uuid
 import httpx
 import pytest
 
+from tests.support.names import RUN
 from tests.support.pipeline_harness import Pipeline
 from tests.support.redis_server import free_port
 from tests.support.review import ReviewProcess, Signer, flagged, record_bytes
@@ -32,7 +33,7 @@ def review_env(pipeline: Pipeline, signer: Signer, port: int) -> dict[str, str]:
     env.update(
         {
             "GROUNDWIRE_REVIEW__PORT": str(port),
-            "GROUNDWIRE_REVIEW__REDIS_PREFIX": f"gwtest:rv:{pipeline.prefix}",
+            "GROUNDWIRE_REVIEW__REDIS_PREFIX": f"{RUN}:rv:{pipeline.prefix}",
             "GROUNDWIRE_REVIEW__AUTH__JWKS": signer.jwks,
             "GROUNDWIRE_REVIEW__RELAY_IDLE_S": "0.05",
             "GROUNDWIRE_REVIEW__GAUGE_INTERVAL_S": "1",

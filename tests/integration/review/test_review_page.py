@@ -19,6 +19,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from groundwire.streams.review.config import ReviewConfig
 from groundwire.streams.review.store import NewItem, ReviewStore
 from tests.support.browser import chromium, screenshot
+from tests.support.names import RUN
 from tests.support.redis_server import free_port
 from tests.support.review import ReviewProcess, Signer, flagged, record_bytes
 
@@ -31,7 +32,7 @@ XSS = "<img src=x onerror=alert(1)>"
 @pytest.fixture
 def page_env(redis_url, tmp_path):
     signer = Signer.new()
-    prefix = f"gwtest:rvpage:{time.time_ns()}"
+    prefix = f"{RUN}:rvpage:{time.time_ns()}"
     port = free_port()
     env = {
         "GROUNDWIRE_REDIS_URL": redis_url,
