@@ -111,6 +111,7 @@ _PERSONAL: tuple[_Spec, ...] = (
     ("guess", r"best guess\b"),
     # The writer's own understanding, offered as such.
     ("understanding", r"my understanding (?:is|was)\b"),
+    ("understanding", r"(?:it's|it is|it was) my understanding\b"),
     ("understand", r"as i understand it\b"),
     ("gather", r"i gather\b"),
     ("guess wager imagine", r"i'd (?:guess|wager|imagine)\b"),
@@ -202,6 +203,15 @@ _ADMITTED: tuple[_Spec, ...] = (
         r"this (?:has not|hasn't|is not|isn't) (?:yet )?(?:been )?(?:verified|confirmed)\b",
     ),
     ("unclear clear", r"(?:unclear|not clear) (?:whether|if)\b"),
+    # session 10: the claim dated to the writer's last look ("Last I checked, ...", "...,
+    # last time I looked"): as of then, not now, and only as far as the writer saw.
+    # "The last time I checked the logs was Monday" dates a check: only the idiom ("last
+    # I checked") or the phrase closing its clause is the hedge.
+    ("checked looked", r"last (?:i|we) (?:checked|looked)\b"),
+    (
+        "checked looked",
+        r"(?:last time (?:i|we)|when (?:i|we) last) (?:checked|looked)(?=\s*(?:[,.!?;)]|$))",
+    ),
 )
 _SUGGESTION: tuple[_Spec, ...] = (
     (
@@ -246,12 +256,25 @@ _TECHNICAL: tuple[_Spec, ...] = (
     ("imo imho", r"(?:imo|imho)\b"),
     ("seem seems seemed seeming seemingly", r"seem(?:s|ed|ing|ingly)?\b"),
     ("appear appears appeared", r"appear(?:s|ed)? (?:to|that|as if|as though|\w+ly)\b"),
+    # ... and "It appears" before a clause without its "that" ("It appears the API ...")
+    (
+        "appears appeared",
+        r"it appear(?:s|ed) (?:the|we|it|they|you|this|there|our|my|your|their)\b",
+    ),
+    # A claim weakened as soon as it is made ("..., or at least it used to").
+    (
+        "least",
+        r"or at least (?:it|they|that|he|she|we|i) (?:used to|did|was|were|does|do|is|are|"
+        r"think|believe)\b",
+    ),
     (_FREQUENCY_WORDS, r"(?:typically|usually|often|generally|normally)\b"),
     ("tend tends", r"tends? to\b"),
     # Hearsay evidentials: the writer passes on a claim without vouching for it.
     ("allegedly reportedly purportedly", r"(?:allegedly|reportedly|purportedly)\b"),
     ("rumor rumour", r"rumou?r has it\b"),
     ("rumored rumoured", r"rumou?red (?:to|that)\b"),
+    # "(The) rumour is (that) ...": hearsay; not "the rumour is false", which judges it.
+    ("rumor rumour", r"rumou?r is (?:that|the|we|it|they|our|you)\b"),
     ("said", r"it(?:'s| is) said (?:that|to)\b"),
     ("say", r"(?:people|they) say that\b"),
     ("heard", r"i(?:'ve| have) heard (?:that|it said)\b"),

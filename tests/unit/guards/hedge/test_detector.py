@@ -332,6 +332,21 @@ def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatc
         ("From what I've read, the API is deprecated", "block"),
         ("The API is deprecated, if I'm not wrong", "block"),
         ("The gather step runs nightly", "none"),
+        # session 10: as of the writer's last look, the writer's understanding, hearsay,
+        # appearance without "that", a claim weakened at once
+        ("Last I checked, the API is deprecated", "block"),
+        ("The API is deprecated, last time I looked.", "block"),
+        ("The API is deprecated, as of when I last checked.", "block"),
+        ("It's my understanding that the API is deprecated", "block"),
+        ("Rumour is the API is deprecated", "review"),
+        ("It appears the API is deprecated", "review"),
+        ("The API is deprecated, or at least it used to be", "review"),
+        # ... and the same words dating a check, judging a rumour, placing a word
+        ("The last time I checked the logs was Monday", "none"),
+        ("When we last checked in, the deploy was done", "none"),
+        ("The rumour is false", "none"),
+        ("It appears in the logs twice", "none"),
+        ("At least 3 nodes are up", "none"),
     ],
 )
 def test_linguistic_refinements(text: str, action: str) -> None:
