@@ -8,6 +8,10 @@ rebinding) therefore cannot redirect the request. Redirects are followed by hand
 re-checked, up to a limit. Proxies from the environment are ignored, since a proxy would
 make the pinning meaningless.
 
+`timeout_s` bounds each request as a whole (connect, headers and body together;
+`deadline.py`), not each socket read: a server that drips a byte at a time cannot hold a
+check longer than that, so one check takes at most (redirects + 1) x 2 x `timeout_s`.
+
 By default only status and headers are read (HEAD). With `max_text` the final hop is a GET
 whose body is read up to `max_text` characters (4 bytes each at most), and only when it is
 text (text/*, JSON, XML); HTML is reduced to its text. That body is what the claim is
@@ -23,6 +27,7 @@ from collections.abc import Sequence
 import httpx
 
 from groundwire.guards.citations.cache import CitationVerdict
+from groundwire.guards.citations.deadline import deadline_transport, within
 from groundwire.guards.citations.ssrf import Resolver, SsrfGuard, UrlRefused
 
 __all__ = ["USER_AGENT", "UrlVerifier"]
@@ -49,12 +54,14 @@ class UrlVerifier:
         self.guard = SsrfGuard(allowlist, resolver)
         self._max_redirects = max_redirects
         self._max_text = max(0, max_text)
+        self._timeout_s = timeout_s
+        limits = httpx.Limits(max_connections=32, max_keepalive_connections=0)
         self._client = httpx.Client(
             timeout=httpx.Timeout(timeout_s),
             follow_redirects=False,
             trust_env=False,
             headers={"User-Agent": USER_AGENT},
-            limits=httpx.Limits(max_connections=32, max_keepalive_connections=0),
+            transport=deadline_transport(limits),
         )
 
     def close(self) -> None:
@@ -72,11 +79,12 @@ class UrlVerifier:
         request = self._client.build_request(
             method, pinned, headers={"Host": url.netloc.decode("ascii")}, extensions=extensions
         )
-        response = self._client.send(request, stream=True)
-        try:
-            body = _read_text(response, read) if read and response.is_success else ""
-        finally:
-            response.close()  # never more of a body than `read` asks for
+        with within(self._timeout_s):  # the whole request, however slowly it drips
+            response = self._client.send(request, stream=True)
+            try:
+                body = _read_text(response, read) if read and response.is_success else ""
+            finally:
+                response.close()  # never more of a body than `read` asks for
         return response, body
 
     def verify(self, raw_url: str) -> CitationVerdict:

@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -141,6 +142,8 @@ def test_loopback_refused_unless_allow_listed(
         "http://[::ffff:127.0.0.1]/",
         "http://0.0.0.0:80/",
         "http://192.168.1.1/router",
+        "http://[fec0::1]/",  # site-local: Python calls it global
+        "http://192.0.0.8/",  # IETF protocol block: Python calls it global
     ],
 )
 def test_private_addresses_refused_before_connecting(
@@ -195,6 +198,49 @@ def test_bad_schemes_and_credentials_refused(connections: list[tuple[str, int]])
     assert v.verify("ftp://example.com/file").verified is False
     assert v.verify("http://user:pw@example.com/").verified is False
     assert connections == []
+
+
+class _Drip(BaseHTTPRequestHandler):
+    """Sends its headers (/head) or its body (/body) one byte every 0.2 s for 6 s: never
+    slow enough for a read timeout, far slower than any request may take."""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        if self.path == "/head":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+            drip = b"X-Slow: yes\r\n"
+        else:
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n")
+            drip = b"a"
+        try:
+            for _ in range(30):
+                self.wfile.write(drip)
+                self.wfile.flush()
+                time.sleep(0.2)
+        except OSError:  # the client gave up: what the test wants
+            pass
+
+    do_HEAD = do_GET
+
+
+@pytest.mark.parametrize("path", ["/head", "/body"])
+def test_a_dripping_server_cannot_outlast_the_timeout(path: str) -> None:
+    """`timeout_s` bounds the whole request: per-read timeouts alone let a server that
+    drips a byte at a time hold a check (and its screen batch) for as long as it likes."""
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Drip)
+    threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        v = UrlVerifier(timeout_s=0.6, allowlist=["127.0.0.1"], max_text=1_000)
+        started = time.monotonic()
+        result = v.verify(f"{_base(srv)}{path}")
+        elapsed = time.monotonic() - started
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    assert (result.verified, result.reason) == (False, "fetch failed: ReadTimeout")
+    assert elapsed < 2.0
 
 
 # -------------------------------------------------------------------- ADRs, commits
