@@ -111,6 +111,10 @@ class UrlVerifier:
             return CitationVerdict(False, f"more than {self._max_redirects} redirects")
         except UrlRefused as exc:
             return CitationVerdict(False, f"refused: {exc}")
+        except (httpx.InvalidURL, ValueError) as exc:
+            # a Location the server chose that is no URL ('mailto:x', 'http://[v1.x]/',
+            # a host IDNA refuses): an answer, not a crash of the batch that cited it
+            return CitationVerdict(False, f"invalid URL on the way: {type(exc).__name__}")
         except httpx.HTTPError as exc:
             return CitationVerdict(False, f"fetch failed: {type(exc).__name__}", transient=True)
 

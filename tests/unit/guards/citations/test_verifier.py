@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -198,6 +199,41 @@ def test_bad_schemes_and_credentials_refused(connections: list[tuple[str, int]])
     assert v.verify("ftp://example.com/file").verified is False
     assert v.verify("http://user:pw@example.com/").verified is False
     assert connections == []
+
+
+class _BadLocation(BaseHTTPRequestHandler):
+    """Redirects to whatever `?to=` says, even when it is no URL at all."""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_HEAD(self) -> None:
+        location = unquote(self.path.partition("?to=")[2])
+        self.wfile.write(
+            b"HTTP/1.1 302 Found\r\nLocation: "
+            + location.encode("utf-8")
+            + b"\r\nContent-Length: 0\r\n\r\n"
+        )
+
+    do_GET = do_HEAD
+
+
+@pytest.mark.parametrize(
+    "location", ["mailto:x", "http://[v1.x]/", "http://[::1]:abc/", "http://xn--/", "http://⒈/"]
+)
+def test_a_redirect_to_no_url_is_an_answer_not_an_exception(location: str) -> None:
+    """The server picks the Location: one httpx cannot parse must not raise out of the
+    check (it failed the screen batch, and a batch of such claims was replayed forever)."""
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _BadLocation)
+    threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        result = UrlVerifier(allowlist=["127.0.0.1"]).verify(f"{_base(srv)}/r?to={location}")
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    assert result.verified is False
+    # httpx itself refuses some Locations while reading the response (a transport error)
+    assert result.reason.startswith(("invalid URL", "refused", "fetch failed")), result.reason
 
 
 class _Drip(BaseHTTPRequestHandler):
