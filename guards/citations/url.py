@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import html
 import re
+import zlib
 from collections.abc import Sequence
 
 import httpx
@@ -124,16 +125,40 @@ def _read_text(response: httpx.Response, max_chars: int) -> str:
     anything else. Reads at most 4 bytes per character, then stops."""
     if not _TEXTUAL.match(response.headers.get("content-type", "text/plain")):
         return ""
-    limit = max_chars * 4
-    chunks: list[bytes] = []
-    size = 0
-    for chunk in response.iter_bytes():
-        chunks.append(chunk)
-        size += len(chunk)
-        if size >= limit:
-            break
-    raw = b"".join(chunks)[:limit]
-    text = raw.decode(response.encoding or "utf-8", "replace")
+    text = _decode(_read_bounded(response, max_chars * 4), response.encoding)
     if "<" in text and ">" in text:  # markup: keep the words a reader sees
         text = html.unescape(_TAG.sub(" ", _SCRIPT.sub(" ", text)))
     return _SPACE.sub(" ", text).strip()[:max_chars]
+
+
+def _read_bounded(response: httpx.Response, limit: int) -> bytes:
+    """At most `limit` bytes of the body once decompressed, never more in memory.
+
+    httpx's own decoder inflates each network chunk whole: one 64 KiB gzip chunk of zeros
+    is 64 MiB. So the raw bytes are read and inflated here with an output bound; an
+    encoding other than gzip/deflate (or stacked ones) is not read at all."""
+    encoding = response.headers.get("content-encoding", "").strip().lower()
+    if encoding in ("", "identity"):
+        inflater = None
+    elif encoding in ("gzip", "x-gzip", "deflate"):
+        inflater = zlib.decompressobj(47 if encoding != "deflate" else 15)  # 47: gzip or zlib
+    else:
+        return b""
+    out = bytearray()
+    try:
+        for chunk in response.iter_raw():
+            out += chunk if inflater is None else inflater.decompress(chunk, limit - len(out))
+            if len(out) >= limit:
+                break
+    except zlib.error:
+        pass  # a corrupt stream: what was inflated so far
+    return bytes(out[:limit])
+
+
+def _decode(raw: bytes, charset: str | None) -> str:
+    """`raw` as text in the server's charset; a charset that names no text encoding
+    ('rot13', 'zlib', 'idna': they raise even with errors="replace") is read as UTF-8."""
+    try:
+        return raw.decode(charset or "utf-8", "replace")
+    except (LookupError, UnicodeError):
+        return raw.decode("utf-8", "replace")

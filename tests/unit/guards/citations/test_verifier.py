@@ -4,11 +4,14 @@ local HTTP server, and the SSRF guard (refusals decided before any connection)."
 from __future__ import annotations
 
 import asyncio
+import gzip
 import os
 import socket
 import subprocess
 import threading
 import time
+import tracemalloc
+import zlib
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -234,6 +237,72 @@ def test_a_redirect_to_no_url_is_an_answer_not_an_exception(location: str) -> No
     assert result.verified is False
     # httpx itself refuses some Locations while reading the response (a transport error)
     assert result.reason.startswith(("invalid URL", "refused", "fetch failed")), result.reason
+
+
+def _bomb() -> bytes:
+    """64 MiB of zeros gzipped: about 64 KiB on the wire."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, 31)
+    zeros = bytes(1 << 20)
+    return b"".join(deflate.compress(zeros) for _ in range(64)) + deflate.flush()
+
+
+class _Bodies(BaseHTTPRequestHandler):
+    """/gzip: a small gzipped page; /bomb: a gzip bomb; /charset/X: 'hello' in charset X."""
+
+    bomb = b""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        headers = {"Content-Type": "text/plain"}
+        if self.path == "/gzip":
+            body = gzip.compress(b"the page says hello")
+            headers["Content-Encoding"] = "gzip"
+        elif self.path == "/bomb":
+            body = self.bomb
+            headers["Content-Encoding"] = "gzip"
+        else:
+            body = b"hello"
+            headers["Content-Type"] = f"text/plain; charset={self.path.rpartition('/')[2]}"
+        self.send_response(200)
+        for name, value in {**headers, "Content-Length": str(len(body))}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def bodies() -> Iterator[str]:
+    _Bodies.bomb = _Bodies.bomb or _bomb()
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Bodies)
+    threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True).start()
+    yield _base(srv)
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_a_gzip_bomb_is_inflated_only_as_far_as_the_text_limit(bodies: str) -> None:
+    """httpx inflates each network chunk whole (64 KiB of gzip -> 64 MiB): the verifier
+    inflates itself, never past the 4 bytes a character it may read."""
+    v = UrlVerifier(allowlist=["127.0.0.1"], max_text=1_000)
+    assert v.verify(f"{bodies}/gzip").text == "the page says hello"
+    tracemalloc.start()
+    try:
+        result = v.verify(f"{bodies}/bomb")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.verified is True and result.text is not None
+    assert peak < 4 << 20, f"{peak} bytes allocated"
+
+
+@pytest.mark.parametrize("charset", ["rot13", "zlib", "base64", "idna"])
+def test_a_charset_that_is_no_text_encoding_is_read_as_utf8(bodies: str, charset: str) -> None:
+    """Python finds these codecs but cannot decode bytes to text with them: it raised out
+    of the check (and failed the screen batch); the body is read as UTF-8 instead."""
+    result = UrlVerifier(allowlist=["127.0.0.1"], max_text=100).verify(f"{bodies}/c/{charset}")
+    assert (result.verified, result.text) == (True, "hello")
 
 
 class _Drip(BaseHTTPRequestHandler):
