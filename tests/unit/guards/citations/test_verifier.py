@@ -197,6 +197,16 @@ def test_connection_is_pinned_to_the_checked_address(server: ThreadingHTTPServer
     assert server.seen == [("HEAD", "/ok", f"docs.internal.test:{port}")]  # type: ignore[attr-defined]
 
 
+def test_proxy_variables_are_ignored(
+    server: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A proxy would connect on the verifier's behalf, past the pinned address."""
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "all_proxy"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")  # nothing listens there
+    result = UrlVerifier(allowlist=["127.0.0.1"]).verify(f"{_base(server)}/ok")
+    assert (result.verified, result.reason) == (True, "HTTP 200")
+
+
 def test_bad_schemes_and_credentials_refused(connections: list[tuple[str, int]]) -> None:
     v = UrlVerifier()
     assert v.verify("ftp://example.com/file").verified is False
