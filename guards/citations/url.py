@@ -8,9 +8,11 @@ rebinding) therefore cannot redirect the request. Redirects are followed by hand
 re-checked, up to a limit. Proxies from the environment are ignored, since a proxy would
 make the pinning meaningless.
 
-`timeout_s` bounds each request as a whole (connect, headers and body together;
-`deadline.py`), not each socket read: a server that drips a byte at a time cannot hold a
-check longer than that, so one check takes at most (redirects + 1) x 2 x `timeout_s`.
+`timeout_s` bounds a whole check: every hop, the HEAD and its GET fallback, connect,
+headers and body together (`deadline.py`), not each socket read. A server that drips a byte
+at a time, or a chain of slow redirects, cannot hold a check (and the screen batch waiting
+on it) longer than that; only name resolution, done by the system resolver with its own
+timeouts, is outside it.
 
 By default only status and headers are read (HEAD). With `max_text` the final hop is a GET
 whose body is read up to `max_text` characters (4 bytes each at most), and only when it is
@@ -80,12 +82,11 @@ class UrlVerifier:
         request = self._client.build_request(
             method, pinned, headers={"Host": url.netloc.decode("ascii")}, extensions=extensions
         )
-        with within(self._timeout_s):  # the whole request, however slowly it drips
-            response = self._client.send(request, stream=True)
-            try:
-                body = _read_text(response, read) if read and response.is_success else ""
-            finally:
-                response.close()  # never more of a body than `read` asks for
+        response = self._client.send(request, stream=True)
+        try:
+            body = _read_text(response, read) if read and response.is_success else ""
+        finally:
+            response.close()  # never more of a body than `read` asks for
         return response, body
 
     def verify(self, raw_url: str) -> CitationVerdict:
@@ -93,6 +94,11 @@ class UrlVerifier:
             url = httpx.URL(raw_url)
         except (httpx.InvalidURL, ValueError) as exc:
             return CitationVerdict(False, f"invalid URL: {type(exc).__name__}")
+        with within(self._timeout_s):  # the whole check, however slowly it drips
+            return self._follow(url)
+
+    def _follow(self, url: httpx.URL) -> CitationVerdict:
+        """Request `url` and follow its redirects by hand, each hop checked first."""
         read = self._max_text
         method = "GET" if read else "HEAD"
         try:

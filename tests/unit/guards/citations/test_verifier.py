@@ -358,6 +358,39 @@ def test_a_dripping_server_cannot_outlast_the_timeout(path: str) -> None:
     assert elapsed < 2.0
 
 
+class _SlowHops(BaseHTTPRequestHandler):
+    """/hop/N answers after 0.4 s: a redirect to /hop/N+1 up to 3, then 200."""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_HEAD(self) -> None:
+        time.sleep(0.4)
+        n = int(self.path.rpartition("/")[2])
+        self.send_response(302 if n < 3 else 200)
+        if n < 3:
+            self.send_header("Location", f"/hop/{n + 1}")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
+def test_the_timeout_bounds_the_whole_chain_of_redirects() -> None:
+    """Four hops of 0.4 s each stay under a 1 s bound per request, not per check: a chain
+    of slow redirects multiplied the time one citation could hold the batch."""
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _SlowHops)
+    threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        v = UrlVerifier(timeout_s=1.0, allowlist=["127.0.0.1"])
+        started = time.monotonic()
+        result = v.verify(f"{_base(srv)}/hop/0")
+        elapsed = time.monotonic() - started
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    assert (result.verified, result.reason) == (False, "fetch failed: ReadTimeout")
+    assert elapsed < 1.5
+
+
 # -------------------------------------------------------------------- ADRs, commits
 
 
