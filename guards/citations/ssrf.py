@@ -14,9 +14,12 @@ networks) and the IETF protocol block 192.0.0.0/24 (but for its two global anyca
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 from collections.abc import Callable, Sequence
+
+import httpx
 
 __all__ = ["IpAddress", "IpNetwork", "Resolver", "SsrfGuard", "UrlRefused"]
 
@@ -56,6 +59,14 @@ def _is_public(ip: IpAddress) -> bool:
     )
 
 
+def _ascii_name(name: str) -> str:
+    """An allow-listed name as the checks see hosts: lower case, IDNA 2008 (what httpx
+    puts in the Host header), no trailing dot; as written when it is no valid name."""
+    with contextlib.suppress(httpx.InvalidURL, UnicodeError):
+        name = httpx.URL(f"http://{name}/").raw_host.decode("ascii")
+    return name.lower().rstrip(".")
+
+
 class SsrfGuard:
     """Decides which hosts and addresses a URL check may connect to."""
 
@@ -66,7 +77,7 @@ class SsrfGuard:
             try:
                 self._nets.append(ipaddress.ip_network(entry.strip(), strict=False))
             except ValueError:
-                self._hosts.add(entry.strip().lower().rstrip("."))
+                self._hosts.add(_ascii_name(entry.strip()))
         self._resolve = resolver or _system_resolver
 
     def _allowed(self, ip: IpAddress) -> bool:

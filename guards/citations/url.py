@@ -76,9 +76,13 @@ class UrlVerifier:
         if url.userinfo:
             raise UrlRefused("credentials in URL not allowed")
         port = url.port or (443 if url.scheme == "https" else 80)
-        ip = self.guard.check(url.host, port)  # before any connection
+        # The ASCII (IDNA 2008) name the Host header carries: `url.host` is the Unicode
+        # form, which the system resolver and TLS would encode by IDNA 2003 ('faß.de' ->
+        # fass.de, another domain than the xn--fa-hia.de the Host header names).
+        host = url.raw_host.decode("ascii")
+        ip = self.guard.check(host, port)  # before any connection
         pinned = url.copy_with(host=str(ip))
-        extensions = {"sni_hostname": url.host} if url.scheme == "https" else {}
+        extensions = {"sni_hostname": host} if url.scheme == "https" else {}
         request = self._client.build_request(
             method, pinned, headers={"Host": url.netloc.decode("ascii")}, extensions=extensions
         )

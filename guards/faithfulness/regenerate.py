@@ -120,12 +120,13 @@ class WebhookRegenerator:
         """The new answer; raises RegenerationFailed with why when there is none."""
         url = self.url
         port = url.port or (443 if url.scheme == "https" else 80)
+        host = url.raw_host.decode("ascii")  # the name the Host header carries (IDNA 2008)
         try:
-            ip = self.guard.check(url.host, port)  # before any connection
+            ip = self.guard.check(host, port)  # before any connection
         except UrlRefused as exc:
             raise RegenerationFailed(f"webhook refused: {exc}") from None
         pinned = url.copy_with(host=str(ip))
-        extensions = {"sni_hostname": url.host} if url.scheme == "https" else {}
+        extensions = {"sni_hostname": host} if url.scheme == "https" else {}
         body = orjson.dumps(request.payload())
         http_request = self._client.build_request(
             "POST",

@@ -197,6 +197,24 @@ def test_connection_is_pinned_to_the_checked_address(server: ThreadingHTTPServer
     assert server.seen == [("HEAD", "/ok", f"docs.internal.test:{port}")]  # type: ignore[attr-defined]
 
 
+def test_a_unicode_name_is_resolved_as_the_host_header_names_it(
+    server: ThreadingHTTPServer,
+) -> None:
+    """The resolver and TLS encode `url.host` by IDNA 2003 ('faß' -> 'fass'), httpx's Host
+    header by IDNA 2008 ('xn--fa-hia'): the check resolved one domain and claimed another."""
+    calls: list[str] = []
+
+    def resolver(host: str, port: int) -> list[str]:
+        calls.append(host)
+        return ["127.0.0.1"]
+
+    port = server.server_address[1]
+    v = UrlVerifier(allowlist=["faß.example"], resolver=resolver)
+    assert v.verify(f"http://faß.example:{port}/ok").verified is True
+    assert calls == ["xn--fa-hia.example"]
+    assert server.seen == [("HEAD", "/ok", f"xn--fa-hia.example:{port}")]  # type: ignore[attr-defined]
+
+
 def test_proxy_variables_are_ignored(
     server: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
