@@ -285,6 +285,11 @@ class ProducerAuthConfig(Section):
     trusted_sources: list[str] | None = None
     # The key registry: key id -> the sources a claim signed with that key may claim.
     keys: dict[str, list[str]] = Field(default_factory=dict)
+    # Key id -> the tenants whose claims it may authenticate. The key registry is shared by
+    # every tenant: without this, one tenant's producer key could label claims it writes
+    # into ANOTHER tenant as `user`/`documentation` and have them approved there. A key
+    # not named here may sign for any tenant (one producer serving all of them).
+    key_tenants: dict[str, list[str]] = Field(default_factory=dict)
     # The keys' HMAC secrets (UTF-8 bytes of the value): key id -> secret, here or, better,
     # in `secrets_file` (a YAML/JSON mapping of key id -> secret). Never logged.
     secrets: dict[str, SecretStr] = Field(default_factory=dict, repr=False)

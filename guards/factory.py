@@ -9,7 +9,7 @@ when the section asks for it and a Redis URL is given, in-process otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from groundwire.guards.citations import CitationVerifier
 from groundwire.guards.citations import build_citation_verifier as _citation_verifier
@@ -25,12 +25,14 @@ from groundwire.guards.validator import Validator
 class GuardServices:
     """What the guards may reach beyond their configuration.
 
-    `redis_url` is a secret's value: it is handed to the Redis client and never logged.
+    `redis_url` is a secret's value (it may hold a password): it is handed to the Redis
+    client and kept out of this object's repr, so no log line or traceback formatting the
+    services can show it.
     The callbacks let a driver count citation lookups and cache errors (metrics) without
     the guards importing a metrics library.
     """
 
-    redis_url: str | None = None
+    redis_url: str | None = field(default=None, repr=False)
     redis_cluster: bool = False
     verify_urls: bool = True
     on_citation_lookups: Callable[[str, int], None] | None = None

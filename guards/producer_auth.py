@@ -7,11 +7,13 @@ carry `key_id` and `signature`, an HMAC-SHA256 over its canonical JSON
 (topics/signing.py). The key registry (`ProducerAuthConfig`: key id -> the sources the
 key may claim; the secrets from a secret setting or file) decides:
 
-* a valid signature by a key that may claim the source: `verified`, the source stands;
+* a valid signature by a key that may claim the source (for the claim's tenant, when
+  `key_tenants` scopes the key): `verified`, the source stands;
 * no signature (`unsigned`), a signature that does not verify (`bad_signature`: a wrong
   secret, or content edited after signing), an unknown key (`unknown_key`), or a key
-  that may not claim this source (`source_not_permitted`): a claim of a trusted source
-  is screened as `ai_synthesis` (`mode: downgrade`, tag `source_downgraded`) or refused
+  that may not claim this source, or not in this tenant (`source_not_permitted`): a
+  claim of a trusted source is screened as `ai_synthesis` (`mode: downgrade`, tag
+  `source_downgraded`) or refused
   to the dlq as `unauthenticated_source` (`mode: strict`). A claim of any other source
   keeps it: it gains nothing from its label.
 
@@ -52,7 +54,12 @@ _HEX = frozenset("0123456789abcdefABCDEF")
 class KeyRegistry:
     """Key id -> (secret, sources it may claim). The secrets never leave this object."""
 
-    def __init__(self, keys: Mapping[str, Iterable[str]], secrets: Mapping[str, bytes]) -> None:
+    def __init__(
+        self,
+        keys: Mapping[str, Iterable[str]],
+        secrets: Mapping[str, bytes],
+        tenants: Mapping[str, Iterable[str]] | None = None,
+    ) -> None:
         missing = sorted(k for k in keys if k not in secrets)
         if missing:
             raise ValueError(f"producer_auth: no secret for key(s) {', '.join(missing)}")
@@ -73,8 +80,16 @@ class KeyRegistry:
             bad = sorted(set(sources) - valid)
             if bad:
                 raise ValueError(f"producer_auth.keys.{key_id}: unknown source(s) {bad}")
+        scoped = dict(tenants or {})
+        stray = sorted(k for k in scoped if k not in keys)
+        if stray:
+            raise ValueError(
+                f"producer_auth.key_tenants names key(s) not in producer_auth.keys: "
+                f"{', '.join(stray)}"
+            )
         self._secrets = dict(secrets)
         self._sources = {k: frozenset(v) for k, v in keys.items()}
+        self._tenants = {k: frozenset(v) for k, v in scoped.items()}
 
     def __len__(self) -> int:
         return len(self._secrets)
@@ -85,8 +100,13 @@ class KeyRegistry:
     def secret(self, key_id: str) -> bytes | None:
         return self._secrets.get(key_id)
 
-    def may_claim(self, key_id: str, source: str) -> bool:
-        return source in self._sources.get(key_id, frozenset())
+    def may_claim(self, key_id: str, source: str, tenant_id: str | None = None) -> bool:
+        """May a claim signed with `key_id` claim `source` (in `tenant_id`, when the key is
+        scoped to tenants by `producer_auth.key_tenants`)?"""
+        if source not in self._sources.get(key_id, frozenset()):
+            return False
+        scope = self._tenants.get(key_id)
+        return scope is None or tenant_id in scope
 
 
 def load_secrets(cfg: ProducerAuthConfig) -> dict[str, bytes]:
@@ -157,7 +177,9 @@ class ProducerAuthenticator:
             return ProducerAuthOutcome.BAD_SIGNATURE
         assert claim.key_id is not None
         source = claim.source.value
-        if source in self.trusted and not self.registry.may_claim(claim.key_id, source):
+        if source in self.trusted and not self.registry.may_claim(
+            claim.key_id, source, claim.tenant_id
+        ):  # another tenant's key claims nothing here either
             return ProducerAuthOutcome.SOURCE_NOT_PERMITTED
         return ProducerAuthOutcome.VERIFIED
 
@@ -186,7 +208,7 @@ def build_authenticator(cfg: GuardsConfig) -> ProducerAuthenticator:
     trusted = auth.trusted_sources
     if trusted is None:
         trusted = cfg.policy.trusted_sources
-    registry = KeyRegistry(auth.keys, load_secrets(auth))
+    registry = KeyRegistry(auth.keys, load_secrets(auth), auth.key_tenants)
     authenticator = ProducerAuthenticator(auth, trusted, registry)
     if not authenticator.enforcing:
         log.info(

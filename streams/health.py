@@ -177,12 +177,20 @@ def health_report(
     return ok, {"healthy": ok, "stages": stages}
 
 
+# How long one connection of the endpoint may take to send its request: without a bound, a
+# client that connects and says nothing (or drips) holds a thread for good, and enough of
+# them exhaust the worker whose liveness probe this endpoint is.
+REQUEST_TIMEOUT_S = 10.0
+
+
 def serve(
     port: int, registry: CollectorRegistry, health: Callable[[], tuple[bool, dict[str, object]]]
 ) -> ThreadingHTTPServer:
     """`/metrics` (Prometheus text) and `/healthz` (JSON; 200 healthy, 503 not)."""
 
     class Handler(BaseHTTPRequestHandler):
+        timeout = REQUEST_TIMEOUT_S  # a socket timeout on every read of the request
+
         def do_GET(self) -> None:
             if self.path.split("?", 1)[0] == "/metrics":
                 body, status, ctype = generate_latest(registry), 200, CONTENT_TYPE_LATEST

@@ -129,10 +129,14 @@ def detect(text: str) -> list[Citation]:
     colours: list[tuple[int, int]] = []
     if "#" in lower:
         colours = [(m.start(), m.end()) for m in _COLOUR.finditer(lower)]
+        # Both patterns begin at a '#' and a colour holds no other, so an issue lies in
+        # a colour only if both start at the same '#': a lookup, not a scan of every
+        # colour per issue (quadratic: "#abc #1 " x 2,000 took 0.2 s a claim).
+        colour_ends = dict(colours)
         for m in _ISSUE.finditer(lower):
             if not _starts_word(lower, m.start(), also="&/"):
                 continue
-            if any(s <= m.start() < e and e - s in (7, 9) for s, e in colours):
+            if colour_ends.get(m.start(), m.start()) - m.start() in (7, 9):
                 continue  # "#123456" is a colour code, not issue 123456
             found.append(Citation(CitationType.ISSUE, f"#{int(m.group(1))}", m.start(), m.end()))
     if "gh-" in lower:

@@ -6,13 +6,20 @@ is resolved once, EVERY resolved address must be public (or allow-listed), and t
 pins the connection to the address that was checked (`url.UrlVerifier`), so a DNS answer
 that changes between check and connect (DNS rebinding) cannot redirect the request.
 IPv6 forms that embed an IPv4 address (mapped, 6to4, Teredo) are judged by that address.
+Python's own tables (`is_global`) differ between versions and miss a few ranges that are
+not reachable from the internet but may route inside a site, so those are refused by name
+(`_NOT_PUBLIC`): IPv6 site-local fec0::/10 (deprecated, still configured on old internal
+networks) and the IETF protocol block 192.0.0.0/24 (but for its two global anycast hosts).
 """
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 from collections.abc import Callable, Sequence
+
+import httpx
 
 __all__ = ["IpAddress", "IpNetwork", "Resolver", "SsrfGuard", "UrlRefused"]
 
@@ -31,6 +38,13 @@ def _system_resolver(host: str, port: int) -> list[str]:
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
+_NOT_PUBLIC: tuple[IpNetwork, ...] = (
+    ipaddress.ip_network("fec0::/10"),
+    ipaddress.ip_network("192.0.0.0/24"),
+)
+_GLOBAL_EXCEPTIONS = frozenset(ipaddress.ip_address(a) for a in ("192.0.0.9", "192.0.0.10"))
+
+
 def _is_public(ip: IpAddress) -> bool:
     if isinstance(ip, ipaddress.IPv6Address):
         mapped = ip.ipv4_mapped or ip.sixtofour
@@ -38,9 +52,19 @@ def _is_public(ip: IpAddress) -> bool:
             return _is_public(mapped)
         if ip.teredo is not None:
             return _is_public(ip.teredo[1])
+    if ip not in _GLOBAL_EXCEPTIONS and any(ip in net for net in _NOT_PUBLIC):
+        return False
     return ip.is_global and not (
         ip.is_multicast or ip.is_unspecified or ip.is_reserved or ip.is_link_local
     )
+
+
+def _ascii_name(name: str) -> str:
+    """An allow-listed name as the checks see hosts: lower case, IDNA 2008 (what httpx
+    puts in the Host header), no trailing dot; as written when it is no valid name."""
+    with contextlib.suppress(httpx.InvalidURL, UnicodeError):
+        name = httpx.URL(f"http://{name}/").raw_host.decode("ascii")
+    return name.lower().rstrip(".")
 
 
 class SsrfGuard:
@@ -53,7 +77,7 @@ class SsrfGuard:
             try:
                 self._nets.append(ipaddress.ip_network(entry.strip(), strict=False))
             except ValueError:
-                self._hosts.add(entry.strip().lower().rstrip("."))
+                self._hosts.add(_ascii_name(entry.strip()))
         self._resolve = resolver or _system_resolver
 
     def _allowed(self, ip: IpAddress) -> bool:

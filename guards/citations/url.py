@@ -8,6 +8,12 @@ rebinding) therefore cannot redirect the request. Redirects are followed by hand
 re-checked, up to a limit. Proxies from the environment are ignored, since a proxy would
 make the pinning meaningless.
 
+`timeout_s` bounds a whole check: every hop, the HEAD and its GET fallback, connect,
+headers and body together (`deadline.py`), not each socket read. A server that drips a byte
+at a time, or a chain of slow redirects, cannot hold a check (and the screen batch waiting
+on it) longer than that; only name resolution, done by the system resolver with its own
+timeouts, is outside it.
+
 By default only status and headers are read (HEAD). With `max_text` the final hop is a GET
 whose body is read up to `max_text` characters (4 bytes each at most), and only when it is
 text (text/*, JSON, XML); HTML is reduced to its text. That body is what the claim is
@@ -18,11 +24,13 @@ from __future__ import annotations
 
 import html
 import re
+import zlib
 from collections.abc import Sequence
 
 import httpx
 
 from groundwire.guards.citations.cache import CitationVerdict
+from groundwire.guards.citations.deadline import deadline_transport, within
 from groundwire.guards.citations.ssrf import Resolver, SsrfGuard, UrlRefused
 
 __all__ = ["USER_AGENT", "UrlVerifier"]
@@ -49,12 +57,14 @@ class UrlVerifier:
         self.guard = SsrfGuard(allowlist, resolver)
         self._max_redirects = max_redirects
         self._max_text = max(0, max_text)
+        self._timeout_s = timeout_s
+        limits = httpx.Limits(max_connections=32, max_keepalive_connections=0)
         self._client = httpx.Client(
             timeout=httpx.Timeout(timeout_s),
             follow_redirects=False,
             trust_env=False,
             headers={"User-Agent": USER_AGENT},
-            limits=httpx.Limits(max_connections=32, max_keepalive_connections=0),
+            transport=deadline_transport(limits),
         )
 
     def close(self) -> None:
@@ -66,9 +76,13 @@ class UrlVerifier:
         if url.userinfo:
             raise UrlRefused("credentials in URL not allowed")
         port = url.port or (443 if url.scheme == "https" else 80)
-        ip = self.guard.check(url.host, port)  # before any connection
+        # The ASCII (IDNA 2008) name the Host header carries: `url.host` is the Unicode
+        # form, which the system resolver and TLS would encode by IDNA 2003 ('faß.de' ->
+        # fass.de, another domain than the xn--fa-hia.de the Host header names).
+        host = url.raw_host.decode("ascii")
+        ip = self.guard.check(host, port)  # before any connection
         pinned = url.copy_with(host=str(ip))
-        extensions = {"sni_hostname": url.host} if url.scheme == "https" else {}
+        extensions = {"sni_hostname": host} if url.scheme == "https" else {}
         request = self._client.build_request(
             method, pinned, headers={"Host": url.netloc.decode("ascii")}, extensions=extensions
         )
@@ -84,6 +98,11 @@ class UrlVerifier:
             url = httpx.URL(raw_url)
         except (httpx.InvalidURL, ValueError) as exc:
             return CitationVerdict(False, f"invalid URL: {type(exc).__name__}")
+        with within(self._timeout_s):  # the whole check, however slowly it drips
+            return self._follow(url)
+
+    def _follow(self, url: httpx.URL) -> CitationVerdict:
+        """Request `url` and follow its redirects by hand, each hop checked first."""
         read = self._max_text
         method = "GET" if read else "HEAD"
         try:
@@ -103,6 +122,10 @@ class UrlVerifier:
             return CitationVerdict(False, f"more than {self._max_redirects} redirects")
         except UrlRefused as exc:
             return CitationVerdict(False, f"refused: {exc}")
+        except (httpx.InvalidURL, ValueError) as exc:
+            # a Location the server chose that is no URL ('mailto:x', 'http://[v1.x]/',
+            # a host IDNA refuses): an answer, not a crash of the batch that cited it
+            return CitationVerdict(False, f"invalid URL on the way: {type(exc).__name__}")
         except httpx.HTTPError as exc:
             return CitationVerdict(False, f"fetch failed: {type(exc).__name__}", transient=True)
 
@@ -112,16 +135,40 @@ def _read_text(response: httpx.Response, max_chars: int) -> str:
     anything else. Reads at most 4 bytes per character, then stops."""
     if not _TEXTUAL.match(response.headers.get("content-type", "text/plain")):
         return ""
-    limit = max_chars * 4
-    chunks: list[bytes] = []
-    size = 0
-    for chunk in response.iter_bytes():
-        chunks.append(chunk)
-        size += len(chunk)
-        if size >= limit:
-            break
-    raw = b"".join(chunks)[:limit]
-    text = raw.decode(response.encoding or "utf-8", "replace")
+    text = _decode(_read_bounded(response, max_chars * 4), response.encoding)
     if "<" in text and ">" in text:  # markup: keep the words a reader sees
         text = html.unescape(_TAG.sub(" ", _SCRIPT.sub(" ", text)))
     return _SPACE.sub(" ", text).strip()[:max_chars]
+
+
+def _read_bounded(response: httpx.Response, limit: int) -> bytes:
+    """At most `limit` bytes of the body once decompressed, never more in memory.
+
+    httpx's own decoder inflates each network chunk whole: one 64 KiB gzip chunk of zeros
+    is 64 MiB. So the raw bytes are read and inflated here with an output bound; an
+    encoding other than gzip/deflate (or stacked ones) is not read at all."""
+    encoding = response.headers.get("content-encoding", "").strip().lower()
+    if encoding in ("", "identity"):
+        inflater = None
+    elif encoding in ("gzip", "x-gzip", "deflate"):
+        inflater = zlib.decompressobj(47 if encoding != "deflate" else 15)  # 47: gzip or zlib
+    else:
+        return b""
+    out = bytearray()
+    try:
+        for chunk in response.iter_raw():
+            out += chunk if inflater is None else inflater.decompress(chunk, limit - len(out))
+            if len(out) >= limit:
+                break
+    except zlib.error:
+        pass  # a corrupt stream: what was inflated so far
+    return bytes(out[:limit])
+
+
+def _decode(raw: bytes, charset: str | None) -> str:
+    """`raw` as text in the server's charset; a charset that names no text encoding
+    ('rot13', 'zlib', 'idna': they raise even with errors="replace") is read as UTF-8."""
+    try:
+        return raw.decode(charset or "utf-8", "replace")
+    except (LookupError, UnicodeError):
+        return raw.decode("utf-8", "replace")

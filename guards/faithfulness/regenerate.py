@@ -14,6 +14,7 @@ into the caller.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -97,7 +98,12 @@ class WebhookRegenerator:
             raise ValueError("faithfulness.regenerate.webhook_url must not hold credentials")
         self.cfg = cfg
         self.guard = SsrfGuard(cfg.webhook_allowlist, resolver)
-        headers = {"User-Agent": USER_AGENT, "Content-Type": "application/json"}
+        # identity: the answer is counted against its bound as it arrives, never inflated
+        headers = {
+            "User-Agent": USER_AGENT,
+            "Content-Type": "application/json",
+            "Accept-Encoding": "identity",
+        }
         if cfg.webhook_token:
             headers["Authorization"] = f"Bearer {cfg.webhook_token}"
         self._client = httpx.AsyncClient(
@@ -114,12 +120,13 @@ class WebhookRegenerator:
         """The new answer; raises RegenerationFailed with why when there is none."""
         url = self.url
         port = url.port or (443 if url.scheme == "https" else 80)
+        host = url.raw_host.decode("ascii")  # the name the Host header carries (IDNA 2008)
         try:
-            ip = self.guard.check(url.host, port)  # before any connection
+            ip = self.guard.check(host, port)  # before any connection
         except UrlRefused as exc:
             raise RegenerationFailed(f"webhook refused: {exc}") from None
         pinned = url.copy_with(host=str(ip))
-        extensions = {"sni_hostname": url.host} if url.scheme == "https" else {}
+        extensions = {"sni_hostname": host} if url.scheme == "https" else {}
         body = orjson.dumps(request.payload())
         http_request = self._client.build_request(
             "POST",
@@ -129,15 +136,14 @@ class WebhookRegenerator:
             extensions=extensions,
         )
         try:
-            response = await self._client.send(http_request, stream=True)
+            # the timeout bounds the whole call: httpx's bounds each read, which a hook
+            # that drips its answer a byte at a time never trips
+            async with asyncio.timeout(self.cfg.webhook_timeout_s):
+                raw = await self._post(http_request)
+        except TimeoutError:
+            raise RegenerationFailed("webhook timed out") from None
         except httpx.HTTPError as exc:
             raise RegenerationFailed(f"webhook failed: {type(exc).__name__}") from None
-        try:
-            if not response.is_success:
-                raise RegenerationFailed(f"webhook answered HTTP {response.status_code}")
-            raw = await _read_bounded(response, self.cfg.webhook_max_response_bytes)
-        finally:
-            await response.aclose()
         try:
             doc = orjson.loads(raw)
         except orjson.JSONDecodeError:
@@ -147,11 +153,26 @@ class WebhookRegenerator:
             raise RegenerationFailed('webhook answer has no "answer" string')
         return text
 
+    async def _post(self, request: httpx.Request) -> bytes:
+        response = await self._client.send(request, stream=True)
+        try:
+            if not response.is_success:
+                raise RegenerationFailed(f"webhook answered HTTP {response.status_code}")
+            return await _read_bounded(response, self.cfg.webhook_max_response_bytes)
+        finally:
+            await response.aclose()
+
 
 async def _read_bounded(response: httpx.Response, limit: int) -> bytes:
+    """The body, refused past `limit` bytes as received. A compressed body is refused
+    (identity was asked for): httpx would inflate each chunk whole before it is counted,
+    64 MiB from a 64 KiB gzip chunk."""
+    encoding = response.headers.get("content-encoding", "").strip().lower()
+    if encoding not in ("", "identity"):
+        raise RegenerationFailed(f"webhook answer is compressed ({encoding[:20]})")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in response.aiter_bytes():
+    async for chunk in response.aiter_raw():
         size += len(chunk)
         if size > limit:
             raise RegenerationFailed(f"webhook answer is over {limit} bytes")

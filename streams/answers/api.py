@@ -9,6 +9,8 @@ faithfulness), in the review service and under its rules (streams/review/api.py)
 * The response is the `ScoredAnswer`; the same record goes to `answers.scored` and
   `audit` in one Kafka transaction before the response is sent. If that write fails the
   answer is 503 (retry) and nothing was recorded.
+* The body must be strict JSON, as on the `answers` topic: FastAPI's parser also takes
+  NaN, Infinity and lone surrogates, which are refused (400), not a crash.
 * Errors are the service's small JSON bodies; the rate limit is the caller's.
 """
 
@@ -87,7 +89,16 @@ def add_routes(
         if user != r.user_id and not r.admin:
             await refuse(request, ReviewDenial.FORBIDDEN, r.tenant_id, r.user_id, "answer user")
             raise api_error(403, "forbidden", "only a tenant admin may score another's answer")
-        refused = answer_over_limits(orjson.loads(await request.body()), endpoint.limits)
+        try:
+            doc = orjson.loads(await request.body())
+        except orjson.JSONDecodeError:
+            # FastAPI's parser took it; the answers topic's (strict JSON) would not
+            raise api_error(
+                400,
+                "invalid_request",
+                "the body is not strict JSON (NaN, Infinity, lone surrogate)",
+            ) from None
+        refused = answer_over_limits(doc, endpoint.limits)
         if refused is not None:
             status = 413 if refused.reason is not DlqReason.INVALID_ANSWER else 400
             raise api_error(status, "too_large", refused.detail[:200])

@@ -244,3 +244,25 @@ async def test_a_verifier_that_is_down_degrades_to_the_fallback_and_says_so(
     recorded = read(settings, "answers.scored", 2)
     assert sorted(doc["answer"]["answer_id"] for _, doc in recorded) == ["a-1", "a-2"]
     assert all(doc["degraded"] for _, doc in recorded)
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [b"NaN", b"-Infinity", b'"\\ud800"'],
+    ids=["nan", "infinity", "lone-surrogate"],
+)
+async def test_json_only_the_framework_reads_is_a_400_not_a_crash(
+    service, make_settings, signer, metadata
+):
+    """FastAPI's parser accepts these; the limits are checked on a second, stricter parse
+    (orjson), which raised: a 500 and a stack trace in the log for each such request."""
+    settings = make_settings()
+    api = await service.start(settings)
+    raw = orjson.dumps(body())[:-1] + b',"metadata":{"x":' + metadata + b"}}"
+    response = await api.post(
+        PATH,
+        content=raw,
+        headers={**bearer(signer.token("acme", "georgian")), "content-type": "application/json"},
+    )
+    assert response.status_code == 400, response.text
+    assert response.json()["error"] == "invalid_request"

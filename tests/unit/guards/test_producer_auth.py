@@ -95,6 +95,27 @@ def test_unauthenticated_trusted_source_is_downgraded(
     assert result.claim.content == CLAIM["content"]
 
 
+def test_a_key_scoped_to_tenants_authenticates_only_their_claims() -> None:
+    """The registry is shared by every tenant: acme's documentation key must not make a
+    claim it writes into globex `documentation` (approved there on its word)."""
+    cfg = _cfg(key_tenants={DOCS_KEY: ["acme"]})
+    own = _check(sign_claim(CLAIM, DOCS_KEY, DOCS_SECRET.encode()), cfg)
+    assert own.report.outcome is ProducerAuthOutcome.VERIFIED
+    foreign = _check(
+        sign_claim({**CLAIM, "tenant_id": "globex"}, DOCS_KEY, DOCS_SECRET.encode()), cfg
+    )
+    assert foreign.report.outcome is ProducerAuthOutcome.SOURCE_NOT_PERMITTED
+    assert foreign.report.action is ProducerAuthAction.DOWNGRADED
+    assert foreign.claim.source is Source.AI_SYNTHESIS
+    # an unscoped key still signs for any tenant (one producer serving them all)
+    chat = {**CLAIM, "tenant_id": "globex", "source": "user"}
+    assert _check(sign_claim(chat, CHAT_KEY, CHAT_SECRET.encode()), cfg).report.outcome is (
+        ProducerAuthOutcome.VERIFIED
+    )
+    with pytest.raises(ValueError, match="key_tenants"):
+        build_authenticator(_cfg(key_tenants={"retired": ["acme"]}))
+
+
 @pytest.mark.parametrize(
     "edit",
     [

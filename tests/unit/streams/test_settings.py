@@ -130,3 +130,16 @@ def test_batch_waits_at_the_millisecond_and_no_linger_are_accepted(
     monkeypatch.setenv("GROUNDWIRE_BATCH_LINGER_S", "0")
     settings = load_settings()
     assert (settings.batch_within_s, settings.batch_linger_s) == (0.001, 0.0)
+
+
+def test_the_redis_password_is_in_no_repr() -> None:
+    """The Redis URL may hold a password: a SecretStr in the settings, and the services
+    the worker hands the guards (which hold its plain value) do not show it either."""
+    from groundwire.streams.settings import Settings
+    from groundwire.streams.worker import guard_services
+
+    settings = Settings(redis_url="redis://:hunter2-pw@redis:6379/0")
+    services = guard_services(settings)
+    assert services.redis_url == "redis://:hunter2-pw@redis:6379/0"
+    for shown in (repr(settings), str(settings), repr(services), str(services)):
+        assert "hunter2-pw" not in shown

@@ -181,6 +181,28 @@ def test_the_endpoint_serves_metrics_and_health() -> None:
         server.shutdown()
 
 
+def test_the_endpoint_drops_a_client_that_sends_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each connection has a thread: one that never sends its request must not keep it."""
+    import socket
+
+    from groundwire.metrics.registry import REGISTRY
+    from groundwire.streams import health
+
+    monkeypatch.setattr(health, "REQUEST_TIMEOUT_S", 0.5)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = health.serve(port, REGISTRY, lambda: (True, {"healthy": True}))
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as idle:
+            idle.sendall(b"GET /hea")  # and nothing more
+            started = time.monotonic()
+            assert idle.recv(100) == b""  # closed by the server
+            assert time.monotonic() - started < 3
+    finally:
+        server.shutdown()
+
+
 class OutageStage(PoisonStage):
     """Raises a dependency error (Redis away) for the first `failures` calls."""
 

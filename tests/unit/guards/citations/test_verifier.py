@@ -4,13 +4,18 @@ local HTTP server, and the SSRF guard (refusals decided before any connection)."
 from __future__ import annotations
 
 import asyncio
+import gzip
 import os
 import socket
 import subprocess
 import threading
+import time
+import tracemalloc
+import zlib
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -141,6 +146,8 @@ def test_loopback_refused_unless_allow_listed(
         "http://[::ffff:127.0.0.1]/",
         "http://0.0.0.0:80/",
         "http://192.168.1.1/router",
+        "http://[fec0::1]/",  # site-local: Python calls it global
+        "http://192.0.0.8/",  # IETF protocol block: Python calls it global
     ],
 )
 def test_private_addresses_refused_before_connecting(
@@ -190,11 +197,216 @@ def test_connection_is_pinned_to_the_checked_address(server: ThreadingHTTPServer
     assert server.seen == [("HEAD", "/ok", f"docs.internal.test:{port}")]  # type: ignore[attr-defined]
 
 
+def test_a_unicode_name_is_resolved_as_the_host_header_names_it(
+    server: ThreadingHTTPServer,
+) -> None:
+    """The resolver and TLS encode `url.host` by IDNA 2003 ('faß' -> 'fass'), httpx's Host
+    header by IDNA 2008 ('xn--fa-hia'): the check resolved one domain and claimed another."""
+    calls: list[str] = []
+
+    def resolver(host: str, port: int) -> list[str]:
+        calls.append(host)
+        return ["127.0.0.1"]
+
+    port = server.server_address[1]
+    v = UrlVerifier(allowlist=["faß.example"], resolver=resolver)
+    assert v.verify(f"http://faß.example:{port}/ok").verified is True
+    assert calls == ["xn--fa-hia.example"]
+    assert server.seen == [("HEAD", "/ok", f"xn--fa-hia.example:{port}")]  # type: ignore[attr-defined]
+
+
+def test_proxy_variables_are_ignored(
+    server: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A proxy would connect on the verifier's behalf, past the pinned address."""
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "all_proxy"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")  # nothing listens there
+    result = UrlVerifier(allowlist=["127.0.0.1"]).verify(f"{_base(server)}/ok")
+    assert (result.verified, result.reason) == (True, "HTTP 200")
+
+
 def test_bad_schemes_and_credentials_refused(connections: list[tuple[str, int]]) -> None:
     v = UrlVerifier()
     assert v.verify("ftp://example.com/file").verified is False
     assert v.verify("http://user:pw@example.com/").verified is False
     assert connections == []
+
+
+class _BadLocation(BaseHTTPRequestHandler):
+    """Redirects to whatever `?to=` says, even when it is no URL at all."""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_HEAD(self) -> None:
+        location = unquote(self.path.partition("?to=")[2])
+        self.wfile.write(
+            b"HTTP/1.1 302 Found\r\nLocation: "
+            + location.encode("utf-8")
+            + b"\r\nContent-Length: 0\r\n\r\n"
+        )
+
+    do_GET = do_HEAD
+
+
+@pytest.mark.parametrize(
+    "location", ["mailto:x", "http://[v1.x]/", "http://[::1]:abc/", "http://xn--/", "http://⒈/"]
+)
+def test_a_redirect_to_no_url_is_an_answer_not_an_exception(location: str) -> None:
+    """The server picks the Location: one httpx cannot parse must not raise out of the
+    check (it failed the screen batch, and a batch of such claims was replayed forever)."""
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _BadLocation)
+    threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        result = UrlVerifier(allowlist=["127.0.0.1"]).verify(f"{_base(srv)}/r?to={location}")
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    assert result.verified is False
+    # httpx itself refuses some Locations while reading the response (a transport error)
+    assert result.reason.startswith(("invalid URL", "refused", "fetch failed")), result.reason
+
+
+def _bomb() -> bytes:
+    """64 MiB of zeros gzipped: about 64 KiB on the wire."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, 31)
+    zeros = bytes(1 << 20)
+    return b"".join(deflate.compress(zeros) for _ in range(64)) + deflate.flush()
+
+
+class _Bodies(BaseHTTPRequestHandler):
+    """/gzip: a small gzipped page; /bomb: a gzip bomb; /charset/X: 'hello' in charset X."""
+
+    bomb = b""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        headers = {"Content-Type": "text/plain"}
+        if self.path == "/gzip":
+            body = gzip.compress(b"the page says hello")
+            headers["Content-Encoding"] = "gzip"
+        elif self.path == "/bomb":
+            body = self.bomb
+            headers["Content-Encoding"] = "gzip"
+        else:
+            body = b"hello"
+            headers["Content-Type"] = f"text/plain; charset={self.path.rpartition('/')[2]}"
+        self.send_response(200)
+        for name, value in {**headers, "Content-Length": str(len(body))}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def bodies() -> Iterator[str]:
+    _Bodies.bomb = _Bodies.bomb or _bomb()
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Bodies)
+    threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True).start()
+    yield _base(srv)
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_a_gzip_bomb_is_inflated_only_as_far_as_the_text_limit(bodies: str) -> None:
+    """httpx inflates each network chunk whole (64 KiB of gzip -> 64 MiB): the verifier
+    inflates itself, never past the 4 bytes a character it may read."""
+    v = UrlVerifier(allowlist=["127.0.0.1"], max_text=1_000)
+    assert v.verify(f"{bodies}/gzip").text == "the page says hello"
+    tracemalloc.start()
+    try:
+        result = v.verify(f"{bodies}/bomb")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.verified is True and result.text is not None
+    assert peak < 4 << 20, f"{peak} bytes allocated"
+
+
+@pytest.mark.parametrize("charset", ["rot13", "zlib", "base64", "idna"])
+def test_a_charset_that_is_no_text_encoding_is_read_as_utf8(bodies: str, charset: str) -> None:
+    """Python finds these codecs but cannot decode bytes to text with them: it raised out
+    of the check (and failed the screen batch); the body is read as UTF-8 instead."""
+    result = UrlVerifier(allowlist=["127.0.0.1"], max_text=100).verify(f"{bodies}/c/{charset}")
+    assert (result.verified, result.text) == (True, "hello")
+
+
+class _Drip(BaseHTTPRequestHandler):
+    """Sends its headers (/head) or its body (/body) one byte every 0.2 s for 6 s: never
+    slow enough for a read timeout, far slower than any request may take."""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        if self.path == "/head":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+            drip = b"X-Slow: yes\r\n"
+        else:
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n")
+            drip = b"a"
+        try:
+            for _ in range(30):
+                self.wfile.write(drip)
+                self.wfile.flush()
+                time.sleep(0.2)
+        except OSError:  # the client gave up: what the test wants
+            pass
+
+    do_HEAD = do_GET
+
+
+@pytest.mark.parametrize("path", ["/head", "/body"])
+def test_a_dripping_server_cannot_outlast_the_timeout(path: str) -> None:
+    """`timeout_s` bounds the whole request: per-read timeouts alone let a server that
+    drips a byte at a time hold a check (and its screen batch) for as long as it likes."""
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Drip)
+    threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        v = UrlVerifier(timeout_s=0.6, allowlist=["127.0.0.1"], max_text=1_000)
+        started = time.monotonic()
+        result = v.verify(f"{_base(srv)}{path}")
+        elapsed = time.monotonic() - started
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    assert (result.verified, result.reason) == (False, "fetch failed: ReadTimeout")
+    assert elapsed < 2.0
+
+
+class _SlowHops(BaseHTTPRequestHandler):
+    """/hop/N answers after 0.4 s: a redirect to /hop/N+1 up to 3, then 200."""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_HEAD(self) -> None:
+        time.sleep(0.4)
+        n = int(self.path.rpartition("/")[2])
+        self.send_response(302 if n < 3 else 200)
+        if n < 3:
+            self.send_header("Location", f"/hop/{n + 1}")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
+def test_the_timeout_bounds_the_whole_chain_of_redirects() -> None:
+    """Four hops of 0.4 s each stay under a 1 s bound per request, not per check: a chain
+    of slow redirects multiplied the time one citation could hold the batch."""
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _SlowHops)
+    threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        v = UrlVerifier(timeout_s=1.0, allowlist=["127.0.0.1"])
+        started = time.monotonic()
+        result = v.verify(f"{_base(srv)}/hop/0")
+        elapsed = time.monotonic() - started
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    assert (result.verified, result.reason) == (False, "fetch failed: ReadTimeout")
+    assert elapsed < 1.5
 
 
 # -------------------------------------------------------------------- ADRs, commits

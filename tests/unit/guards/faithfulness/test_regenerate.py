@@ -3,8 +3,10 @@ follows no redirect and reads a bounded answer."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import ClassVar
@@ -46,6 +48,16 @@ class _Hook(BaseHTTPRequestHandler):
                 "body": json.loads(self.rfile.read(size)),
             }
         )
+        if self.path == "/drip":  # a valid start, then a byte every 0.2 s for 6 s
+            self.wfile.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n")
+            try:
+                for _ in range(30):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    time.sleep(0.2)
+            except OSError:
+                pass
+            return
         status, headers, body = self.replies[self.path]
         self.send_response(status)
         for name, value in headers.items():
@@ -70,6 +82,7 @@ def hook() -> Iterator[str]:
         "/big": (200, {}, b'{"answer": "' + b"x" * 5_000 + b'"}'),
         "/text": (200, {}, b"not json"),
         "/err": (500, {}, b"{}"),
+        "/gzip": (200, {"content-encoding": "gzip"}, gzip.compress(b'{"answer": "x"}')),
     }
     yield f"127.0.0.1:{server.server_address[1]}"
     server.shutdown()
@@ -114,6 +127,7 @@ async def test_an_allow_listed_hook_answers(hook: str) -> None:
         ("/big", "over 1024 bytes"),
         ("/text", "not JSON"),
         ("/err", "HTTP 500"),
+        ("/gzip", "compressed"),  # inflated whole before it was counted: a bomb's way in
     ],
 )
 async def test_bad_answers_fail_the_attempt(hook: str, path: str, why: str) -> None:
@@ -129,3 +143,15 @@ async def test_bad_answers_fail_the_attempt(hook: str, path: str, why: str) -> N
 def test_unusable_urls_are_refused_at_start(url: str) -> None:
     with pytest.raises(ValueError):
         regenerator(url)
+
+
+async def test_a_dripping_hook_cannot_outlast_the_timeout(hook: str) -> None:
+    """`webhook_timeout_s` bounds the whole call, not each read of the answer."""
+    regen = regenerator(
+        f"http://{hook}/drip", webhook_allowlist=["127.0.0.1"], webhook_timeout_s=0.6
+    )
+    started = time.monotonic()
+    with pytest.raises(RegenerationFailed, match="timed out"):
+        await regen.regenerate(REQUEST)
+    assert time.monotonic() - started < 2.0
+    await regen.aclose()
