@@ -176,15 +176,63 @@ _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 
 
 def stem(word: str) -> str:
-    """Crude, fast suffix stripping + truncation: 'works'~'work', 'confident'~'confidence'."""
+    """Fast suffix stripping + truncation: 'works'~'work', 'confident'~'confidence'.
+
+    The inflections of a word whose base ends in a silent e share its stem ('likes',
+    'liked', 'liking' ~ 'like'; 'lives' ~ 'live'), as do doubled consonants ('stopped' ~
+    'stop') and -ies ('companies' ~ 'company'): an -es is only a suffix after a sibilant
+    ('boxes', 'watches'), and a short syllable left by -ed/-ing gets its e back (Porter's
+    step 1b, simplified), so a claim in the third person meets evidence in the first."""
     w = word.lower()
     if w.endswith("'s"):
         w = w[:-2]
-    for suffix in ("ing", "ed", "es", "s", "ly"):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith("ss"):
-            w = w[: -len(suffix)]
-            break
+    n = len(w)
+    # -ed/-ing only when a vowel is left ('thing', 'shed' are no inflections), and not
+    # the -eed of 'need', 'speed'
+    if w.endswith("ing") and n >= 5 and not _VOWELS_Y.isdisjoint(w[:-3]):
+        w = _restored(w[:-3])
+    elif w.endswith("ed") and n >= 4 and w[-3] != "e" and not _VOWELS_Y.isdisjoint(w[:-2]):
+        w = _restored(w[:-2])
+    elif n < 5 or w.endswith("ss"):
+        if n >= 4 and w.endswith("s") and not w.endswith("ss"):
+            w = w[:-1]
+        return w[:6]
+    elif w.endswith("ies"):
+        w = w[:-3] + "y"
+    elif w.endswith("es"):
+        w = w[:-2] if w.endswith(_SIBILANT_ES) else w[:-1]
+    elif w.endswith("s"):
+        w = w[:-1]
+    elif w.endswith("ly"):
+        w = w[:-2]
+    if len(w) >= 6 and w[-1] == "e":  # 'manage' ~ 'managed' ('manag')
+        w = w[:-1]
     return w[:6]
+
+
+_SIBILANT_ES = ("ses", "xes", "zes", "ches", "shes")
+_VOWELS = frozenset("aeiou")
+_VOWELS_Y = frozenset("aeiouy")
+
+
+def _restored(base: str) -> str:
+    """The base left by -ed/-ing: one of a doubled final consonant dropped ('stopp'),
+    else the silent e of a short syllable put back ('lik' -> 'like', 'hop' -> 'hope')."""
+    last = base[-1]
+    if len(base) >= 3 and last == base[-2] and last not in _VOWELS and last not in "lsz":
+        return base[:-1]
+    if len(base) == 2 and base[0] in _VOWELS and base[1] not in _VOWELS and base[1] not in "wxy":
+        return base + "e"  # 'us' (used, using) -> 'use', 'ag' -> 'age'
+    if (
+        len(base) >= 3
+        and base[-1] not in _VOWELS
+        and base[-1] not in "wxy"
+        and base[-2] in _VOWELS
+        and base[-3] not in _VOWELS
+        and sum(1 for a, b in itertools.pairwise(base) if a in _VOWELS and b not in _VOWELS) == 1
+    ):
+        return base + "e"
+    return base
 
 
 @functools.lru_cache(maxsize=65_536)

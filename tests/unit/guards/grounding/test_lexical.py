@@ -209,6 +209,41 @@ def test_tokenizer_and_stemmer() -> None:
     assert all("It's 1,000 people, not 95%!"[t.start : t.end] == t.text for t in toks)
 
 
+@pytest.mark.parametrize(
+    "forms",
+    [
+        "like likes liked liking",
+        "live lives lived living",
+        "use uses used using",
+        "manage manages managed managing",
+        "stop stops stopped stopping",
+        "box boxes",
+        "watch watches watched",
+        "company companies",
+        "need needs needed",
+        "visit visits visited visiting",
+        "open opens opened opening",
+    ],
+)
+def test_the_inflections_of_a_word_share_its_stem(forms: str) -> None:
+    assert len({stem(w) for w in forms.split()}) == 1, {w: stem(w) for w in forms.split()}
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [("thing", "th"), ("string", "str"), ("shed", "sh"), ("hope", "hop"), ("bed", "b")]
+)
+def test_words_that_only_look_inflected_keep_their_stem(a: str, b: str) -> None:
+    assert stem(a) != stem(b)
+
+
+def test_a_claim_in_the_third_person_meets_evidence_in_the_first() -> None:
+    """'lives' against 'live', 'manages' against 'manage': the e of the base is no suffix."""
+    turns = [SourceTurn(id="u", text="I live in Berlin and I manage the billing team.")]
+    for content in ("Georgian lives in Berlin", "Georgian manages the billing team"):
+        report = verify(content, turns, user_id="georgian")
+        assert report.verdict == GroundingVerdict.SUPPORTED, report.reasoning
+
+
 def test_configured_thresholds_take_effect() -> None:
     text = "The team has 3 engineers working on that OAuth integration"
     claim = Claim(claim_id="c", tenant_id="t", content=text, source="chat", source_turns=TEAM)
