@@ -461,8 +461,13 @@ def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
 
     A memory about its owner says "Georgian will ..." where the owner said "I will ...":
     the owner's name is not an invented entity when the evidence is in the first person.
+    So is "the user" where a turn of the user's own speaks in the first person.
     """
     names: set[str] = set()
+    if "user" in claim.content.lower() and any(
+        turn.source == "user" and _first_person_head(turn.text) for turn in turns
+    ):
+        names.update(_OWNER_WORDS)  # "The user lives in Berlin" from the user's "I live ..."
     if not (claim.user_id or claim.subject):
         return names
     if any(_first_person_head(turn.text) for turn in turns):
@@ -470,6 +475,11 @@ def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
             if value:
                 names.update(t.low for t in tokenize(value.replace("_", " ")))
     return names
+
+
+# How memories name their owner: the speaker of the user's own first-person turns. The
+# clause that says it of "my sister" instead is caught by `owner.owner_swaps`.
+_OWNER_WORDS = frozenset(("user", "user's"))
 
 
 def clear_turn_caches() -> None:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from groundwire.guards.grounding.lexical.assertion import unasserted
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
+from groundwire.guards.grounding.lexical.owner import owner_swaps
 from groundwire.guards.grounding.lexical.polarity import check_polarity
 from groundwire.guards.grounding.lexical.roles import (
     only_one_of_many,
@@ -223,6 +224,8 @@ def analyze(
         conflicts += reversed_direction(cw, cw.content, sentences, shared)
     if "only" in clows:
         conflicts += only_one_of_many(cw, cw.content, sentences, shared)
+    if known_names:  # the owner named where the source speaks of "my sister"
+        conflicts += owner_swaps(cw, known_names, sentences, shared, uniq)
     if any(cnums):  # a number: read with its unit, and a date as one value
         conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
         conflicts += date_swaps(claim_text, sentences, shared)

@@ -272,3 +272,54 @@ def test_a_verbatim_quote_of_the_source_is_supported_with_its_span():
         LexicalVerifier(GroundingConfig()).verify_one(GroundingRequest(fragment, [turn])).reasoning
         != "supported: the source states the claim verbatim"
     )
+
+
+def _user_said(*texts: str) -> list[SourceTurn]:
+    return [SourceTurn(id=f"u{i}", text=t, source="user") for i, t in enumerate(texts)]
+
+
+@pytest.mark.parametrize(
+    ("claim", "said"),
+    [
+        ("The user lives in Berlin", "I live in Berlin with my partner."),
+        ("The user has two kids", "I have two kids."),
+        ("The user's birthday is May 3", "My birthday is May 3."),
+        ("The user is vegetarian", "My wife and I are vegetarian."),
+    ],
+)
+def test_the_user_named_in_the_third_person_is_the_speaker_of_the_users_turns(
+    claim: str, said: str
+) -> None:
+    report = verify(claim, _user_said(said))
+    assert report.verdict is not GroundingVerdict.NOT_SUPPORTED, report.reasoning
+    assert "user" not in report.reasoning.split("unsupported words:")[-1]
+
+
+@pytest.mark.parametrize(
+    ("claim", "said"),
+    [
+        ("The user lives in Berlin", "My sister lives in Berlin."),
+        ("The user has two kids", "My brother has two kids."),
+        ("The user is vegetarian", "My wife is vegetarian, I eat anything."),
+        ("The user uses Postgres", "Our competitor uses Postgres."),
+        ("The user's birthday is May 3", "My dad's birthday is May 3."),
+        ("Georgian lives in Berlin", "My sister lives in Berlin."),
+    ],
+)
+def test_what_the_speaker_says_of_someone_of_theirs_is_not_said_of_the_speaker(
+    claim: str, said: str
+) -> None:
+    report = verify(claim, _user_said(said), user_id="georgian")
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED
+    assert "where the source says " in report.reasoning and (
+        "My" in report.reasoning or "Our" in report.reasoning
+    )
+
+
+def test_the_user_is_no_speaker_where_only_the_assistant_speaks_in_the_first_person() -> None:
+    turns = [
+        SourceTurn(id="a", text="I live in Berlin.", source="assistant"),
+        SourceTurn(id="u", text="Nice.", source="user"),
+    ]
+    report = verify("The user lives in Berlin", turns)
+    assert "user" in report.reasoning  # still an unsupported word
