@@ -41,10 +41,11 @@ def test_the_table_ships_with_its_licence_and_loads_in_milliseconds() -> None:
     head = data.joinpath("antonyms.tsv").read_text("utf-8").splitlines()[:2]
     assert "WordNet 3.1" in head[0] and "build_antonyms.py" in head[1]
     t0 = time.perf_counter()
-    words, _ = ant._load()
+    words, _, troponyms = ant._load()
     assert time.perf_counter() - t0 < 0.5  # a few ms; generous for a loaded CI machine
     words_now, exceptions = ant.table_size()
     assert words_now == len(words) > 15_000 and exceptions > 1_000
+    assert len(troponyms) > 1_000 and "grow" in troponyms and "grow" not in words
 
 
 @pytest.mark.parametrize(
@@ -73,6 +74,51 @@ def test_not_antonyms(a: str, b: str) -> None:
     """Two satellites of opposite heads are not antonyms (WordNet's indirect antonymy is
     satellite against head); nothing outside WordNet is added."""
     assert not ant.antonymous(a, b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("grew", "shrank"),  # ways to increase / decrease (troponyms of a pair)
+        ("grows", "decreases"),  # a troponym against the other head
+        ("swelled", "shrank"),
+        ("expanded", "shrinks"),
+        ("stayed", "moved"),
+    ],
+)
+def test_a_verbs_troponyms_inherit_its_side_of_a_pair(a: str, b: str) -> None:
+    assert ant.antonymous(a, b) and ant.antonymous(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("goes", "enters"),  # go means exit in 8% of its tagged uses: not a common reading
+        ("takes", "moved"),  # take as buy, move as sell: rare readings
+        ("help", "take"),  # troponyms of a unique beginner (act / refrain) inherit nothing
+        ("grew", "grew"),
+    ],
+)
+def test_rare_senses_and_unique_beginners_inherit_no_antonyms(a: str, b: str) -> None:
+    assert not ant.antonymous(a, b)
+
+
+def test_inherited_antonyms_do_not_become_lemmas() -> None:
+    """The troponym block widens antonymy only: the alignment's lemma matching is
+    unchanged (grow has no antonym of its own in WordNet)."""
+    assert ant.lemmas("grew") == () and ant.codes("grew")
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Revenue shrank last quarter.", "Revenue grew last quarter."),
+        ("The queue grew after the deploy.", "The queue shrank after the deploy."),
+    ],
+)
+def test_an_inherited_antonym_in_the_slot_contradicts(claim: str, source: str) -> None:
+    assert verify(claim, source).verdict is NOT_SUPPORTED
+    assert verify(source, source + " It was reported on Monday.").verdict is not NOT_SUPPORTED
 
 
 # --- antonym substitution ---------------------------------------------------------------
