@@ -31,7 +31,10 @@ Key layout for tenant T under prefix P (all in T's slot):
 
 Record header: 2 bytes, the claim_id's length; its high bit says an 8-byte scope salt
 follows the claim_id (dedup scope `user` / `user_and_type`: band keys are salted per scope,
-and `remove` needs the salt to find them again). Pending records keep their band keys so
+and `remove` needs the salt to find them again); the next bit says the token hashes are in
+the order their words first occur in the text (every record written since session 10;
+older ones are never read for order: the role-swap check of docs/dedup.md §Variants skips
+them). Pending records keep their band keys so
 an expired entry can be purged inside the script.
 
 Band keys live in many small hashes instead of one big one so that each stays in Redis'
@@ -50,12 +53,14 @@ from groundwire.guards.dedup.minhash import NEGATION_HASHES
 PURGE_PER_CALL = 64
 
 
+def _lua_bytes(h: int) -> str:
+    """A 4-byte big-endian token hash as a Lua string literal."""
+    return '"' + "".join(f"\\{b:03d}" for b in h.to_bytes(4, "big")) + '"'
+
+
 def _negations_table() -> str:
     """The negations' token hashes as a Lua set of 4-byte big-endian strings."""
-    keys = (
-        '["' + "".join(f"\\{b:03d}" for b in h.to_bytes(4, "big")) + '"]=true'
-        for h in sorted(NEGATION_HASHES)
-    )
+    keys = (f"[{_lua_bytes(h)}]=true" for h in sorted(NEGATION_HASHES))
     return "local NEGATIONS = {" + ", ".join(keys) + "}\n"
 
 
@@ -99,7 +104,8 @@ local function save_meta()
              'entries', entries, 'pnext', pnext)
 end
 
--- a record's claim_id length and the position after its claim_id and salt
+-- a record's claim_id length, the position after its claim_id and salt, and whether its
+-- token hashes are in the text's order (records written before that was kept are not)
 local function header(blob)
   local l = string.byte(blob, 1) * 256 + string.byte(blob, 2)
   local extra = 0
@@ -107,7 +113,12 @@ local function header(blob)
     l = l - 32768
     extra = 8
   end
-  return l, 3 + l + extra
+  local ordered = false
+  if l >= 16384 then
+    l = l - 16384
+    ordered = true
+  end
+  return l, 3 + l + extra, ordered
 end
 
 -- a pending record: claim_id, band keys, position of the first token hash
@@ -183,16 +194,35 @@ end
 
 -- the claim and a near-duplicate (a record from `from`) differ in a mark: one of the
 -- claim's negations or numbers (`qmarks`, 4-byte hashes) is not in the record, or one of
--- the record's negations is not in the claim
-local function differs(qset, qmarks, blob, from)
+-- the record's negations is not in the claim; or, for a record whose hashes are in the
+-- text's order, three of the claim's content words (`qorder`, in the claim's order)
+-- stand in the reverse order in it: swapped roles (minhash.py `reversed_roles`, the same
+-- loop)
+local function differs(qset, qmarks, blob, from, qorder, ordered)
   local cset = {}
+  local k = 0
   for j = from, #blob - 3, 4 do
     local t = string.sub(blob, j, j + 3)
     if NEGATIONS[t] and not qset[t] then return true end
-    cset[t] = true
+    k = k + 1
+    cset[t] = k
   end
   for i = 1, #qmarks - 3, 4 do
     if not cset[string.sub(qmarks, i, i + 3)] then return true end
+  end
+  if not ordered or #qorder < 12 then return false end
+  -- the record's places of the claim's content words, in the claim's order
+  local q = {}
+  for i = 1, #qorder - 3, 4 do
+    local p = cset[string.sub(qorder, i, i + 3)]
+    if p then q[#q + 1] = p end
+  end
+  for j = 2, #q - 1 do
+    local mid, before = q[j], false
+    for i = 1, j - 1 do if q[i] > mid then before = true break end end
+    if before then
+      for i = j + 1, #q do if q[i] < mid then return true end end
+    end
   end
   return false
 end
@@ -202,7 +232,7 @@ end
 -- or nil, the same for pending entries, the band lookups (kept for an insert), and the
 -- most similar memory above the threshold that the query differs from in a mark (a
 -- variant; pending entries it differs from are no match at all).
-local function scan(qset, qn, bands, threshold, now, qmarks)
+local function scan(qset, qn, bands, threshold, now, qmarks, qorder)
   local bkeys, bshards, bvals = {}, {}, {}
   local mb, pb, vb = nil, nil, nil
   if qn == 0 then return mb, pb, bkeys, bshards, bvals, vb end
@@ -223,27 +253,28 @@ local function scan(qset, qn, bands, threshold, now, qmarks)
             local blob = live_pending(pid, now) and redis.call('HGET', prec, pid)
             if blob then
               local cid, _, from = pending_parts(blob)
+              local _, _, ordered = header(blob)
               local inter, cn = overlap(qset, blob, from)
               local union = qn + cn - inter
               local sim = inter / union
               local id = tonumber(pid)
               if sim > threshold and (pb == nil or sim > pb[5]
                                       or (sim == pb[5] and id < pb[1]))
-                 and not differs(qset, qmarks, blob, from) then
+                 and not differs(qset, qmarks, blob, from, qorder, ordered) then
                 pb = {id, cid, inter, union, sim}
               end
             end
           else
             local blob = redis.call('HGET', rec, sid)
             if blob then
-              local l, from = header(blob)
+              local l, from, ordered = header(blob)
               local inter, cn = overlap(qset, blob, from)
               local union = qn + cn - inter
               local sim = inter / union
               local id = tonumber(sid)
               if sim > threshold then
                 local best = mb
-                local variant = differs(qset, qmarks, blob, from)
+                local variant = differs(qset, qmarks, blob, from, qorder, ordered)
                 if variant then best = vb end
                 if best == nil or sim > best[5] or (sim == best[5] and id < best[1]) then
                   best = {id, string.sub(blob, 3, 2 + l), inter, union, sim}
@@ -260,7 +291,7 @@ local function scan(qset, qn, bands, threshold, now, qmarks)
 end
 
 local function record_head(cid, salt)
-  local l = #cid
+  local l = #cid + 16384 -- the token hashes follow in the text's order
   if #salt == 8 then l = l + 32768 end
   return string.char(math.floor(l / 256), l % 256) .. cid .. salt
 end
@@ -278,14 +309,16 @@ local n = tonumber(ARGV[4])
 -- counts: 2 bytes per claim (token count); alltoks: every claim's 4-byte token hashes
 -- back to back; allbands: bw bytes per claim; salts: 8 bytes per claim, or empty when no
 -- claim has one; mcounts: 2 bytes per claim (its marks: negations and numbers); allmarks:
--- every claim's 4-byte mark hashes back to back; then one claim_id per claim from ARGV[15]
+-- every claim's 4-byte mark hashes back to back; ocounts, allorder: the same for its
+-- content words in order (the role-swap check); then one claim_id per claim from ARGV[17]
 local flags, counts, alltoks, allbands = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local bw = tonumber(ARGV[9])
 local now = tonumber(ARGV[10])
 local pending_until = ARGV[11]
 local salts = ARGV[12]
 local mcounts, allmarks = ARGV[13], ARGV[14]
-local mpos = 1
+local ocounts, allorder = ARGV[15], ARGV[16]
+local mpos, opos = 1, 1
 local no_salt = string.rep('\0', 8)
 local nb_bytes = string.char(math.floor(bw / 8 / 256), (bw / 8) % 256)
 local tpos = 1
@@ -341,7 +374,7 @@ local function answer(c, code, best)
   out[#out + 1] = best[2]; out[#out + 1] = best[3]; out[#out + 1] = best[4]
 end
 for c = 0, n - 1 do
-  local cid = ARGV[15 + c]
+  local cid = ARGV[17 + c]
   local mode = string.byte(flags, c + 1)
   local cnt = string.byte(counts, 2 * c + 1) * 256 + string.byte(counts, 2 * c + 2)
   local toks = string.sub(alltoks, tpos, tpos + 4 * cnt - 1)
@@ -350,6 +383,9 @@ for c = 0, n - 1 do
   local mcnt = string.byte(mcounts, 2 * c + 1) * 256 + string.byte(mcounts, 2 * c + 2)
   local qmarks = string.sub(allmarks, mpos, mpos + 4 * mcnt - 1)
   mpos = mpos + 4 * mcnt
+  local ocnt = string.byte(ocounts, 2 * c + 1) * 256 + string.byte(ocounts, 2 * c + 2)
+  local qorder = string.sub(allorder, opos, opos + 4 * ocnt - 1)
+  opos = opos + 4 * ocnt
   local known = redis.call('HEXISTS', ids, cid) == 1
   local queued = false
   if not known then
@@ -370,13 +406,14 @@ for c = 0, n - 1 do
     local vb = nil
     if queued and mode == 49 then
       local qset, qn = token_set(toks)
-      vb = select(6, scan(qset, qn, bands, threshold, now, qmarks))
+      vb = select(6, scan(qset, qn, bands, threshold, now, qmarks, qorder))
     end
     if vb then answer(c, '5', vb) else status[c + 1] = '1' end
   else
     local qset, qn = token_set(toks)
     -- band lookups are kept for the insert below: nothing writes in between
-    local mb, pb, bkeys, bshards, bvals, vb = scan(qset, qn, bands, threshold, now, qmarks)
+    local mb, pb, bkeys, bshards, bvals, vb = scan(qset, qn, bands, threshold, now, qmarks,
+                                                   qorder)
     if mb then
       answer(c, '2', mb)
     else
@@ -431,6 +468,7 @@ if l >= 32768 then
   l = l - 32768
   extra = 8
 end
+if l >= 16384 then l = l - 16384 end -- token hashes in the text's order
 return {sid, string.sub(blob, 3 + l, 2 + l + extra), string.sub(blob, 3 + l + extra)}
 """
 
@@ -461,8 +499,9 @@ return 1
 )
 
 # ARGV: band prefix, threshold, claim_id, now (ms), the claim's marks (4-byte hashes; may
-# be empty). A pending entry becomes a memory unless a memory is now its near-duplicate (a
-# memory it is a variant of does not stop it: a person approved the difference). Reply:
+# be empty), its content words in order (4-byte hashes; may be empty). A pending entry
+# becomes a memory unless a memory is now its near-duplicate (a memory it is a variant of
+# does not stop it: a person approved the difference). Reply:
 # {'0'} promoted; {'1'} already a memory; {'2', claim_id, intersection, union} a memory is
 # its near-duplicate (the pending entry is dropped, nothing is inserted); {'4'} not
 # pending (never queued, expired or discarded).
@@ -471,6 +510,7 @@ PROMOTE = (
     + r"""
 local threshold, cid, now = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
 local qmarks = ARGV[5] or ''
+local qorder = ARGV[6] or ''
 if redis.call('HEXISTS', ids, cid) == 1 then return {'1'} end
 local pid = redis.call('HGET', pids, cid)
 if not pid then return {'4'} end
@@ -484,7 +524,7 @@ local _, pos = header(blob)
 local _, bands, from = pending_parts(blob)
 local toks = string.sub(blob, from)
 local qset, qn = token_set(toks)
-local mb = scan(qset, qn, bands, threshold, now, qmarks)
+local mb = scan(qset, qn, bands, threshold, now, qmarks, qorder)
 if mb then
   purge_pending(pid)
   save_meta()

@@ -21,15 +21,15 @@ import itertools
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
-from groundwire.guards.grounding.lexical.text import ClaimWords, capitals, word_set
+from groundwire.guards.grounding.lexical.text import (
+    SYMMETRIC_RELATIONS,
+    ClaimWords,
+    capitals,
+)
 
 __all__ = ["only_one_of_many", "reversed_direction", "swapped_roles"]
 
-# relations that hold both ways: swapping their two sides says the same
-_SYMMETRIC = word_set(
-    """with met meet meets meeting married marry marries marrying dated date dates dating
-    and or between versus vs against together each other same"""
-)
+_SYMMETRIC = SYMMETRIC_RELATIONS  # swapping their two sides says the same
 
 
 def _names(raws: Sequence[str], content: Sequence[bool]) -> list[int]:

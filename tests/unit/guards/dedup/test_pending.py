@@ -237,7 +237,68 @@ async def scenario_an_approved_variant_becomes_a_memory(build: Build, cfg: Dedup
     await index.aclose()
 
 
+REPORTS = "alice reports to bob"
+SENDS = (
+    "the billing service sends invoices to the accounting service every night after the "
+    "batch completes"
+)
+
+
+async def scenario_swapped_roles_make_a_variant(build: Build, cfg: DedupConfig) -> None:
+    """Every word of the memory, two roles swapped round a third word: a correction (or a
+    contradiction) for a person, never a copy to block (docs/dedup.md §Variants)."""
+    index = build(cfg, Clock())
+    await index.check_and_insert(
+        [approve("t", "m-reports", REPORTS), approve("t", "m-sends", SENDS)]
+    )
+    swapped = "bob reports to alice"
+    sends_back = SENDS.replace("billing", "@").replace("accounting", "billing")
+    sends_back = sends_back.replace("@", "accounting")
+    res = await index.check_and_insert(
+        [approve("t", "c-swap", swapped), approve("t", "c-sends", sends_back)]
+    )
+    assert [(r.is_duplicate, r.variant_of, r.variant_similarity) for r in res] == [
+        (False, "m-reports", 1.0),
+        (False, "m-sends", 1.0),
+    ]
+    copies = await index.check_and_insert(
+        [
+            approve("t", "c1", "Alice reports to Bob."),  # the same order: a copy
+            approve("t", "c2", "alice reports to bob directly"[:-9]),
+            # a phrase moved to the front keeps who does what: still a copy
+            approve("t", "c3", "every night after the batch completes " + SENDS[:-38]),
+        ]
+    )
+    assert [r.duplicate_of for r in copies] == ["m-reports", "m-reports", "m-sends"]
+    await index.aclose()
+
+
+async def scenario_a_symmetric_relation_or_no_relation_is_no_swap(
+    build: Build, cfg: DedupConfig
+) -> None:
+    index = build(cfg, Clock())
+    await index.check_and_insert(
+        [
+            approve("t", "m-met", "alice met bob in berlin"),
+            approve("t", "m-cache", "redis is the cache"),
+            approve("t", "m-asked", "alice was asked by bob to review"),
+        ]
+    )
+    res = await index.check_and_insert(
+        [
+            approve("t", "c-met", "bob met alice in berlin"),  # reads both ways
+            approve("t", "c-cache", "the cache is redis"),  # no relation word between
+            approve("t", "c-asked", "bob was asked by alice to review"),  # a passive swap
+        ]
+    )
+    assert res[0].duplicate_of == "m-met" and res[1].duplicate_of == "m-cache"
+    assert not res[2].is_duplicate and res[2].variant_of == "m-asked"
+    await index.aclose()
+
+
 SCENARIOS: list[Callable[[Build, DedupConfig], Awaitable[None]]] = [
+    scenario_swapped_roles_make_a_variant,
+    scenario_a_symmetric_relation_or_no_relation_is_no_swap,
     scenario_a_negation_or_number_makes_a_variant,
     scenario_variants_both_ways_and_on_replay,
     scenario_an_approved_variant_becomes_a_memory,
