@@ -47,6 +47,7 @@ from groundwire.guards.grounding.lexical.text import (
     capitals,
     claim_words,
     fold_disguises,
+    has_implicative,
     number_value,
     parts_of,
 )
@@ -172,8 +173,15 @@ def analyze(
     claim_neg = not NEGATIONS_BUT_NO.isdisjoint(clows[1:])
     best_neg = best is not None and best.negated
     negation_flip = best is not None and claim_neg != best_neg
+    if negation_flip and best is not None:
+        # a negative implicative denies like a negation word: "was unable to delete" is
+        # "could not delete", "failed to start" is "did not start" (`text.IMPLICATIVES`);
+        # it only cancels a mismatch here, the polarity rules read it on their own
+        negation_flip = (claim_neg or has_implicative(clows)) != (
+            best_neg or has_implicative(best.lows)
+        )
     if claim_neg and not ev.negated:
-        negation_flip = True
+        negation_flip = not any(has_implicative(s.lows) for s in ev.sentences)
     clauses = ClaimClauses(cw, claim_text, cmask)
     polarity = check_polarity(cw, claim_text, ev, shared, known_names, cmask, clauses)
     if polarity.agreements and not polarity.flips:

@@ -347,3 +347,43 @@ def test_a_particle_in_another_phrase_or_under_a_negation_is_no_contradiction(
 ) -> None:
     report = verify(claim, source)
     assert report.verdict is not NOT_SUPPORTED, report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (
+            "Users are unable to delete their own accounts.",
+            "Users cannot delete their own accounts.",
+        ),
+        (
+            "The worker was unable to reach the database.",
+            "The worker could not reach the database.",
+        ),
+        ("The service failed to start.", "The service did not start."),
+        ("The service did not start.", "The service failed to start."),
+    ],
+)
+def test_a_negative_implicative_agrees_with_a_negation(claim: str, source: str) -> None:
+    """ "unable to" / "failed to" deny what follows like "cannot" / "did not": no flip."""
+    report = verify(claim, source)
+    assert report.verdict is not NOT_SUPPORTED
+    assert "negation differs" not in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Users are able to delete their own accounts.", "Users cannot delete their own accounts."),
+        (
+            "The service is unable to read from the replica.",
+            "The service can read from the replica.",
+        ),
+        ("The service failed to start.", "The service started."),
+        ("The service started.", "The service failed to start."),
+    ],
+)
+def test_a_negative_implicative_against_a_plain_statement_still_contradicts(
+    claim: str, source: str
+) -> None:
+    assert verify(claim, source).verdict is NOT_SUPPORTED
