@@ -35,6 +35,7 @@ from groundwire.guards.grounding.lexical.polarity import check_polarity
 from groundwire.guards.grounding.lexical.roles import (
     only_one_of_many,
     reversed_direction,
+    swapped_arguments,
     swapped_roles,
 )
 from groundwire.guards.grounding.lexical.text import (
@@ -227,6 +228,10 @@ def analyze(
     conflicts += polarity.antonyms
     if len(uniq) >= 3:
         conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
+        if len(uniq) in map(len, shared):  # a sentence with every claim word: the order
+            for pair in swapped_arguments(cw, cw.content, sentences, shared, uniq):
+                if pair not in conflicts:
+                    conflicts.append(pair)
     if "from" in clows:
         conflicts += reversed_direction(cw, cw.content, sentences, shared)
     if "only" in clows:

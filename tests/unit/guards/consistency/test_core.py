@@ -186,11 +186,37 @@ def test_semantic_signal_by_embeddings_and_a_contradiction() -> None:
         ),
         ("Index rebuilds run weekly", "Index rebuilds run nightly"),
         ("The cache layer uses Memcached", "Does the cache layer use Memcached?"),
+        # session 10: common nouns swapped, a verb's troponym, a comparative reversed
+        (
+            "The billing service calls the auth service",
+            "The auth service calls the billing service",
+        ),
+        ("Revenue grew last quarter", "Revenue shrank last quarter"),
+        (
+            "Postgres is faster than MySQL for our workload",
+            "Postgres is slower than MySQL for our workload",
+        ),
     ],
 )
 def test_what_word_sets_cannot_see_is_a_contradiction(a: str, b: str) -> None:
     assert conflicting_text(a, b)
     assert conflicting_text(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (
+            "Postgres is faster than MySQL for our workload",
+            "MySQL is slower than Postgres for our workload",
+        ),
+        ("Alice is older than Bob", "Bob is younger than Alice"),
+        ("The worker cannot reach the database", "The worker is unable to reach the database"),
+    ],
+)
+def test_a_converse_or_a_negative_implicative_says_the_same(a: str, b: str) -> None:
+    assert conflicting_text(a, b) is None
+    assert conflicting_text(b, a) is None
 
 
 def test_a_hedged_memory_is_never_merged_into_a_stated_one() -> None:

@@ -387,3 +387,57 @@ def test_a_negative_implicative_against_a_plain_statement_still_contradicts(
     claim: str, source: str
 ) -> None:
     assert verify(claim, source).verdict is NOT_SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (
+            "The auth service calls the billing service.",
+            "The billing service calls the auth service.",
+        ),
+        (
+            "The production database is a replica of the staging database.",
+            "The staging database is a replica of the production database.",
+        ),
+        (
+            "Postgres is slower than MySQL for our workload.",
+            "Postgres is faster than MySQL for our workload.",
+        ),
+        (
+            "The new cluster has fewer nodes than the old one.",
+            "The new cluster has more nodes than the old one.",
+        ),
+    ],
+)
+def test_common_nouns_swapped_or_a_comparative_reversed_contradict(claim: str, source: str) -> None:
+    assert verify(claim, source).verdict is NOT_SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # a passive, a fronted phrase, a copula read the other way, clauses swapped round "and"
+        (
+            "The billing service calls the auth service.",
+            "The auth service is called by the billing service.",
+        ),
+        ("On Mondays the team deploys the API.", "The team deploys the API on Mondays."),
+        (
+            "The worker reads from the queue and writes to the database.",
+            "The worker writes to the database and reads from the queue.",
+        ),
+        # the converse of a comparative: the antonym with the two sides swapped
+        (
+            "MySQL is slower than Postgres for our workload.",
+            "Postgres is faster than MySQL for our workload.",
+        ),
+        (
+            "The old cluster has fewer nodes than the new one.",
+            "The new cluster has more nodes than the old one.",
+        ),
+        ("Bob is younger than Alice.", "Alice is older than Bob."),
+    ],
+)
+def test_the_same_roles_in_another_order_or_a_converse_agree(claim: str, source: str) -> None:
+    assert verify(claim, source).verdict is not NOT_SUPPORTED
