@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.assertion import unasserted
+from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.polarity import check_polarity
@@ -165,6 +166,11 @@ def analyze(
         for raw, low, num in zip(craws, clows, cnums, strict=True)  # num: number_value(low)
         if num is not None and num not in src_numbers and low not in src_lows
     ]
+    listed: list[tuple[str, str]] = []
+    if missing_numbers:  # a count the source states as a list ("A, B and C"): one it
+        # contradicts; one it agrees with is read as before (the score's number features
+        # were fitted with it missing, and the core of the claim still rescues it)
+        listed = listed_counts(cw, missing_numbers, sentences, shared)[1]
     missing_entities = [
         craws[i]
         for i in _entities(cw, claim_text)
@@ -226,6 +232,7 @@ def analyze(
         (shared, uniq) if aligned_swaps else None,
     )
     conflicts += polarity.antonyms
+    conflicts += listed
     if len(uniq) >= 3:
         conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
         if len(uniq) in map(len, shared):  # a sentence with every claim word: the order

@@ -441,3 +441,51 @@ def test_common_nouns_swapped_or_a_comparative_reversed_contradict(claim: str, s
 )
 def test_the_same_roles_in_another_order_or_a_converse_agree(claim: str, source: str) -> None:
     assert verify(claim, source).verdict is not NOT_SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("We run four services.", "We run billing, search and auth as our services."),
+        ("We run two services.", "Our services are billing, search and auth."),
+        ("The team has four engineers.", "The engineers on the team are Ana, Ben and Cy."),
+        (
+            "She speaks three languages.",
+            "The languages she speaks are French, German, Italian and Spanish.",
+        ),
+        ("We have two databases.", "Our databases: Postgres, Redis and ClickHouse."),
+    ],
+)
+def test_a_count_against_a_listed_enumeration_contradicts(claim: str, source: str) -> None:
+    report = verify(claim, source)
+    assert report.verdict is NOT_SUPPORTED and "contradicts the source" in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("We run three services.", "We run billing, search and auth as our services."),
+        ("The team has three engineers.", "The engineers on the team are Ana, Ben and Cy."),
+        (
+            "She speaks four languages.",
+            "The languages she speaks are French, German, Italian and Spanish.",
+        ),
+    ],
+)
+def test_a_count_a_list_states_is_no_contradiction(claim: str, source: str) -> None:
+    report = verify(claim, source)
+    assert report.verdict is not NOT_SUPPORTED
+    assert "contradicts the source" not in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # examples are not all of them; a bound is no count of all; a name is no noun
+        ("We have two databases.", "We use databases such as Postgres, Redis and ClickHouse."),
+        ("We have at least two databases.", "Our databases: Postgres, Redis and ClickHouse."),
+        ("They meet at 7 James said.", "James says the options are pizza, sushi and tacos."),
+    ],
+)
+def test_no_enumeration_no_count(claim: str, source: str) -> None:
+    assert "contradicts the source" not in verify(claim, source).reasoning
