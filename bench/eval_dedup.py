@@ -121,7 +121,9 @@ Answer = tuple[str | None, str | None]  # (duplicate of, variant of)
 def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
     """Sequential exact scan (length filter only: J > t needs min/max size > t). A memory
     above the threshold that the claim differs from in a negation or a number makes it a
-    variant (docs/dedup.md §Variants), which is queued, not stored: it is not kept here."""
+    variant (docs/dedup.md §Variants), which is queued, not stored: it is not kept here; so
+    is one the claim has every word of but with roles swapped, or one whose own negation or
+    number the claim dropped."""
     memories: dict[str, dict[int, list[tuple[str, frozenset[str], dict[int, int]]]]] = {}
     out: list[Answer] = []
     for req in requests:
@@ -141,6 +143,7 @@ def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
                     continue
                 differs = (
                     bool(qmarks - mem)
+                    or (not toks <= mem and any(w not in toks for w in marks(mem)))
                     or any(token_hash(w) in NEGATION_HASHES for w in mem - toks)
                     or (bool(order) and reversed_roles(order, places))
                 )

@@ -34,8 +34,10 @@ follows the claim_id (dedup scope `user` / `user_and_type`: band keys are salted
 and `remove` needs the salt to find them again); the next bit says the token hashes are in
 the order their words first occur in the text (every record written since session 10;
 older ones are never read for order: the role-swap check of docs/dedup.md §Variants skips
-them). Pending records keep their band keys so
-an expired entry can be purged inside the script.
+them); the next bit says a count byte and the text's marks (its negations and numbers,
+4-byte hashes, at most 255) follow the salt, so a claim that drops one of them is a
+variant (session 10; older records only have their negations recognised, by hash).
+Pending records keep their band keys so an expired entry can be purged inside the script.
 
 Band keys live in many small hashes instead of one big one so that each stays in Redis'
 compact listpack encoding (about 15 bytes per entry instead of about 70 in a hashtable).
@@ -104,8 +106,9 @@ local function save_meta()
              'entries', entries, 'pnext', pnext)
 end
 
--- a record's claim_id length, the position after its claim_id and salt, and whether its
--- token hashes are in the text's order (records written before that was kept are not)
+-- a record's claim_id length, the position after its claim_id, salt and marks, whether
+-- its token hashes are in the text's order (records written before that was kept are
+-- not), and where its marks (negations and numbers, 4-byte hashes) start and end
 local function header(blob)
   local l = string.byte(blob, 1) * 256 + string.byte(blob, 2)
   local extra = 0
@@ -118,7 +121,19 @@ local function header(blob)
     l = l - 16384
     ordered = true
   end
-  return l, 3 + l + extra, ordered
+  local marked = false
+  if l >= 8192 then -- a count byte and the marks follow the salt
+    l = l - 8192
+    marked = true
+  end
+  local pos = 3 + l + extra
+  local mfrom, mto = pos, pos - 1
+  if marked then
+    local m = string.byte(blob, pos)
+    mfrom, mto = pos + 1, pos + 4 * m
+    pos = pos + 1 + 4 * m
+  end
+  return l, pos, ordered, mfrom, mto
 end
 
 -- a pending record: claim_id, band keys, position of the first token hash
@@ -198,7 +213,14 @@ end
 -- text's order, three of the claim's content words (`qorder`, in the claim's order)
 -- stand in the reverse order in it: swapped roles (minhash.py `reversed_roles`, the same
 -- loop)
-local function differs(qset, qmarks, blob, from, qorder, ordered)
+local function differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto, novel)
+  -- one of the record's own marks is not in the claim: a negation, or a number with
+  -- another word in its place (`novel`: the claim has a word the record lacks; a claim
+  -- that only leaves a number out says less, not something else)
+  for j = mfrom, mto - 3, 4 do
+    local t = string.sub(blob, j, j + 3)
+    if not qset[t] and (novel or NEGATIONS[t]) then return true end
+  end
   local cset = {}
   local k = 0
   for j = from, #blob - 3, 4 do
@@ -253,28 +275,30 @@ local function scan(qset, qn, bands, threshold, now, qmarks, qorder)
             local blob = live_pending(pid, now) and redis.call('HGET', prec, pid)
             if blob then
               local cid, _, from = pending_parts(blob)
-              local _, _, ordered = header(blob)
+              local _, _, ordered, mfrom, mto = header(blob)
               local inter, cn = overlap(qset, blob, from)
               local union = qn + cn - inter
               local sim = inter / union
               local id = tonumber(pid)
               if sim > threshold and (pb == nil or sim > pb[5]
                                       or (sim == pb[5] and id < pb[1]))
-                 and not differs(qset, qmarks, blob, from, qorder, ordered) then
+                 and not differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto,
+                                 inter < qn) then
                 pb = {id, cid, inter, union, sim}
               end
             end
           else
             local blob = redis.call('HGET', rec, sid)
             if blob then
-              local l, from, ordered = header(blob)
+              local l, from, ordered, mfrom, mto = header(blob)
               local inter, cn = overlap(qset, blob, from)
               local union = qn + cn - inter
               local sim = inter / union
               local id = tonumber(sid)
               if sim > threshold then
                 local best = mb
-                local variant = differs(qset, qmarks, blob, from, qorder, ordered)
+                local variant = differs(qset, qmarks, blob, from, qorder, ordered, mfrom,
+                                        mto, inter < qn)
                 if variant then best = vb end
                 if best == nil or sim > best[5] or (sim == best[5] and id < best[1]) then
                   best = {id, string.sub(blob, 3, 2 + l), inter, union, sim}
@@ -290,10 +314,16 @@ local function scan(qset, qn, bands, threshold, now, qmarks, qorder)
   return mb, pb, bkeys, bshards, bvals, vb
 end
 
-local function record_head(cid, salt)
+local function record_head(cid, salt, marks)
   local l = #cid + 16384 -- the token hashes follow in the text's order
   if #salt == 8 then l = l + 32768 end
-  return string.char(math.floor(l / 256), l % 256) .. cid .. salt
+  local tail = ''
+  if #marks >= 4 then -- the text's marks, so a claim that drops one is a variant
+    local m = math.min(math.floor(#marks / 4), 255)
+    l = l + 8192
+    tail = string.char(m) .. string.sub(marks, 1, 4 * m)
+  end
+  return string.char(math.floor(l / 256), l % 256) .. cid .. salt .. tail
 end
 """
 )
@@ -434,13 +464,14 @@ for c = 0, n - 1 do
           local sid = tostring(next_id)
           next_id = next_id + 1
           redis.call('HSET', ids, cid, sid)
-          redis.call('HSET', rec, sid, record_head(cid, salt) .. toks)
+          redis.call('HSET', rec, sid, record_head(cid, salt, qmarks) .. toks)
           add_postings(bkeys, bshards, bvals, sid)
         else
           local pid = tostring(pnext)
           pnext = pnext + 1
           redis.call('HSET', pids, cid, pid)
-          redis.call('HSET', prec, pid, record_head(cid, salt) .. nb_bytes .. bands .. toks)
+          redis.call('HSET', prec, pid,
+                     record_head(cid, salt, qmarks) .. nb_bytes .. bands .. toks)
           redis.call('ZADD', pexp, pending_until, pid)
           add_postings(bkeys, bshards, bvals, 'p' .. pid)
         end
@@ -469,7 +500,12 @@ if l >= 32768 then
   extra = 8
 end
 if l >= 16384 then l = l - 16384 end -- token hashes in the text's order
-return {sid, string.sub(blob, 3 + l, 2 + l + extra), string.sub(blob, 3 + l + extra)}
+local skip = 0
+if l >= 8192 then -- the record's marks: a count byte and 4 bytes each
+  l = l - 8192
+  skip = 1 + 4 * string.byte(blob, 3 + l + extra)
+end
+return {sid, string.sub(blob, 3 + l, 2 + l + extra), string.sub(blob, 3 + l + extra + skip)}
 """
 
 # ARGV: band prefix, claim_id, memory id seen by FETCH_TOKENS, band keys blob.

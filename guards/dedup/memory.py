@@ -17,7 +17,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from groundwire.guards.dedup.minhash import NEGATION_HASHES, Fingerprint, reversed_roles
+from groundwire.guards.dedup.minhash import (
+    MAX_RECORD_MARKS,
+    NEGATION_HASHES,
+    Fingerprint,
+    reversed_roles,
+)
 from groundwire.guards.dedup.store import (
     DUPLICATE,
     INDEXED,
@@ -41,6 +46,7 @@ class _Record:
     keys: list[int] = field(default_factory=list)  # pending entries keep their band keys
     expires_ms: int = 0  # pending entries only
     _positions: dict[int, int] | None = None  # hash -> place in `tokens` (text order)
+    marks: tuple[int, ...] = ()  # its negations and numbers (at most `MAX_RECORD_MARKS`)
 
     def positions(self) -> dict[int, int]:
         if self._positions is None:
@@ -125,7 +131,7 @@ class _Tenant:
                 sim = inter / union
                 if sim <= threshold:
                     continue
-                variant = _differs(query, marks, rec.token_set) or (
+                variant = _differs(query, marks, rec) or (
                     bool(order) and reversed_roles(order, rec.positions())
                 )
                 if posting < 0 and variant:
@@ -163,10 +169,15 @@ class _Tenant:
             self.buckets.setdefault(key, []).append(mid)
 
 
-def _differs(query: frozenset[int], marks: tuple[int, ...], other: frozenset[int]) -> bool:
+def _differs(query: frozenset[int], marks: tuple[int, ...], rec: _Record) -> bool:
     """The two word sets differ in a mark: one of the claim's negations or numbers is not
-    in the other, or one of the other's negations is not in the claim."""
-    return any(m not in other for m in marks) or any(h in NEGATION_HASHES for h in other - query)
+    in the record; one of the record's negations is not in the claim; or one of the
+    record's own numbers is not, with another word of the claim in its place (a claim that
+    only leaves a number out says less, not something else)."""
+    other = rec.token_set
+    if any(m not in other for m in marks) or any(h in NEGATION_HASHES for h in other - query):
+        return True
+    return bool(rec.marks) and not query <= other and any(m not in query for m in rec.marks)
 
 
 class MemoryStore:
@@ -224,6 +235,7 @@ class MemoryStore:
             if item.mode == LOOK or not query:
                 continue
             rec = _Record(item.claim_id, fp.tokens, query, item.salt)
+            rec.marks = item.marks[:MAX_RECORD_MARKS]
             if item.mode == MEMORY and variant is None:
                 state.add_memory(rec, keys)
             else:

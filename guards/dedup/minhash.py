@@ -25,7 +25,8 @@ brute-force evaluation) see exactly the same numbers:
   ("not", "never", "doesn't") and a number ("5432", "three", "weekly"). `marks` picks
   them out of a claim; a near-duplicate whose differing words include one is a *variant*
   of the memory (docs/dedup.md §Variants), not a copy of it. The memory's side of the
-  difference is only known by hash, so there only negations count (`NEGATION_HASHES`).
+  difference is known by hash: its record keeps its own marks' hashes (records from
+  before session 10 do not: there only negations count, `NEGATION_HASHES`).
 * Word order is kept where it costs nothing: a memory's hashed words are stored in the
   order they first occur (`ordered_tokens`), so a claim that has the memory's words with
   two roles swapped round a third word ("Bob reports to Alice" / "Alice reports to Bob")
@@ -91,6 +92,7 @@ _DIGITS = frozenset("0123456789")
 # neither roles nor relations.
 _NOT_ROLES = STOPWORDS | SYMMETRIC_RELATIONS
 MAX_ORDER = 32  # content words compared in order (bounds the check's work)
+MAX_RECORD_MARKS = 255  # marks a record keeps (one count byte in the Redis record)
 
 
 def order_words(tokens: Sequence[str]) -> list[str]:

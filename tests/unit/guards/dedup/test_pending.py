@@ -296,8 +296,31 @@ async def scenario_a_symmetric_relation_or_no_relation_is_no_swap(
     await index.aclose()
 
 
+async def scenario_a_memorys_number_replaced_makes_a_variant(
+    build: Build, cfg: DedupConfig
+) -> None:
+    """The memory keeps its marks: a claim with another word where the memory's number
+    was is a variant; one that only leaves the number out says less and is a copy."""
+    index = build(cfg, Clock())
+    await index.check_and_insert([approve("t", "m-port", PORTED)])
+    worded, dropped = await index.check_and_insert(
+        [
+            approve("t", "c-worded", PORTED.replace("8443", "https")),
+            DedupRequest("t", "c-dropped", PORTED.replace(" 8443", ""), insert=False),
+        ]
+    )
+    assert not worded.is_duplicate and worded.variant_of == "m-port"
+    assert dropped.is_duplicate and dropped.duplicate_of == "m-port"
+    # a record with marks is removed like any other (its band keys found from its tokens)
+    assert await index.remove("t", "m-port") is True
+    (again,) = await index.check_and_insert([DedupRequest("t", "c2", PORTED, insert=False)])
+    assert not again.is_duplicate and again.variant_of is None
+    await index.aclose()
+
+
 SCENARIOS: list[Callable[[Build, DedupConfig], Awaitable[None]]] = [
     scenario_swapped_roles_make_a_variant,
+    scenario_a_memorys_number_replaced_makes_a_variant,
     scenario_a_symmetric_relation_or_no_relation_is_no_swap,
     scenario_a_negation_or_number_makes_a_variant,
     scenario_variants_both_ways_and_on_replay,
@@ -398,9 +421,13 @@ def _mark_edit(rng: random.Random, text: str) -> str:
 
 
 def _differs(query: frozenset[str], qmarks: frozenset[str], other: frozenset[str]) -> bool:
-    """The variant rule in words: a mark of the query the other lacks, or a negation of the
-    other's the query lacks (only negations are known by hash on the stored side)."""
-    return bool(qmarks - other) or any(token_hash(w) in NEGATION_HASHES for w in other - query)
+    """The variant rule in words: a mark of the query the other lacks, or a mark of the
+    other's the query lacks (records keep their marks since session 10)."""
+    return (
+        bool(qmarks - other)
+        or (not query <= other and any(w not in query for w in marks(other)))
+        or any(token_hash(w) in NEGATION_HASHES for w in other - query)
+    )
 
 
 def brute_force(steps: Sequence[Step], threshold: float, retention: float) -> list[object]:
