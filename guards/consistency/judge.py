@@ -21,7 +21,9 @@
   a negation on one side, WordNet antonyms; and, read by the offline grounding
   verifier's rules in both directions, a swapped name or frequency, swapped roles, a
   negative implicative such as "failed to", a statement the other only asks about) is a
-  contradiction; a negative implicative against a negation ("cannot reach" / "is unable
+  contradiction; a number one of them has and the other lacks ("retries 3 times" /
+  "retries several times") makes them distinct, never equivalent (a merge could lose
+  it); a negative implicative against a negation ("cannot reach" / "is unable
   to reach") is not a negation on one side, and two comparatives ("than" on both sides)
   skip the word-set antonym test, so a converse ("slower than Postgres" / "Postgres is
   faster than") is left to the grounding rules, which read it as agreement; one that
@@ -49,7 +51,7 @@ from groundwire.guards.consistency.signals import Cluster
 from groundwire.guards.grounding.lexical import analyze
 from groundwire.guards.grounding.lexical.antonyms import antonymous
 from groundwire.guards.grounding.lexical.assertion import STRONG
-from groundwire.guards.grounding.lexical.text import has_implicative
+from groundwire.guards.grounding.lexical.text import NUMBER_WORDS, has_implicative
 from groundwire.topics.memory import MemoryRecord
 from groundwire.topics.records import SourceTurn
 from groundwire.topics.vocab import ConsistencyVerdict
@@ -80,6 +82,18 @@ class Judge(Protocol):
 
 def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.casefold().replace("n't", " not")))
+
+
+def _one_sided_number(a: str, b: str) -> str | None:
+    """A count or measure (digits, or a cardinal number word: "three", "dozen", "half")
+    one text has and the other lacks, or None; a frequency word ("daily" beside
+    "nightly") is not counted here."""
+    wa, wb = _words(a), _words(b)
+    for w in sorted(wa ^ wb):
+        value = NUMBER_WORDS.get(w)
+        if any(c.isdigit() for c in w) or (value is not None and "/" not in value):
+            return w
+    return None
 
 
 def _implicative(text: str) -> bool:
@@ -189,6 +203,11 @@ def _pair(a: MemoryRecord, b: MemoryRecord) -> tuple[ConsistencyVerdict, str]:
     if weaker:
         why = "one only hedges, plans or conditions what the other states"
         return ConsistencyVerdict.DISTINCT, why
+    one_sided = _one_sided_number(a.content, b.content)
+    if one_sided is not None:
+        # "retries 3 times" / "retries several times": not the same statement; merged,
+        # the number could be lost with the memory that is not kept
+        return ConsistencyVerdict.DISTINCT, f"a number on one side only: {one_sided}"
     oa, ob = object_key(a.object), object_key(b.object)
     if oa and ob and oa != ob:
         return ConsistencyVerdict.DISTINCT, f"different objects: {a.object} / {b.object}"

@@ -497,3 +497,22 @@ def test_scan_is_linear_in_practice() -> None:
     assert find_clusters(memories, CFG, SemanticIndex(CFG), stats) == []
     assert stats.candidate_pairs < 2 * n
     assert timedelta(days=CFG.signals.temporal_drift_days) == timedelta(days=30)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (
+            "The nightly export retries 3 times before it pages the on-call",
+            "The nightly export retries several times before it pages the on-call",
+        ),
+        ("The cluster runs three nodes in Frankfurt", "The cluster runs nodes in Frankfurt"),
+    ],
+)
+def test_a_number_on_one_side_only_is_never_merged(a: str, b: str) -> None:
+    """Not a contradiction, not the same statement: distinct, so no merge drops it."""
+    pair = [memory("a", a), memory("b", b)]
+    cluster = Cluster(tuple(pair), frozenset({ConsistencySignal.SEMANTIC}))
+    judgement = rule_verdict(cluster, CFG)
+    assert judgement.verdict is ConsistencyVerdict.DISTINCT
+    assert "a number on one side only" in judgement.reason
