@@ -39,6 +39,9 @@ from groundwire.guards.dedup.minhash import (
     NEGATION_HASHES,
     jaccard,
     marks,
+    order_words,
+    ordered_tokens,
+    reversed_roles,
     token_hash,
     tokenize,
 )
@@ -118,24 +121,31 @@ Answer = tuple[str | None, str | None]  # (duplicate of, variant of)
 def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
     """Sequential exact scan (length filter only: J > t needs min/max size > t). A memory
     above the threshold that the claim differs from in a negation or a number makes it a
-    variant (docs/dedup.md §Variants), which is queued, not stored: it is not kept here."""
-    memories: dict[str, dict[int, list[tuple[str, frozenset[str]]]]] = {}
+    variant (docs/dedup.md §Variants), which is queued, not stored: it is not kept here; so
+    is one the claim has every word of but with roles swapped, or one whose own negation or
+    number the claim dropped."""
+    memories: dict[str, dict[int, list[tuple[str, frozenset[str], dict[int, int]]]]] = {}
     out: list[Answer] = []
     for req in requests:
-        toks = tokenize(req.text)
+        words = ordered_tokens(req.text)
+        toks = frozenset(words)
         qmarks = frozenset(marks(toks))
+        order = [token_hash(w) for w in order_words(words)]
         by_len = memories.setdefault(req.tenant_id, {})
         best: tuple[float, str] | None = None
         variant: tuple[float, str] | None = None
         n = len(toks)
         lo, hi = int(n * threshold), int(n / threshold) + 1 if threshold > 0 else 10**9
         for size in range(lo, hi + 1):
-            for cid, mem in by_len.get(size, ()):
+            for cid, mem, places in by_len.get(size, ()):
                 j = jaccard(toks, mem)
                 if j <= threshold:
                     continue
-                differs = bool(qmarks - mem) or any(
-                    token_hash(w) in NEGATION_HASHES for w in mem - toks
+                differs = (
+                    bool(qmarks - mem)
+                    or (not toks <= mem and any(w not in toks for w in marks(mem)))
+                    or any(token_hash(w) in NEGATION_HASHES for w in mem - toks)
+                    or (bool(order) and reversed_roles(order, places))
                 )
                 if differs and (variant is None or j > variant[0]):
                     variant = (j, cid)
@@ -143,7 +153,8 @@ def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
                     best = (j, cid)
         out.append((best[1], None) if best else (None, variant[1] if variant else None))
         if best is None and variant is None and toks and req.insert:
-            by_len.setdefault(n, []).append((req.claim_id, toks))
+            places = {token_hash(w): i for i, w in enumerate(words)}
+            by_len.setdefault(n, []).append((req.claim_id, toks, places))
     return out
 
 

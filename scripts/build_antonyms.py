@@ -94,12 +94,16 @@ def _word(raw: str) -> str:
     return _ADJ_MARKER.sub("", raw).lower()
 
 
-def parse_data(text: str, pos: str) -> tuple[dict[Synset, list[str]], list[tuple], list[tuple]]:
-    """Synset words, antonym pointers (synset, word no, synset, word no) and
-    similar-to pointers (satellite -> head) of one data.<pos> file."""
+def parse_data(
+    text: str, pos: str
+) -> tuple[dict[Synset, list[str]], list[tuple], list[tuple], list[tuple]]:
+    """Synset words, antonym pointers (synset, word no, synset, word no), similar-to
+    pointers (satellite -> head) and verb hypernym pointers (troponym -> verb) of one
+    data.<pos> file."""
     words: dict[Synset, list[str]] = {}
     antonyms: list[tuple[Synset, int, Synset, int]] = []
     similar: list[tuple[Synset, Synset]] = []
+    hypernyms: list[tuple[Synset, Synset]] = []
     for line in text.splitlines():
         if not line or line.startswith("  "):  # the licence header
             continue
@@ -116,7 +120,35 @@ def parse_data(text: str, pos: str) -> tuple[dict[Synset, list[str]], list[tuple
                 antonyms.append((key, int(srctgt[:2], 16), other, int(srctgt[2:], 16)))
             elif symbol == "&" and ss_type == "s":
                 similar.append((key, other))
-    return words, antonyms, similar
+            elif symbol == "@" and pos == "v" and tpos == "v":
+                hypernyms.append((key, other))
+    return words, antonyms, similar, hypernyms
+
+
+def verb_uses(index_sense: str) -> dict[str, dict[int, int]]:
+    """verb lemma -> {synset offset: SemCor-tagged uses of that sense} (index.sense)."""
+    uses: dict[str, dict[int, int]] = defaultdict(dict)
+    for line in index_sense.splitlines():
+        key, offset, _number, count = line.split()
+        lemma, _, rest = key.partition("%")
+        if rest.startswith("2:"):
+            uses[lemma.lower()][int(offset)] = int(count)
+    return uses
+
+
+# A troponym sense must carry at least this share of the word's SemCor-tagged verb uses
+# (or be the only verb sense of an untagged word): grow means increase in 31% of its
+# tagged uses, go means exit in 8% (it is mostly travel), take means buy in almost none.
+COMMON_SHARE = 0.10
+
+
+def common_sense(uses: dict[str, dict[int, int]], word: str, offset: int) -> bool:
+    """Is `offset` a common reading of the verb `word`?"""
+    senses = uses.get(word, {})
+    total = sum(senses.values())
+    if total == 0:
+        return len(senses) == 1
+    return senses.get(offset, 0) >= COMMON_SHARE * total
 
 
 @dataclass
@@ -125,6 +157,7 @@ class Built:
     licence: str  # the contents of WORDNET-LICENSE.txt
     stats: dict[str, int]
     codes: dict[str, list[int]]  # word -> its codes (4 * axle + 2 * side + satellite)
+    tro_codes: dict[str, list[int]]  # word -> codes inherited as a verb's troponym
     axles: list[str]  # axle number -> the WordNet pointer it comes from
 
 
@@ -137,14 +170,17 @@ def build(jar: Path) -> Built:
     words: dict[Synset, list[str]] = {}
     antonyms: list[tuple[Synset, int, Synset, int]] = []
     similar: list[tuple[Synset, Synset]] = []
+    hypernyms: list[tuple[Synset, Synset]] = []
     exceptions: dict[str, set[str]] = defaultdict(set)
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         licence_src = z.read(INNER + "data.adj").decode("utf-8")
+        uses = verb_uses(z.read(INNER + "index.sense").decode("utf-8"))
         for pos, name in POS_FILES.items():
-            w, a, s = parse_data(z.read(INNER + f"data.{name}").decode("utf-8"), pos)
+            w, a, s, h = parse_data(z.read(INNER + f"data.{name}").decode("utf-8"), pos)
             words.update(w)
             antonyms += a
             similar += s
+            hypernyms += h
             for line in z.read(INNER + f"{name}.exc").decode("utf-8").splitlines():
                 form, *lemmas = line.split()
                 for lemma in lemmas:
@@ -159,6 +195,15 @@ def build(jar: Path) -> Built:
     satellites: dict[Synset, list[Synset]] = defaultdict(list)  # head -> its satellites
     for satellite, head in similar:
         satellites[head].append(satellite)
+    troponyms: dict[Synset, list[Synset]] = defaultdict(list)  # verb -> its troponyms
+
+    def common(synset: Synset) -> set[str]:
+        return {w for w in plain(words[synset]) if common_sense(uses, w, synset[1])}
+
+    has_hypernym: set[Synset] = set()
+    for troponym, verb in hypernyms:
+        troponyms[verb].append(troponym)
+        has_hypernym.add(troponym)
     pairs: set[tuple[Synset, Synset]] = set()
     morphological = 0
     for s1, w1, s2, w2 in antonyms:
@@ -167,8 +212,9 @@ def build(jar: Path) -> Built:
         if any(x == p + y for p in NEGATING_PREFIXES for x, y in ((a, b), (b, a))):
             morphological += 1
     codes: dict[str, list[int]] = defaultdict(list)
+    tro_codes: dict[str, list[int]] = defaultdict(list)  # inherited by verb troponyms
     axles: list[str] = []
-    indirect = 0
+    indirect = inherited = 0
     for p, (s1, s2) in enumerate(sorted(pairs)):
         axles.append(f"{name(s1)} ! {name(s2)}")
         left, right = plain(words[s1]), plain(words[s2])
@@ -182,11 +228,26 @@ def build(jar: Path) -> Built:
             for w in sorted(group):
                 if 4 * p + code not in codes[w]:
                     codes[w].append(4 * p + code)
+        # a verb's troponyms (ways of doing it: grow, swell, balloon are ways to increase)
+        # take its side of the pair, so grow stands against decrease and shrink; kept in
+        # a block of their own, so they widen antonymy and nothing else (lemma matching)
+        # not below a unique beginner (a verb with no hypernym of its own: act, change,
+        # move, travel), whose troponyms span whole domains (help is a way to act)
+        # and only the words for which that sense is a common reading (`common_sense`)
+        tro_l = [common(t) for t in troponyms.get(s1, ())] if s1 in has_hypernym else []
+        tro_r = [common(t) for t in troponyms.get(s2, ())] if s2 in has_hypernym else []
+        left_t, right_t = left.union(*tro_l), right.union(*tro_r)
+        inherited += len(tro_l) + len(tro_r)
+        for group, code in ((left_t - left - right_t, 0), (right_t - right - left_t, 2)):
+            for w in sorted(group):
+                if 4 * p + code not in tro_codes[w]:
+                    tro_codes[w].append(4 * p + code)
     stats = {
         "antonym pointers": len(antonyms),
         "of them morphological negation (un-, in-, dis-, non-, ...)": morphological,
         "antonymous synset pairs (axles)": len(pairs),
         "satellite synsets on an axle (indirect antonyms)": indirect,
+        "troponym synsets on a verb axle (inherited antonyms)": inherited,
     }
     header = [
         "# Antonyms from WordNet 3.1 (Princeton University), see WORDNET-LICENSE.txt.",
@@ -195,19 +256,23 @@ def build(jar: Path) -> Built:
         "# of antonym pair a (two synsets WordNet makes antonyms), in the synset itself (sat=0)",
         "# or in a satellite adjective similar to it (sat=1). Two words are antonyms when they",
         "# are on opposite sides of one pair and not both satellites. Block 3: inflected form",
-        "# <TAB> lemmas (WordNet's exception lists). `build_antonyms.py --explain A B` shows",
-        "# the WordNet synsets behind a pair.",
+        "# <TAB> lemmas (WordNet's exception lists). Block 4: word <TAB> codes it inherits as",
+        "# a troponym of a verb on a pair (grow, a way to increase, against decrease); used",
+        "# for antonymy only. `build_antonyms.py --explain A B` shows the WordNet synsets.",
     ]
     body = [f"{w}\t{' '.join(map(str, sorted(c)))}" for w, c in sorted(codes.items())]
+    troponyms_body = [f"{w}\t{' '.join(map(str, sorted(c)))}" for w, c in sorted(tro_codes.items())]
     inflections = []
     for form in sorted(exceptions):
-        bases = sorted(b for b in exceptions[form] if b in codes and b != form)
+        bases = sorted(b for b in exceptions[form] if (b in codes or b in tro_codes) and b != form)
         if bases and _ONE_WORD.match(form):
             inflections.append(f"{form}\t{' '.join(bases)}")
     stats["lemmas"] = len(codes)
+    stats["lemmas with inherited (troponym) codes"] = len(tro_codes)
     stats["exception forms"] = len(inflections)
-    table = "\n\n".join("\n".join(block) for block in (header, body, inflections)) + "\n"
-    return Built(table, _licence(licence_src), stats, dict(codes), axles)
+    blocks = (header, body, inflections, troponyms_body)
+    table = "\n\n".join("\n".join(block) for block in blocks) + "\n"
+    return Built(table, _licence(licence_src), stats, dict(codes), dict(tro_codes), axles)
 
 
 def _licence(text: str) -> str:
@@ -229,11 +294,13 @@ def _licence(text: str) -> str:
 def explain(built: Built, a: str, b: str) -> list[str]:
     """The WordNet antonym pairs that make lemmas `a` and `b` antonyms in the table."""
     out = []
-    for ca in built.codes.get(a, ()):
-        for cb in built.codes.get(b, ()):
+    for ca in built.codes.get(a, []) + built.tro_codes.get(a, []):
+        for cb in built.codes.get(b, []) + built.tro_codes.get(b, []):
             same_axle, other_side = ca >> 2 == cb >> 2, (ca >> 1) & 1 != (cb >> 1) & 1
             if same_axle and other_side and not (ca & 1 and cb & 1):
                 how = " (via a similar-to satellite)" if (ca | cb) & 1 else ""
+                if ca not in built.codes.get(a, []) or cb not in built.codes.get(b, []):
+                    how += " (via a troponym)"
                 out.append(built.axles[ca >> 2] + how)
     return out
 

@@ -21,8 +21,14 @@
   a negation on one side, WordNet antonyms; and, read by the offline grounding
   verifier's rules in both directions, a swapped name or frequency, swapped roles, a
   negative implicative such as "failed to", a statement the other only asks about) is a
-  contradiction; one that only hedges, plans or conditions what the other states is
-  distinct (never merged into it); the same object, or the same statement in other
+  contradiction; a number one of them has and the other lacks ("retries 3 times" /
+  "retries several times") makes them distinct, never equivalent (a merge could lose
+  it); a negative implicative against a negation ("cannot reach" / "is unable
+  to reach") is not a negation on one side, and two comparatives ("than" on both sides)
+  skip the word-set antonym test, so a converse ("slower than Postgres" / "Postgres is
+  faster than") is left to the grounding rules, which read it as agreement; one that
+  only hedges, plans or conditions what the other states is distinct (never merged
+  into it); the same object, or the same statement in other
   words, is equivalent; anything mixed stays distinct (no automatic merge on doubt).
 
 `LlmJudge` (guards/consistency/llm_judge.py) asks a model the same question; a call that
@@ -45,6 +51,7 @@ from groundwire.guards.consistency.signals import Cluster
 from groundwire.guards.grounding.lexical import analyze
 from groundwire.guards.grounding.lexical.antonyms import antonymous
 from groundwire.guards.grounding.lexical.assertion import STRONG
+from groundwire.guards.grounding.lexical.text import NUMBER_WORDS, has_implicative
 from groundwire.topics.memory import MemoryRecord
 from groundwire.topics.records import SourceTurn
 from groundwire.topics.vocab import ConsistencyVerdict
@@ -75,6 +82,23 @@ class Judge(Protocol):
 
 def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.casefold().replace("n't", " not")))
+
+
+def _one_sided_number(a: str, b: str) -> str | None:
+    """A count or measure (digits, or a cardinal number word: "three", "dozen", "half")
+    one text has and the other lacks, or None; a frequency word ("daily" beside
+    "nightly") is not counted here."""
+    wa, wb = _words(a), _words(b)
+    for w in sorted(wa ^ wb):
+        value = NUMBER_WORDS.get(w)
+        if any(c.isdigit() for c in w) or (value is not None and "/" not in value):
+            return w
+    return None
+
+
+def _implicative(text: str) -> bool:
+    """A negative implicative denies what follows ("failed to sign", "is unable to")."""
+    return has_implicative(_WORD.findall(text.casefold()))
 
 
 def _days(delta: timedelta) -> str:
@@ -115,12 +139,19 @@ def _conflict(a: str, b: str) -> tuple[str | None, bool]:
     nums_b = {w for w in only_b if any(c.isdigit() for c in w)}
     if nums_a and nums_b:
         return f"different numbers: {sorted(nums_a)[0]} / {sorted(nums_b)[0]}", False
-    if (wa & _NEGATIONS) != (wb & _NEGATIONS):
+    neg_a, neg_b = wa & _NEGATIONS, wb & _NEGATIONS
+    if neg_a != neg_b and not (
+        # "cannot reach" / "is unable to reach": a negative implicative denies as well
+        (not neg_a and _implicative(a) and neg_b) or (not neg_b and _implicative(b) and neg_a)
+    ):
         return "a negation on one side", False
-    for x in sorted(only_a)[:_MAX_DIFF]:
-        for y in sorted(only_b)[:_MAX_DIFF]:
-            if antonymous(x, y):
-                return f"opposite words: {x} / {y}", False
+    # two comparatives ("than" on both sides) may be converses ("slower than Postgres" /
+    # "Postgres is faster than"): the grounding rules below read which side is which
+    if not ("than" in wa and "than" in wb):
+        for x in sorted(only_a)[:_MAX_DIFF]:
+            for y in sorted(only_b)[:_MAX_DIFF]:
+                if antonymous(x, y):
+                    return f"opposite words: {x} / {y}", False
     # what word sets cannot see: who did what to whom, "failed to", "weekly" / "nightly"
     why, weaker_b = _read_against(a, b)
     if why is not None:
@@ -172,6 +203,11 @@ def _pair(a: MemoryRecord, b: MemoryRecord) -> tuple[ConsistencyVerdict, str]:
     if weaker:
         why = "one only hedges, plans or conditions what the other states"
         return ConsistencyVerdict.DISTINCT, why
+    one_sided = _one_sided_number(a.content, b.content)
+    if one_sided is not None:
+        # "retries 3 times" / "retries several times": not the same statement; merged,
+        # the number could be lost with the memory that is not kept
+        return ConsistencyVerdict.DISTINCT, f"a number on one side only: {one_sided}"
     oa, ob = object_key(a.object), object_key(b.object)
     if oa and ob and oa != ob:
         return ConsistencyVerdict.DISTINCT, f"different objects: {a.object} / {b.object}"

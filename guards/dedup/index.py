@@ -46,6 +46,8 @@ from groundwire.guards.dedup.minhash import (
     hash_token_sets,
     jaccard,
     marks,
+    order_words,
+    ordered_tokens,
     token_hash,
     tokenize,
 )
@@ -86,6 +88,11 @@ def _mark_hashes(words: frozenset[str]) -> tuple[int, ...]:
     """The hashes of a claim's negations and numbers (most claims have none)."""
     found = marks(words)
     return tuple(token_hash(w) for w in found) if found else ()
+
+
+def _order_hashes(tokens: tuple[str, ...]) -> tuple[int, ...]:
+    """The hashes of a claim's content words in order (the role-swap check)."""
+    return tuple(map(token_hash, order_words(tokens)))
 
 
 def _failed(reason: str) -> DedupResult:
@@ -158,21 +165,21 @@ class MinHashDedupIndex:
 
     def fingerprints(self, texts: Sequence[str]) -> list[Fingerprint]:
         """Hashed word sets and band keys of many texts, signatures in one numpy pass."""
-        return self.hasher.fingerprints(hash_token_sets([tokenize(t) for t in texts]))
+        return self.hasher.fingerprints(hash_token_sets([ordered_tokens(t) for t in texts]))
 
     async def check_and_insert(self, batch: Sequence[DedupRequest]) -> list[DedupResult]:
         results: list[DedupResult | None] = [None] * len(batch)
         groups: dict[str, list[Item]] = {}
         positions: dict[str, list[int]] = {}
         try:
-            word_sets: list[frozenset[str]] = []
+            word_sets: list[tuple[str, ...]] = []
             valid: list[int] = []
             for i, req in enumerate(batch):
                 problem = self._validate(req)
                 if problem:
                     results[i] = _failed(problem)
                     continue
-                words = tokenize(req.text)
+                words = ordered_tokens(req.text)
                 if len(words) > self.cfg.max_tokens:
                     results[i] = _failed(
                         f"text has {len(words)} distinct words, limit {self.cfg.max_tokens}"
@@ -190,7 +197,15 @@ class MinHashDedupIndex:
                     salt = salts[req.scope] = scope_salt(req.scope)
                 mode = (PENDING if req.pending else MEMORY) if req.insert else LOOK
                 fp = _salted(fp, salt) if salt else fp
-                item = Item(req.claim_id, mode, fp, salt, _mark_hashes(word_sets[k]))
+                words = word_sets[k]
+                item = Item(
+                    req.claim_id,
+                    mode,
+                    fp,
+                    salt,
+                    _mark_hashes(frozenset(words)),
+                    _order_hashes(words),
+                )
                 group = groups.get(req.tenant_id)
                 if group is None:
                     group = groups[req.tenant_id] = []
@@ -280,8 +295,10 @@ class MinHashDedupIndex:
         problem = self._validate(DedupRequest(tenant_id, claim_id, text or ""))
         if problem:
             raise ValueError(problem)
-        marks = _mark_hashes(tokenize(text)) if text else ()
-        d = await self._promote_pending(tenant_id, claim_id, marks)
+        words = ordered_tokens(text) if text else ()
+        marks = _mark_hashes(frozenset(words)) if words else ()
+        order = _order_hashes(words) if words else ()
+        d = await self._promote_pending(tenant_id, claim_id, marks, order)
         if d.status == DUPLICATE:
             return DedupResult(True, d.duplicate_of, d.similarity)
         if d.status != NOT_PENDING:
@@ -295,19 +312,24 @@ class MinHashDedupIndex:
             raise DedupStoreError(result.error or "dedup promote failed")
         if result.variant_of is not None:
             # checked in as a variant, so queued as pending: approved, it is a memory
-            d = await self._promote_pending(tenant_id, claim_id, marks)
+            d = await self._promote_pending(tenant_id, claim_id, marks, order)
             if d.status == DUPLICATE:  # a copy approved in between
                 return DedupResult(True, d.duplicate_of, d.similarity)
             return DedupResult(False)
         return DedupResult(result.is_duplicate, result.duplicate_of, result.similarity)
 
     async def _promote_pending(
-        self, tenant_id: str, claim_id: str, marks: tuple[int, ...]
+        self, tenant_id: str, claim_id: str, marks: tuple[int, ...], order: tuple[int, ...]
     ) -> Decision:
         try:
             async with asyncio.timeout(self._batch_timeout_s):
                 return await self.store.promote(
-                    tenant_id, claim_id, self.cfg.threshold, now_ms=self._now_ms(), marks=marks
+                    tenant_id,
+                    claim_id,
+                    self.cfg.threshold,
+                    now_ms=self._now_ms(),
+                    marks=marks,
+                    order=order,
                 )
         except DedupStoreError:
             raise

@@ -31,8 +31,13 @@ Key layout for tenant T under prefix P (all in T's slot):
 
 Record header: 2 bytes, the claim_id's length; its high bit says an 8-byte scope salt
 follows the claim_id (dedup scope `user` / `user_and_type`: band keys are salted per scope,
-and `remove` needs the salt to find them again). Pending records keep their band keys so
-an expired entry can be purged inside the script.
+and `remove` needs the salt to find them again); the next bit says the token hashes are in
+the order their words first occur in the text (every record written since session 10;
+older ones are never read for order: the role-swap check of docs/dedup.md §Variants skips
+them); the next bit says a count byte and the text's marks (its negations and numbers,
+4-byte hashes, at most 255) follow the salt, so a claim that drops one of them is a
+variant (session 10; older records only have their negations recognised, by hash).
+Pending records keep their band keys so an expired entry can be purged inside the script.
 
 Band keys live in many small hashes instead of one big one so that each stays in Redis'
 compact listpack encoding (about 15 bytes per entry instead of about 70 in a hashtable).
@@ -50,12 +55,14 @@ from groundwire.guards.dedup.minhash import NEGATION_HASHES
 PURGE_PER_CALL = 64
 
 
+def _lua_bytes(h: int) -> str:
+    """A 4-byte big-endian token hash as a Lua string literal."""
+    return '"' + "".join(f"\\{b:03d}" for b in h.to_bytes(4, "big")) + '"'
+
+
 def _negations_table() -> str:
     """The negations' token hashes as a Lua set of 4-byte big-endian strings."""
-    keys = (
-        '["' + "".join(f"\\{b:03d}" for b in h.to_bytes(4, "big")) + '"]=true'
-        for h in sorted(NEGATION_HASHES)
-    )
+    keys = (f"[{_lua_bytes(h)}]=true" for h in sorted(NEGATION_HASHES))
     return "local NEGATIONS = {" + ", ".join(keys) + "}\n"
 
 
@@ -99,7 +106,9 @@ local function save_meta()
              'entries', entries, 'pnext', pnext)
 end
 
--- a record's claim_id length and the position after its claim_id and salt
+-- a record's claim_id length, the position after its claim_id, salt and marks, whether
+-- its token hashes are in the text's order (records written before that was kept are
+-- not), and where its marks (negations and numbers, 4-byte hashes) start and end
 local function header(blob)
   local l = string.byte(blob, 1) * 256 + string.byte(blob, 2)
   local extra = 0
@@ -107,7 +116,24 @@ local function header(blob)
     l = l - 32768
     extra = 8
   end
-  return l, 3 + l + extra
+  local ordered = false
+  if l >= 16384 then
+    l = l - 16384
+    ordered = true
+  end
+  local marked = false
+  if l >= 8192 then -- a count byte and the marks follow the salt
+    l = l - 8192
+    marked = true
+  end
+  local pos = 3 + l + extra
+  local mfrom, mto = pos, pos - 1
+  if marked then
+    local m = string.byte(blob, pos)
+    mfrom, mto = pos + 1, pos + 4 * m
+    pos = pos + 1 + 4 * m
+  end
+  return l, pos, ordered, mfrom, mto
 end
 
 -- a pending record: claim_id, band keys, position of the first token hash
@@ -183,16 +209,42 @@ end
 
 -- the claim and a near-duplicate (a record from `from`) differ in a mark: one of the
 -- claim's negations or numbers (`qmarks`, 4-byte hashes) is not in the record, or one of
--- the record's negations is not in the claim
-local function differs(qset, qmarks, blob, from)
+-- the record's negations is not in the claim; or, for a record whose hashes are in the
+-- text's order, three of the claim's content words (`qorder`, in the claim's order)
+-- stand in the reverse order in it: swapped roles (minhash.py `reversed_roles`, the same
+-- loop)
+local function differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto, novel)
+  -- one of the record's own marks is not in the claim: a negation, or a number with
+  -- another word in its place (`novel`: the claim has a word the record lacks; a claim
+  -- that only leaves a number out says less, not something else)
+  for j = mfrom, mto - 3, 4 do
+    local t = string.sub(blob, j, j + 3)
+    if not qset[t] and (novel or NEGATIONS[t]) then return true end
+  end
   local cset = {}
+  local k = 0
   for j = from, #blob - 3, 4 do
     local t = string.sub(blob, j, j + 3)
     if NEGATIONS[t] and not qset[t] then return true end
-    cset[t] = true
+    k = k + 1
+    cset[t] = k
   end
   for i = 1, #qmarks - 3, 4 do
     if not cset[string.sub(qmarks, i, i + 3)] then return true end
+  end
+  if not ordered or #qorder < 12 then return false end
+  -- the record's places of the claim's content words, in the claim's order
+  local q = {}
+  for i = 1, #qorder - 3, 4 do
+    local p = cset[string.sub(qorder, i, i + 3)]
+    if p then q[#q + 1] = p end
+  end
+  for j = 2, #q - 1 do
+    local mid, before = q[j], false
+    for i = 1, j - 1 do if q[i] > mid then before = true break end end
+    if before then
+      for i = j + 1, #q do if q[i] < mid then return true end end
+    end
   end
   return false
 end
@@ -202,7 +254,7 @@ end
 -- or nil, the same for pending entries, the band lookups (kept for an insert), and the
 -- most similar memory above the threshold that the query differs from in a mark (a
 -- variant; pending entries it differs from are no match at all).
-local function scan(qset, qn, bands, threshold, now, qmarks)
+local function scan(qset, qn, bands, threshold, now, qmarks, qorder)
   local bkeys, bshards, bvals = {}, {}, {}
   local mb, pb, vb = nil, nil, nil
   if qn == 0 then return mb, pb, bkeys, bshards, bvals, vb end
@@ -223,27 +275,30 @@ local function scan(qset, qn, bands, threshold, now, qmarks)
             local blob = live_pending(pid, now) and redis.call('HGET', prec, pid)
             if blob then
               local cid, _, from = pending_parts(blob)
+              local _, _, ordered, mfrom, mto = header(blob)
               local inter, cn = overlap(qset, blob, from)
               local union = qn + cn - inter
               local sim = inter / union
               local id = tonumber(pid)
               if sim > threshold and (pb == nil or sim > pb[5]
                                       or (sim == pb[5] and id < pb[1]))
-                 and not differs(qset, qmarks, blob, from) then
+                 and not differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto,
+                                 inter < qn) then
                 pb = {id, cid, inter, union, sim}
               end
             end
           else
             local blob = redis.call('HGET', rec, sid)
             if blob then
-              local l, from = header(blob)
+              local l, from, ordered, mfrom, mto = header(blob)
               local inter, cn = overlap(qset, blob, from)
               local union = qn + cn - inter
               local sim = inter / union
               local id = tonumber(sid)
               if sim > threshold then
                 local best = mb
-                local variant = differs(qset, qmarks, blob, from)
+                local variant = differs(qset, qmarks, blob, from, qorder, ordered, mfrom,
+                                        mto, inter < qn)
                 if variant then best = vb end
                 if best == nil or sim > best[5] or (sim == best[5] and id < best[1]) then
                   best = {id, string.sub(blob, 3, 2 + l), inter, union, sim}
@@ -259,10 +314,16 @@ local function scan(qset, qn, bands, threshold, now, qmarks)
   return mb, pb, bkeys, bshards, bvals, vb
 end
 
-local function record_head(cid, salt)
-  local l = #cid
+local function record_head(cid, salt, marks)
+  local l = #cid + 16384 -- the token hashes follow in the text's order
   if #salt == 8 then l = l + 32768 end
-  return string.char(math.floor(l / 256), l % 256) .. cid .. salt
+  local tail = ''
+  if #marks >= 4 then -- the text's marks, so a claim that drops one is a variant
+    local m = math.min(math.floor(#marks / 4), 255)
+    l = l + 8192
+    tail = string.char(m) .. string.sub(marks, 1, 4 * m)
+  end
+  return string.char(math.floor(l / 256), l % 256) .. cid .. salt .. tail
 end
 """
 )
@@ -278,14 +339,16 @@ local n = tonumber(ARGV[4])
 -- counts: 2 bytes per claim (token count); alltoks: every claim's 4-byte token hashes
 -- back to back; allbands: bw bytes per claim; salts: 8 bytes per claim, or empty when no
 -- claim has one; mcounts: 2 bytes per claim (its marks: negations and numbers); allmarks:
--- every claim's 4-byte mark hashes back to back; then one claim_id per claim from ARGV[15]
+-- every claim's 4-byte mark hashes back to back; ocounts, allorder: the same for its
+-- content words in order (the role-swap check); then one claim_id per claim from ARGV[17]
 local flags, counts, alltoks, allbands = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local bw = tonumber(ARGV[9])
 local now = tonumber(ARGV[10])
 local pending_until = ARGV[11]
 local salts = ARGV[12]
 local mcounts, allmarks = ARGV[13], ARGV[14]
-local mpos = 1
+local ocounts, allorder = ARGV[15], ARGV[16]
+local mpos, opos = 1, 1
 local no_salt = string.rep('\0', 8)
 local nb_bytes = string.char(math.floor(bw / 8 / 256), (bw / 8) % 256)
 local tpos = 1
@@ -341,7 +404,7 @@ local function answer(c, code, best)
   out[#out + 1] = best[2]; out[#out + 1] = best[3]; out[#out + 1] = best[4]
 end
 for c = 0, n - 1 do
-  local cid = ARGV[15 + c]
+  local cid = ARGV[17 + c]
   local mode = string.byte(flags, c + 1)
   local cnt = string.byte(counts, 2 * c + 1) * 256 + string.byte(counts, 2 * c + 2)
   local toks = string.sub(alltoks, tpos, tpos + 4 * cnt - 1)
@@ -350,6 +413,9 @@ for c = 0, n - 1 do
   local mcnt = string.byte(mcounts, 2 * c + 1) * 256 + string.byte(mcounts, 2 * c + 2)
   local qmarks = string.sub(allmarks, mpos, mpos + 4 * mcnt - 1)
   mpos = mpos + 4 * mcnt
+  local ocnt = string.byte(ocounts, 2 * c + 1) * 256 + string.byte(ocounts, 2 * c + 2)
+  local qorder = string.sub(allorder, opos, opos + 4 * ocnt - 1)
+  opos = opos + 4 * ocnt
   local known = redis.call('HEXISTS', ids, cid) == 1
   local queued = false
   if not known then
@@ -370,13 +436,14 @@ for c = 0, n - 1 do
     local vb = nil
     if queued and mode == 49 then
       local qset, qn = token_set(toks)
-      vb = select(6, scan(qset, qn, bands, threshold, now, qmarks))
+      vb = select(6, scan(qset, qn, bands, threshold, now, qmarks, qorder))
     end
     if vb then answer(c, '5', vb) else status[c + 1] = '1' end
   else
     local qset, qn = token_set(toks)
     -- band lookups are kept for the insert below: nothing writes in between
-    local mb, pb, bkeys, bshards, bvals, vb = scan(qset, qn, bands, threshold, now, qmarks)
+    local mb, pb, bkeys, bshards, bvals, vb = scan(qset, qn, bands, threshold, now, qmarks,
+                                                   qorder)
     if mb then
       answer(c, '2', mb)
     else
@@ -397,13 +464,14 @@ for c = 0, n - 1 do
           local sid = tostring(next_id)
           next_id = next_id + 1
           redis.call('HSET', ids, cid, sid)
-          redis.call('HSET', rec, sid, record_head(cid, salt) .. toks)
+          redis.call('HSET', rec, sid, record_head(cid, salt, qmarks) .. toks)
           add_postings(bkeys, bshards, bvals, sid)
         else
           local pid = tostring(pnext)
           pnext = pnext + 1
           redis.call('HSET', pids, cid, pid)
-          redis.call('HSET', prec, pid, record_head(cid, salt) .. nb_bytes .. bands .. toks)
+          redis.call('HSET', prec, pid,
+                     record_head(cid, salt, qmarks) .. nb_bytes .. bands .. toks)
           redis.call('ZADD', pexp, pending_until, pid)
           add_postings(bkeys, bshards, bvals, 'p' .. pid)
         end
@@ -431,7 +499,13 @@ if l >= 32768 then
   l = l - 32768
   extra = 8
 end
-return {sid, string.sub(blob, 3 + l, 2 + l + extra), string.sub(blob, 3 + l + extra)}
+if l >= 16384 then l = l - 16384 end -- token hashes in the text's order
+local skip = 0
+if l >= 8192 then -- the record's marks: a count byte and 4 bytes each
+  l = l - 8192
+  skip = 1 + 4 * string.byte(blob, 3 + l + extra)
+end
+return {sid, string.sub(blob, 3 + l, 2 + l + extra), string.sub(blob, 3 + l + extra + skip)}
 """
 
 # ARGV: band prefix, claim_id, memory id seen by FETCH_TOKENS, band keys blob.
@@ -461,8 +535,9 @@ return 1
 )
 
 # ARGV: band prefix, threshold, claim_id, now (ms), the claim's marks (4-byte hashes; may
-# be empty). A pending entry becomes a memory unless a memory is now its near-duplicate (a
-# memory it is a variant of does not stop it: a person approved the difference). Reply:
+# be empty), its content words in order (4-byte hashes; may be empty). A pending entry
+# becomes a memory unless a memory is now its near-duplicate (a memory it is a variant of
+# does not stop it: a person approved the difference). Reply:
 # {'0'} promoted; {'1'} already a memory; {'2', claim_id, intersection, union} a memory is
 # its near-duplicate (the pending entry is dropped, nothing is inserted); {'4'} not
 # pending (never queued, expired or discarded).
@@ -471,6 +546,7 @@ PROMOTE = (
     + r"""
 local threshold, cid, now = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
 local qmarks = ARGV[5] or ''
+local qorder = ARGV[6] or ''
 if redis.call('HEXISTS', ids, cid) == 1 then return {'1'} end
 local pid = redis.call('HGET', pids, cid)
 if not pid then return {'4'} end
@@ -484,7 +560,7 @@ local _, pos = header(blob)
 local _, bands, from = pending_parts(blob)
 local toks = string.sub(blob, from)
 local qset, qn = token_set(toks)
-local mb = scan(qset, qn, bands, threshold, now, qmarks)
+local mb = scan(qset, qn, bands, threshold, now, qmarks, qorder)
 if mb then
   purge_pending(pid)
   save_meta()

@@ -17,7 +17,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from groundwire.guards.dedup.minhash import NEGATION_HASHES, Fingerprint
+from groundwire.guards.dedup.minhash import (
+    MAX_RECORD_MARKS,
+    NEGATION_HASHES,
+    Fingerprint,
+    reversed_roles,
+)
 from groundwire.guards.dedup.store import (
     DUPLICATE,
     INDEXED,
@@ -40,6 +45,13 @@ class _Record:
     salt: int = 0
     keys: list[int] = field(default_factory=list)  # pending entries keep their band keys
     expires_ms: int = 0  # pending entries only
+    _positions: dict[int, int] | None = None  # hash -> place in `tokens` (text order)
+    marks: tuple[int, ...] = ()  # its negations and numbers (at most `MAX_RECORD_MARKS`)
+
+    def positions(self) -> dict[int, int]:
+        if self._positions is None:
+            self._positions = {h: i for i, h in enumerate(self.tokens.tolist())}
+        return self._positions
 
 
 # Postings: a memory id (>= 0) or a pending id p as -(p + 1), in one list per band key.
@@ -91,6 +103,7 @@ class _Tenant:
         threshold: float,
         now_ms: int,
         marks: tuple[int, ...] = (),
+        order: tuple[int, ...] = (),
     ) -> tuple[Decision | None, Decision | None, Decision | None]:
         """(best memory, best live pending entry, best memory it is a variant of) above
         the threshold, as decisions."""
@@ -118,7 +131,9 @@ class _Tenant:
                 sim = inter / union
                 if sim <= threshold:
                     continue
-                variant = _differs(query, marks, rec.token_set)
+                variant = _differs(query, marks, rec) or (
+                    bool(order) and reversed_roles(order, rec.positions())
+                )
                 if posting < 0 and variant:
                     continue  # a pending entry it differs from is no near-duplicate
                 current = best_v if variant else best if posting >= 0 else best_p
@@ -154,10 +169,15 @@ class _Tenant:
             self.buckets.setdefault(key, []).append(mid)
 
 
-def _differs(query: frozenset[int], marks: tuple[int, ...], other: frozenset[int]) -> bool:
+def _differs(query: frozenset[int], marks: tuple[int, ...], rec: _Record) -> bool:
     """The two word sets differ in a mark: one of the claim's negations or numbers is not
-    in the other, or one of the other's negations is not in the claim."""
-    return any(m not in other for m in marks) or any(h in NEGATION_HASHES for h in other - query)
+    in the record; one of the record's negations is not in the claim; or one of the
+    record's own numbers is not, with another word of the claim in its place (a claim that
+    only leaves a number out says less, not something else)."""
+    other = rec.token_set
+    if any(m not in other for m in marks) or any(h in NEGATION_HASHES for h in other - query):
+        return True
+    return bool(rec.marks) and not query <= other and any(m not in query for m in rec.marks)
 
 
 class MemoryStore:
@@ -199,11 +219,15 @@ class MemoryStore:
                     # a replay; one asked in as a memory was queued as a variant: still one?
                     variant = None
                     if item.mode == MEMORY:
-                        variant = state.scan(query, keys, threshold, now_ms, item.marks)[2]
+                        variant = state.scan(
+                            query, keys, threshold, now_ms, item.marks, item.order
+                        )[2]
                     out.append(variant or Decision(INDEXED))
                     continue
                 state.purge_pending(pid)
-            memory, pending, variant = state.scan(query, keys, threshold, now_ms, item.marks)
+            memory, pending, variant = state.scan(
+                query, keys, threshold, now_ms, item.marks, item.order
+            )
             if memory is not None:
                 out.append(memory)
                 continue
@@ -211,6 +235,7 @@ class MemoryStore:
             if item.mode == LOOK or not query:
                 continue
             rec = _Record(item.claim_id, fp.tokens, query, item.salt)
+            rec.marks = item.marks[:MAX_RECORD_MARKS]
             if item.mode == MEMORY and variant is None:
                 state.add_memory(rec, keys)
             else:
@@ -256,6 +281,7 @@ class MemoryStore:
         *,
         now_ms: int = 0,
         marks: tuple[int, ...] = (),
+        order: tuple[int, ...] = (),
     ) -> Decision:
         with self._lock:
             state = self._tenants.setdefault(tenant_id, _Tenant())
@@ -268,7 +294,7 @@ class MemoryStore:
             if rec is None:
                 state.purge_pending(pid)
                 return Decision(NOT_PENDING)
-            memory = state.scan(rec.token_set, rec.keys, threshold, now_ms, marks)[0]
+            memory = state.scan(rec.token_set, rec.keys, threshold, now_ms, marks, order)[0]
             state.purge_pending(pid)
             if memory is not None:
                 return memory

@@ -25,7 +25,12 @@ brute-force evaluation) see exactly the same numbers:
   ("not", "never", "doesn't") and a number ("5432", "three", "weekly"). `marks` picks
   them out of a claim; a near-duplicate whose differing words include one is a *variant*
   of the memory (docs/dedup.md §Variants), not a copy of it. The memory's side of the
-  difference is only known by hash, so there only negations count (`NEGATION_HASHES`).
+  difference is known by hash: its record keeps its own marks' hashes (records from
+  before session 10 do not: there only negations count, `NEGATION_HASHES`).
+* Word order is kept where it costs nothing: a memory's hashed words are stored in the
+  order they first occur (`ordered_tokens`), so a claim that has the memory's words with
+  two roles swapped round a third word ("Bob reports to Alice" / "Alice reports to Bob")
+  is a variant too (`order_words`, `reversed_roles`).
 """
 
 from __future__ import annotations
@@ -41,7 +46,12 @@ import numpy as np
 import numpy.typing as npt
 
 from groundwire.guards.canonical import canonical
-from groundwire.guards.grounding.lexical.text import NEGATIONS, NUMBER_WORDS
+from groundwire.guards.grounding.lexical.text import (
+    NEGATIONS,
+    NUMBER_WORDS,
+    STOPWORDS,
+    SYMMETRIC_RELATIONS,
+)
 
 # ASCII punctuation plus the typographic quotes and dashes that word processors and LLMs emit.
 _STRIP = string.punctuation + "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00ab\u00bb\u00bf\u00a1"
@@ -57,10 +67,17 @@ _CHUNK = 8192
 
 def tokenize(text: str) -> frozenset[str]:
     """The word set Jaccard is computed on (see module docstring for the normalisation)."""
+    return frozenset(ordered_tokens(text))
+
+
+def ordered_tokens(text: str) -> tuple[str, ...]:
+    """`tokenize`'s words in the order they first occur in the text: the index stores a
+    memory's hashed words in this order, so the order of its words can be compared with a
+    claim's (`order_words`) without keeping its text."""
     text = canonical(text)  # plain ASCII comes back as it is, after one byte scan
-    words = {w.strip(_STRIP) for w in text.casefold().split()}
-    words.discard("")
-    return frozenset(words)
+    words = dict.fromkeys(w.strip(_STRIP) for w in text.casefold().split())
+    words.pop("", None)
+    return tuple(words)
 
 
 # Negations as the tokenizer leaves them, also without the apostrophe chat drops ("dont").
@@ -69,6 +86,37 @@ _NEGATION_TOKENS = frozenset(NEGATIONS | {w.replace("'", "") for w in NEGATIONS 
 }
 _MARK_WORDS = _NEGATION_TOKENS | frozenset(NUMBER_WORDS)
 _DIGITS = frozenset("0123456789")
+
+
+# Relations that read both ways ("met", "and", "with"; `roles.py`) and function words are
+# neither roles nor relations.
+_NOT_ROLES = STOPWORDS | SYMMETRIC_RELATIONS
+MAX_ORDER = 32  # content words compared in order (bounds the check's work)
+MAX_RECORD_MARKS = 255  # marks a record keeps (one count byte in the Redis record)
+
+
+def order_words(tokens: Sequence[str]) -> list[str]:
+    """The claim's content words in order, for the role-swap check (docs/dedup.md
+    §Variants): "Bob reports to Alice" against the memory "Alice reports to Bob" has every
+    word of it, so only the order tells. Empty when fewer than three content words."""
+    found = [w for w in tokens if w not in _NOT_ROLES][:MAX_ORDER]
+    return found if len(found) >= 3 else []
+
+
+def reversed_roles(order: Sequence[int], positions: dict[int, int]) -> bool:
+    """Three content words of the claim (`order`: their hashes in the claim's order) stand
+    in the reverse order in the other text (`positions`: hash -> place of its first
+    occurrence): "Alice reports Bob" against "Bob reports Alice", the roles on either side
+    of the relation exchanged. A phrase moved to the front or the end keeps the relation
+    between its two roles and reverses no three words. A decreasing run of three places,
+    O(n^2) on at most `MAX_ORDER` words."""
+    q = [p for p in map(positions.get, order) if p is not None]
+    n = len(q)
+    for j in range(1, n - 1):
+        mid = q[j]
+        if any(q[i] > mid for i in range(j)) and any(q[k] < mid for k in range(j + 1, n)):
+            return True
+    return False
 
 
 def marks(words: frozenset[str]) -> list[str]:
@@ -135,15 +183,18 @@ def clear_token_cache() -> None:
     _HASH_CACHE.clear()
 
 
-def hash_tokens(tokens: frozenset[str]) -> np.ndarray:
+def hash_tokens(tokens: frozenset[str] | tuple[str, ...]) -> np.ndarray:
     """Unique 32-bit token hashes: the compact set the index stores per memory."""
     return hash_token_sets([tokens])[0]
 
 
-def hash_token_sets(token_sets: Sequence[frozenset[str]]) -> list[np.ndarray]:
+def hash_token_sets(
+    token_sets: Sequence[frozenset[str] | tuple[str, ...]],
+) -> list[np.ndarray]:
     """`hash_tokens` for many sets, built as views of one array (numpy calls per batch)."""
     get = _HASH_CACHE.get
-    lists = [{get(t) or token_hash(t) for t in s} for s in token_sets]
+    # in the order given (`ordered_tokens`: first occurrence), duplicates of a hash dropped
+    lists = [dict.fromkeys([get(t) or token_hash(t) for t in s]) for s in token_sets]
     lengths = [len(x) for x in lists]
     flat = np.fromiter(chain.from_iterable(lists), dtype=np.uint32, count=sum(lengths))
     bounds = np.cumsum(lengths).tolist()
@@ -210,7 +261,7 @@ def choose_bands(threshold: float, num_perm: int, max_miss: float) -> tuple[int,
 class Fingerprint:
     """What the index needs of one text: its hashed word set and its LSH band keys."""
 
-    tokens: np.ndarray  # sorted unique uint32 token hashes
+    tokens: np.ndarray  # unique uint32 token hashes, in the text's order when it was given
     band_keys: np.ndarray  # uint64, one per band
 
     def bands_blob(self) -> bytes:

@@ -102,6 +102,8 @@ class RedisStore:
         )
         marks = [item.marks for item in items]
         mcounts = np.fromiter((len(m) for m in marks), dtype=">u2", count=len(marks))
+        orders = [item.order for item in items]
+        ocounts = np.fromiter((len(o) for o in orders), dtype=">u2", count=len(orders))
         return [
             band_prefix,
             repr(float(threshold)),
@@ -117,6 +119,8 @@ class RedisStore:
             salts,
             mcounts.tobytes(),
             np.fromiter(chain.from_iterable(marks), dtype=">u4").tobytes(),
+            ocounts.tobytes(),
+            np.fromiter(chain.from_iterable(orders), dtype=">u4").tobytes(),
             *(item.claim_id for item in items),
         ]
 
@@ -224,10 +228,12 @@ class RedisStore:
         *,
         now_ms: int = 0,
         marks: tuple[int, ...] = (),
+        order: tuple[int, ...] = (),
     ) -> Decision:
         keys, bprefix = self.keys(tenant_id)
         marks_blob = np.array(marks, dtype=">u4").tobytes()
-        args = [bprefix, repr(float(threshold)), claim_id, now_ms, marks_blob]
+        order_blob = np.array(order, dtype=">u4").tobytes()
+        args = [bprefix, repr(float(threshold)), claim_id, now_ms, marks_blob, order_blob]
         reply = await self._evalsha(self._promote, keys, args)
         if not isinstance(reply, list) or not reply:
             raise DedupStoreError("unexpected reply shape from the promote script")

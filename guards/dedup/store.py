@@ -49,6 +49,8 @@ class Item:
     fingerprint: Fingerprint  # band keys already salted with `salt`
     salt: int = 0  # the dedup scope's salt (0: scope `tenant`, band keys unsalted)
     marks: tuple[int, ...] = ()  # hashes of its negations and numbers (`minhash.marks`)
+    # hashes of its content words in order (`minhash.order_words`): the role-swap check
+    order: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +103,7 @@ class DedupStore(Protocol):
         *,
         now_ms: int,
         marks: tuple[int, ...] = (),
+        order: tuple[int, ...] = (),
     ) -> Decision:
         """Turn a live pending entry into a memory: UNIQUE (promoted), INDEXED (already a
         memory), DUPLICATE (a memory is its near-duplicate; the entry is dropped, nothing

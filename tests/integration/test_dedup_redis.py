@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
-from groundwire.guards.dedup.minhash import jaccard, tokenize
+from groundwire.guards.dedup.minhash import jaccard, token_hash, tokenize
 from groundwire.guards.protocols import DedupRequest
 from tests.support.names import RUN
 from tests.support.redis_server import delete_prefix
@@ -272,3 +272,33 @@ async def test_pending_steps_give_identical_answers_in_both_homes(
     got_redis = await pending.run_steps(in_redis, redis_clock, steps)
     await in_redis.aclose()
     assert got_mem == got_redis == pending.brute_force(steps, c.threshold, c.pending_retention_s)
+
+
+async def test_records_keep_their_words_order_and_older_records_are_not_read_for_it(
+    index: MinHashDedupIndex, raw: aioredis.Redis, cfg: DedupConfig, unique_tenant: str
+) -> None:
+    """A record's token hashes follow its text (header bit 0x4000), so a role swap is a
+    variant (docs/dedup.md §Variants); a record written before that (no bit, hashes in any
+    order) is compared as a word set only, as before."""
+    t = unique_tenant
+    await index.check_and_insert([DedupRequest(t, "m", "alice reports to bob")])
+    prefix = f"{cfg.redis_prefix}:{{{t}}}:"
+    sid = await raw.hget(prefix + "i", "m")
+    blob = await raw.hget(prefix + "r", sid)
+    head = int.from_bytes(blob[:2], "big")
+    assert head & 0x4000 and head & 0x3FFF == 1  # ordered; claim_id "m"
+    tokens = [blob[i : i + 4] for i in range(3, len(blob), 4)]
+    assert tokens[0] == token_hash("alice").to_bytes(4, "big")
+    (swap,) = await index.check_and_insert([DedupRequest(t, "c1", "Bob reports to Alice")])
+    assert not swap.is_duplicate and swap.variant_of == "m"
+    # the record as an older version wrote it: no order bit, hashes reversed
+    legacy = (head & ~0x4000).to_bytes(2, "big") + blob[2:3] + b"".join(reversed(tokens))
+    await raw.hset(prefix + "r", sid, legacy)
+    same, swapped = await index.check_and_insert(
+        [
+            DedupRequest(t, "c2", "alice reports to bob", insert=False),
+            DedupRequest(t, "c3", "bob reports to alice", insert=False),
+        ]
+    )
+    assert same.duplicate_of == "m" and swapped.duplicate_of == "m"
+    assert await index.remove(t, "m") is True

@@ -7,8 +7,12 @@ It lists, per word, where the word stands in WordNet's antonym pairs: a code
 from the word senses its pointer links; satellite = 1 for an adjective "similar to" the
 synset on that side). Two words are antonyms when they stand on opposite sides of one
 pair and are not both satellites. A second block maps irregular inflections to their
-lemmas (WordNet's exception lists). At import the file becomes two dicts of text (a few
-milliseconds, once); a word's codes are parsed when it is first looked up.
+lemmas (WordNet's exception lists). A third gives the verbs that inherit a side as a
+troponym of a verb on a pair (grow and swell are ways to increase, shrink a way to
+decrease, so grow stands against shrink); they count for antonymy only, not as lemmas
+(`lemmas`, which the alignment reads, is unchanged by them). At import the file becomes
+three dicts of text (a few milliseconds, once); a word's codes are parsed when it is first
+looked up.
 `antonymous(a, b)` reduces both words to WordNet lemmas (the exception lists, then
 WordNet's own detachment rules: likes -> like, approved -> approve, decreasing ->
 decrease) and asks whether any side of one is opposite to a side of the other.
@@ -45,24 +49,41 @@ _DETACH: tuple[tuple[str, str], ...] = (
 )
 
 
-def _load() -> tuple[dict[str, str], dict[str, str]]:
-    """word -> its codes, inflected form -> its lemmas; both still as text (split on first
-    use), so the import costs one pass of `str.split`."""
+def _load() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """word -> its codes, inflected form -> its lemmas, verb -> the codes it inherits as a
+    troponym; all still as text (split on first use), so the import costs one pass of
+    `str.split`."""
     path = resources.files("groundwire.guards.grounding").joinpath("data/antonyms.tsv")
-    _header, words, inflections = path.read_text("utf-8").split("\n\n")
+    _header, words, inflections, troponyms = path.read_text("utf-8").split("\n\n")
 
     def table(block: str) -> dict[str, str]:
         return dict(line.split("\t", 1) for line in block.splitlines())
 
-    return table(words), table(inflections)
+    return table(words), table(inflections), table(troponyms)
 
 
-_SIDES, _EXCEPTIONS = _load()
+_SIDES, _EXCEPTIONS, _TROPONYMS = _load()
 
 
 def table_size() -> tuple[int, int]:
     """(words, inflection exceptions) in the loaded table."""
     return len(_SIDES), len(_EXCEPTIONS)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _troponym_codes(word: str) -> tuple[int, ...]:
+    """The codes `word` (lower-case) inherits as a troponym of a verb of an antonym pair
+    (grow, a way to increase, against decrease), through its WordNet lemmas."""
+    found = [word] if word in _TROPONYMS else []
+    for base in _EXCEPTIONS.get(word, "").split():
+        if base in _TROPONYMS and base not in found:
+            found.append(base)
+    for suffix, repl in _DETACH:
+        if word.endswith(suffix) and len(word) > len(suffix) + 1:
+            base = word[: -len(suffix)] + repl
+            if base in _TROPONYMS and base not in found:
+                found.append(base)
+    return tuple(int(c) for lemma in found for c in _TROPONYMS[lemma].split())
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -94,9 +115,10 @@ _NONE: frozenset[int] = frozenset()
 def codes(word: str) -> frozenset[int]:
     """The codes of every lemma of `word` (lower-case): 4 * pair + 2 * side + satellite."""
     found = lemmas(word)
-    if not found:
+    inherited = _troponym_codes(word)
+    if not found and not inherited:
         return _NONE
-    return frozenset(c for lemma in found for c in _lemma_codes(lemma)) or _NONE
+    return frozenset(c for lemma in found for c in _lemma_codes(lemma)).union(inherited) or _NONE
 
 
 # word -> `codes(word)` for `codes_of`: a plain dict read in one C-level pass (no LRU

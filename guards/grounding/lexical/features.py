@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.assertion import unasserted
+from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.owner import owner_swaps
@@ -36,6 +37,7 @@ from groundwire.guards.grounding.lexical.polarity import check_polarity
 from groundwire.guards.grounding.lexical.roles import (
     only_one_of_many,
     reversed_direction,
+    swapped_arguments,
     swapped_roles,
 )
 from groundwire.guards.grounding.lexical.text import (
@@ -48,6 +50,7 @@ from groundwire.guards.grounding.lexical.text import (
     capitals,
     claim_words,
     fold_disguises,
+    has_implicative,
     number_value,
     parts_of,
 )
@@ -164,6 +167,11 @@ def analyze(
         for raw, low, num in zip(craws, clows, cnums, strict=True)  # num: number_value(low)
         if num is not None and num not in src_numbers and low not in src_lows
     ]
+    listed: list[tuple[str, str]] = []
+    if missing_numbers:  # a count the source states as a list ("A, B and C"): one it
+        # contradicts; one it agrees with is read as before (the score's number features
+        # were fitted with it missing, and the core of the claim still rescues it)
+        listed = listed_counts(cw, missing_numbers, sentences, shared)[1]
     missing_entities = [
         craws[i]
         for i in _entities(cw, claim_text)
@@ -173,8 +181,15 @@ def analyze(
     claim_neg = not NEGATIONS_BUT_NO.isdisjoint(clows[1:])
     best_neg = best is not None and best.negated
     negation_flip = best is not None and claim_neg != best_neg
+    if negation_flip and best is not None:
+        # a negative implicative denies like a negation word: "was unable to delete" is
+        # "could not delete", "failed to start" is "did not start" (`text.IMPLICATIVES`);
+        # it only cancels a mismatch here, the polarity rules read it on their own
+        negation_flip = (claim_neg or has_implicative(clows)) != (
+            best_neg or has_implicative(best.lows)
+        )
     if claim_neg and not ev.negated:
-        negation_flip = True
+        negation_flip = not any(has_implicative(s.lows) for s in ev.sentences)
     clauses = ClaimClauses(cw, claim_text, cmask)
     polarity = check_polarity(cw, claim_text, ev, shared, known_names, cmask, clauses)
     if polarity.agreements and not polarity.flips:
@@ -218,8 +233,13 @@ def analyze(
         (shared, uniq) if aligned_swaps else None,
     )
     conflicts += polarity.antonyms
+    conflicts += listed
     if len(uniq) >= 3:
         conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
+        if len(uniq) in map(len, shared):  # a sentence with every claim word: the order
+            for pair in swapped_arguments(cw, cw.content, sentences, shared, uniq):
+                if pair not in conflicts:
+                    conflicts.append(pair)
     if "from" in clows:
         conflicts += reversed_direction(cw, cw.content, sentences, shared)
     if "only" in clows:

@@ -270,6 +270,34 @@ def _same_slot(cstems: Sequence[str], content: Sequence[bool], i: int, s: Senten
     return not before.isdisjoint(s_after) and not after.isdisjoint(s_before)
 
 
+def _than(lows: Sequence[str], i: int) -> int | None:
+    """Position of the "than" a comparative at i takes ("faster than", "more nodes than")."""
+    return next((k for k in range(i + 1, min(len(lows), i + 4)) if lows[k] == "than"), None)
+
+
+def _converse(
+    cstems: Sequence[str], content: Sequence[bool], lows: Sequence[str], i: int, s: Sentence, j: int
+) -> bool:
+    """Claim word i and source word j are opposite comparatives with the two things they
+    compare swapped: the converse, which says the same ("MySQL is slower than Postgres" /
+    "Postgres is faster than MySQL"; "v1 has fewer nodes than v2" / "v2 has more nodes
+    than v1")."""
+    ct, st = _than(lows, i), _than(s.lows, j)
+    if ct is None or st is None:
+        return False
+    stems, scontent = s.word_stems, s.content
+    before = {cstems[k] for k in range(max(0, i - WINDOW), i) if content[k]}
+    after = {cstems[k] for k in range(ct + 1, min(len(cstems), ct + WINDOW + 1)) if content[k]}
+    s_before = {stems[k] for k in range(max(0, j - WINDOW), j) if scontent[k]}
+    s_after = {stems[k] for k in range(st + 1, min(len(stems), st + WINDOW + 1)) if scontent[k]}
+    # each side's words stand more on the other side in the source than on their own (a
+    # head noun both share, "the new cluster" / "the old cluster", or a phrase after both,
+    # "for our workload", may stay where it is)
+    there, here = len(before & s_after), len(before & s_before)
+    back, kept = len(after & s_before), len(after & s_after)
+    return there > 0 and back > 0 and there >= here and back >= kept
+
+
 def _source_negations(s: Sentence) -> dict[int, int]:
     """The sentence's own negations (no antonym pair skipped), kept with it."""
     if s._negations is None:
@@ -523,7 +551,9 @@ def check_polarity(
                 for i, o in opp:
                     if o.isdisjoint(found) or cstems[i] in s.stems:
                         continue
-                    if _same_slot(cstems, content, i, s, j):
+                    if _same_slot(cstems, content, i, s, j) and not _converse(
+                        cstems, content, lows, i, s, j
+                    ):
                         pairs.append((i, s, j))
     # -- particles of opposite direction in the same phrase ("turned off" / "turned on") ---
     if not _PARTICLE_WORDS.isdisjoint(claim_lows):

@@ -21,15 +21,15 @@ import itertools
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
-from groundwire.guards.grounding.lexical.text import ClaimWords, capitals, word_set
-
-__all__ = ["only_one_of_many", "reversed_direction", "swapped_roles"]
-
-# relations that hold both ways: swapping their two sides says the same
-_SYMMETRIC = word_set(
-    """with met meet meets meeting married marry marries marrying dated date dates dating
-    and or between versus vs against together each other same"""
+from groundwire.guards.grounding.lexical.text import (
+    SYMMETRIC_RELATIONS,
+    ClaimWords,
+    capitals,
 )
+
+__all__ = ["only_one_of_many", "reversed_direction", "swapped_arguments", "swapped_roles"]
+
+_SYMMETRIC = SYMMETRIC_RELATIONS  # swapping their two sides says the same
 
 
 def _names(raws: Sequence[str], content: Sequence[bool]) -> list[int]:
@@ -88,6 +88,67 @@ def swapped_roles(
             if pair not in out:
                 out.append(pair)
     return out
+
+
+def swapped_arguments(
+    words: ClaimWords,
+    content: Sequence[bool],
+    sentences: Sequence[Sentence],
+    shared: Sequence[set[str] | frozenset[str]],
+    uniq: set[str] | frozenset[str],
+) -> list[tuple[str, str]]:
+    """`swapped_roles` for any two content words, not only names, in a source sentence
+    that has every content word of the claim ("the auth service calls the billing
+    service" against "the billing service calls the auth service"): with the same words
+    on both sides only the order tells who does what. The same conditions: the claim's
+    content words between the two stand between them in the source too, not active
+    against passive ("by" on one side only), no relation that reads both ways; and
+    neither side links the two with "be" where the other does not (a copula reads both
+    ways: "X is the most common type" / "the most common types include X")."""
+    raws, lows, stems = words.raws, words.lows, words.stems
+    out: list[tuple[str, str]] = []
+    # numbers are no roles: a date written the other way round ("2024-03-05" /
+    # "05/03/2024") is read as one value by `units.date_swaps`
+    positions = [i for i, c in enumerate(content) if c and words.numbers[i] is None]
+    for s, hit in zip(sentences, shared, strict=True):
+        if len(hit) < len(uniq):
+            continue  # only a sentence with every content word of the claim
+        first: dict[str, int] = {}
+        last: dict[str, int] = {}
+        for j, st in enumerate(s.word_stems):
+            if s.content[j]:
+                first.setdefault(st, j)
+                last[st] = j
+        for a, i1 in enumerate(positions):
+            for i2 in positions[a + 2 :]:  # a content word between them
+                # every place of the one before every place of the other ("the National
+                # Football League (NFL) is a professional football league": no order)
+                j1, j2 = first.get(stems[i1]), last.get(stems[i2])
+                if j1 is None or j2 is None or stems[i1] == stems[i2] or j2 >= j1:
+                    continue
+                between = [k for k in range(i1 + 1, i2) if content[k]]
+                s_between = set(s.word_stems[j2 + 1 : j1])
+                if not all(stems[k] in s_between for k in between):
+                    continue
+                if stems[i1] in s_between or stems[i2] in s_between:
+                    continue  # a word the claim repeats: no single place to swap
+                c_lows = set(lows[i1 + 1 : i2])
+                s_lows = set(s.lows[j2 + 1 : j1])
+                if ("by" in c_lows) != ("by" in s_lows):
+                    continue  # active against passive
+                if _COPULA.isdisjoint(c_lows) != _COPULA.isdisjoint(s_lows):
+                    continue  # "X is the most common type" / "the most common types include X"
+                if not _SYMMETRIC.isdisjoint(c_lows | s_lows):
+                    continue
+                pair = (raws[i1], s.raws[j2])
+                if pair not in out:
+                    out.append(pair)
+    return out
+
+
+# "be" links a subject to what it is, and either may come first ("Paris is the capital" /
+# "the capital is Paris"): one side with it and the other without is a rephrasing
+_COPULA = frozenset(("is", "are", "was", "were", "be", "been", "being", "am", "'s", "'re"))
 
 
 _ARTICLES = frozenset(("a", "an", "the"))

@@ -33,6 +33,7 @@ __all__ = [
     "NUMBER_WORDS",
     "SECOND_PERSON",
     "STOPWORDS",
+    "SYMMETRIC_RELATIONS",
     "WORD",
     "ClaimWords",
     "Token",
@@ -69,6 +70,13 @@ def word_set(text: str) -> frozenset[str]:
     """The whitespace-separated words of `text`, for writing a word class as prose."""
     return frozenset(text.split())
 
+
+# Relations that hold both ways: swapping their two sides says the same (`roles.py`, and
+# the role-swap check of near-duplicates, `guards/dedup/minhash.py`).
+SYMMETRIC_RELATIONS = word_set(
+    """with met meet meets meeting married marry marries marrying dated date dates dating
+    and or between versus vs against together each other same"""
+)
 
 # Function words carry no claim content; kept short and generic on purpose.
 STOPWORDS = frozenset(

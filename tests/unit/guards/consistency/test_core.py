@@ -186,11 +186,37 @@ def test_semantic_signal_by_embeddings_and_a_contradiction() -> None:
         ),
         ("Index rebuilds run weekly", "Index rebuilds run nightly"),
         ("The cache layer uses Memcached", "Does the cache layer use Memcached?"),
+        # session 10: common nouns swapped, a verb's troponym, a comparative reversed
+        (
+            "The billing service calls the auth service",
+            "The auth service calls the billing service",
+        ),
+        ("Revenue grew last quarter", "Revenue shrank last quarter"),
+        (
+            "Postgres is faster than MySQL for our workload",
+            "Postgres is slower than MySQL for our workload",
+        ),
     ],
 )
 def test_what_word_sets_cannot_see_is_a_contradiction(a: str, b: str) -> None:
     assert conflicting_text(a, b)
     assert conflicting_text(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (
+            "Postgres is faster than MySQL for our workload",
+            "MySQL is slower than Postgres for our workload",
+        ),
+        ("Alice is older than Bob", "Bob is younger than Alice"),
+        ("The worker cannot reach the database", "The worker is unable to reach the database"),
+    ],
+)
+def test_a_converse_or_a_negative_implicative_says_the_same(a: str, b: str) -> None:
+    assert conflicting_text(a, b) is None
+    assert conflicting_text(b, a) is None
 
 
 def test_a_hedged_memory_is_never_merged_into_a_stated_one() -> None:
@@ -471,3 +497,22 @@ def test_scan_is_linear_in_practice() -> None:
     assert find_clusters(memories, CFG, SemanticIndex(CFG), stats) == []
     assert stats.candidate_pairs < 2 * n
     assert timedelta(days=CFG.signals.temporal_drift_days) == timedelta(days=30)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (
+            "The nightly export retries 3 times before it pages the on-call",
+            "The nightly export retries several times before it pages the on-call",
+        ),
+        ("The cluster runs three nodes in Frankfurt", "The cluster runs nodes in Frankfurt"),
+    ],
+)
+def test_a_number_on_one_side_only_is_never_merged(a: str, b: str) -> None:
+    """Not a contradiction, not the same statement: distinct, so no merge drops it."""
+    pair = [memory("a", a), memory("b", b)]
+    cluster = Cluster(tuple(pair), frozenset({ConsistencySignal.SEMANTIC}))
+    judgement = rule_verdict(cluster, CFG)
+    assert judgement.verdict is ConsistencyVerdict.DISTINCT
+    assert "a number on one side only" in judgement.reason

@@ -18,6 +18,9 @@ from groundwire.guards.dedup.minhash import (
     hashed_jaccard,
     jaccard,
     miss_probability,
+    order_words,
+    ordered_tokens,
+    reversed_roles,
     sha1_hash32,
     token_hash,
     tokenize,
@@ -164,3 +167,47 @@ def test_a_seed_numpy_cannot_draw_from_is_a_settings_error(seed: int) -> None:
     with pytest.raises(ValidationError, match="seed"):
         DedupConfig(seed=seed)
     assert DedupConfig(seed=2**32 - 1).seed == 2**32 - 1
+
+
+def test_ordered_tokens_keep_the_first_occurrence_order_of_the_word_set() -> None:
+    text = "The cache, the CACHE and Redis: the cache."
+    assert ordered_tokens(text) == ("the", "cache", "and", "redis")
+    assert frozenset(ordered_tokens(text)) == tokenize(text)
+    assert hash_tokens(ordered_tokens(text)).tolist() == [
+        token_hash(w) for w in ("the", "cache", "and", "redis")
+    ]
+
+
+def _swapped(claim: str, other: str) -> bool:
+    order = [token_hash(w) for w in order_words(ordered_tokens(claim))]
+    places = {token_hash(w): i for i, w in enumerate(ordered_tokens(other))}
+    return bool(order) and reversed_roles(order, places)
+
+
+@pytest.mark.parametrize(
+    ("claim", "other"),
+    [
+        ("Bob reports to Alice", "Alice reports to Bob"),
+        (
+            "the staging cluster copies data from the production cluster",
+            "the production cluster copies data from the staging cluster",
+        ),
+        ("Luke invites Joe to Kyiv in January", "Joe invites Luke to Kyiv in January"),
+    ],
+)
+def test_roles_swapped_round_a_relation_are_reversed(claim: str, other: str) -> None:
+    assert _swapped(claim, other) and _swapped(other, claim)
+
+
+@pytest.mark.parametrize(
+    ("claim", "other"),
+    [
+        ("Alice reports to Bob.", "alice reports to bob"),  # the same order
+        ("Bob met Alice", "Alice met Bob"),  # a relation that reads both ways
+        ("the cache is Redis", "Redis is the cache"),  # no relation word between them
+        ("on Mondays we deploy the API", "we deploy the API on Mondays"),  # a fronted phrase
+        ("deploy the API quickly", "deploy API the quickly"),  # neighbours swapped
+    ],
+)
+def test_a_reordering_that_keeps_the_roles_is_not_reversed(claim: str, other: str) -> None:
+    assert not _swapped(claim, other)

@@ -237,7 +237,91 @@ async def scenario_an_approved_variant_becomes_a_memory(build: Build, cfg: Dedup
     await index.aclose()
 
 
+REPORTS = "alice reports to bob"
+SENDS = (
+    "the billing service sends invoices to the accounting service every night after the "
+    "batch completes"
+)
+
+
+async def scenario_swapped_roles_make_a_variant(build: Build, cfg: DedupConfig) -> None:
+    """Every word of the memory, two roles swapped round a third word: a correction (or a
+    contradiction) for a person, never a copy to block (docs/dedup.md §Variants)."""
+    index = build(cfg, Clock())
+    await index.check_and_insert(
+        [approve("t", "m-reports", REPORTS), approve("t", "m-sends", SENDS)]
+    )
+    swapped = "bob reports to alice"
+    sends_back = SENDS.replace("billing", "@").replace("accounting", "billing")
+    sends_back = sends_back.replace("@", "accounting")
+    res = await index.check_and_insert(
+        [approve("t", "c-swap", swapped), approve("t", "c-sends", sends_back)]
+    )
+    assert [(r.is_duplicate, r.variant_of, r.variant_similarity) for r in res] == [
+        (False, "m-reports", 1.0),
+        (False, "m-sends", 1.0),
+    ]
+    copies = await index.check_and_insert(
+        [
+            approve("t", "c1", "Alice reports to Bob."),  # the same order: a copy
+            approve("t", "c2", "alice reports to bob directly"[:-9]),
+            # a phrase moved to the front keeps who does what: still a copy
+            approve("t", "c3", "every night after the batch completes " + SENDS[:-38]),
+        ]
+    )
+    assert [r.duplicate_of for r in copies] == ["m-reports", "m-reports", "m-sends"]
+    await index.aclose()
+
+
+async def scenario_a_symmetric_relation_or_no_relation_is_no_swap(
+    build: Build, cfg: DedupConfig
+) -> None:
+    index = build(cfg, Clock())
+    await index.check_and_insert(
+        [
+            approve("t", "m-met", "alice met bob in berlin"),
+            approve("t", "m-cache", "redis is the cache"),
+            approve("t", "m-asked", "alice was asked by bob to review"),
+        ]
+    )
+    res = await index.check_and_insert(
+        [
+            approve("t", "c-met", "bob met alice in berlin"),  # reads both ways
+            approve("t", "c-cache", "the cache is redis"),  # no relation word between
+            approve("t", "c-asked", "bob was asked by alice to review"),  # a passive swap
+        ]
+    )
+    assert res[0].duplicate_of == "m-met" and res[1].duplicate_of == "m-cache"
+    assert not res[2].is_duplicate and res[2].variant_of == "m-asked"
+    await index.aclose()
+
+
+async def scenario_a_memorys_number_replaced_makes_a_variant(
+    build: Build, cfg: DedupConfig
+) -> None:
+    """The memory keeps its marks: a claim with another word where the memory's number
+    was is a variant; one that only leaves the number out says less and is a copy."""
+    index = build(cfg, Clock())
+    await index.check_and_insert([approve("t", "m-port", PORTED)])
+    worded, dropped = await index.check_and_insert(
+        [
+            approve("t", "c-worded", PORTED.replace("8443", "https")),
+            DedupRequest("t", "c-dropped", PORTED.replace(" 8443", ""), insert=False),
+        ]
+    )
+    assert not worded.is_duplicate and worded.variant_of == "m-port"
+    assert dropped.is_duplicate and dropped.duplicate_of == "m-port"
+    # a record with marks is removed like any other (its band keys found from its tokens)
+    assert await index.remove("t", "m-port") is True
+    (again,) = await index.check_and_insert([DedupRequest("t", "c2", PORTED, insert=False)])
+    assert not again.is_duplicate and again.variant_of is None
+    await index.aclose()
+
+
 SCENARIOS: list[Callable[[Build, DedupConfig], Awaitable[None]]] = [
+    scenario_swapped_roles_make_a_variant,
+    scenario_a_memorys_number_replaced_makes_a_variant,
+    scenario_a_symmetric_relation_or_no_relation_is_no_swap,
     scenario_a_negation_or_number_makes_a_variant,
     scenario_variants_both_ways_and_on_replay,
     scenario_an_approved_variant_becomes_a_memory,
@@ -337,9 +421,13 @@ def _mark_edit(rng: random.Random, text: str) -> str:
 
 
 def _differs(query: frozenset[str], qmarks: frozenset[str], other: frozenset[str]) -> bool:
-    """The variant rule in words: a mark of the query the other lacks, or a negation of the
-    other's the query lacks (only negations are known by hash on the stored side)."""
-    return bool(qmarks - other) or any(token_hash(w) in NEGATION_HASHES for w in other - query)
+    """The variant rule in words: a mark of the query the other lacks, or a mark of the
+    other's the query lacks (records keep their marks since session 10)."""
+    return (
+        bool(qmarks - other)
+        or (not query <= other and any(w not in query for w in marks(other)))
+        or any(token_hash(w) in NEGATION_HASHES for w in other - query)
+    )
 
 
 def brute_force(steps: Sequence[Step], threshold: float, retention: float) -> list[object]:

@@ -41,10 +41,11 @@ def test_the_table_ships_with_its_licence_and_loads_in_milliseconds() -> None:
     head = data.joinpath("antonyms.tsv").read_text("utf-8").splitlines()[:2]
     assert "WordNet 3.1" in head[0] and "build_antonyms.py" in head[1]
     t0 = time.perf_counter()
-    words, _ = ant._load()
+    words, _, troponyms = ant._load()
     assert time.perf_counter() - t0 < 0.5  # a few ms; generous for a loaded CI machine
     words_now, exceptions = ant.table_size()
     assert words_now == len(words) > 15_000 and exceptions > 1_000
+    assert len(troponyms) > 1_000 and "grow" in troponyms and "grow" not in words
 
 
 @pytest.mark.parametrize(
@@ -73,6 +74,51 @@ def test_not_antonyms(a: str, b: str) -> None:
     """Two satellites of opposite heads are not antonyms (WordNet's indirect antonymy is
     satellite against head); nothing outside WordNet is added."""
     assert not ant.antonymous(a, b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("grew", "shrank"),  # ways to increase / decrease (troponyms of a pair)
+        ("grows", "decreases"),  # a troponym against the other head
+        ("swelled", "shrank"),
+        ("expanded", "shrinks"),
+        ("stayed", "moved"),
+    ],
+)
+def test_a_verbs_troponyms_inherit_its_side_of_a_pair(a: str, b: str) -> None:
+    assert ant.antonymous(a, b) and ant.antonymous(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("goes", "enters"),  # go means exit in 8% of its tagged uses: not a common reading
+        ("takes", "moved"),  # take as buy, move as sell: rare readings
+        ("help", "take"),  # troponyms of a unique beginner (act / refrain) inherit nothing
+        ("grew", "grew"),
+    ],
+)
+def test_rare_senses_and_unique_beginners_inherit_no_antonyms(a: str, b: str) -> None:
+    assert not ant.antonymous(a, b)
+
+
+def test_inherited_antonyms_do_not_become_lemmas() -> None:
+    """The troponym block widens antonymy only: the alignment's lemma matching is
+    unchanged (grow has no antonym of its own in WordNet)."""
+    assert ant.lemmas("grew") == () and ant.codes("grew")
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Revenue shrank last quarter.", "Revenue grew last quarter."),
+        ("The queue grew after the deploy.", "The queue shrank after the deploy."),
+    ],
+)
+def test_an_inherited_antonym_in_the_slot_contradicts(claim: str, source: str) -> None:
+    assert verify(claim, source).verdict is NOT_SUPPORTED
+    assert verify(source, source + " It was reported on Monday.").verdict is not NOT_SUPPORTED
 
 
 # --- antonym substitution ---------------------------------------------------------------
@@ -334,3 +380,145 @@ def test_the_negation_reaches_the_same_particles_both_ways_it_is_asked(
     }
     assert listed == asked
     assert listed  # each case has a particle within reach
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (
+            "Users are unable to delete their own accounts.",
+            "Users cannot delete their own accounts.",
+        ),
+        (
+            "The worker was unable to reach the database.",
+            "The worker could not reach the database.",
+        ),
+        ("The service failed to start.", "The service did not start."),
+        ("The service did not start.", "The service failed to start."),
+    ],
+)
+def test_a_negative_implicative_agrees_with_a_negation(claim: str, source: str) -> None:
+    """ "unable to" / "failed to" deny what follows like "cannot" / "did not": no flip."""
+    report = verify(claim, source)
+    assert report.verdict is not NOT_SUPPORTED
+    assert "negation differs" not in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Users are able to delete their own accounts.", "Users cannot delete their own accounts."),
+        (
+            "The service is unable to read from the replica.",
+            "The service can read from the replica.",
+        ),
+        ("The service failed to start.", "The service started."),
+        ("The service started.", "The service failed to start."),
+    ],
+)
+def test_a_negative_implicative_against_a_plain_statement_still_contradicts(
+    claim: str, source: str
+) -> None:
+    assert verify(claim, source).verdict is NOT_SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (
+            "The auth service calls the billing service.",
+            "The billing service calls the auth service.",
+        ),
+        (
+            "The production database is a replica of the staging database.",
+            "The staging database is a replica of the production database.",
+        ),
+        (
+            "Postgres is slower than MySQL for our workload.",
+            "Postgres is faster than MySQL for our workload.",
+        ),
+        (
+            "The new cluster has fewer nodes than the old one.",
+            "The new cluster has more nodes than the old one.",
+        ),
+    ],
+)
+def test_common_nouns_swapped_or_a_comparative_reversed_contradict(claim: str, source: str) -> None:
+    assert verify(claim, source).verdict is NOT_SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # a passive, a fronted phrase, a copula read the other way, clauses swapped round "and"
+        (
+            "The billing service calls the auth service.",
+            "The auth service is called by the billing service.",
+        ),
+        ("On Mondays the team deploys the API.", "The team deploys the API on Mondays."),
+        (
+            "The worker reads from the queue and writes to the database.",
+            "The worker writes to the database and reads from the queue.",
+        ),
+        # the converse of a comparative: the antonym with the two sides swapped
+        (
+            "MySQL is slower than Postgres for our workload.",
+            "Postgres is faster than MySQL for our workload.",
+        ),
+        (
+            "The old cluster has fewer nodes than the new one.",
+            "The new cluster has more nodes than the old one.",
+        ),
+        ("Bob is younger than Alice.", "Alice is older than Bob."),
+    ],
+)
+def test_the_same_roles_in_another_order_or_a_converse_agree(claim: str, source: str) -> None:
+    assert verify(claim, source).verdict is not NOT_SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("We run four services.", "We run billing, search and auth as our services."),
+        ("We run two services.", "Our services are billing, search and auth."),
+        ("The team has four engineers.", "The engineers on the team are Ana, Ben and Cy."),
+        (
+            "She speaks three languages.",
+            "The languages she speaks are French, German, Italian and Spanish.",
+        ),
+        ("We have two databases.", "Our databases: Postgres, Redis and ClickHouse."),
+    ],
+)
+def test_a_count_against_a_listed_enumeration_contradicts(claim: str, source: str) -> None:
+    report = verify(claim, source)
+    assert report.verdict is NOT_SUPPORTED and "contradicts the source" in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("We run three services.", "We run billing, search and auth as our services."),
+        ("The team has three engineers.", "The engineers on the team are Ana, Ben and Cy."),
+        (
+            "She speaks four languages.",
+            "The languages she speaks are French, German, Italian and Spanish.",
+        ),
+    ],
+)
+def test_a_count_a_list_states_is_no_contradiction(claim: str, source: str) -> None:
+    report = verify(claim, source)
+    assert report.verdict is not NOT_SUPPORTED
+    assert "contradicts the source" not in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # examples are not all of them; a bound is no count of all; a name is no noun
+        ("We have two databases.", "We use databases such as Postgres, Redis and ClickHouse."),
+        ("We have at least two databases.", "Our databases: Postgres, Redis and ClickHouse."),
+        ("They meet at 7 James said.", "James says the options are pizza, sushi and tacos."),
+    ],
+)
+def test_no_enumeration_no_count(claim: str, source: str) -> None:
+    assert "contradicts the source" not in verify(claim, source).reasoning
