@@ -464,9 +464,7 @@ def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
     So is "the user" where a turn of the user's own speaks in the first person.
     """
     names: set[str] = set()
-    if "user" in claim.content.lower() and any(
-        turn.source == "user" and _first_person_head(turn.text) for turn in turns
-    ):
+    if "user" in claim.content.lower() and users_own_words(turns):
         names.update(_OWNER_WORDS)  # "The user lives in Berlin" from the user's "I live ..."
     if not (claim.user_id or claim.subject):
         return names
@@ -480,6 +478,33 @@ def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
 # How memories name their owner: the speaker of the user's own first-person turns. The
 # clause that says it of "my sister" instead is caught by `owner.owner_swaps`.
 _OWNER_WORDS = frozenset(("user", "user's"))
+_YES = re.compile(
+    r"\s*(?:yes|yeah|yep|yup|sure|correct|right|exactly|absolutely|definitely|indeed|"
+    r"that's right|please)\b",
+    re.IGNORECASE,
+)
+_YOU = re.compile(r"\byou(?:r|rs|rself)?\b", re.IGNORECASE)
+
+
+def users_own_words(turns: Sequence[SourceTurn]) -> bool:
+    """Whether a turn of the user's speaks of the user: in the first person ("I live in
+    Berlin"), or as a yes to the turn before it asking the user about the user ("Would
+    you prefer dark mode?" / "Yes, please")."""
+    before: SourceTurn | None = None
+    for turn in turns:
+        if turn.source == "user":
+            if _first_person_head(turn.text):
+                return True
+            if (
+                before is not None
+                and before.source != "user"
+                and before.text.rstrip().endswith("?")
+                and _YOU.search(before.text) is not None
+                and _YES.match(turn.text) is not None
+            ):
+                return True
+        before = turn
+    return False
 
 
 def clear_turn_caches() -> None:

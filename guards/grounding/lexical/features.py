@@ -32,7 +32,7 @@ from groundwire.guards.grounding.lexical.assertion import unasserted
 from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
-from groundwire.guards.grounding.lexical.owner import owner_swaps
+from groundwire.guards.grounding.lexical.owner import owner_swaps, owner_unheard
 from groundwire.guards.grounding.lexical.polarity import check_polarity
 from groundwire.guards.grounding.lexical.roles import (
     only_one_of_many,
@@ -198,6 +198,8 @@ def analyze(
     second = not SECOND_PERSON.isdisjoint(clows)
     question = claim_text.rstrip().endswith("?")
     speaker_mismatch = _speaker_mismatch(claim_text, ev.speakers)
+    if "user" in claim_text.lower() and owner_unheard(cw, known_names, turns):
+        speaker_mismatch = 1.0  # "the user ..." where no turn of the user's speaks of it
 
     missing_words = [
         raw for raw, ok in zip(itertools.compress(craws, cmask), found, strict=True) if not ok

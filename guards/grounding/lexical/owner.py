@@ -8,6 +8,10 @@ other word of "The user lives in Berlin", and says it of the speaker's sister. S
 the clause holding the claim's words says it of "my <someone>" and has no first-person
 subject of its own ("I", "I'm", "me", ...), the owner in the claim and "my <someone>" in
 the source are two people, and the claim is contradicted (`owner_swaps`).
+
+And a claim about "the user" where the user's turns never speak of the user (the
+assistant said "Many people are allergic to peanuts", the user "Good to know") is
+attributed to a speaker who did not say it (`owner_unheard`), whatever its words share.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
 from groundwire.guards.grounding.lexical.text import ClaimWords, word_set
+from groundwire.topics.records import SourceTurn
 
-__all__ = ["owner_swaps"]
+__all__ = ["owner_swaps", "owner_unheard"]
 
 _POSSESSIVE = word_set("my our")
 _SUBJECT = word_set("i i'm i've i'd i'll me myself we we're we've we'd we'll us ourselves")
@@ -60,3 +65,32 @@ def owner_swaps(
             k = others[0]
             return [(words.raws[owner], f"{s.raws[k - 1]} {s.raws[k]}")]
     return []
+
+
+_OWNER = frozenset(("user", "user's"))
+
+
+def owner_unheard(
+    words: ClaimWords, known: set[str] | frozenset[str], turns: Sequence[SourceTurn]
+) -> bool:
+    """Whether the claim is about "the user" (its first content word), the evidence has
+    turns of the user's, and none of them speaks of the user (`evidence.users_own_words`
+    put "user" among the known names otherwise)."""
+    if not _OWNER.isdisjoint(known):
+        return False
+    lows = words.lows
+    first = next((i for i, c in enumerate(words.content) if c), None)
+    if first is None or lows[first] not in _OWNER:
+        return False
+    if first + 1 < len(lows) and lows[first + 1] in _SPEECH:
+        return False  # "The user asked about pricing": what the user did in the turn
+    return any(turn.source == "user" for turn in turns)
+
+
+# verbs of the user's own part in the conversation: a claim about that act, not about
+# the user's life
+_SPEECH = word_set(
+    """asked asks said says mentioned mentions requested requests wanted wants wondered
+    inquired enquired told shared reported complained thanked greeted agreed declined
+    replied answered confirmed"""
+)

@@ -323,3 +323,21 @@ def test_the_user_is_no_speaker_where_only_the_assistant_speaks_in_the_first_per
     ]
     report = verify("The user lives in Berlin", turns)
     assert "user" in report.reasoning  # still an unsupported word
+
+
+def test_a_claim_about_the_user_that_no_turn_of_the_users_speaks_of_is_not_supported() -> None:
+    turns = [
+        SourceTurn(id="a", text="Many people are allergic to peanuts.", source="assistant"),
+        SourceTurn(id="u", text="Good to know.", source="user"),
+    ]
+    report = verify("The user is allergic to peanuts", turns)
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED
+    assert "attributed to a speaker who did not say it" in report.reasoning
+
+
+def test_a_yes_to_a_question_about_the_user_is_the_users_own_word() -> None:
+    asked = SourceTurn(id="a", text="Would you prefer dark mode?", source="assistant")
+    yes = verify("The user prefers dark mode", [asked, *_user_said("Yes, dark mode please.")])
+    assert yes.verdict is GroundingVerdict.SUPPORTED, yes.reasoning
+    no = verify("The user prefers dark mode", [asked, *_user_said("No, light mode.")])
+    assert no.verdict is GroundingVerdict.NOT_SUPPORTED
