@@ -74,31 +74,29 @@ def table_size() -> tuple[int, int]:
 def _troponym_codes(word: str) -> tuple[int, ...]:
     """The codes `word` (lower-case) inherits as a troponym of a verb of an antonym pair
     (grow, a way to increase, against decrease), through its WordNet lemmas."""
-    found = [word] if word in _TROPONYMS else []
+    return tuple(
+        int(c) for lemma in _lemmas_in(word, _TROPONYMS) for c in _TROPONYMS[lemma].split()
+    )
+
+
+def _lemmas_in(word: str, table: dict[str, str]) -> tuple[str, ...]:
+    """The word itself, its irregular lemmas and its detached forms that `table` knows."""
+    found = [word] if word in table else []
     for base in _EXCEPTIONS.get(word, "").split():
-        if base in _TROPONYMS and base not in found:
+        if base in table and base not in found:
             found.append(base)
     for suffix, repl in _DETACH:
         if word.endswith(suffix) and len(word) > len(suffix) + 1:
             base = word[: -len(suffix)] + repl
-            if base in _TROPONYMS and base not in found:
+            if base in table and base not in found:
                 found.append(base)
-    return tuple(int(c) for lemma in found for c in _TROPONYMS[lemma].split())
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=65_536)
 def lemmas(word: str) -> tuple[str, ...]:
     """The word's WordNet lemmas that have antonyms (lower-case input); () when none."""
-    found = [word] if word in _SIDES else []
-    for base in _EXCEPTIONS.get(word, "").split():
-        if base in _SIDES and base not in found:
-            found.append(base)
-    for suffix, repl in _DETACH:
-        if word.endswith(suffix) and len(word) > len(suffix) + 1:
-            base = word[: -len(suffix)] + repl
-            if base in _SIDES and base not in found:
-                found.append(base)
-    return tuple(found)
+    return _lemmas_in(word, _SIDES)
 
 
 @functools.lru_cache(maxsize=65_536)
