@@ -33,6 +33,7 @@ from groundwire.guards.hedge.lexicon import (
     CHECK_DISJUNCTION,
     CHECK_FREQUENCY,
     CHECK_MODAL,
+    CHECK_WHOSE,
     PATTERNS,
     TRIGGER_WORDS,
     UNITS,
@@ -133,6 +134,14 @@ def _hit_order(hit: HedgeHit) -> tuple[int, int]:
     return CATEGORY_ORDER[hit.category], hit.start
 
 
+# a third person and a copula right before "not sure" / "unsure": someone else's state,
+# reported ("The user is not sure whether ...", "they're unsure"), not the writer's doubt
+_OTHER_SUBJECT = re.compile(
+    r"\b(?:the (?:user|customer|client|team|manager|owner)|user|he|she|they)"
+    r"(?:'s|'re| is| was| are| were| seems| seemed| remains| remained)(?: still)?\s*$"
+)
+
+
 def _filtered(hit: str, norm: str, lower: str, start: int, end: int) -> bool:
     """The required filters (spec: Hedges) plus root (non-epistemic) readings the lists miss."""
     word = hit.lower()
@@ -153,6 +162,16 @@ def _filtered(hit: str, norm: str, lower: str, start: int, end: int) -> bool:
     if word == "unlikely":
         # Attributive "an unlikely hero / the unlikely pair": surprising, not improbable.
         return bool(_DETERMINER_BEFORE.search(norm, max(0, start - 6), start))
+    return False
+
+
+def _not_the_writers(check: int, hit: str, norm: str, lower: str, start: int, end: int) -> bool:
+    """A belief already held ("I believe it") or a third person's doubt, reported ("the
+    user is not sure whether ..."): no hedge of the writer's on the claim."""
+    if check == CHECK_BELIEVE:
+        return _filtered_personal(hit, norm, end)
+    if check == CHECK_WHOSE:
+        return _OTHER_SUBJECT.search(lower, max(0, start - 40), start) is not None
     return False
 
 
@@ -221,7 +240,7 @@ class HedgeDetector:
                     elif check == CHECK_DISJUNCTION:
                         if not _after_quantity(lower, start):
                             continue
-                    elif check == CHECK_BELIEVE and _filtered_personal(phrase, norm, end):
+                    elif _not_the_writers(check, phrase, norm, lower, start, end):
                         continue
                 found.append(HedgeHit(pat.category, phrase, start))
         return found

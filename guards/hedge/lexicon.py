@@ -28,6 +28,7 @@ __all__ = [
     "CHECK_FREQUENCY",
     "CHECK_MODAL",
     "CHECK_NONE",
+    "CHECK_WHOSE",
     "PATTERNS",
     "TRIGGER_WORDS",
     "UNITS",
@@ -455,7 +456,7 @@ _SUBSTRING_TRIGGERS = frozenset({"~", "≈", "ish", "(?)"})
 # none; "may" as a month / "should" stating a value or giving advice / attributive
 # "unlikely"; the frequency-adverb config switch; "I believe it." (credence, no clause);
 # "or two" after a quantity ("a day or two"), not after anything else.
-CHECK_NONE, CHECK_MODAL, CHECK_FREQUENCY, CHECK_BELIEVE, CHECK_DISJUNCTION = range(5)
+CHECK_NONE, CHECK_MODAL, CHECK_FREQUENCY, CHECK_BELIEVE, CHECK_DISJUNCTION, CHECK_WHOSE = range(6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -481,6 +482,10 @@ def _check_for(category: HedgeCategory, regex: str) -> int:
         return CHECK_BELIEVE
     if category is HedgeCategory.APPROXIMATION and regex.startswith("or (?:"):
         return CHECK_DISJUNCTION
+    if category is HedgeCategory.ADMITTED_UNCERTAINTY and regex.startswith(
+        ("not (?:entirely", "never (?:entirely", "(?:not|never) (?:entirely", "unsure")
+    ):
+        return CHECK_WHOSE  # whose doubt: the writer's, or a third person's reported
     return CHECK_NONE
 
 

@@ -347,6 +347,15 @@ def test_trigger_prefilter_never_changes_a_result(monkeypatch: pytest.MonkeyPatc
         ("The rumour is false", "none"),
         ("It appears in the logs twice", "none"),
         ("At least 3 nodes are up", "none"),
+        # someone else's doubt, reported, is a fact about them; the writer's stays a hedge
+        ("The user is not sure whether to use Redis", "none"),
+        ("They're unsure about the budget", "none"),
+        ("She's not certain the API is slow", "none"),
+        ("I'm not sure the API is slow", "block"),
+        ("Not sure, but the API is slow", "block"),
+        ("We are not sure yet", "block"),
+        ("The fix is not certain to work", "block"),
+        ("The user is not sure, but I think it is Redis", "block"),
     ],
 )
 def test_linguistic_refinements(text: str, action: str) -> None:
