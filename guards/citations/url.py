@@ -33,7 +33,7 @@ from groundwire.guards.citations.cache import CitationVerdict
 from groundwire.guards.citations.deadline import deadline_transport, within
 from groundwire.guards.citations.ssrf import Resolver, SsrfGuard, UrlRefused
 
-__all__ = ["USER_AGENT", "UrlVerifier"]
+__all__ = ["USER_AGENT", "UrlVerifier", "outbound_client", "read_bounded"]
 
 # Sent by every outbound check (URLs and issue trackers), so a site can tell who asks.
 USER_AGENT = "groundwire-citation-verifier/0.1"
@@ -59,13 +59,7 @@ class UrlVerifier:
         self._max_text = max(0, max_text)
         self._timeout_s = timeout_s
         limits = httpx.Limits(max_connections=32, max_keepalive_connections=0)
-        self._client = httpx.Client(
-            timeout=httpx.Timeout(timeout_s),
-            follow_redirects=False,
-            trust_env=False,
-            headers={"User-Agent": USER_AGENT},
-            transport=deadline_transport(limits),
-        )
+        self._client = outbound_client(timeout_s, limits)
 
     def close(self) -> None:
         self._client.close()
@@ -130,18 +124,31 @@ class UrlVerifier:
             return CitationVerdict(False, f"fetch failed: {type(exc).__name__}", transient=True)
 
 
+def outbound_client(timeout_s: float, limits: httpx.Limits) -> httpx.Client:
+    """The client of every outbound check (URLs, issue trackers): no proxy from the
+    environment, no redirect followed by httpx, our User-Agent, and sockets that obey the
+    caller's `deadline.within` (without one, `timeout_s` bounds each operation only)."""
+    return httpx.Client(
+        timeout=httpx.Timeout(timeout_s),
+        follow_redirects=False,
+        trust_env=False,
+        headers={"User-Agent": USER_AGENT},
+        transport=deadline_transport(limits),
+    )
+
+
 def _read_text(response: httpx.Response, max_chars: int) -> str:
     """At most `max_chars` characters of a textual body (HTML reduced to its text); "" for
     anything else. Reads at most 4 bytes per character, then stops."""
     if not _TEXTUAL.match(response.headers.get("content-type", "text/plain")):
         return ""
-    text = _decode(_read_bounded(response, max_chars * 4), response.encoding)
+    text = _decode(read_bounded(response, max_chars * 4), response.encoding)
     if "<" in text and ">" in text:  # markup: keep the words a reader sees
         text = html.unescape(_TAG.sub(" ", _SCRIPT.sub(" ", text)))
     return _SPACE.sub(" ", text).strip()[:max_chars]
 
 
-def _read_bounded(response: httpx.Response, limit: int) -> bytes:
+def read_bounded(response: httpx.Response, limit: int) -> bytes:
     """At most `limit` bytes of the body once decompressed, never more in memory.
 
     httpx's own decoder inflates each network chunk whole: one 64 KiB gzip chunk of zeros

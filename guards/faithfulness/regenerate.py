@@ -105,7 +105,7 @@ class WebhookRegenerator:
             "Accept-Encoding": "identity",
         }
         if cfg.webhook_token:
-            headers["Authorization"] = f"Bearer {cfg.webhook_token}"
+            headers["Authorization"] = f"Bearer {cfg.webhook_token.get_secret_value()}"
         self._client = httpx.AsyncClient(
             timeout=httpx.Timeout(cfg.webhook_timeout_s),
             follow_redirects=False,
