@@ -8,11 +8,11 @@ rebinding) therefore cannot redirect the request. Redirects are followed by hand
 re-checked, up to a limit. Proxies from the environment are ignored, since a proxy would
 make the pinning meaningless.
 
-`timeout_s` bounds a whole check: every hop, the HEAD and its GET fallback, connect,
-headers and body together (`deadline.py`), not each socket read. A server that drips a byte
-at a time, or a chain of slow redirects, cannot hold a check (and the screen batch waiting
-on it) longer than that; only name resolution, done by the system resolver with its own
-timeouts, is outside it.
+`timeout_s` bounds a whole check: every hop, the HEAD and its GET fallback, name
+resolution, connect, headers and body together (`deadline.py`, `resolve.py`), not each
+socket read. A server that drips a byte at a time, a chain of slow redirects or a name
+whose nameservers never answer cannot hold a check (and the screen batch waiting on it)
+longer than that.
 
 By default only status and headers are read (HEAD). With `max_text` the final hop is a GET
 whose body is read up to `max_text` characters (4 bytes each at most), and only when it is
@@ -31,7 +31,7 @@ import httpx
 
 from groundwire.guards.citations.cache import CitationVerdict
 from groundwire.guards.citations.deadline import deadline_transport, within
-from groundwire.guards.citations.ssrf import Resolver, SsrfGuard, UrlRefused
+from groundwire.guards.citations.ssrf import Resolver, ResolveUnavailable, SsrfGuard, UrlRefused
 
 __all__ = ["USER_AGENT", "UrlVerifier", "outbound_client", "read_bounded"]
 
@@ -116,6 +116,8 @@ class UrlVerifier:
             return CitationVerdict(False, f"more than {self._max_redirects} redirects")
         except UrlRefused as exc:
             return CitationVerdict(False, f"refused: {exc}")
+        except ResolveUnavailable as exc:  # says nothing about the URL: retried soon
+            return CitationVerdict(False, f"fetch failed: {exc}", transient=True)
         except (httpx.InvalidURL, ValueError) as exc:
             # a Location the server chose that is no URL ('mailto:x', 'http://[v1.x]/',
             # a host IDNA refuses): an answer, not a crash of the batch that cited it
