@@ -12,7 +12,8 @@ make the pinning meaningless.
 resolution, connect, headers and body together (`deadline.py`, `resolve.py`), not each
 socket read. A server that drips a byte at a time, a chain of slow redirects or a name
 whose nameservers never answer cannot hold a check (and the screen batch waiting on it)
-longer than that.
+longer than that. An address that let a check time out is skipped for a while
+(`backoff.py`), so a tarpit costs one timeout per window, not one per URL cited on it.
 
 By default only status and headers are read (HEAD). With `max_text` the final hop is a GET
 whose body is read up to `max_text` characters (4 bytes each at most), and only when it is
@@ -29,8 +30,9 @@ from collections.abc import Sequence
 
 import httpx
 
+from groundwire.guards.citations.backoff import TimeoutBackoff
 from groundwire.guards.citations.cache import CitationVerdict
-from groundwire.guards.citations.deadline import deadline_transport, within
+from groundwire.guards.citations.deadline import deadline_transport, time_left, within
 from groundwire.guards.citations.ssrf import Resolver, ResolveUnavailable, SsrfGuard, UrlRefused
 
 __all__ = ["USER_AGENT", "UrlVerifier", "outbound_client", "read_bounded"]
@@ -43,6 +45,10 @@ _TAG = re.compile(r"<[^>]{0,2000}>")
 _SPACE = re.compile(r"\s+")
 
 
+class _Skipped(Exception):
+    """The check is pinned to an address the backoff skips for now (transient)."""
+
+
 class UrlVerifier:
     """HEAD (GET fallback) with timeouts, a redirect limit and the SSRF guard on every hop."""
 
@@ -53,8 +59,11 @@ class UrlVerifier:
         allowlist: Sequence[str] = (),
         resolver: Resolver | None = None,
         max_text: int = 0,
+        backoff: TimeoutBackoff | None = None,
     ) -> None:
         self.guard = SsrfGuard(allowlist, resolver)
+        # addresses that let a check time out are skipped for a while (`backoff.py`)
+        self.backoff = backoff if backoff is not None else TimeoutBackoff()
         self._max_redirects = max_redirects
         self._max_text = max(0, max_text)
         self._timeout_s = timeout_s
@@ -75,16 +84,27 @@ class UrlVerifier:
         # fass.de, another domain than the xn--fa-hia.de the Host header names).
         host = url.raw_host.decode("ascii")
         ip = self.guard.check(host, port)  # before any connection
+        if self.backoff.skipped_for(ip):
+            raise _Skipped("address timed out recently")
         pinned = url.copy_with(host=str(ip))
         extensions = {"sni_hostname": host} if url.scheme == "https" else {}
         request = self._client.build_request(
             method, pinned, headers={"Host": url.netloc.decode("ascii")}, extensions=extensions
         )
-        response = self._client.send(request, stream=True)
+        left = time_left()
         try:
-            body = _read_text(response, read) if read and response.is_success else ""
-        finally:
-            response.close()  # never more of a body than `read` asks for
+            response = self._client.send(request, stream=True)
+            try:
+                body = _read_text(response, read) if read and response.is_success else ""
+            finally:
+                response.close()  # never more of a body than `read` asks for
+        except httpx.TimeoutException:
+            # the address's fault only if it had a fair share of the check's time: not
+            # when earlier hops had spent the deadline before this request started
+            if left is None or left >= self._timeout_s / 2:
+                self.backoff.timed_out(ip)
+            raise
+        self.backoff.answered(ip)
         return response, body
 
     def verify(self, raw_url: str) -> CitationVerdict:
@@ -116,7 +136,7 @@ class UrlVerifier:
             return CitationVerdict(False, f"more than {self._max_redirects} redirects")
         except UrlRefused as exc:
             return CitationVerdict(False, f"refused: {exc}")
-        except ResolveUnavailable as exc:  # says nothing about the URL: retried soon
+        except (ResolveUnavailable, _Skipped) as exc:  # nothing about the URL: retried soon
             return CitationVerdict(False, f"fetch failed: {exc}", transient=True)
         except (httpx.InvalidURL, ValueError) as exc:
             # a Location the server chose that is no URL ('mailto:x', 'http://[v1.x]/',
