@@ -204,6 +204,10 @@ class LlmEndpoint:
     # structured-output mode (auto), kept when that mode is pinned.
     system_role: bool | None = None
 
+    def __post_init__(self) -> None:
+        if isinstance(self.api_key, str):  # a library caller's plain key: wrapped at once
+            object.__setattr__(self, "api_key", SecretStr(self.api_key))
+
 
 @dataclass(frozen=True, slots=True)
 class LlmCallUsage:

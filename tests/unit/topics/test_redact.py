@@ -87,3 +87,18 @@ def test_the_log_formatter_redacts_messages_and_tracebacks() -> None:
     line = RedactingFormatter("%(message)s").format(record)
     assert "log-pw" not in line and "redis-pw" not in line
     assert "https://***@h/" in line and "redis://***@redis:6379/0" in line
+
+
+def test_an_llm_endpoint_holds_its_key_as_a_secret() -> None:
+    """A library caller may pass the key as plain text; it is wrapped at once, so neither
+    the endpoint's repr nor `dataclasses.asdict` shows it."""
+    import dataclasses
+
+    from pydantic import SecretStr
+
+    from groundwire.guards.grounding.llm_client import LlmEndpoint
+
+    endpoint = LlmEndpoint(base_url="http://h/v1", model="m", api_key="sk-lib-0009")  # type: ignore[arg-type]
+    assert isinstance(endpoint.api_key, SecretStr)
+    assert endpoint.api_key.get_secret_value() == "sk-lib-0009"
+    assert "sk-lib-0009" not in repr(endpoint) + str(dataclasses.asdict(endpoint))
