@@ -46,7 +46,9 @@ class CitationConfig(Section):
     issue_file: Path | None = None
     issue_api_base: str | None = None
     issue_repo: str | None = None  # owner/name (GitHub) or project id/path (GitLab)
-    issue_token: str | None = Field(default=None, repr=False)
+    # Credentials are SecretStr: shown as ********** by repr, str() and model_dump(), read
+    # with get_secret_value() only where a request is built (env and YAML give plain text).
+    issue_token: SecretStr | None = Field(default=None, repr=False)
     # Characters of a verified artifact's text (an ADR's body, a commit's message, a page's
     # text) read to check that it says what the claim says (spec: Citations); 0 = existence
     # only, as before (then a verified citation counts as support without that check).
@@ -223,7 +225,7 @@ class GroundingConfig(Section):
     ensemble_low: float = Field(default=0.1, ge=0.0, le=1.0)
     llm_base_url: str | None = None
     llm_model: str | None = None
-    llm_api_key: str | None = Field(default=None, repr=False)
+    llm_api_key: SecretStr | None = Field(default=None, repr=False)
     llm_timeout_s: float = 10.0
     llm_max_concurrency: int = 8
     llm_max_retries: int = 2
@@ -327,7 +329,7 @@ class RegenerateConfig(Section):
     webhook_timeout_s: float = Field(default=5.0, gt=0.0, le=60.0)
     webhook_allowlist: list[str] = Field(default_factory=list)  # hosts or CIDRs
     webhook_max_response_bytes: int = Field(default=262_144, ge=1_024, le=4_194_304)
-    webhook_token: str | None = Field(default=None, repr=False)  # sent as a bearer token
+    webhook_token: SecretStr | None = Field(default=None, repr=False)  # sent as a bearer token
 
 
 class AnswerCacheConfig(Section):

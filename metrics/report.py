@@ -27,6 +27,7 @@ from groundwire.metrics.promql import by_label as _by
 from groundwire.metrics.promql import scalar as _scalar
 from groundwire.metrics.report_consistency import Guard2Report, build_guard2, format_guard2
 from groundwire.metrics.report_faithfulness import Guard3Report, build_guard3, format_guard3
+from groundwire.topics.redact import redact_url
 
 PRIOR_WINDOWS = 4
 MAX_WINDOW = timedelta(days=366)
@@ -61,8 +62,10 @@ class PrometheusClient:
 
     def __init__(self, base_url: str, timeout_s: float = 10.0) -> None:
         if not re.match(r"^https?://[^\s/]+", base_url):
-            raise ValueError(f"Prometheus URL must be http(s)://host[:port], got {base_url!r}")
+            shown = redact_url(base_url)
+            raise ValueError(f"Prometheus URL must be http(s)://host[:port], got {shown!r}")
         self.base_url = base_url.rstrip("/")
+        self.shown_url = redact_url(self.base_url)  # what errors name
         self._client = httpx.Client(timeout=timeout_s, follow_redirects=False)
 
     def close(self) -> None:
@@ -82,13 +85,15 @@ class PrometheusClient:
             )
         except httpx.HTTPError as exc:
             raise PrometheusUnavailable(
-                f"cannot reach Prometheus at {self.base_url}: {type(exc).__name__}: {exc}"
+                redact_url(
+                    f"cannot reach Prometheus at {self.base_url}: {type(exc).__name__}: {exc}"
+                )
             ) from exc
         try:
             body = response.json()
         except ValueError as exc:
             raise PrometheusUnavailable(
-                f"Prometheus at {self.base_url} answered HTTP {response.status_code} "
+                f"Prometheus at {self.shown_url} answered HTTP {response.status_code} "
                 "with a body that is not JSON (is this URL a Prometheus server?)"
             ) from exc
         if response.status_code != 200 or body.get("status") != "success":

@@ -26,6 +26,7 @@ from confluent_kafka.admin import AdminClient, NewTopic, OffsetSpec
 from groundwire.streams import kafka
 from groundwire.streams.settings import Settings
 from groundwire.topics.names import TOPIC_SUFFIXES
+from groundwire.topics.redact import redact_url
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +76,9 @@ def create_topics(settings: Settings, timeout_s: float = 30.0) -> list[TopicOutc
             else:
                 outcomes.append(TopicOutcome(topic.topic, settings.partitions, "failed", str(err)))
         except TimeoutError:
-            detail = f"no answer from Kafka at {settings.bootstrap_servers} in {timeout_s:g}s"
+            detail = redact_url(
+                f"no answer from Kafka at {settings.bootstrap_servers} in {timeout_s:g}s"
+            )
             outcomes.append(TopicOutcome(topic.topic, settings.partitions, "failed", detail))
     return _when_led(admin, outcomes, timeout_s)
 

@@ -29,6 +29,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from groundwire.streams import telemetry
 from groundwire.streams.runner import StageRunner
+from groundwire.topics.redact import redact_url
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,8 @@ def status_of(runner: StageRunner, replica: int, stall_timeout_s: float) -> Stag
     if p.lag and idle > stall_timeout_s:
         reason = f"{p.lag} records waiting and no commit for {idle:.0f}s"
     elif p.state in ("starting", "rebuilding") and now - p.state_since > stall_timeout_s:
-        reason = f"{p.state} for {now - p.state_since:.0f}s: {p.problem or 'broker unreachable'}"
+        problem = redact_url(p.problem) if p.problem else "broker unreachable"
+        reason = f"{p.state} for {now - p.state_since:.0f}s: {problem}"
     stalled = bool(reason)
     if stalled:
         reason += f" (limit {stall_timeout_s:.0f}s)"

@@ -18,6 +18,7 @@ from confluent_kafka import Consumer, KafkaError, Message, Producer
 from confluent_kafka.admin import AdminClient
 
 from groundwire.streams.settings import KafkaValue, Settings
+from groundwire.topics.redact import redact_url
 
 # What retrying never fixes: the cluster refused the SASL credentials, or the TLS
 # handshake failed (untrusted or rejected certificate). librdkafka reports these through
@@ -55,11 +56,11 @@ class ClientErrors:
             return None
         if err.code() in TERMINAL_ERRORS:
             what = "TLS handshake" if err.code() == KafkaError._SSL else "authentication"
-            return (
+            return redact_url(
                 f"Kafka at {self.bootstrap_servers}: {what} failed: {err.str()} "
                 "(check GROUNDWIRE_KAFKA__* security settings)"
             )
-        return f"Kafka at {self.bootstrap_servers}: fatal client error: {err.str()}"
+        return redact_url(f"Kafka at {self.bootstrap_servers}: fatal client error: {err.str()}")
 
     def check(self) -> None:
         """Raise KafkaClientFailure when a terminal error was reported."""

@@ -54,13 +54,11 @@ def _child(stage: str, replica: int, log_level: str, status_dir: str) -> None:
 
     _die_with_parent()
 
+    from groundwire.streams.cli.common import setup_logging
     from groundwire.streams.settings import load_settings
     from groundwire.streams.worker import run_worker
 
-    logging.basicConfig(
-        level=getattr(logging, log_level.upper(), logging.INFO),
-        format=f"%(asctime)s %(levelname)s [{stage}] %(name)s: %(message)s",
-    )
+    setup_logging(log_level, f"%(asctime)s %(levelname)s [{stage}] %(name)s: %(message)s")
     # The parent serves the aggregated metrics; children only record them.
     settings = load_settings(metrics_port=0)
     if replica:

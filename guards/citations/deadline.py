@@ -20,7 +20,7 @@ from typing import Any
 import httpcore
 import httpx
 
-__all__ = ["deadline_transport", "within"]
+__all__ = ["deadline_transport", "time_left", "within"]
 
 
 class _Deadline(threading.local):
@@ -39,6 +39,13 @@ def within(seconds: float) -> Iterator[None]:
         yield
     finally:
         _deadline.at = previous
+
+
+def time_left() -> float | None:
+    """Seconds left on this thread's deadline (never below 0), None when none is set:
+    what a wait that is no socket operation (a name lookup) may still take."""
+    at = _deadline.at
+    return None if at is None else max(0.0, at - time.monotonic())
 
 
 def _capped(timeout: float | None, expired: type[Exception]) -> float | None:

@@ -5,10 +5,18 @@ changes), GitHub and GitLab over their REST APIs. A tracker answers True, False,
 when it cannot tell (unreachable, rate-limited, unreadable file); None is transient, so
 an outage is retried soon rather than remembered as "issue not found". Tokens only
 authorise: a tracker's repr never shows them.
+
+A REST lookup is bounded like a URL check (`url.py`): `timeout_s` bounds the whole
+request (connect, headers and body together, `deadline.py`), not each read, so a tracker
+or a proxy in front of it that drips its answer cannot hold the screen batch; and only
+the status decides, so at most `BODY_DRAIN_BYTES` of the body are read (after inflating,
+by the verifier's own bounded reader: httpx would inflate a whole gzip chunk at once), just
+enough for a small answer to leave the connection reusable.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -17,9 +25,11 @@ from typing import Protocol
 from urllib.parse import quote
 
 import httpx
+from pydantic import SecretStr
 
 from groundwire.guards.citations.cache import CitationVerdict
-from groundwire.guards.citations.url import USER_AGENT
+from groundwire.guards.citations.deadline import within
+from groundwire.guards.citations.url import outbound_client, read_bounded
 from groundwire.guards.config import CitationConfig
 
 __all__ = [
@@ -31,6 +41,9 @@ __all__ = [
 ]
 
 _GITHUB_REPO = re.compile(r"^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$")
+# Body bytes read after the status: an issue's JSON is a few KiB; reading a small one to
+# its end lets the pooled connection serve the next lookup, a larger one is cut off.
+BODY_DRAIN_BYTES = 65_536
 
 
 class IssueTracker(Protocol):
@@ -93,29 +106,35 @@ def _parse_issue_numbers(text: str) -> list[int]:
 class _RestIssueTracker:
     """Shared HTTP handling: 200 exists, 404/410 does not, anything else is unknown."""
 
-    def __init__(self, token: str | None, timeout_s: float) -> None:
-        self._token = token
-        self._client = httpx.Client(
-            timeout=httpx.Timeout(timeout_s), trust_env=False, headers={"User-Agent": USER_AGENT}
-        )
+    def __init__(self, token: str | SecretStr | None, timeout_s: float) -> None:
+        self._token = token if isinstance(token, SecretStr) or token is None else SecretStr(token)
+        self._timeout_s = timeout_s
+        limits = httpx.Limits(max_connections=16, max_keepalive_connections=4)
+        self._client = outbound_client(timeout_s, limits)
 
     def __repr__(self) -> str:  # never show the token
         return f"{type(self).__name__}(token={'***' if self._token else None})"
 
+    def _secret(self) -> str | None:
+        return self._token.get_secret_value() if self._token else None
+
     def _get(self, url: str, headers: dict[str, str]) -> CitationVerdict:
         try:
-            response = self._client.get(url, headers=headers)
+            # the deadline bounds the whole request, however slowly it drips
+            with within(self._timeout_s), self._client.stream("GET", url, headers=headers) as r:
+                status = r.status_code
+                # the status is the answer; a body cut off by the deadline is not
+                with contextlib.suppress(httpx.HTTPError):
+                    read_bounded(r, BODY_DRAIN_BYTES)
         except httpx.HTTPError as exc:
             return CitationVerdict(
                 None, f"tracker unreachable: {type(exc).__name__}", transient=True
             )
-        if response.status_code == 200:
+        if status == 200:
             return CitationVerdict(True, "issue exists")
-        if response.status_code in (404, 410):
+        if status in (404, 410):
             return CitationVerdict(False, "issue not found")
-        return CitationVerdict(
-            None, f"tracker answered HTTP {response.status_code}", transient=True
-        )
+        return CitationVerdict(None, f"tracker answered HTTP {status}", transient=True)
 
     def close(self) -> None:
         self._client.close()
@@ -125,7 +144,7 @@ class GitHubIssueTracker(_RestIssueTracker):
     def __init__(
         self,
         repo: str,
-        token: str | None = None,
+        token: str | SecretStr | None = None,
         api_base: str | None = None,
         timeout_s: float = 5.0,
     ) -> None:
@@ -137,8 +156,9 @@ class GitHubIssueTracker(_RestIssueTracker):
 
     def exists(self, number: int) -> CitationVerdict:
         headers = {"Accept": "application/vnd.github+json"}
-        if self._token:
-            headers["Authorization"] = f"Bearer {self._token}"
+        token = self._secret()
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
         return self._get(f"{self._base}/repos/{self._repo}/issues/{int(number)}", headers)
 
 
@@ -146,7 +166,7 @@ class GitLabIssueTracker(_RestIssueTracker):
     def __init__(
         self,
         project: str,
-        token: str | None = None,
+        token: str | SecretStr | None = None,
         api_base: str | None = None,
         timeout_s: float = 5.0,
     ) -> None:
@@ -155,7 +175,8 @@ class GitLabIssueTracker(_RestIssueTracker):
         self._project = quote(project, safe="")
 
     def exists(self, number: int) -> CitationVerdict:
-        headers = {"PRIVATE-TOKEN": self._token} if self._token else {}
+        token = self._secret()
+        headers = {"PRIVATE-TOKEN": token} if token else {}
         return self._get(f"{self._base}/projects/{self._project}/issues/{int(number)}", headers)
 
 

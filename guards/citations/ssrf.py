@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
-import socket
 from collections.abc import Callable, Sequence
 
 import httpx
 
-__all__ = ["IpAddress", "IpNetwork", "Resolver", "SsrfGuard", "UrlRefused"]
+from groundwire.guards.citations.resolve import ResolveUnavailable, system_resolver
+
+__all__ = ["IpAddress", "IpNetwork", "ResolveUnavailable", "Resolver", "SsrfGuard", "UrlRefused"]
 
 IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -31,11 +32,6 @@ Resolver = Callable[[str, int], list[str]]
 
 class UrlRefused(Exception):
     """The URL may not be fetched (decided before any connection is made)."""
-
-
-def _system_resolver(host: str, port: int) -> list[str]:
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
 _NOT_PUBLIC: tuple[IpNetwork, ...] = (
@@ -78,7 +74,9 @@ class SsrfGuard:
                 self._nets.append(ipaddress.ip_network(entry.strip(), strict=False))
             except ValueError:
                 self._hosts.add(_ascii_name(entry.strip()))
-        self._resolve = resolver or _system_resolver
+        # the system resolver behind a bounded pool (`resolve.py`): a lookup never outlasts
+        # the check's deadline; tests pass their own
+        self._resolve = resolver or system_resolver()
 
     def _allowed(self, ip: IpAddress) -> bool:
         if any(ip in net for net in self._nets):
@@ -87,7 +85,8 @@ class SsrfGuard:
 
     def check(self, host: str, port: int) -> IpAddress:
         """Resolve `host` and return the address to pin to; raise UrlRefused if ANY
-        resolved address is not allowed (one private answer is enough to refuse)."""
+        resolved address is not allowed (one private answer is enough to refuse), and
+        ResolveUnavailable (transient) when the name could not be resolved in time."""
         host = host.lower().rstrip(".")
         if not host:
             raise UrlRefused("empty host")

@@ -8,11 +8,12 @@ rebinding) therefore cannot redirect the request. Redirects are followed by hand
 re-checked, up to a limit. Proxies from the environment are ignored, since a proxy would
 make the pinning meaningless.
 
-`timeout_s` bounds a whole check: every hop, the HEAD and its GET fallback, connect,
-headers and body together (`deadline.py`), not each socket read. A server that drips a byte
-at a time, or a chain of slow redirects, cannot hold a check (and the screen batch waiting
-on it) longer than that; only name resolution, done by the system resolver with its own
-timeouts, is outside it.
+`timeout_s` bounds a whole check: every hop, the HEAD and its GET fallback, name
+resolution, connect, headers and body together (`deadline.py`, `resolve.py`), not each
+socket read. A server that drips a byte at a time, a chain of slow redirects or a name
+whose nameservers never answer cannot hold a check (and the screen batch waiting on it)
+longer than that. An address that let a check time out is skipped for a while
+(`backoff.py`), so a tarpit costs one timeout per window, not one per URL cited on it.
 
 By default only status and headers are read (HEAD). With `max_text` the final hop is a GET
 whose body is read up to `max_text` characters (4 bytes each at most), and only when it is
@@ -29,11 +30,12 @@ from collections.abc import Sequence
 
 import httpx
 
+from groundwire.guards.citations.backoff import TimeoutBackoff
 from groundwire.guards.citations.cache import CitationVerdict
-from groundwire.guards.citations.deadline import deadline_transport, within
-from groundwire.guards.citations.ssrf import Resolver, SsrfGuard, UrlRefused
+from groundwire.guards.citations.deadline import deadline_transport, time_left, within
+from groundwire.guards.citations.ssrf import Resolver, ResolveUnavailable, SsrfGuard, UrlRefused
 
-__all__ = ["USER_AGENT", "UrlVerifier"]
+__all__ = ["USER_AGENT", "UrlVerifier", "outbound_client", "read_bounded"]
 
 # Sent by every outbound check (URLs and issue trackers), so a site can tell who asks.
 USER_AGENT = "groundwire-citation-verifier/0.1"
@@ -41,6 +43,10 @@ _TEXTUAL = re.compile(r"^(?:text/|application/(?:[\w.+-]*\+)?(?:json|xml|xhtml\+
 _SCRIPT = re.compile(r"<(script|style|noscript)\b.*?</\1\s*>", re.I | re.S)
 _TAG = re.compile(r"<[^>]{0,2000}>")
 _SPACE = re.compile(r"\s+")
+
+
+class _Skipped(Exception):
+    """The check is pinned to an address the backoff skips for now (transient)."""
 
 
 class UrlVerifier:
@@ -53,19 +59,16 @@ class UrlVerifier:
         allowlist: Sequence[str] = (),
         resolver: Resolver | None = None,
         max_text: int = 0,
+        backoff: TimeoutBackoff | None = None,
     ) -> None:
         self.guard = SsrfGuard(allowlist, resolver)
+        # addresses that let a check time out are skipped for a while (`backoff.py`)
+        self.backoff = backoff if backoff is not None else TimeoutBackoff()
         self._max_redirects = max_redirects
         self._max_text = max(0, max_text)
         self._timeout_s = timeout_s
         limits = httpx.Limits(max_connections=32, max_keepalive_connections=0)
-        self._client = httpx.Client(
-            timeout=httpx.Timeout(timeout_s),
-            follow_redirects=False,
-            trust_env=False,
-            headers={"User-Agent": USER_AGENT},
-            transport=deadline_transport(limits),
-        )
+        self._client = outbound_client(timeout_s, limits)
 
     def close(self) -> None:
         self._client.close()
@@ -81,16 +84,27 @@ class UrlVerifier:
         # fass.de, another domain than the xn--fa-hia.de the Host header names).
         host = url.raw_host.decode("ascii")
         ip = self.guard.check(host, port)  # before any connection
+        if self.backoff.skipped_for(ip):
+            raise _Skipped("address timed out recently")
         pinned = url.copy_with(host=str(ip))
         extensions = {"sni_hostname": host} if url.scheme == "https" else {}
         request = self._client.build_request(
             method, pinned, headers={"Host": url.netloc.decode("ascii")}, extensions=extensions
         )
-        response = self._client.send(request, stream=True)
+        left = time_left()
         try:
-            body = _read_text(response, read) if read and response.is_success else ""
-        finally:
-            response.close()  # never more of a body than `read` asks for
+            response = self._client.send(request, stream=True)
+            try:
+                body = _read_text(response, read) if read and response.is_success else ""
+            finally:
+                response.close()  # never more of a body than `read` asks for
+        except httpx.TimeoutException:
+            # the address's fault only if it had a fair share of the check's time: not
+            # when earlier hops had spent the deadline before this request started
+            if left is None or left >= self._timeout_s / 2:
+                self.backoff.timed_out(ip)
+            raise
+        self.backoff.answered(ip)
         return response, body
 
     def verify(self, raw_url: str) -> CitationVerdict:
@@ -122,6 +136,8 @@ class UrlVerifier:
             return CitationVerdict(False, f"more than {self._max_redirects} redirects")
         except UrlRefused as exc:
             return CitationVerdict(False, f"refused: {exc}")
+        except (ResolveUnavailable, _Skipped) as exc:  # nothing about the URL: retried soon
+            return CitationVerdict(False, f"fetch failed: {exc}", transient=True)
         except (httpx.InvalidURL, ValueError) as exc:
             # a Location the server chose that is no URL ('mailto:x', 'http://[v1.x]/',
             # a host IDNA refuses): an answer, not a crash of the batch that cited it
@@ -130,18 +146,31 @@ class UrlVerifier:
             return CitationVerdict(False, f"fetch failed: {type(exc).__name__}", transient=True)
 
 
+def outbound_client(timeout_s: float, limits: httpx.Limits) -> httpx.Client:
+    """The client of every outbound check (URLs, issue trackers): no proxy from the
+    environment, no redirect followed by httpx, our User-Agent, and sockets that obey the
+    caller's `deadline.within` (without one, `timeout_s` bounds each operation only)."""
+    return httpx.Client(
+        timeout=httpx.Timeout(timeout_s),
+        follow_redirects=False,
+        trust_env=False,
+        headers={"User-Agent": USER_AGENT},
+        transport=deadline_transport(limits),
+    )
+
+
 def _read_text(response: httpx.Response, max_chars: int) -> str:
     """At most `max_chars` characters of a textual body (HTML reduced to its text); "" for
     anything else. Reads at most 4 bytes per character, then stops."""
     if not _TEXTUAL.match(response.headers.get("content-type", "text/plain")):
         return ""
-    text = _decode(_read_bounded(response, max_chars * 4), response.encoding)
+    text = _decode(read_bounded(response, max_chars * 4), response.encoding)
     if "<" in text and ">" in text:  # markup: keep the words a reader sees
         text = html.unescape(_TAG.sub(" ", _SCRIPT.sub(" ", text)))
     return _SPACE.sub(" ", text).strip()[:max_chars]
 
 
-def _read_bounded(response: httpx.Response, limit: int) -> bytes:
+def read_bounded(response: httpx.Response, limit: int) -> bytes:
     """At most `limit` bytes of the body once decompressed, never more in memory.
 
     httpx's own decoder inflates each network chunk whole: one 64 KiB gzip chunk of zeros

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 
 class Section(BaseModel):
@@ -94,7 +94,7 @@ class ConsistencyConfig(Section):
     op_retention_s: float = Field(default=604_800.0, gt=0.0)
     # The LLM judge's endpoint (same client rules as the grounding LLM verifier).
     llm_base_url: str | None = None
-    llm_api_key: str | None = Field(default=None, repr=False)
+    llm_api_key: SecretStr | None = Field(default=None, repr=False)
     llm_timeout_s: float = Field(default=20.0, gt=0.0)
     llm_max_concurrency: int = Field(default=4, ge=1)
     llm_max_retries: int = Field(default=2, ge=0)

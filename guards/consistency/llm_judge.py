@@ -125,7 +125,7 @@ class LlmJudge:
         self.client = LlmClient(judge_endpoint(cfg), client)
 
     def __repr__(self) -> str:  # never show the key
-        return f"LlmJudge(url={self.cfg.llm_base_url!r}, model={self.cfg.judge_model!r})"
+        return f"LlmJudge(url={self.client.shown_url!r}, model={self.cfg.judge_model!r})"
 
     @property
     def breaker(self) -> CircuitBreaker:

@@ -22,7 +22,14 @@ from typing import Any, Protocol
 import httpx
 import orjson
 
-from groundwire.guards.citations.ssrf import Resolver, SsrfGuard, UrlRefused
+from groundwire.guards.citations.deadline import within
+from groundwire.guards.citations.ssrf import (
+    IpAddress,
+    Resolver,
+    ResolveUnavailable,
+    SsrfGuard,
+    UrlRefused,
+)
 from groundwire.guards.citations.url import USER_AGENT
 from groundwire.guards.config import RegenerateConfig
 from groundwire.topics.answers import Answer, AnswerClaim
@@ -105,7 +112,7 @@ class WebhookRegenerator:
             "Accept-Encoding": "identity",
         }
         if cfg.webhook_token:
-            headers["Authorization"] = f"Bearer {cfg.webhook_token}"
+            headers["Authorization"] = f"Bearer {cfg.webhook_token.get_secret_value()}"
         self._client = httpx.AsyncClient(
             timeout=httpx.Timeout(cfg.webhook_timeout_s),
             follow_redirects=False,
@@ -121,25 +128,25 @@ class WebhookRegenerator:
         url = self.url
         port = url.port or (443 if url.scheme == "https" else 80)
         host = url.raw_host.decode("ascii")  # the name the Host header carries (IDNA 2008)
+        body = orjson.dumps(request.payload())
         try:
-            ip = self.guard.check(host, port)  # before any connection
+            # the timeout bounds the whole call, name resolution included: httpx's bounds
+            # each read, which a hook that drips its answer a byte at a time never trips
+            async with asyncio.timeout(self.cfg.webhook_timeout_s):
+                # before any connection; in a thread, since resolving blocks
+                ip = await asyncio.to_thread(self._check, host, port)
+                http_request = self._client.build_request(
+                    "POST",
+                    url.copy_with(host=str(ip)),  # pinned to the checked address
+                    content=body,
+                    headers={"Host": url.netloc.decode("ascii")},
+                    extensions={"sni_hostname": host} if url.scheme == "https" else {},
+                )
+                raw = await self._post(http_request)
         except UrlRefused as exc:
             raise RegenerationFailed(f"webhook refused: {exc}") from None
-        pinned = url.copy_with(host=str(ip))
-        extensions = {"sni_hostname": host} if url.scheme == "https" else {}
-        body = orjson.dumps(request.payload())
-        http_request = self._client.build_request(
-            "POST",
-            pinned,
-            content=body,
-            headers={"Host": url.netloc.decode("ascii")},
-            extensions=extensions,
-        )
-        try:
-            # the timeout bounds the whole call: httpx's bounds each read, which a hook
-            # that drips its answer a byte at a time never trips
-            async with asyncio.timeout(self.cfg.webhook_timeout_s):
-                raw = await self._post(http_request)
+        except ResolveUnavailable as exc:
+            raise RegenerationFailed(f"webhook unreachable: {exc}") from None
         except TimeoutError:
             raise RegenerationFailed("webhook timed out") from None
         except httpx.HTTPError as exc:
@@ -152,6 +159,11 @@ class WebhookRegenerator:
         if not isinstance(text, str):
             raise RegenerationFailed('webhook answer has no "answer" string')
         return text
+
+    def _check(self, host: str, port: int) -> IpAddress:
+        """The SSRF guard's check, its name lookup bounded by the call's timeout."""
+        with within(self.cfg.webhook_timeout_s):
+            return self.guard.check(host, port)
 
     async def _post(self, request: httpx.Request) -> bytes:
         response = await self._client.send(request, stream=True)

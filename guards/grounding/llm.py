@@ -240,7 +240,7 @@ class LlmVerifier:
         self._budget_logged: dict[str, float] = {}
 
     def __repr__(self) -> str:  # never show the key
-        return f"LlmVerifier(url={self.client._url!r}, model={self.cfg.llm_model!r})"
+        return f"LlmVerifier(url={self.client.shown_url!r}, model={self.cfg.llm_model!r})"
 
     @property
     def breaker(self) -> CircuitBreaker:

@@ -52,9 +52,10 @@ from typing import Any, Generic, Literal, TypeVar, get_args
 
 import httpx
 import orjson
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, SecretStr, ValidationError
 
 from groundwire.guards.grounding.breaker import CircuitBreaker
+from groundwire.topics.redact import redact_url
 
 log = logging.getLogger(__name__)
 
@@ -182,11 +183,13 @@ SYSTEM_PROBE_MESSAGES = [
 
 @dataclass(frozen=True, slots=True)
 class LlmEndpoint:
-    """Where and how to call. `api_key` is never shown in a repr."""
+    """Where and how to call. `api_key` is a SecretStr, so neither a repr nor
+    `dataclasses.asdict` shows it; `base_url` is shown only through `redact_url` (it may
+    carry `user:password@`)."""
 
     base_url: str
     model: str
-    api_key: str | None = field(default=None, repr=False)
+    api_key: SecretStr | None = field(default=None, repr=False)
     timeout_s: float = 10.0
     max_concurrency: int = 8
     max_retries: int = 2
@@ -200,6 +203,10 @@ class LlmEndpoint:
     # Whether the server passes a system message to the model: None = detected with the
     # structured-output mode (auto), kept when that mode is pinned.
     system_role: bool | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.api_key, str):  # a library caller's plain key: wrapped at once
+            object.__setattr__(self, "api_key", SecretStr(self.api_key))
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,6 +371,7 @@ class LlmClient:
             raise ValueError("an LLM endpoint needs a base URL and a model")
         self.endpoint = endpoint
         self._url = endpoint.base_url.rstrip("/") + "/chat/completions"
+        self.shown_url = redact_url(self._url)  # what logs and reprs name
         self._client = client
         self._own_client = client is None
         self._sem = asyncio.Semaphore(max(1, endpoint.max_concurrency))
@@ -380,7 +388,7 @@ class LlmClient:
             self._system_role = True
 
     def __repr__(self) -> str:  # never show the key
-        return f"LlmClient(url={self._url!r}, model={self.endpoint.model!r})"
+        return f"LlmClient(url={self.shown_url!r}, model={self.endpoint.model!r})"
 
     @property
     def mode(self) -> StructuredMode | None:
@@ -574,7 +582,7 @@ class LlmClient:
         except _CallFailed as exc:
             if exc.outcome != "refused":
                 raise
-            log.warning("llm endpoint %s refuses system messages: none sent", self._url)
+            log.warning("llm endpoint %s refuses system messages: none sent", self.shown_url)
             return False  # a template that raises on a system role (HTTP 400)
         without = await self._post_with_retries(
             SYSTEM_PROBE_MESSAGES[1:], "prompt", PROBE_SCHEMA, 1
@@ -586,7 +594,7 @@ class LlmClient:
             log.warning(
                 "llm endpoint %s drops system messages (its chat template has no system"
                 " role): instructions go in the user message",
-                self._url,
+                self.shown_url,
             )
             return False
         return True
@@ -609,7 +617,7 @@ class LlmClient:
             except orjson.JSONDecodeError:
                 continue
             if isinstance(data, dict) and data.get("probe") == "OK":
-                log.info("llm endpoint %s: structured output %s", self._url, mode)
+                log.info("llm endpoint %s: structured output %s", self.shown_url, mode)
                 return mode
             accepted.append(mode)
         # Nothing enforced a schema: plain JSON mode if the server took it (it promises
@@ -617,7 +625,7 @@ class LlmClient:
         chosen: StructuredMode = (
             "json_object" if "json_object" in accepted else (accepted or ["prompt"])[0]
         )
-        log.info("llm endpoint %s: no schema enforcement; using %s", self._url, chosen)
+        log.info("llm endpoint %s: no schema enforcement; using %s", self.shown_url, chosen)
         return chosen
 
     # -- HTTP ------------------------------------------------------------------------------
@@ -647,7 +655,7 @@ class LlmClient:
             body["response_format"] = fmt
         headers = {"Content-Type": "application/json"}
         if self.endpoint.api_key:
-            headers["Authorization"] = f"Bearer {self.endpoint.api_key}"
+            headers["Authorization"] = f"Bearer {self.endpoint.api_key.get_secret_value()}"
         payload = orjson.dumps(body)
         probing = messages is PROBE_MESSAGES
         last: tuple[CallOutcome, str] = ("transport_error", "no attempt")

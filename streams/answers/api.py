@@ -33,6 +33,7 @@ from groundwire.streams.settings import Settings
 from groundwire.streams.stages.answers import scored_outputs
 from groundwire.topics.answers import Answer, AnswerLimits, ScoredAnswer, answer_over_limits
 from groundwire.topics.records import ID_MAX, ID_PATTERN
+from groundwire.topics.redact import redact_url
 from groundwire.topics.vocab import DlqReason, ReviewDenial
 
 PATH = "/v1/answers:score"
@@ -108,7 +109,7 @@ def add_routes(
         try:
             await endpoint.recorder.record(scored_outputs(endpoint.settings, scored))
         except RecordFailed as exc:
-            message = f"the score could not be recorded ({exc}); retry"
+            message = redact_url(f"the score could not be recorded ({exc}); retry")
             raise api_error(503, "unavailable", message, {"retry-after": "1"}) from None
         telemetry.answer_scored(scored, time.perf_counter() - started)
         return Response(scored.model_dump_json(), 200, media_type="application/json")

@@ -8,6 +8,7 @@ import sys
 import typer
 
 from groundwire.streams.settings import Settings, SettingsError, load_settings
+from groundwire.topics.redact import redact_url
 
 
 def load_settings_or_exit() -> Settings:
@@ -20,9 +21,24 @@ def load_settings_or_exit() -> Settings:
         raise typer.Exit(2) from exc
 
 
-def setup_logging(level: str) -> None:
-    logging.basicConfig(
-        level=getattr(logging, level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+class RedactingFormatter(logging.Formatter):
+    """The backstop behind redacting at the source: every formatted line, traceback
+    included, loses the credentials of any URL in it (`topics/redact.py`), so an exception
+    from a client library that names its URL cannot print a password to the log."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact_url(super().format(record))
+
+
+def setup_logging(level: str, fmt: str = LOG_FORMAT) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(RedactingFormatter(fmt))
+    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), handlers=[handler])
+
+
+def echo_error(message: str) -> None:
+    """An error line on stderr, without the credentials of any URL it names."""
+    typer.echo(redact_url(message), err=True)

@@ -29,6 +29,7 @@ from groundwire.streams.admin import create_topics, delete_topics
 from groundwire.streams.publish import publish_claims
 from groundwire.streams.settings import Settings, load_settings
 from groundwire.streams.worker import run_worker
+from groundwire.topics.redact import redact_url
 
 EXAMPLES = Path(groundwire.__file__).resolve().parent / "examples"
 # In a source checkout (the only place the local stack script exists): <repo>/scripts.
@@ -148,7 +149,8 @@ def run_demo(*, keep_stack: bool = False, timeout_s: float = 180.0) -> int:
     if not (_reachable(base.bootstrap_servers) and _redis_reachable(redis_url)):
         if not STACK_SCRIPT.is_file():
             console.print(
-                f"[red]no Kafka at {base.bootstrap_servers} or no Redis, and no stack script[/]"
+                f"[red]no Kafka at {redact_url(base.bootstrap_servers)} or no Redis, "
+                "and no stack script[/]"
             )
             return 1
         console.print("starting the local stack (Kafka KRaft + Redis) ...")

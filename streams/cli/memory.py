@@ -18,7 +18,7 @@ from typing import Annotated
 
 import typer
 
-from groundwire.streams.cli.common import load_settings_or_exit, setup_logging
+from groundwire.streams.cli.common import echo_error, load_settings_or_exit, setup_logging
 from groundwire.streams.settings import Settings
 from groundwire.topics.memory import MemberRef, MemoryCommand, ScanReport
 
@@ -147,7 +147,7 @@ def scan(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from exc
     except (kafka.KafkaClientFailure, OSError, ConnectionError) as exc:
-        typer.echo(f"error: {type(exc).__name__}: {exc}", err=True)
+        echo_error(f"error: {type(exc).__name__}: {exc}")
         raise typer.Exit(1) from exc
     if wait and not asyncio.run(_wait_applied(settings, issued, wait)):
         typer.echo(f"error: the memory stage did not apply the scan within {wait:g} s", err=True)
@@ -213,7 +213,7 @@ def retract(
     try:
         _Publisher(settings).send([command])
     except Exception as exc:
-        typer.echo(f"error: {type(exc).__name__}: {exc}", err=True)
+        echo_error(f"error: {type(exc).__name__}: {exc}")
         raise typer.Exit(1) from exc
     typer.echo(f"retraction {command.command_id} published")
     if wait:

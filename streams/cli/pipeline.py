@@ -12,7 +12,7 @@ import typer
 from confluent_kafka import KafkaException
 
 from groundwire.streams import kafka
-from groundwire.streams.cli.common import load_settings_or_exit, setup_logging
+from groundwire.streams.cli.common import echo_error, load_settings_or_exit, setup_logging
 from groundwire.streams.publish import publish_claims
 from groundwire.streams.settings import Settings
 
@@ -175,7 +175,7 @@ def tail(
     except KeyboardInterrupt:
         pass
     except KafkaException as exc:
-        typer.echo(f"error: {exc}", err=True)
+        echo_error(f"error: {exc}")
         raise typer.Exit(1) from exc
     finally:
         consumer.close()

@@ -16,7 +16,7 @@ from groundwire.metrics.report import (
     format_text,
     parse_duration,
 )
-from groundwire.streams.cli.common import load_settings_or_exit
+from groundwire.streams.cli.common import echo_error, load_settings_or_exit
 from groundwire.streams.settings import Settings
 
 
@@ -50,13 +50,13 @@ def report(
             instant = instant.replace(tzinfo=UTC)
         client = PrometheusClient(prometheus_url or settings.prometheus_url, timeout_s=timeout)
     except ValueError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        echo_error(f"error: {exc}")
         raise typer.Exit(2) from exc
     try:
         with client:
             result = build_report(client.query, window, instant)
     except PrometheusUnavailable as exc:
-        typer.echo(f"error: {exc}", err=True)
+        echo_error(f"error: {exc}")
         raise typer.Exit(1) from exc
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import httpx
 import typer
 
-from groundwire.streams.cli.common import load_settings_or_exit, setup_logging
+from groundwire.streams.cli.common import echo_error, load_settings_or_exit, setup_logging
 
 review_app = typer.Typer(
     help="The human review queue: serve it, or list / show / approve / reject claims.",
@@ -80,7 +80,7 @@ def _call(method: str, url: str, token: str, path: str, body: dict[str, Any] | N
             timeout=10.0,
         )
     except httpx.HTTPError as exc:
-        typer.echo(f"error: {url}: {exc}", err=True)
+        echo_error(f"error: {url}: {exc}")
         raise typer.Exit(1) from exc
     try:
         data = response.json()

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
+from pydantic import BaseModel
 from typer.testing import CliRunner
 
 from groundwire.streams.cli import app
 from groundwire.streams.settings import (
     KafkaClientConfig,
+    Settings,
     SettingsError,
     env_name_error,
     load_settings,
@@ -143,3 +147,88 @@ def test_the_redis_password_is_in_no_repr() -> None:
     assert services.redis_url == "redis://:hunter2-pw@redis:6379/0"
     for shown in (repr(settings), str(settings), repr(services), str(services)):
         assert "hunter2-pw" not in shown
+
+
+# A setting named like this carries a credential ("nli_tokenizer_path", "llm_max_tokens"
+# and "max_token_bytes" do not end with the word, so they are not matched).
+CREDENTIAL_NAME = re.compile(r"(?:^|[._])(?:password|token|api_key|secret|secrets)$")
+
+
+def _leaves(model: type[BaseModel], prefix: tuple[str, ...] = ()) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, field in model.model_fields.items():
+        ann = field.annotation
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            out.update(_leaves(ann, (*prefix, name)))
+        else:
+            out[".".join((*prefix, name))] = ann
+    return out
+
+
+def test_every_credential_setting_is_a_secret_str() -> None:
+    """A plain-str credential is hidden from repr but not from model_dump(): a debug dump
+    or a settings digest would carry it. Every credential-named setting must be SecretStr
+    (or a mapping of them), so a new one cannot be added as a plain string."""
+    credentials = {p: a for p, a in _leaves(Settings).items() if CREDENTIAL_NAME.search(p)}
+    assert {
+        "kafka.sasl_password",
+        "kafka.ssl_key_password",
+        "guards.citation.issue_token",
+        "guards.grounding.llm_api_key",
+        "guards.consistency.llm_api_key",
+        "guards.faithfulness.regenerate.webhook_token",
+        "guards.producer_auth.secrets",
+    } <= set(credentials)
+    for path, ann in credentials.items():
+        assert "SecretStr" in str(ann), f"{path} is {ann}: make it SecretStr"
+
+
+SECRET_ENV = {
+    "GROUNDWIRE_GUARDS__GROUNDING__LLM_API_KEY": "sk-grounding-0001",
+    "GROUNDWIRE_GUARDS__CONSISTENCY__LLM_API_KEY": "sk-judge-0002",
+    "GROUNDWIRE_GUARDS__CITATION__ISSUE_TOKEN": "ghp-issue-0003",
+    "GROUNDWIRE_GUARDS__FAITHFULNESS__REGENERATE__WEBHOOK_TOKEN": "hook-0004",
+    "GROUNDWIRE_REDIS_URL": "redis://:redis-pw-0005@redis:6379/0",
+}
+
+
+def test_credentials_from_env_and_yaml_are_read_but_never_dumped(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Environment variables and the YAML file set them as before (plain text in, the
+    value out of get_secret_value()), and no dump of the settings holds one."""
+    for name, value in SECRET_ENV.items():
+        monkeypatch.setenv(name, value)
+    settings = load_settings()
+    g = settings.guards
+    secrets = [
+        g.grounding.llm_api_key,
+        g.consistency.llm_api_key,
+        g.citation.issue_token,
+        g.faithfulness.regenerate.webhook_token,
+        settings.redis_url,
+    ]
+    assert [s.get_secret_value() if s else None for s in secrets] == list(SECRET_ENV.values())
+    dumps = (
+        str(settings.model_dump()),
+        str(settings.model_dump(mode="json")),
+        settings.model_dump_json(),
+        repr(settings),
+    )
+    for shown in dumps:
+        for value in SECRET_ENV.values():
+            assert value not in shown
+    for name in SECRET_ENV:
+        monkeypatch.delenv(name)
+    config = tmp_path / "settings.yaml"
+    config.write_text(
+        "guards:\n  grounding:\n    llm_api_key: sk-yaml-0006\n"
+        "  citation:\n    issue_token: ghp-yaml-0007\n"
+    )
+    monkeypatch.setenv("GROUNDWIRE_CONFIG", str(config))
+    from_yaml = load_settings().guards
+    assert from_yaml.grounding.llm_api_key is not None
+    assert from_yaml.grounding.llm_api_key.get_secret_value() == "sk-yaml-0006"
+    assert from_yaml.citation.issue_token is not None
+    assert from_yaml.citation.issue_token.get_secret_value() == "ghp-yaml-0007"
+    assert "yaml-000" not in from_yaml.model_dump_json()
