@@ -51,6 +51,7 @@ _AFTER = re.compile(
 
 _SPLIT = re.compile(r"(\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)", re.IGNORECASE)
 _CONJ = re.compile(r"\b(?:and|or)\b", re.IGNORECASE)
+_CONJUNCTIONS = word_set("and or")
 
 
 def _items(text: str, from_end: bool) -> int:
@@ -133,8 +134,11 @@ def listed_counts(
     conflicts: list[tuple[str, str]] = []
     if not counted:
         return agreed, conflicts
+    wanted = set().union(*(nouns for _, _, nouns in counted))
     for s, hit in zip(sentences, shared, strict=True):
-        if not hit:
+        # a list of the counted noun needs that noun and a conjunction in the sentence:
+        # checked on its word sets before its text is read with the patterns
+        if not hit or wanted.isdisjoint(s.word_stems) or _CONJUNCTIONS.isdisjoint(s.lows):
             continue
         for listed_noun, n, listed in _enumerations(s):
             for i, count, nouns in counted:
