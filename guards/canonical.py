@@ -6,7 +6,11 @@ word, a Cyrillic "а" for a Latin "a", fullwidth or mathematical letters, markdo
 emphasis around a word. Each of these made a pattern written for "i think" miss. The
 detectors therefore read `canonical(text)`, never the raw text:
 
-1. HTML character references are decoded ("&nbsp;", "&#8203;", "&#39;").
+1. HTML character references are decoded ("&nbsp;", "&#8203;", "&#39;"), and so are
+   URL %-escapes outside URLs where they stand for text ("I%20think", "%70robably",
+   "%3C%7Cim_start%7C%3E"): two or more in a row, or one touching a letter. A single one
+   between digits and spaces ("90%20 cores") is a percentage and stays; an escape that
+   decodes to a control character or to no UTF-8 stays as written.
 2. Unicode NFKC: compatibility forms become their plain letters (fullwidth "ｔｈｉｎｋ",
    mathematical "𝐭𝐡𝐢𝐧𝐤", ligatures, no-break, thin and ideographic spaces).
 3. Invisible characters are removed: Unicode's Default_Ignorable_Code_Point set
@@ -51,6 +55,7 @@ import html
 import json
 import re
 import unicodedata
+import urllib.parse
 from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
@@ -125,6 +130,9 @@ def _tag(m: re.Match[str]) -> str:
     return " " if name in _BLOCK_ELEMENTS else m.group(0)
 
 
+# URL %-escapes (`_percent_escapes`): the cheap test, and a run of them.
+_PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _BACKTICK_APOSTROPHE = re.compile(r"(?<=[^\W\d_])`(?=[^\W\d_])")
 _EDGE_UNDERSCORE = re.compile(r"(?<!\w)_+|_+(?!\w)")
 _ESCAPE = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
@@ -284,6 +292,7 @@ def canonical(text: str) -> str:
         and "  " not in text
         and text[:1] != " "
         and text[-1:] != " "
+        and ("%" not in text or not _PERCENT_ESCAPE.search(text))
     ):
         return text
     # Removing markup or a character can bring two stretches together into something a
@@ -336,6 +345,8 @@ def _clean(text: str) -> str:
     """Steps 1 to 5 on a stretch of text without URLs."""
     if not text:
         return text
+    if "%" in text and _PERCENT_ESCAPE.search(text):
+        text = _PERCENT_RUN.sub(_percent_escapes, text)
     if "&" in text:
         text = html.unescape(text)
     if not text.isascii():
@@ -363,6 +374,28 @@ def _clean(text: str) -> str:
             break
         text = stripped
     return text
+
+
+def _percent_escapes(m: re.Match[str]) -> str:
+    """A run of URL %-escapes outside a URL, decoded when it stands for text: two or more
+    escapes, or one with a letter next to it ("I%20think"); a lone "%20" between a number
+    and a space is a percentage followed by a number ("90%20 cores"). Kept as written
+    when it decodes to a control character or a "%" (a second decoding would read
+    on) or is not UTF-8."""
+    run = m.group(0)
+    text = m.string
+    if len(run) == 3:
+        before = text[m.start() - 1 : m.start()]
+        after = text[m.end() : m.end() + 1]
+        if not (before.isalpha() or after.isalpha()):
+            return run
+    try:
+        decoded = urllib.parse.unquote(run, errors="strict")
+    except UnicodeDecodeError:
+        return run
+    if "%" in decoded or any(c < " " or c == "\x7f" for c in decoded):
+        return run
+    return decoded
 
 
 def _strip_markup(text: str) -> str:

@@ -39,8 +39,15 @@ from groundwire.guards.hedge.lexicon import (
     byte_words,
     candidates,
 )
-from groundwire.guards.hedge.normalize import BARE_WORDS, normalize, normalize_bare
+from groundwire.guards.hedge.normalize import (
+    BARE_WORDS,
+    BELIEF_WORDS,
+    close_gap,
+    normalize,
+    normalize_bare,
+)
 from groundwire.guards.hedge.spelling import needs_respelling, respell
+from groundwire.guards.hedge.split import needs_rejoin, rejoin
 from groundwire.topics.records import HedgeReport
 from groundwire.topics.vocab import HedgeAction, HedgeCategory
 
@@ -185,6 +192,12 @@ class HedgeDetector:
                 norm = normalize(respelled)
                 lower = norm.lower()
                 tokens = byte_words(lower)
+        pairs = needs_rejoin(tokens)
+        if pairs:
+            # "I th ink", "prob ably": a hedge word cut in two by a space (`split.py`)
+            norm = normalize(rejoin(norm, pairs))
+            lower = norm.lower()
+            tokens = byte_words(lower)
         found = self._scan(norm, lower, tokens)
         if len(found) > 1:
             found.sort(key=_hit_order)
@@ -196,6 +209,11 @@ class HedgeDetector:
         # One hashing pass over the claim's words: trigger words and the contraction
         # spellings that need the second normalization pass, together.
         words = _WATCHED.intersection(tokens)
+        if not BELIEF_WORDS.isdisjoint(words):
+            closed = close_gap(norm)  # "I... think", "I, uh, think", 'I "think"'
+            if closed != norm:
+                norm = closed
+                lower = norm.lower()
         if not BARE_WORDS.isdisjoint(words):
             norm = normalize_bare(norm)
             lower = norm.lower()

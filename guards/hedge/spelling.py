@@ -36,7 +36,7 @@ from collections.abc import Sequence
 
 from groundwire.guards.hedge.lexicon import PATTERNS, TRIGGER_WORDS, byte_words
 
-__all__ = ["needs_respelling", "respell"]
+__all__ = ["TYPO_TARGETS", "lexicon", "needs_respelling", "respell"]
 
 # At least three single letters or digits in a row with one separator, the same each
 # time: ".", "-" or "_" inside a word ("p.r.o.b", "P-e-r"), or a space ("p r o b", which
@@ -50,6 +50,18 @@ _SPACED = re.compile(
     r"(?<![A-Za-z0-9'])(?<![A-Za-z0-9][.\-_])[A-Za-z0-9]"
     r"(?: [A-Za-z0-9](?![.\-_][A-Za-z0-9])){2,}(?![A-Za-z0-9])"
 )
+# Session 10: runs whose separator is "/" or "|", or ".", "-", "/", "|" and a space
+# ("p/r/o/b/a/b/l/y", "p. r. o. b. a. b. l. y"): joined only into the lexicon words they
+# spell, as a spaced run is ("J. R. R." and "a/b/c" stay as written).
+_MARKED = re.compile(
+    r"(?<![A-Za-z0-9'])[A-Za-z0-9]([/|]|[./|\-] )[A-Za-z0-9](?:\1[A-Za-z0-9])+(?![A-Za-z0-9])"
+)
+# Symbols for letters, inside a word ("m@ybe", "th!nk", "po$$ibly", "prob4b|y"): the
+# cheap test (a symbol after a letter or digit and before another or a symbol), the
+# words, and what each symbol reads as ("|" is tried as "l" and as "i").
+_SYMBOL_HINT = re.compile(r"[@$!|](?<=[a-z0-9][@$!|])(?=[a-z0-9@$!|])")
+_SYMBOLIC = re.compile(r"(?<![A-Za-z0-9'@$!|])[A-Za-z0-9'@$!|]*[A-Za-z0-9'@$](?![A-Za-z0-9'@$])")
+_SYMBOL_LETTERS = str.maketrans({"@": "a", "$": "s", "!": "i"})
 _ALNUM = re.compile(r"[A-Za-z0-9]")
 # A digit with a letter or an apostrophe before or after it ("don'7", "1've"): the
 # cheap test for `_MIXED`. It starts with the digit class, so the engine skips to the next
@@ -87,6 +99,9 @@ _TYPO_TARGETS = (
     *("probably", "possibly", "perhaps", "maybe", "presumably", "apparently", "supposedly"),
     *("allegedly", "reportedly", "seemingly", "conceivably", "potentially"),
 )
+# Public names for `split.py`, which reads words cut in two back into the same words.
+TYPO_TARGETS = _TYPO_TARGETS
+lexicon = _lexicon
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # a letter three times in a row; letters on both sides of ".", "-", "*", "_" or "·"
 _STRETCH_HINT = re.compile(r"([a-z])\1\1")
@@ -146,7 +161,11 @@ def _three_singles(words: Sequence[bytes]) -> bool:
 def _disguises(lower: str, words: Sequence[bytes]) -> tuple[bool, bool, bool, list[bytes]]:
     """Which disguises `lower` may hold: spelled or digit-spelled words, stretched words,
     cut words, and the misspelled hedge adverbs among `words`."""
-    spelled = _three_singles(words) or _MIXED_HINT.search(lower) is not None
+    spelled = (
+        _three_singles(words)
+        or _MIXED_HINT.search(lower) is not None
+        or _SYMBOL_HINT.search(lower) is not None
+    )
     stretched = _STRETCH_HINT.search(lower) is not None
     cut = _CUT_HINT.search(lower) is not None
     typos = _typos()
@@ -165,6 +184,10 @@ def needs_respelling(lower: str, words: Sequence[bytes]) -> bool:
         or _MARK_HINT.search(lower) is not None
         or not _typos().keys().isdisjoint(words)
         or _STRETCH_HINT.search(lower) is not None
+        or (
+            ("@" in lower or "$" in lower or "!" in lower or "|" in lower)
+            and _SYMBOL_HINT.search(lower) is not None
+        )
     )
 
 
@@ -178,7 +201,10 @@ def respell(text: str) -> str:
     if spelled:
         text = _join_runs(_PUNCTUATED, text, vocabulary, whole=True)
         text = _join_runs(_SPACED, text, vocabulary, whole=False)
+        text = _join_runs(_MARKED, text, vocabulary, whole=False)
         text = _MIXED.sub(functools.partial(_unleet, vocabulary), text)
+        if _SYMBOL_HINT.search(text.lower()):
+            text = _SYMBOLIC.sub(functools.partial(_unsymbol, vocabulary), text)
     if stretched:
         text = _STRETCHED.sub(functools.partial(_unstretch, vocabulary), text)
     if cut:
@@ -315,7 +341,7 @@ def _join_runs(runs: re.Pattern[str], text: str, vocabulary: frozenset[str], *, 
             if not word and chars[-1].isdigit():
                 # a number after a spelled word ("a b o u t 5") is not one of its letters
                 word = _lexicon_words(chars[:-1], vocabulary, whole=False)
-                end -= 2
+                end -= 1 + (len(m.group(1)) if runs.groups else 1)
             if not word:
                 continue
         out += (text[at : m.start()], word)
@@ -337,3 +363,18 @@ def _unleet(vocabulary: frozenset[str], m: re.Match[str]) -> str:
     if any(c.isdigit() and c != "1" and c not in _LEET for c in word):
         return word
     return _lexicon_words(word, vocabulary, whole=True) or word
+
+
+def _unsymbol(vocabulary: frozenset[str], m: re.Match[str]) -> str:
+    """A word with symbols for letters ("m@ybe", "th!nk", "po$$ibly", "prob4b|y"): the
+    lexicon word it spells with "@" as "a", "$" as "s", "!" as "i", "|" as "l" or "i"
+    (and its digits read as letters), else the word as written ("a@b", "US$5")."""
+    word = m.group(0)
+    if not any(c in "@$!|" for c in word) or sum(c.isalpha() for c in word) < 2:
+        return word
+    base = word.translate(_SYMBOL_LETTERS)
+    for reading in (base.replace("|", "l"), base.replace("|", "i")):
+        found = _lexicon_words(reading, vocabulary, whole=True)
+        if found:
+            return found
+    return word
