@@ -60,7 +60,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["canonical"]
+__all__ = ["canonical", "reverse_overrides"]
 
 # The printable ASCII characters the canonical form never changes by themselves: all but
 # the markup characters, "&" (character references) and "\\" (escapes). A text of only
@@ -133,6 +133,9 @@ def _tag(m: re.Match[str]) -> str:
 # URL %-escapes (`_percent_escapes`): the cheap test, and a run of them.
 _PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 _PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+# A right-to-left override (U+202E) draws what follows it, up to a pop (U+202C), another
+# override or the end of the line, in reverse: "\u202ekniht I" is seen as "I think".
+_OVERRIDDEN = re.compile("\u202e([^\u202c\u202d\u202e\n\r\u2028\u2029]*)\u202c?")
 _BACKTICK_APOSTROPHE = re.compile(r"(?<=[^\W\d_])`(?=[^\W\d_])")
 _EDGE_UNDERSCORE = re.compile(r"(?<!\w)_+|_+(?!\w)")
 _ESCAPE = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
@@ -279,6 +282,17 @@ def _pick_letter(char: str, letters: list[str]) -> str:
             return "I"
     lower = [t for t in letters if t.islower()]
     return (lower or letters)[0]
+
+
+def reverse_overrides(text: str) -> str:
+    """`text` in the order a right-to-left override draws it: after U+202E, up to a pop
+    (U+202C), another override or the end of the line, the characters are shown in
+    reverse, so "\u202ekniht I" is seen as "I think". The canonical form drops the
+    override and keeps the stored order (what "I \u202ethink" hides); a detector that
+    must not be talked past reads both (`HedgeDetector.analyze`, provenance)."""
+    if "\u202e" not in text:
+        return text
+    return _OVERRIDDEN.sub(lambda m: m.group(1)[::-1], text)
 
 
 def canonical(text: str) -> str:

@@ -2,7 +2,7 @@
 
 "A S S I S T A N T:", "a.s.s.i.s.t.a.n.t:" or "c-i-t-a-t-i-o-n-s" read as the word to a
 person, but no pattern written for the word sees it. `join_letter_runs` joins each run of
-three or more single letters (one separator between them, the same each time: a space,
+two or more single letters (one separator between them, the same each time: a space,
 ".", "-", "_", "/", "|" or "*", optionally followed by a space) into the word it spells,
 and only when that word, lower-cased, is in the caller's vocabulary. Anything else ("A B
 C", initials "J. R. R.", "v 1 2 3") stays as written, so a caller may scan the result
@@ -38,7 +38,11 @@ _HINTS = tuple(
     )
     for mark in _MARKS
 )
-_RUN = re.compile(r"(?<![A-Za-z])[A-Za-z]([ .\-_/|*]) ?(?:[A-Za-z]\1 ?){1,40}[A-Za-z](?![A-Za-z])")
+# (a separator after the last letter goes with the run: "A.I.:" reads "AI:")
+_RUN = re.compile(
+    r"(?<![A-Za-z])[A-Za-z]([ .\-_/|*]) ?(?:[A-Za-z]\1 ?){0,40}[A-Za-z](?:\1(?![A-Za-z]))?"
+    r"(?![A-Za-z])"
+)
 _NOT_LETTER = re.compile(r"[^A-Za-z]+")
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache, partial
 
-from groundwire.guards.canonical import canonical
+from groundwire.guards.canonical import canonical, reverse_overrides
 from groundwire.guards.config import ProvenanceConfig
 from groundwire.guards.letter_runs import has_letter_run, join_letter_runs
 from groundwire.topics.records import Claim, ProvenanceReport, SourceTurn
@@ -247,7 +247,8 @@ def _signature_words(patterns: list[str]) -> frozenset[str]:
         for word in re.findall(r"(?<![\\a-z_])[a-z][a-z_]+[a-z]", pattern):
             words.add(word)
             words.add(word.replace("_", ""))
-    return frozenset(w for w in words if len(w) >= 3)
+    words.add("ai")  # the one two-letter word the signatures name ("A.I.:", "A I:")
+    return frozenset(w for w in words if len(w) >= 3 or w == "ai")
 
 
 @lru_cache(maxsize=32)
@@ -384,8 +385,10 @@ def _readings(raw: str, rules: _Rules) -> list[str]:
     """The lower-cased forms of a turn's text that are scanned for signatures: as written;
     its canonical form (`guards/canonical.py`: invisible characters removed, lookalike,
     fullwidth and mathematical letters folded, markup and character references removed)
-    when it is not ASCII or holds markup (`_MARKUP_HINT`); with pictographs removed; and
-    with letter-spaced runs that spell a signature word joined ("A S S I S T A N T:").
+    when it is not ASCII or holds markup (`_MARKUP_HINT`), and that of the order a
+    right-to-left override draws it in (`canonical.reverse_overrides`); with pictographs
+    removed; and with letter-spaced runs that spell a signature word joined ("A S S I S
+    T A N T:").
 
     ASCII without markup is read as written (canonicalising every turn cost five times
     the guard: evidence passages are full of "_" and "&"). On the dev corpus (5 % of its
@@ -394,6 +397,8 @@ def _readings(raw: str, rules: _Rules) -> list[str]:
     lower = raw.lower()
     texts = [lower]
     if not raw.isascii() or (_has_markup_character(lower) and _MARKUP_HINT.search(lower)):
+        if "\u202e" in raw:  # as a right-to-left override draws it ("\u202e:tnatsissA")
+            texts.append(_canonical_lower(reverse_overrides(raw)))
         plain = _canonical_lower(raw)
         if plain != texts[0]:
             texts.append(plain)

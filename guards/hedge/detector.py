@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from groundwire.guards.canonical import canonical
+from groundwire.guards.canonical import canonical, reverse_overrides
 from groundwire.guards.config import HedgeConfig
 from groundwire.guards.hedge.lexicon import (
     CARDINALS,
@@ -244,11 +244,22 @@ class HedgeDetector:
                 found.append(HedgeHit(pat.category, phrase, start))
         return found
 
-    def analyze(self, text: str, *, is_canonical: bool = False) -> HedgeReport:
-        """The wire-level report: decisive action/category and the distinct hedge words."""
+    def analyze(
+        self, text: str, *, is_canonical: bool = False, raw: str | None = None
+    ) -> HedgeReport:
+        """The wire-level report: decisive action/category and the distinct hedge words.
+
+        `raw`: the text as written, when `text` is its canonical form. A text with a
+        right-to-left override is also read in the order it is drawn
+        (`canonical.reverse_overrides`: "\u202ekniht I" shows "I think"), and the hits of
+        both readings count."""
         if not self._cfg.enabled:
             return HedgeReport()
         found = self.hits(text, is_canonical=is_canonical)
+        written = text if not is_canonical else raw
+        if written is not None and "\u202e" in written:
+            found += self.hits(reverse_overrides(written))
+            found.sort(key=_hit_order)
         if not found:
             return HedgeReport(action=_NONE)
         # `hits` sorts block categories first, so the first hit decides; a block category

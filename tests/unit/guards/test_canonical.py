@@ -227,3 +227,23 @@ def test_percent_escapes_standing_for_text_are_decoded(text: str, expected: str)
 )
 def test_other_percent_signs_are_kept(text: str) -> None:
     assert canonical(text) == text
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "\u202e" + "I think Redis is the cache we use"[::-1],  # drawn as "I think ..."
+        "Redis is the cache we use, \u202ekniht I\u202c.",
+        "I \u202ethink Redis is the cache we use",  # the stored order still reads
+    ],
+)
+def test_a_right_to_left_override_hides_no_hedge(content: str) -> None:
+    assert _tier(content) == (Tier.BLOCK, "block")
+
+
+def test_reverse_overrides_reverses_only_the_overridden_run() -> None:
+    from groundwire.guards.canonical import reverse_overrides
+
+    assert reverse_overrides("a \u202ecba\u202c d") == "a abc d"
+    assert reverse_overrides("x\u202ecba\ny") == "xabc\ny"
+    assert reverse_overrides("plain") == "plain"

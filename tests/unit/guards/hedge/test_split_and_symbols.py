@@ -44,6 +44,9 @@ def _action(text: str) -> str:
         # letters spelled with "/", "|" or a mark and a space between them
         ("p/r/o/b/a/b/l/y we use Redis", "review"),
         ("p. r. o. b. a. b. l. y we use Redis", "review"),
+        # reversed under a right-to-left override (guards/canonical.py)
+        ("\u202eredis esu ew kniht I", "block"),
+        ("We use \u202eebyam\u202c Redis", "block"),
         # %-escapes outside a URL (guards/canonical.py)
         ("I%20think we use Redis", "block"),
         ("We %70robably use Redis", "review"),
