@@ -237,6 +237,9 @@ def _required_literal(pattern: str, flags: int) -> str:
     return "" if literal != literal.lower() else literal
 
 
+_CASE_PAIR = re.compile(r"\[([a-z])[A-Z]\]")
+
+
 def _signature_words(patterns: list[str]) -> frozenset[str]:
     """The words the signatures are written with ("assistant", "citations", "inst",
     "im_start" as "imstart"...): the vocabulary a letter-spaced run must spell to be read
@@ -244,6 +247,9 @@ def _signature_words(patterns: list[str]) -> frozenset[str]:
     hand: letters not right after a backslash ("\\s", "\\b" are not words)."""
     words: set[str] = set()
     for pattern in patterns:
+        # "[iI][nN]..." is "in...": a function, not a "\\1" template (templates need
+        # re's private parser, which `_top_level_literal_runs` must be able to do without)
+        pattern = _CASE_PAIR.sub(lambda m: m.group(1), pattern)
         for word in re.findall(r"(?<![\\a-z_])[a-z][a-z_]+[a-z]", pattern):
             words.add(word)
             words.add(word.replace("_", ""))

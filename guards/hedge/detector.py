@@ -47,7 +47,7 @@ from groundwire.guards.hedge.normalize import (
     normalize_bare,
 )
 from groundwire.guards.hedge.spelling import needs_respelling, respell
-from groundwire.guards.hedge.split import needs_rejoin, rejoin
+from groundwire.guards.hedge.split import SPLIT_PIECES, needs_rejoin, rejoin
 from groundwire.topics.records import HedgeReport
 from groundwire.topics.vocab import HedgeAction, HedgeCategory
 
@@ -69,7 +69,9 @@ _NONE = HedgeAction.NONE
 
 
 # The words `HedgeDetector.hits` looks for in one pass: triggers and bare contractions.
-_WATCHED = TRIGGER_WORDS | BARE_WORDS
+# (and the pieces of a hedge word cut in two, so `split.needs_rejoin` reads this small
+# set instead of the claim's words again)
+_WATCHED = TRIGGER_WORDS | BARE_WORDS | SPLIT_PIECES
 
 # Filters: the readings of a matched word that are not hedges (see `_filtered`).
 # "May" the month, in any letter case, only with a date next to it: a day or a year after
@@ -192,23 +194,23 @@ class HedgeDetector:
                 norm = normalize(respelled)
                 lower = norm.lower()
                 tokens = byte_words(lower)
-        pairs = needs_rejoin(tokens)
+        words = _WATCHED.intersection(tokens)
+        pairs = needs_rejoin(words)
         if pairs:
             # "I th ink", "prob ably": a hedge word cut in two by a space (`split.py`)
             norm = normalize(rejoin(norm, pairs))
             lower = norm.lower()
-            tokens = byte_words(lower)
-        found = self._scan(norm, lower, tokens)
+            words = _WATCHED.intersection(byte_words(lower))
+        found = self._scan(norm, lower, words)
         if len(found) > 1:
             found.sort(key=_hit_order)
         return found
 
-    def _scan(self, norm: str, lower: str, tokens: list[bytes]) -> list[HedgeHit]:
+    def _scan(self, norm: str, lower: str, words: frozenset[bytes]) -> list[HedgeHit]:
         """The hits of the patterns on one normalized text (`lower`: its lower case,
-        `tokens`: its `byte_words`), unsorted."""
-        # One hashing pass over the claim's words: trigger words and the contraction
-        # spellings that need the second normalization pass, together.
-        words = _WATCHED.intersection(tokens)
+        `words`: its `byte_words` that are in `_WATCHED`), unsorted. The caller made
+        `words` in one hashing pass over the claim's words: trigger words, the
+        contraction spellings that need the second normalization pass, and split pieces."""
         if not BELIEF_WORDS.isdisjoint(words):
             closed = close_gap(norm)  # "I... think", "I, uh, think", 'I "think"'
             if closed != norm:

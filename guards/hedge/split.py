@@ -11,19 +11,19 @@ pattern. `rejoin` puts the pieces back together, and only when
   cut "maybe", and stays apart.
 
 Three or more pieces ("pro bab ly") are not read. `needs_rejoin` is the test the detector
-runs on every claim: two set intersections over the claim's words, which hold a split
-only when a possible first piece and one of its possible second pieces both occur.
+runs on every claim: set operations on the few claim words that are pieces of a split
+(the detector finds them in the one pass that finds its trigger words), which hold a
+split only when a possible first piece and one of its possible second pieces both occur.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
 
 from groundwire.guards.hedge.spelling import TYPO_TARGETS, lexicon
 
-__all__ = ["needs_rejoin", "rejoin"]
+__all__ = ["SPLIT_PIECES", "needs_rejoin", "rejoin"]
 
 _ATTITUDE_VERBS = ("think", "guess", "believe", "assume", "suppose", "suspect", "reckon")
 _TARGETS = (*TYPO_TARGETS, *_ATTITUDE_VERBS, "unsure", "likely")
@@ -45,20 +45,25 @@ def _splits() -> dict[bytes, frozenset[bytes]]:
     return {head: frozenset(tails) for head, tails in out.items()}
 
 
-def needs_rejoin(words: Sequence[bytes]) -> list[tuple[str, str]]:
+# Built at import (a few milliseconds): the detector adds the pieces to the words it looks
+# for in every claim.
+_HEADS = frozenset(_splits())
+SPLIT_PIECES = _HEADS.union(*_splits().values())
+
+
+def needs_rejoin(watched: frozenset[bytes]) -> list[tuple[str, str]]:
     """The (first, second) piece pairs of a split hedge word that both occur among
-    `words` (the claim's `byte_words`); [] for nearly every claim."""
-    splits = _splits()
-    heads = _heads().intersection(words)  # one C-level pass over the list; no set built
+    `watched`: the claim's `byte_words` that are in a set holding `SPLIT_PIECES` (the
+    detector's one intersection of the claim's words), so this is a few operations on a
+    set of a handful of words; [] for nearly every claim."""
+    heads = _HEADS.intersection(watched)
     if not heads:
         return []
-    present = set(words)
-    return [(h.decode(), t.decode()) for h in heads for t in splits[h] & present]
-
-
-@functools.lru_cache(maxsize=1)
-def _heads() -> frozenset[bytes]:
-    return frozenset(_splits())
+    splits = _splits()
+    tails = frozenset().union(*(splits[h] for h in heads)).intersection(watched)
+    if not tails:
+        return []
+    return [(h.decode(), t.decode()) for h in heads for t in splits[h] & tails]
 
 
 def rejoin(text: str, pairs: list[tuple[str, str]]) -> str:
