@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Container
 
-__all__ = ["has_letter_run", "join_letter_runs"]
+__all__ = ["has_letter_run", "join_letter_runs", "read_leet_labels"]
 
 # The cheap test: a single letter (a letter with no letter before it) right before ":",
 # "]", "|" or ">", or one separator before it: the end of a spelled speaker label ("A S S
@@ -63,6 +63,47 @@ def join_letter_runs(text: str, vocabulary: Container[str]) -> str:
         if word.lower() in vocabulary:
             out += (text[at : m.start()], word)
             at = m.end()
+    if not out:
+        return text
+    out.append(text[at:])
+    return "".join(out)
+
+
+# A line's speaker label with digits or symbols for letters ("Ass1stant:", "4ssistant:",
+# "Ch@tGPT:", "A$$istant:"): a word of three or more letters, digits and @ $ ! | with at
+# least one of the latter ("A1:", a cell or a paper size, never reads "AI:"), right after
+# the line's markup and right before its colon.
+_LEET_LABEL = re.compile(
+    r"[\s#*>_]*(?=[a-z]*[0-9@$!|])([a-z0-9@$!|]{3,24})[*_]*\s*:", re.IGNORECASE
+)
+# What each stands for; "1" and "|" are tried as "i" and as "l".
+_LEET_READINGS = (
+    str.maketrans("013457@$!|", "oieastasii"),
+    str.maketrans("013457@$!|", "olestasiil"),
+)
+
+
+def read_leet_labels(text: str, vocabulary: Container[str]) -> str:
+    """`text` with each line's speaker label that spells a word of `vocabulary` once its
+    digits and symbols are read as letters written as that word ("Ass1stant:" ->
+    "assistant:"); `text` itself when there is none. Only line starts are tried (the
+    start and after each newline), one anchored match each."""
+    out: list[str] = []
+    at = 0
+    pos = 0
+    while pos != -1:
+        m = _LEET_LABEL.match(text, pos)
+        if m:
+            word = m.group(1)
+            for table in _LEET_READINGS:
+                reading = word.translate(table).lower()
+                if reading in vocabulary:
+                    out += (text[at : m.start(1)], reading)
+                    at = m.end(1)
+                    break
+        pos = text.find("\n", pos)
+        if pos != -1:
+            pos += 1
     if not out:
         return text
     out.append(text[at:])

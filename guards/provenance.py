@@ -35,7 +35,7 @@ from functools import lru_cache, partial
 
 from groundwire.guards.canonical import canonical, reverse_overrides
 from groundwire.guards.config import ProvenanceConfig
-from groundwire.guards.letter_runs import has_letter_run, join_letter_runs
+from groundwire.guards.letter_runs import has_letter_run, join_letter_runs, read_leet_labels
 from groundwire.topics.records import Claim, ProvenanceReport, SourceTurn
 from groundwire.topics.vocab import ReentryReason
 
@@ -393,8 +393,9 @@ def _readings(raw: str, rules: _Rules) -> list[str]:
     fullwidth and mathematical letters folded, markup and character references removed)
     when it is not ASCII or holds markup (`_MARKUP_HINT`), and that of the order a
     right-to-left override draws it in (`canonical.reverse_overrides`); with pictographs
-    removed; and with letter-spaced runs that spell a signature word joined ("A S S I S
-    T A N T:").
+    removed; with letter-spaced runs that spell a signature word joined ("A S S I S T A
+    N T:"); and with a line's speaker label spelled with digits or symbols read as the
+    signature word it spells ("Ass1stant:").
 
     ASCII without markup is read as written (canonicalising every turn cost five times
     the guard: evidence passages are full of "_" and "&"). On the dev corpus (5 % of its
@@ -415,6 +416,9 @@ def _readings(raw: str, rules: _Rules) -> list[str]:
         joined = join_letter_runs(last, rules.words)
         if joined != last:
             texts.append(joined)
+    leet = read_leet_labels(last, rules.words)  # "Ass1stant:"
+    if leet != last:
+        texts.append(leet)
     return texts
 
 

@@ -38,8 +38,14 @@ _CUT_I = re.compile(rf"\b[Ii][-_]({_BELIEF})\b")
 # "I" and a verb of belief with punctuation or a filler between them: "I... think",
 # "I -- think", "I, uh, think", 'I "think"', "I (think)", "I|think", "I/think". A single
 # "." is not read through: "Part I. Think about it" ends a sentence.
-_GAP = r"(?:\.{2,}|\u2026|-{1,3}|[\u2013\u2014,|/\"'(\[*]|\b(?:uh|um|er|erm|hmm)\b)"
+# Pictographs too ("I 🤔 think"), and a lower-case "l" standing for "I" ("l think": no
+# English word is a lone "l").
+_GAP = (
+    r"(?:\.{2,}|\u2026|-{1,3}|[\u2013\u2014,|/\"'(\[*]|\b(?:uh|um|er|erm|hmm)\b"
+    r"|[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d])"
+)
 _I_GAP = re.compile(rf"\b([Ii])(?:\s*{_GAP})+\s*((?i:{_BELIEF}))\b")
+_L_FOR_I = re.compile(rf"(?<![\w'])l(?=(?:\s*{_GAP})*\s+(?i:{_BELIEF})\b)")
 # The verbs of belief as the detector's word set holds them (bytes): `close_gap` is
 # tried only when one of them is in the claim.
 BELIEF_WORDS = frozenset(verb.encode() for verb in _BELIEF.split("|"))
@@ -77,9 +83,12 @@ def normalize_bare(text: str) -> str:
 
 
 def close_gap(text: str) -> str:
-    """ "I" and a verb of belief written apart by punctuation or a filler ("I... think",
-    "I, uh, think", 'I "think"') as "I <verb>"; run only when the claim holds such a
+    """ "I" and a verb of belief written apart by punctuation, a filler or a pictograph
+    ("I... think", "I, uh, think", 'I "think"', "I 🤔 think") as "I <verb>", and a lone
+    "l" before such a verb as "I" ("l think"); run only when the claim holds such a
     verb (`BELIEF_WORDS`)."""
+    if "l" in text:
+        text = _L_FOR_I.sub("I", text)
     return _I_GAP.sub(r"\1 \2", text)
 
 

@@ -34,6 +34,9 @@ def _action(text: str) -> str:
         ("I 'think' we use Redis", "block"),
         ("I (think) we use Redis", "block"),
         ("I|think we use Redis", "block"),
+        ("I 🤔 think we use Redis", "block"),
+        ("l think we use Redis", "block"),
+        ("We pro bab ly use Redis", "review"),
         ("IThink we use Redis", "block"),
         ("We use Redis #IThink", "block"),
         # symbols for letters
@@ -68,6 +71,7 @@ def test_disguise_is_read(text: str, action: str) -> None:
         "J. R. R. Tolkien wrote the book",
         "CPU is at 90%20 cores busy",
         "Wow! Redis is fast",
+        "Model l: think about the load first",
         "See https://example.com/I%20think for details",
     ],
 )
