@@ -22,7 +22,8 @@ detectors therefore read `canonical(text)`, never the raw text:
    shipped by the `confusable-homoglyphs` package): every non-ASCII letter whose
    prototype is a single ASCII letter becomes that letter (Cyrillic "а", Greek "ο",
    Latin "ı" ...), lookalike apostrophes ("ʼ", "′") become "'" and lookalike hyphens
-   ("‐", "‑", "–", "−") become "-". The table is built
+   ("‐", "‑", "–", "−") become "-"; a letter whose lookalike is a small capital reads as
+   that letter (Cyrillic "т", "н", "в" look like "ᴛ", "ʜ", "ʙ"). The table is built
    from the data on first use, never listed by hand, and applied before NFKC as well
    (NFKC turns some lookalikes into other non-ASCII letters). Accents and other combining marks
    on a Latin letter are dropped ("thínk" reads "think"), and so are marks on a space or
@@ -218,6 +219,10 @@ def _confusable_letters() -> dict[int, str]:
     letter's entry, and the entries of the ASCII letters that list it)."""
     data_file = resources.files("confusable_homoglyphs").joinpath("confusables.json")
     data: dict[str, list[dict[str, str]]] = json.loads(data_file.read_text(encoding="utf-8"))
+    # A letter whose lookalike is a small capital reads as that capital's letter: Cyrillic
+    # "т", "н", "в" look like "ᴛ", "ʜ", "ʙ", which `_styled_latin_letters` reads as t, h, b
+    # ("I тhink" hid "think").
+    styled = _styled_latin_letters()
     targets: dict[str, set[str]] = {}
     for char, lookalikes in data.items():
         for entry in lookalikes:
@@ -227,6 +232,10 @@ def _confusable_letters() -> dict[int, str]:
                     targets.setdefault(char, set()).add(other)
                 elif char.isascii() and not other.isascii():
                     targets.setdefault(other, set()).add(char)
+                elif ord(other) in styled and ord(char) not in styled:
+                    targets.setdefault(char, set()).add(styled[ord(other)])
+                elif ord(char) in styled and ord(other) not in styled:
+                    targets.setdefault(other, set()).add(styled[ord(char)])
     folded: dict[int, str] = {}
     for char, ascii_forms in targets.items():
         letters = sorted(t for t in ascii_forms if t.isalpha())

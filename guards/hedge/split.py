@@ -26,7 +26,7 @@ from groundwire.guards.hedge.spelling import TYPO_TARGETS, lexicon
 __all__ = ["SPLIT_PIECES", "needs_rejoin", "rejoin"]
 
 _ATTITUDE_VERBS = ("think", "guess", "believe", "assume", "suppose", "suspect", "reckon")
-_TARGETS = (*TYPO_TARGETS, *_ATTITUDE_VERBS, "unsure", "likely")
+_TARGETS = tuple(dict.fromkeys((*TYPO_TARGETS, *_ATTITUDE_VERBS, "unsure", "likely")))
 _MIN_PIECE = 2  # a one-letter piece ("thin k") is not read: "a", "i" are everywhere
 
 

@@ -44,6 +44,14 @@ def _action(text: str) -> str:
         ("I th!nk we use Redis", "block"),
         ("po$$ibly we use Redis", "review"),
         ("prob4b|y we use Redis", "review"),
+        ("We @llegedly use Redis", "review"),
+        # attitude verbs misspelled by one letter; Cyrillic letters that look like small
+        # capitals
+        ("I belive we use Redis", "block"),
+        ("I beleive we use Redis", "block"),
+        ("I supose we use Redis", "block"),
+        ("I тhink we use Redis", "block"),
+        ("I тh ink we use Redis", "block"),
         # letters spelled with "/", "|" or a mark and a space between them
         ("p/r/o/b/a/b/l/y we use Redis", "review"),
         ("p. r. o. b. a. b. l. y we use Redis", "review"),
@@ -72,6 +80,9 @@ def test_disguise_is_read(text: str, action: str) -> None:
         "CPU is at 90%20 cores busy",
         "Wow! Redis is fast",
         "Model l: think about the load first",
+        "Ping @bob about the invoice",
+        "I thank the team for the release",
+        "Our recon team mapped the network",
         "See https://example.com/I%20think for details",
     ],
 )
