@@ -61,7 +61,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["canonical", "reverse_overrides"]
+__all__ = ["canonical", "reverse_overrides", "shown_readings"]
 
 # The printable ASCII characters the canonical form never changes by themselves: all but
 # the markup characters, "&" (character references) and "\\" (escapes). A text of only
@@ -291,6 +291,24 @@ def _pick_letter(char: str, letters: list[str]) -> str:
             return "I"
     lower = [t for t in letters if t.islower()]
     return (lower or letters)[0]
+
+
+# An HTML comment, as a renderer drops it (to the end of the text if it is not closed).
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+
+
+def shown_readings(text: str) -> list[str]:
+    """Other texts a renderer may show for `text`, which a guard that must not be talked
+    past reads besides the canonical form: with right-to-left overrides drawn
+    (`reverse_overrides`), and with HTML comments dropped ("I th<!-- x -->ink" shows "I
+    think"; the canonical form keeps what a comment hides, fail closed). [] for nearly
+    every text: two substring tests."""
+    out: list[str] = []
+    if "\u202e" in text:
+        out.append(reverse_overrides(text))
+    if "<!--" in text:
+        out.append(_COMMENT.sub("", out[0] if out else text))
+    return out
 
 
 def reverse_overrides(text: str) -> str:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache, partial
 
-from groundwire.guards.canonical import canonical, reverse_overrides
+from groundwire.guards.canonical import canonical, shown_readings
 from groundwire.guards.config import ProvenanceConfig
 from groundwire.guards.letter_runs import has_letter_run, join_letter_runs, read_leet_labels
 from groundwire.topics.records import Claim, ProvenanceReport, SourceTurn
@@ -368,13 +368,13 @@ def _signature(raw: str, rules: _Rules) -> str | None:
     return None
 
 
-# ASCII that a reader does not see as written: an HTML tag or character reference, a
+# ASCII that a reader does not see as written: an HTML tag, comment or character reference, a
 # %-escape, markdown emphasis or code or a backslash inside a word ("<b>Assistant</b>:",
 # "&lt;|im_start|&gt;", "%3C%7Cim_start%7C%3E", "**A**ssistant:"). Emphasis around a word
 # is matched as written ("**Assistant:**"). "_" alone is not a hint: evidence passages are
 # full of snake_case, and "_Assistant_:" is matched as written.
 _MARKUP_HINT = re.compile(
-    r"[<&*`\\%](?:(?<=<)/?[a-z]|(?<=&)#?[a-z0-9]+;|(?<=%)[0-9a-f]{2}"
+    r"[<&*`\\%](?:(?<=<)(?:/?[a-z]|!--)|(?<=&)#?[a-z0-9]+;|(?<=%)[0-9a-f]{2}"
     r"|(?<=[a-z][*`\\])[*`\\]*[a-z])"
 )
 # Pictographs are read past: "🤖 Assistant:" and "Assistant 🤖:" name the same speaker.
@@ -391,8 +391,9 @@ def _readings(raw: str, rules: _Rules) -> list[str]:
     """The lower-cased forms of a turn's text that are scanned for signatures: as written;
     its canonical form (`guards/canonical.py`: invisible characters removed, lookalike,
     fullwidth and mathematical letters folded, markup and character references removed)
-    when it is not ASCII or holds markup (`_MARKUP_HINT`), and that of the order a
-    right-to-left override draws it in (`canonical.reverse_overrides`); with pictographs
+    when it is not ASCII or holds markup (`_MARKUP_HINT`), and those of what a renderer
+    shows (`canonical.shown_readings`: right-to-left overrides drawn, HTML comments
+    dropped); with pictographs
     removed; with letter-spaced runs that spell a signature word joined ("A S S I S T A
     N T:"); and with a line's speaker label spelled with digits or symbols read as the
     signature word it spells ("Ass1stant:").
@@ -404,8 +405,8 @@ def _readings(raw: str, rules: _Rules) -> list[str]:
     lower = raw.lower()
     texts = [lower]
     if not raw.isascii() or (_has_markup_character(lower) and _MARKUP_HINT.search(lower)):
-        if "\u202e" in raw:  # as a right-to-left override draws it ("\u202e:tnatsissA")
-            texts.append(_canonical_lower(reverse_overrides(raw)))
+        # as a renderer shows it: "\u202e:tnatsissA", "Assi<!-- -->stant:"
+        texts.extend(_canonical_lower(shown) for shown in shown_readings(raw))
         plain = _canonical_lower(raw)
         if plain != texts[0]:
             texts.append(plain)

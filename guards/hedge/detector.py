@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from groundwire.guards.canonical import canonical, reverse_overrides
+from groundwire.guards.canonical import canonical, shown_readings
 from groundwire.guards.config import HedgeConfig
 from groundwire.guards.hedge.lexicon import (
     CARDINALS,
@@ -251,16 +251,17 @@ class HedgeDetector:
     ) -> HedgeReport:
         """The wire-level report: decisive action/category and the distinct hedge words.
 
-        `raw`: the text as written, when `text` is its canonical form. A text with a
-        right-to-left override is also read in the order it is drawn
-        (`canonical.reverse_overrides`: "\u202ekniht I" shows "I think"), and the hits of
-        both readings count."""
+        `raw`: the text as written, when `text` is its canonical form. A text is also
+        read as a renderer shows it (`canonical.shown_readings`: a right-to-left override
+        drawn, "\u202ekniht I" shows "I think"; HTML comments dropped, "I th<!-- -->ink"),
+        and the hits of every reading count."""
         if not self._cfg.enabled:
             return HedgeReport()
         found = self.hits(text, is_canonical=is_canonical)
         written = text if not is_canonical else raw
-        if written is not None and "\u202e" in written:
-            found += self.hits(reverse_overrides(written))
+        if written is not None and ("\u202e" in written or "<!--" in written):
+            for shown in shown_readings(written):
+                found += self.hits(shown)
             found.sort(key=_hit_order)
         if not found:
             return HedgeReport(action=_NONE)

@@ -58,6 +58,8 @@ def _action(text: str) -> str:
         # reversed under a right-to-left override (guards/canonical.py)
         ("\u202eredis esu ew kniht I", "block"),
         ("We use \u202eebyam\u202c Redis", "block"),
+        # an HTML comment inside a word, as a renderer drops it
+        ("I th<!-- x -->ink we use Redis", "block"),
         # %-escapes outside a URL (guards/canonical.py)
         ("I%20think we use Redis", "block"),
         ("We %70robably use Redis", "review"),
