@@ -48,7 +48,7 @@ _PUNCTUATED = re.compile(
 )
 _SPACED = re.compile(
     r"(?<![A-Za-z0-9'])(?<![A-Za-z0-9][.\-_])[A-Za-z0-9]"
-    r"(?: [A-Za-z0-9](?![.\-_][A-Za-z0-9])){2,}(?![A-Za-z0-9])"
+    r"(?: [A-Za-z0-9](?![.\-_@$!|][A-Za-z0-9])){2,}(?![A-Za-z0-9])"
 )
 # Session 10: runs whose separator is "/" or "|", or ".", "-", "/", "|" and a space
 # ("p/r/o/b/a/b/l/y", "p. r. o. b. a. b. l. y"): joined only into the lexicon words they
@@ -59,11 +59,13 @@ _MARKED = re.compile(
 # Symbols for letters, inside a word ("m@ybe", "th!nk", "po$$ibly", "prob4b|y"): the
 # cheap test (a symbol after a letter or digit and before another or a symbol), the
 # words, and what each symbol reads as ("|" is tried as "l" and as "i").
-# (or "@" / "$" first, before two letters: "@llegedly", "$upposedly")
+# (or "@" / "$" first, before two letters: "@llegedly", "$upposedly"; or "@", "$", "|"
+# last, after two letters or a letter and an apostrophe: "perhap$", "let'$")
 _SYMBOL_HINT = re.compile(
-    r"[@$!|](?:(?<=[a-z0-9][@$!|])(?=[a-z0-9@$!|])|(?<![a-z0-9])(?<=[@$])(?=[a-z]{2}))"
+    r"[@$!|](?:(?<=[a-z0-9'][@$!|])(?=[a-z0-9@$!|])|(?<![a-z0-9])(?<=[@$])(?=[a-z]{2})"
+    r"|(?<=[a-z][a-z'][@$|])(?![a-z0-9]))"
 )
-_SYMBOLIC = re.compile(r"(?<![A-Za-z0-9'@$!|])[A-Za-z0-9'@$!|]*[A-Za-z0-9'@$](?![A-Za-z0-9'@$])")
+_SYMBOLIC = re.compile(r"(?<![A-Za-z0-9'@$!|])[A-Za-z0-9'@$!|]*[A-Za-z0-9'@$|](?![A-Za-z0-9'@$|])")
 _SYMBOL_LETTERS = str.maketrans({"@": "a", "$": "s", "!": "i"})
 _ALNUM = re.compile(r"[A-Za-z0-9]")
 # A digit with a letter or an apostrophe before or after it ("don'7", "1've"): the
@@ -207,12 +209,13 @@ def respell(text: str) -> str:
     spelled, stretched, cut, misspelled = _disguises(lower, byte_words(lower))
     vocabulary = _lexicon()
     if spelled:
+        # symbols first: "s o u r c e s c|aim" is a spelled word, then "claim"
+        if _SYMBOL_HINT.search(lower):
+            text = _SYMBOLIC.sub(functools.partial(_unsymbol, vocabulary), text)
         text = _join_runs(_PUNCTUATED, text, vocabulary, whole=True)
         text = _join_runs(_SPACED, text, vocabulary, whole=False)
         text = _join_runs(_MARKED, text, vocabulary, whole=False)
         text = _MIXED.sub(functools.partial(_unleet, vocabulary), text)
-        if _SYMBOL_HINT.search(text.lower()):
-            text = _SYMBOLIC.sub(functools.partial(_unsymbol, vocabulary), text)
     if stretched:
         text = _STRETCHED.sub(functools.partial(_unstretch, vocabulary), text)
     if cut:

@@ -82,6 +82,8 @@ def rejoin(text: str, splits: list[tuple[str, ...]]) -> str:
     """`text` with each of `splits` written as one word where its pieces stand next to
     each other in order, separated by a space or a hyphen and a space ("th ink",
     "th- ink", "pro bab ly")."""
-    alternatives = "|".join("(?:-? )".join(map(re.escape, pieces)) for pieces in splits)
+    # the most pieces first: "sup pose dly" is "supposedly", not "suppose" and "dly"
+    ordered = sorted(splits, key=len, reverse=True)
+    alternatives = "|".join("(?:-? )".join(map(re.escape, pieces)) for pieces in ordered)
     pattern = re.compile(rf"(?<![A-Za-z0-9])(?:{alternatives})(?![A-Za-z0-9])", re.IGNORECASE)
     return pattern.sub(lambda m: m.group(0).replace("-", "").replace(" ", ""), text)
