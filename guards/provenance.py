@@ -342,9 +342,14 @@ _TOO_MANY_TURNS = (ReentryReason.TOO_MANY_TURNS, _NO_DETAIL)
 
 @lru_cache(maxsize=1_024)
 def _canonical_lower(text: str) -> str:
-    """Kept per text: a long non-ASCII passage takes ~0.25 ms to canonicalise, and the
-    claims of one conversation cite the same turns (at most 1,024 x 20,000 characters)."""
-    return canonical(text).lower()
+    """The canonical form line by line, lower-cased: the canonical form makes every run
+    of whitespace one space, and a signature anchored at a line's start ("^assistant:")
+    would no longer see the line break before a disguised "\nАssistant:". Kept per text:
+    a long non-ASCII passage takes ~0.25 ms to canonicalise, and the claims of one
+    conversation cite the same turns (at most 1,024 x 20,000 characters)."""
+    if "\n" not in text:
+        return canonical(text).lower()
+    return "\n".join(canonical(line) for line in text.split("\n")).lower()
 
 
 @lru_cache(maxsize=1_024)
@@ -370,12 +375,13 @@ def _signature(raw: str, rules: _Rules) -> str | None:
 
 # ASCII that a reader does not see as written: an HTML tag, comment or character reference, a
 # %-escape, markdown emphasis or code or a backslash inside a word ("<b>Assistant</b>:",
-# "&lt;|im_start|&gt;", "%3C%7Cim_start%7C%3E", "**A**ssistant:"). Emphasis around a word
-# is matched as written ("**Assistant:**"). "_" alone is not a hint: evidence passages are
-# full of snake_case, and "_Assistant_:" is matched as written.
+# "&lt;|im_start|&gt;", "%3C%7Cim_start%7C%3E", "**A**ssistant:"), or emphasis or code at
+# a word's edge ("`ChatGPT:`", "as an _AI_ language model"). "_" inside a word is not a
+# hint: evidence passages are full of snake_case.
 _MARKUP_HINT = re.compile(
-    r"[<&*`\\%](?:(?<=<)(?:/?[a-z]|!--)|(?<=&)#?[a-z0-9]+;|(?<=%)[0-9a-f]{2}"
-    r"|(?<=[a-z][*`\\])[*`\\]*[a-z])"
+    r"[<&*`\\%_](?:(?<=<)(?:/?[a-z]|!--)|(?<=&)#?[a-z0-9]+;|(?<=%)[0-9a-f]{2}"
+    r"|(?<=[a-z][*`\\])[*`\\]*[a-z]|(?<![a-z0-9][*_`])(?<=[*_`])[*_`]*[a-z]"
+    r"|(?<=[a-z.:][*_`])(?![a-z0-9]))"
 )
 # Pictographs are read past: "🤖 Assistant:" and "Assistant 🤖:" name the same speaker.
 _PICTOGRAPHS = re.compile(r"[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
@@ -384,7 +390,15 @@ _PICTOGRAPHS = re.compile(r"[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
 def _has_markup_character(text: str) -> bool:
     """One C-level substring test per character (~0.1 us on a passage): most turns have
     none, and the `_MARKUP_HINT` regex (~2 us) then never runs."""
-    return "<" in text or "&" in text or "*" in text or "`" in text or "\\" in text or "%" in text
+    return (
+        "<" in text
+        or "&" in text
+        or "*" in text
+        or "`" in text
+        or "\\" in text
+        or "%" in text
+        or "_" in text
+    )
 
 
 def _readings(raw: str, rules: _Rules) -> list[str]:
