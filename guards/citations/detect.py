@@ -65,7 +65,10 @@ _ISSUE_SPACED = re.compile(r"(?:issue|bug|ticket|pr)\s?#\s(\d{1,9})(?![\w-])")
 # "example[.]com", "https[:]//" ("defanged"); and a scheme spelled apart ("h t t p s://")
 # or with a fullwidth colon or slashes ("https：//"). A claim that cites such a link cites
 # the link: it is read back (`_refang`) and verified like any other.
-_DEFANG_HINT = re.compile(r"hxxp|\[\.\]|\[:\]|\(\.\)|\{\.\}|h[\s._-]t|[:\uff1a][/\uff0f]")
+# The cheap test (`_defanged`): substrings, and a scheme spelled apart right before a "://".
+_SPACED_SCHEME_END = re.compile(
+    r"h[\s._-]+t[\s._-]*t[\s._-]*p(?:[\s._-]*s)?[\s._-]*$", re.IGNORECASE
+)
 _DEFANGED = re.compile(
     r"(?i)(?<![a-z])h[\s._-]*(?:tt|xx|t[\s._-]+t)[\s._-]*p(?:[\s._-]*s)?[\s._-]*"
     r"(?:\[:\]|[:\uff1a])[/\uff0f][/\uff0f]"
@@ -115,18 +118,42 @@ def _refang_one(m: re.Match[str]) -> str:
     return "https://" if secure else "http://"
 
 
+def _defanged(text: str) -> bool:
+    """Whether `text` may hold a defanged or spelled-apart link: substring tests, and
+    the few characters before each "://" (~0.3 us a claim; a regex over the whole text,
+    which would start with an alternation, was measured ~2 us)."""
+    if (
+        "[." in text
+        or "[:" in text
+        or "(.)" in text
+        or "{.}" in text
+        or "\uff1a" in text
+        or "\uff0f" in text
+        or (("xx" in text or "XX" in text) and "hxxp" in text.lower())
+    ):
+        return True
+    at = text.find("://")
+    while at != -1:
+        if _SPACED_SCHEME_END.search(text, max(0, at - 24), at):
+            return True
+        at = text.find("://", at + 3)
+    return False
+
+
 def _refang(text: str) -> tuple[str, list[tuple[int, int]]]:
     """`text` with defanged or spelled-apart URL schemes and dots written plainly
     ("hxxps://example[.]com" -> "https://example.com"), and where each change ends
     (its end in the new text, and how much longer the original was up to there), for
     `_original_offset`. `text` itself and [] when it has none."""
-    if not _DEFANG_HINT.search(text.lower()):
+    if not _defanged(text):
         return text, []
     parts: list[str] = []
     shifts: list[tuple[int, int]] = []
     at = new_len = shift = 0
     for m in _DEFANGED.finditer(text):
         plain = _refang_one(m)
+        if plain == m.group(0):
+            continue  # a plain "https://"
         parts += (text[at : m.start()], plain)
         new_len += m.start() - at + len(plain)
         shift += len(m.group(0)) - len(plain)
@@ -151,7 +178,7 @@ def detect(text: str) -> list[Citation]:
     most claims cite nothing and this runs on every claim. Defanged links are read back
     first (`_refang`); offsets are into `text` as given."""
     text = text[:MAX_SCAN_CHARS]
-    if "[" in text or "(" in text or "{" in text or "//" in text or "\uff0f" in text:
+    if _defanged(text):
         plain, shifts = _refang(text)
         if shifts:
             return [

@@ -33,6 +33,7 @@ import functools
 import itertools
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from groundwire.guards.hedge.lexicon import PATTERNS, TRIGGER_WORDS, byte_words
 
@@ -168,19 +169,38 @@ def _three_singles(words: Sequence[bytes]) -> bool:
     return _THREE_SINGLES in lengths
 
 
-def _disguises(lower: str, words: Sequence[bytes]) -> tuple[bool, bool, bool, list[bytes]]:
-    """Which disguises `lower` may hold: spelled or digit-spelled words, stretched words,
-    cut words, and the misspelled hedge adverbs among `words`."""
-    spelled = (
-        _three_singles(words)
-        or _MIXED_HINT.search(lower) is not None
-        or _SYMBOL_HINT.search(lower) is not None
+class _Disguises(NamedTuple):
+    """Which disguises a text may hold (`_disguises`): each pass of `respell` runs only
+    when its own test says so."""
+
+    runs: bool  # three one-character words in a row: a spelled word
+    mixed: bool  # a digit next to a letter: "pr0bably"
+    symbols: bool  # a symbol for a letter: "m@ybe"
+    stretched: bool
+    cut: bool
+    misspelled: list[bytes]
+
+
+def _has_symbol(lower: str) -> bool:
+    """A symbol standing for a letter: four substring tests first (the regex, which
+    starts with a character class, is tried at every character)."""
+    return ("@" in lower or "$" in lower or "!" in lower or "|" in lower) and (
+        _SYMBOL_HINT.search(lower) is not None
     )
-    stretched = _STRETCH_HINT.search(lower) is not None
-    cut = _CUT_HINT.search(lower) is not None
+
+
+def _disguises(lower: str, words: Sequence[bytes]) -> _Disguises:
+    """Which disguises `lower` may hold: spelled runs, digit- or symbol-spelled words,
+    stretched words, cut words, and the misspelled hedge words among `words`."""
     typos = _typos()
-    misspelled = [] if typos.keys().isdisjoint(words) else [w for w in words if w in typos]
-    return spelled, stretched, cut, misspelled
+    return _Disguises(
+        runs=_three_singles(words),
+        mixed=_MIXED_HINT.search(lower) is not None,
+        symbols=_has_symbol(lower),
+        stretched=_STRETCH_HINT.search(lower) is not None,
+        cut=_CUT_HINT.search(lower) is not None,
+        misspelled=[] if typos.keys().isdisjoint(words) else [w for w in words if w in typos],
+    )
 
 
 def needs_respelling(lower: str, words: Sequence[bytes]) -> bool:
@@ -194,10 +214,7 @@ def needs_respelling(lower: str, words: Sequence[bytes]) -> bool:
         or _MARK_HINT.search(lower) is not None
         or not _typos().keys().isdisjoint(words)
         or _STRETCH_HINT.search(lower) is not None
-        or (
-            ("@" in lower or "$" in lower or "!" in lower or "|" in lower)
-            and _SYMBOL_HINT.search(lower) is not None
-        )
+        or _has_symbol(lower)
     )
 
 
@@ -206,24 +223,26 @@ def respell(text: str) -> str:
     misspelled made plain words (see the module docstring); text with none of these
     comes back as it was. Each pass runs only when its cheap test says it may apply."""
     lower = text.lower()
-    spelled, stretched, cut, misspelled = _disguises(lower, byte_words(lower))
+    found = _disguises(lower, byte_words(lower))
     vocabulary = _lexicon()
-    if spelled:
-        # symbols first: "s o u r c e s c|aim" is a spelled word, then "claim"
-        if _SYMBOL_HINT.search(lower):
-            text = _SYMBOLIC.sub(functools.partial(_unsymbol, vocabulary), text)
+    # symbols first: "s o u r c e s c|aim" is a spelled word, then "claim"
+    if found.symbols:
+        text = _SYMBOLIC.sub(functools.partial(_unsymbol, vocabulary), text)
+    if found.runs:
         text = _join_runs(_PUNCTUATED, text, vocabulary, whole=True)
         text = _join_runs(_SPACED, text, vocabulary, whole=False)
         text = _join_runs(_MARKED, text, vocabulary, whole=False)
+    if found.runs or found.mixed:
         text = _MIXED.sub(functools.partial(_unleet, vocabulary), text)
-    if stretched:
+    if found.stretched:
         text = _STRETCHED.sub(functools.partial(_unstretch, vocabulary), text)
-    if cut:
+    if found.cut:
         text = _CUT.sub(functools.partial(_uncut, vocabulary), text)
+    misspelled = found.misspelled
     if misspelled:
         typos = _typos()
-        found = "|".join(sorted({w.decode() for w in misspelled}))
-        pattern = re.compile(rf"(?<![A-Za-z])(?:{found})(?![A-Za-z])", re.IGNORECASE)
+        words = "|".join(sorted({w.decode() for w in misspelled}))
+        pattern = re.compile(rf"(?<![A-Za-z])(?:{words})(?![A-Za-z])", re.IGNORECASE)
         text = pattern.sub(lambda m: typos[m.group(0).lower().encode()], text)
     return text
 
