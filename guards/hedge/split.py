@@ -59,6 +59,8 @@ def _splits() -> dict[bytes, frozenset[tuple[bytes, ...]]]:
 # for in every claim.
 _HEADS = frozenset(_splits())
 SPLIT_PIECES = _HEADS.union(*(rest for rests in _splits().values() for rest in rests))
+# first piece -> every piece that can follow it
+_AFTER = {head: frozenset().union(*rests) for head, rests in _splits().items()}
 
 
 def needs_rejoin(watched: frozenset[bytes]) -> list[tuple[str, ...]]:
@@ -73,6 +75,7 @@ def needs_rejoin(watched: frozenset[bytes]) -> list[tuple[str, ...]]:
     return [
         tuple(p.decode() for p in (head, *rest))
         for head in heads
+        if not _AFTER[head].isdisjoint(watched)  # "be" without "lieve", "li", ...: skip
         for rest in splits[head]
         if watched.issuperset(rest)
     ]
