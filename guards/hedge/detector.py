@@ -70,8 +70,9 @@ _NONE = HedgeAction.NONE
 
 # The words `HedgeDetector.hits` looks for in one pass: triggers and bare contractions.
 # (and the pieces of a hedge word cut in two, so `split.needs_rejoin` reads this small
-# set instead of the claim's words again)
-_WATCHED = TRIGGER_WORDS | BARE_WORDS | SPLIT_PIECES
+# set instead of the claim's words again, and the words "i" and "l", without which
+# `close_gap` has nothing to do)
+_WATCHED = TRIGGER_WORDS | BARE_WORDS | SPLIT_PIECES | {b"i", b"l"}
 
 # Filters: the readings of a matched word that are not hedges (see `_filtered`).
 # "May" the month, in any letter case, only with a date next to it: a day or a year after
@@ -211,8 +212,9 @@ class HedgeDetector:
         `words`: its `byte_words` that are in `_WATCHED`), unsorted. The caller made
         `words` in one hashing pass over the claim's words: trigger words, the
         contraction spellings that need the second normalization pass, and split pieces."""
-        if not BELIEF_WORDS.isdisjoint(words):
-            closed = close_gap(norm)  # "I... think", "I, uh, think", 'I "think"'
+        if not BELIEF_WORDS.isdisjoint(words) and (b"i" in words or b"l" in words):
+            # "I... think", "I, uh, think", 'I "think"', "l think"
+            closed = close_gap(norm, lone_l=b"l" in words)
             if closed != norm:
                 norm = closed
                 lower = norm.lower()
