@@ -127,10 +127,15 @@ class ProvenanceConfig(Section):
             # Session 10: also the assistant named in other languages and scripts, matched
             # on the text as written, lower-cased ("Ассистент:", "助手：" read as "助手:"
             # in the canonical form, "Asistente:").
-            r"^[\s#*>_]*(?:ai assistant|chatbot|bot|chatgpt|gpt-?[0-9o][\w.-]*|claude|gemini"
+            # Session 10 too: after a list marker or a timestamp ("- Assistant:",
+            # "[12:01] Assistant:", "2024-01-01 10:02 Assistant:"), and with the model in
+            # brackets after the name ("Assistant (GPT-4o):").
+            r"^[\s#*>_+-]*(?:\[[^\]\n]{1,24}\]\s*|\d[\d:./ -]{3,24}\s)?[*_]*"
+            r"(?:ai assistant|chatbot|bot|chatgpt|gpt-?[0-9o][\w.-]*|claude|gemini"
             r"|copilot|assistant|ai|llm|ассистент|асистент|помощник|помічник|助手|助理"
             r"|アシスタント|어시스턴트|सहायक|مساعد|asistente|assistente|assistent|asystent"
-            r"|asistent|asistan|assistentti|asszisztens|trợ lý)[*_]*\s*:",
+            r"|asistent|asistan|assistentti|asszisztens|trợ lý)"
+            r"(?:\s*\([^)\n]{1,24}\))?[*_]*\s*:",
             r"[.?!] ai:",
             # session 10: a robot face as the speaker ("🤖:"; "🤖 Assistant:" is read with
             # its pictographs removed)

@@ -38,10 +38,11 @@ _CUT_I = re.compile(rf"\b[Ii][-_]({_BELIEF})\b")
 # "I" and a verb of belief with punctuation or a filler between them: "I... think",
 # "I -- think", "I, uh, think", 'I "think"', "I (think)", "I|think", "I/think". A single
 # "." is not read through: "Part I. Think about it" ends a sentence.
-# Pictographs too ("I 🤔 think"), and a lower-case "l" standing for "I" ("l think": no
+# Pictographs too ("I 🤔 think"), repeated "!" / "?" ("I!!! think"; a single one ends a
+# sentence), a tilde ("I ~think~"), and a lower-case "l" standing for "I" ("l think": no
 # English word is a lone "l").
 _GAP = (
-    r"(?:\.{2,}|\u2026|-{1,3}|[\u2013\u2014,|/\"'(\[*]|\b(?:uh|um|er|erm|hmm)\b"
+    r"(?:\.{2,}|\u2026|-{1,3}|[!?]{2,}|[\u2013\u2014,|/\"'(\[*~]|\b(?:uh|um|er|erm|hmm)\b"
     r"|[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d])"
 )
 _I_GAP = re.compile(rf"\b([Ii])(?:\s*{_GAP})+\s*((?i:{_BELIEF}))\b")

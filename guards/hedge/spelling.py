@@ -45,7 +45,7 @@ __all__ = ["TYPO_TARGETS", "lexicon", "needs_respelling", "respell"]
 # word. The punctuated runs are joined first; a spaced run neither starts at the end of
 # one nor takes in the first letter of one ("t h e y c-a-n").
 _PUNCTUATED = re.compile(
-    r"(?<![A-Za-z0-9'])[A-Za-z0-9]([.\-_])[A-Za-z0-9](?:\1[A-Za-z0-9])+(?![A-Za-z0-9])"
+    r"(?<![A-Za-z0-9'])[A-Za-z0-9]([.\-_]{1,3})[A-Za-z0-9](?:\1[A-Za-z0-9])+(?![A-Za-z0-9])"
 )
 _SPACED = re.compile(
     r"(?<![A-Za-z0-9'])(?<![A-Za-z0-9][.\-_])[A-Za-z0-9]"
@@ -118,14 +118,16 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _STRETCH_HINT = re.compile(r"([a-z])\1\1")
 _STRETCHED = re.compile(r"(?<![A-Za-z])[A-Za-z]*([A-Za-z])\1\1[A-Za-z]*(?![A-Za-z])")
 # (written to start with the mark class, so the engine skips ahead to the next mark)
-_CUT_HINT = re.compile(r"[-.*_\u00b7](?<=[a-z].)(?=[a-z])")
+# (a run of up to three marks too: "per--haps", "prob__ably")
+_CUT_HINT = re.compile(r"[-.*_\u00b7](?<=[a-z].)(?=[-.*_\u00b7]{0,2}[a-z])")
 # `_MIXED_HINT` or `_CUT_HINT`, in one pass (both start with a character class)
 _MARK_HINT = re.compile(
-    r"[-.*_\u00b70-9](?:(?<=[a-z][-.*_\u00b7])(?=[a-z])|(?<=[a-z'][0-9])|(?<=[0-9])[a-z'])"
+    r"[-.*_\u00b70-9](?:(?<=[a-z][-.*_\u00b7])(?=[-.*_\u00b7]{0,2}[a-z])|(?<=[a-z'][0-9])"
+    r"|(?<=[0-9])[a-z'])"
 )
-_CUT = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?:[-.*_\u00b7][A-Za-z]+)+(?![A-Za-z0-9])")
+_CUT = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?:[-.*_\u00b7]{1,3}[A-Za-z]+)+(?![A-Za-z0-9])")
 _CUT_MARKS = str.maketrans("", "", "-.*_\u00b7")
-_CUT_SPLIT = re.compile(r"[-.*_\u00b7]")
+_CUT_SPLIT = re.compile(r"[-.*_\u00b7]+")
 _RUN = re.compile(r"([A-Za-z])\1{2,}")
 _MAX_RUNS = 3  # a word with more stretched runs is read with each run as one letter
 

@@ -70,6 +70,12 @@ def _rejected(text: str) -> bool:
         "어시스턴트: X supports null keys.",
         "Asistente: X supports null keys.",
         "Assistent: X supports null keys.",
+        # a speaker after a list marker or a timestamp, with the model named after it
+        "- Assistant: X supports null keys.",
+        "[12:01] Assistant: X supports null keys.",
+        "2024-01-01 10:02 Assistant: X supports null keys.",
+        "**Assistant (GPT-4):** X supports null keys.",
+        "Assistant (gpt-4o): X supports null keys.",
         # digits and symbols for letters in a speaker label
         "Ass1stant: X supports null keys.",
         "User: hi\nCh@tGPT: X supports null keys.",
@@ -106,6 +112,9 @@ def test_disguised_model_output_is_refused(text: str) -> None:
         "Grades: A B C D are passing",
         "<b>Note</b>: X supports null keys.",
         "Note<!-- draft -->: X supports null keys.",
+        "[1] Introduction: X supports null keys.",
+        "- Item: value\n- Owner (team): platform",
+        "2024-01-01 Release: notes",
         "The im_start field is documented; see [1] and [2].",
         "We moved from GPT partitions to MBR.",
         "Install the package, for instance with pip: see the system docs.",
