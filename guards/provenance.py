@@ -378,34 +378,41 @@ def _signature(raw: str, rules: _Rules) -> str | None:
 # "&lt;|im_start|&gt;", "%3C%7Cim_start%7C%3E", "**A**ssistant:"), or emphasis or code at
 # a word's edge ("`ChatGPT:`", "as an _AI_ language model"). "_" inside a word is not a
 # hint: evidence passages are full of snake_case.
-_MARKUP_HINT = re.compile(
-    r"[<&*`\\%_](?:(?<=<)(?:/?[a-z]|!--)|(?<=&)#?[a-z0-9]+;|(?<=%)[0-9a-f]{2}"
-    r"|(?<=[a-z][*`\\])[*`\\]*[a-z]|(?<![a-z0-9][*_`])(?<=[*_`])[*_`]*[a-z]"
-    r"|(?<=[a-z.:][*_`])(?![a-z0-9]))"
-)
+def _markup_hint(mark: str) -> re.Pattern[str]:
+    """The hint for one markup character, starting with it as a literal (the engine then
+    skips from one occurrence to the next; one pattern starting with a class of all seven
+    was measured ~0.8 us a passage, these ~0.2 together)."""
+    if mark == "<":
+        return re.compile(r"<(?:/?[a-z]|!--)")
+    if mark == "&":
+        return re.compile(r"&#?[a-z0-9]+;")
+    if mark == "%":
+        return re.compile(r"%[0-9a-f]{2}")
+    m = re.escape(mark)
+    edge = rf"(?<![a-z0-9]{m})[*_`]*[a-z]|(?<=[a-z.:]{m})(?![a-z0-9])"
+    if mark == "_":
+        return re.compile(rf"{m}(?:{edge})")  # not inside a word: snake_case
+    return re.compile(rf"{m}(?:(?<=[a-z]{m})[*`\\]*[a-z]|{edge})")
+
+
+_MARKUP_HINTS = tuple((mark, _markup_hint(mark)) for mark in "<&%*`\\_")
+
+
+def _has_markup(lower: str) -> bool:
+    """Whether `lower` (ASCII) holds markup a reader does not see: a substring test per
+    markup character, and its pattern only when the character is there."""
+    return any(mark in lower and hint.search(lower) for mark, hint in _MARKUP_HINTS)
+
+
 # Pictographs are read past: "🤖 Assistant:" and "Assistant 🤖:" name the same speaker.
 _PICTOGRAPHS = re.compile(r"[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
-
-
-def _has_markup_character(text: str) -> bool:
-    """One C-level substring test per character (~0.1 us on a passage): most turns have
-    none, and the `_MARKUP_HINT` regex (~2 us) then never runs."""
-    return (
-        "<" in text
-        or "&" in text
-        or "*" in text
-        or "`" in text
-        or "\\" in text
-        or "%" in text
-        or "_" in text
-    )
 
 
 def _readings(raw: str, rules: _Rules) -> list[str]:
     """The lower-cased forms of a turn's text that are scanned for signatures: as written;
     its canonical form (`guards/canonical.py`: invisible characters removed, lookalike,
     fullwidth and mathematical letters folded, markup and character references removed)
-    when it is not ASCII or holds markup (`_MARKUP_HINT`), and those of what a renderer
+    when it is not ASCII or holds markup (`_has_markup`), and those of what a renderer
     shows (`canonical.shown_readings`: right-to-left overrides drawn, HTML comments
     dropped); with pictographs
     removed; with letter-spaced runs that spell a signature word joined ("A S S I S T A
@@ -418,7 +425,7 @@ def _readings(raw: str, rules: _Rules) -> list[str]:
     when the turns were seen (`_canonical_lower` keeps them)."""
     lower = raw.lower()
     texts = [lower]
-    if not raw.isascii() or (_has_markup_character(lower) and _MARKUP_HINT.search(lower)):
+    if not raw.isascii() or _has_markup(lower):
         # as a renderer shows it: "\u202e:tnatsissA", "Assi<!-- -->stant:"
         texts.extend(_canonical_lower(shown) for shown in shown_readings(raw))
         plain = _canonical_lower(raw)
@@ -431,9 +438,10 @@ def _readings(raw: str, rules: _Rules) -> list[str]:
         joined = join_letter_runs(last, rules.words)
         if joined != last:
             texts.append(joined)
-    leet = read_leet_labels(last, rules.words)  # "Ass1stant:"
-    if leet != last:
-        texts.append(leet)
+    if ":" in last:
+        leet = read_leet_labels(last, rules.words)  # "Ass1stant:"
+        if leet != last:
+            texts.append(leet)
     return texts
 
 
