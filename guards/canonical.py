@@ -6,7 +6,11 @@ word, a Cyrillic "а" for a Latin "a", fullwidth or mathematical letters, markdo
 emphasis around a word. Each of these made a pattern written for "i think" miss. The
 detectors therefore read `canonical(text)`, never the raw text:
 
-1. HTML character references are decoded ("&nbsp;", "&#8203;", "&#39;").
+1. HTML character references are decoded ("&nbsp;", "&#8203;", "&#39;"), and so are
+   URL %-escapes outside URLs where they stand for text ("I%20think", "%70robably",
+   "%3C%7Cim_start%7C%3E"): two or more in a row, or one touching a letter. A single one
+   between digits and spaces ("90%20 cores") is a percentage and stays; an escape that
+   decodes to a control character or to no UTF-8 stays as written.
 2. Unicode NFKC: compatibility forms become their plain letters (fullwidth "ｔｈｉｎｋ",
    mathematical "𝐭𝐡𝐢𝐧𝐤", ligatures, no-break, thin and ideographic spaces).
 3. Invisible characters are removed: Unicode's Default_Ignorable_Code_Point set
@@ -18,7 +22,8 @@ detectors therefore read `canonical(text)`, never the raw text:
    shipped by the `confusable-homoglyphs` package): every non-ASCII letter whose
    prototype is a single ASCII letter becomes that letter (Cyrillic "а", Greek "ο",
    Latin "ı" ...), lookalike apostrophes ("ʼ", "′") become "'" and lookalike hyphens
-   ("‐", "‑", "–", "−") become "-". The table is built
+   ("‐", "‑", "–", "−") become "-"; a letter whose lookalike is a small capital reads as
+   that letter (Cyrillic "т", "н", "в" look like "ᴛ", "ʜ", "ʙ"). The table is built
    from the data on first use, never listed by hand, and applied before NFKC as well
    (NFKC turns some lookalikes into other non-ASCII letters). Accents and other combining marks
    on a Latin letter are dropped ("thínk" reads "think"), and so are marks on a space or
@@ -51,11 +56,12 @@ import html
 import json
 import re
 import unicodedata
+import urllib.parse
 from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["canonical"]
+__all__ = ["canonical", "reverse_overrides", "shown_readings"]
 
 # The printable ASCII characters the canonical form never changes by themselves: all but
 # the markup characters, "&" (character references) and "\\" (escapes). A text of only
@@ -125,6 +131,12 @@ def _tag(m: re.Match[str]) -> str:
     return " " if name in _BLOCK_ELEMENTS else m.group(0)
 
 
+# URL %-escapes (`_percent_escapes`): the cheap test, and a run of them.
+_PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+# A right-to-left override (U+202E) draws what follows it, up to a pop (U+202C), another
+# override or the end of the line, in reverse: "\u202ekniht I" is seen as "I think".
+_OVERRIDDEN = re.compile("\u202e([^\u202c\u202d\u202e\n\r\u2028\u2029]*)\u202c?")
 _BACKTICK_APOSTROPHE = re.compile(r"(?<=[^\W\d_])`(?=[^\W\d_])")
 _EDGE_UNDERSCORE = re.compile(r"(?<!\w)_+|_+(?!\w)")
 _ESCAPE = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
@@ -207,6 +219,10 @@ def _confusable_letters() -> dict[int, str]:
     letter's entry, and the entries of the ASCII letters that list it)."""
     data_file = resources.files("confusable_homoglyphs").joinpath("confusables.json")
     data: dict[str, list[dict[str, str]]] = json.loads(data_file.read_text(encoding="utf-8"))
+    # A letter whose lookalike is a small capital reads as that capital's letter: Cyrillic
+    # "т", "н", "в" look like "ᴛ", "ʜ", "ʙ", which `_styled_latin_letters` reads as t, h, b
+    # ("I тhink" hid "think").
+    styled = _styled_latin_letters()
     targets: dict[str, set[str]] = {}
     for char, lookalikes in data.items():
         for entry in lookalikes:
@@ -216,6 +232,10 @@ def _confusable_letters() -> dict[int, str]:
                     targets.setdefault(char, set()).add(other)
                 elif char.isascii() and not other.isascii():
                     targets.setdefault(other, set()).add(char)
+                elif ord(other) in styled and ord(char) not in styled:
+                    targets.setdefault(char, set()).add(styled[ord(other)])
+                elif ord(char) in styled and ord(other) not in styled:
+                    targets.setdefault(other, set()).add(styled[ord(char)])
     folded: dict[int, str] = {}
     for char, ascii_forms in targets.items():
         letters = sorted(t for t in ascii_forms if t.isalpha())
@@ -273,6 +293,35 @@ def _pick_letter(char: str, letters: list[str]) -> str:
     return (lower or letters)[0]
 
 
+# An HTML comment, as a renderer drops it (to the end of the text if it is not closed).
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+
+
+def shown_readings(text: str) -> list[str]:
+    """Other texts a renderer may show for `text`, which a guard that must not be talked
+    past reads besides the canonical form: with right-to-left overrides drawn
+    (`reverse_overrides`), and with HTML comments dropped ("I th<!-- x -->ink" shows "I
+    think"; the canonical form keeps what a comment hides, fail closed). [] for nearly
+    every text: two substring tests."""
+    out: list[str] = []
+    if "\u202e" in text:
+        out.append(reverse_overrides(text))
+    if "<!--" in text:
+        out.append(_COMMENT.sub("", out[0] if out else text))
+    return out
+
+
+def reverse_overrides(text: str) -> str:
+    """`text` in the order a right-to-left override draws it: after U+202E, up to a pop
+    (U+202C), another override or the end of the line, the characters are shown in
+    reverse, so "\u202ekniht I" is seen as "I think". The canonical form drops the
+    override and keeps the stored order (what "I \u202ethink" hides); a detector that
+    must not be talked past reads both (`HedgeDetector.analyze`, provenance)."""
+    if "\u202e" not in text:
+        return text
+    return _OVERRIDDEN.sub(lambda m: m.group(1)[::-1], text)
+
+
 def canonical(text: str) -> str:
     """The canonical form every detector reads (see the module docstring)."""
     # Fast path: one encode and one byte translation (~0.3 us for a 30-word claim; a
@@ -284,6 +333,7 @@ def canonical(text: str) -> str:
         and "  " not in text
         and text[:1] != " "
         and text[-1:] != " "
+        and ("%" not in text or not _PERCENT_ESCAPE.search(text))
     ):
         return text
     # Removing markup or a character can bring two stretches together into something a
@@ -336,6 +386,8 @@ def _clean(text: str) -> str:
     """Steps 1 to 5 on a stretch of text without URLs."""
     if not text:
         return text
+    if "%" in text and _PERCENT_ESCAPE.search(text):
+        text = _PERCENT_RUN.sub(_percent_escapes, text)
     if "&" in text:
         text = html.unescape(text)
     if not text.isascii():
@@ -363,6 +415,28 @@ def _clean(text: str) -> str:
             break
         text = stripped
     return text
+
+
+def _percent_escapes(m: re.Match[str]) -> str:
+    """A run of URL %-escapes outside a URL, decoded when it stands for text: two or more
+    escapes, or one with a letter next to it ("I%20think"); a lone "%20" between a number
+    and a space is a percentage followed by a number ("90%20 cores"). Kept as written
+    when it decodes to a control character or a "%" (a second decoding would read
+    on) or is not UTF-8."""
+    run = m.group(0)
+    text = m.string
+    if len(run) == 3:
+        before = text[m.start() - 1 : m.start()]
+        after = text[m.end() : m.end() + 1]
+        if not (before.isalpha() or after.isalpha()):
+            return run
+    try:
+        decoded = urllib.parse.unquote(run, errors="strict")
+    except UnicodeDecodeError:
+        return run
+    if "%" in decoded or any(c < " " or c == "\x7f" for c in decoded):
+        return run
+    return decoded
 
 
 def _strip_markup(text: str) -> str:

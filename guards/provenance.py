@@ -33,8 +33,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache, partial
 
-from groundwire.guards.canonical import canonical
+from groundwire.guards.canonical import canonical, shown_readings
 from groundwire.guards.config import ProvenanceConfig
+from groundwire.guards.letter_runs import has_letter_run, join_letter_runs, read_leet_labels
 from groundwire.topics.records import Claim, ProvenanceReport, SourceTurn
 from groundwire.topics.vocab import ReentryReason
 
@@ -56,6 +57,7 @@ class _Rules:
     signatures: tuple[tuple[str, re.Pattern[str]], ...]
     scans: tuple[tuple[str, Callable[[str], re.Match[str] | None]], ...]
     skew: timedelta
+    words: frozenset[str] = frozenset()
 
 
 def _top_level_literal_runs(pattern: str, flags: int) -> list[str] | None:
@@ -235,6 +237,26 @@ def _required_literal(pattern: str, flags: int) -> str:
     return "" if literal != literal.lower() else literal
 
 
+_CASE_PAIR = re.compile(r"\[([a-z])[A-Z]\]")
+
+
+def _signature_words(patterns: list[str]) -> frozenset[str]:
+    """The words the signatures are written with ("assistant", "citations", "inst",
+    "im_start" as "imstart"...): the vocabulary a letter-spaced run must spell to be read
+    as a word (`letter_runs.join_letter_runs`). Read from the patterns, never listed by
+    hand: letters not right after a backslash ("\\s", "\\b" are not words)."""
+    words: set[str] = set()
+    for pattern in patterns:
+        # "[iI][nN]..." is "in...": a function, not a "\\1" template (templates need
+        # re's private parser, which `_top_level_literal_runs` must be able to do without)
+        pattern = _CASE_PAIR.sub(lambda m: m.group(1), pattern)
+        for word in re.findall(r"(?<![\\a-z_])[a-z][a-z_]+[a-z]", pattern):
+            words.add(word)
+            words.add(word.replace("_", ""))
+    words.add("ai")  # the one two-letter word the signatures name ("A.I.:", "A I:")
+    return frozenset(w for w in words if len(w) >= 3 or w == "ai")
+
+
 @lru_cache(maxsize=32)
 def _compile(
     allowed: tuple[str, ...], prefixes: tuple[str, ...], patterns: tuple[str, ...], skew_s: float
@@ -259,6 +281,7 @@ def _compile(
         signatures=signatures,
         scans=scans,
         skew=timedelta(seconds=skew_s),
+        words=_signature_words(relaxed),
     )
 
 
@@ -319,9 +342,14 @@ _TOO_MANY_TURNS = (ReentryReason.TOO_MANY_TURNS, _NO_DETAIL)
 
 @lru_cache(maxsize=1_024)
 def _canonical_lower(text: str) -> str:
-    """Kept per text: a long non-ASCII passage takes ~0.25 ms to canonicalise, and the
-    claims of one conversation cite the same turns (at most 1,024 x 20,000 characters)."""
-    return canonical(text).lower()
+    """The canonical form line by line, lower-cased: the canonical form makes every run
+    of whitespace one space, and a signature anchored at a line's start ("^assistant:")
+    would no longer see the line break before a disguised "\nАssistant:". Kept per text:
+    a long non-ASCII passage takes ~0.25 ms to canonicalise, and the claims of one
+    conversation cite the same turns (at most 1,024 x 20,000 characters)."""
+    if "\n" not in text:
+        return canonical(text).lower()
+    return "\n".join(canonical(line) for line in text.split("\n")).lower()
 
 
 @lru_cache(maxsize=1_024)
@@ -334,26 +362,87 @@ def _cached_signature(raw: str, rules: _Rules) -> str | None:
 def _signature(raw: str, rules: _Rules) -> str | None:
     """The model-template residue in a turn's text (its first 32 characters), or None.
 
-    Read as written and, when it has non-ASCII characters, in its canonical form
-    (`guards/canonical.py`: invisible characters removed, lookalike and fullwidth letters
-    folded), so "(аssistant)" with a Cyrillic "а", "<|im_st\u200bart|>" or "<｜im_start｜>"
-    are the residue they show. ASCII text is read once: canonicalising every turn for its
-    markup alone cost five times the guard (evidence passages are full of "_", "&", "*"),
-    and ASCII cannot hide a letter. On the dev corpus (5 % of its turns non-ASCII) the
-    guard costs 13.2-13.4 µs a claim when every turn is new, 7.7 when the turns were seen
-    (`_canonical_lower` keeps them), against 7.1 reading the text as written only."""
-    texts = [raw.lower()]
-    if not raw.isascii():
-        plain = _canonical_lower(raw)
-        if plain != texts[0]:
-            texts.append(plain)
-    for text in texts:
+    Read as written and, when it may hide something, in the forms a reader sees
+    (`_readings`). Each reading is scanned with every signature."""
+    for text in _readings(raw, rules):
         for literal, search in rules.scans:
             if literal in text:
                 found = search(text)
                 if found:
                     return found.group(0)[:32].strip()
     return None
+
+
+# ASCII that a reader does not see as written: an HTML tag, comment or character reference, a
+# %-escape, markdown emphasis or code or a backslash inside a word ("<b>Assistant</b>:",
+# "&lt;|im_start|&gt;", "%3C%7Cim_start%7C%3E", "**A**ssistant:"), or emphasis or code at
+# a word's edge ("`ChatGPT:`", "as an _AI_ language model"). "_" inside a word is not a
+# hint: evidence passages are full of snake_case.
+def _markup_hint(mark: str) -> re.Pattern[str]:
+    """The hint for one markup character, starting with it as a literal (the engine then
+    skips from one occurrence to the next; one pattern starting with a class of all seven
+    was measured ~0.8 us a passage, these ~0.2 together)."""
+    if mark == "<":
+        return re.compile(r"<(?:/?[a-z]|!--)")
+    if mark == "&":
+        return re.compile(r"&#?[a-z0-9]+;")
+    if mark == "%":
+        return re.compile(r"%[0-9a-f]{2}")
+    m = re.escape(mark)
+    edge = rf"(?<![a-z0-9]{m})[*_`]*[a-z]|(?<=[a-z.:]{m})(?![a-z0-9])"
+    if mark == "_":
+        return re.compile(rf"{m}(?:{edge})")  # not inside a word: snake_case
+    return re.compile(rf"{m}(?:(?<=[a-z]{m})[*`\\]*[a-z]|{edge})")
+
+
+_MARKUP_HINTS = tuple((mark, _markup_hint(mark)) for mark in "<&%*`\\_")
+
+
+def _has_markup(lower: str) -> bool:
+    """Whether `lower` (ASCII) holds markup a reader does not see: a substring test per
+    markup character, and its pattern only when the character is there."""
+    return any(mark in lower and hint.search(lower) for mark, hint in _MARKUP_HINTS)
+
+
+# Pictographs are read past: "🤖 Assistant:" and "Assistant 🤖:" name the same speaker.
+_PICTOGRAPHS = re.compile(r"[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
+
+
+def _readings(raw: str, rules: _Rules) -> list[str]:
+    """The lower-cased forms of a turn's text that are scanned for signatures: as written;
+    its canonical form (`guards/canonical.py`: invisible characters removed, lookalike,
+    fullwidth and mathematical letters folded, markup and character references removed)
+    when it is not ASCII or holds markup (`_has_markup`), and those of what a renderer
+    shows (`canonical.shown_readings`: right-to-left overrides drawn, HTML comments
+    dropped); with pictographs
+    removed; with letter-spaced runs that spell a signature word joined ("A S S I S T A
+    N T:"); and with a line's speaker label spelled with digits or symbols read as the
+    signature word it spells ("Ass1stant:").
+
+    ASCII without markup is read as written (canonicalising every turn cost five times
+    the guard: evidence passages are full of "_" and "&"). On the dev corpus (5 % of its
+    turns non-ASCII) the guard costs 13.2-13.4 µs a claim when every turn is new, 7.7
+    when the turns were seen (`_canonical_lower` keeps them)."""
+    lower = raw.lower()
+    texts = [lower]
+    if not raw.isascii() or _has_markup(lower):
+        # as a renderer shows it: "\u202e:tnatsissA", "Assi<!-- -->stant:"
+        texts.extend(_canonical_lower(shown) for shown in shown_readings(raw))
+        plain = _canonical_lower(raw)
+        if plain != texts[0]:
+            texts.append(plain)
+        if not plain.isascii() and _PICTOGRAPHS.search(plain):
+            texts.append(_PICTOGRAPHS.sub("", plain))
+    last = texts[-1]
+    if has_letter_run(last):
+        joined = join_letter_runs(last, rules.words)
+        if joined != last:
+            texts.append(joined)
+    if ":" in last:
+        leet = read_leet_labels(last, rules.words)  # "Ass1stant:"
+        if leet != last:
+            texts.append(leet)
+    return texts
 
 
 def _reason(turn: SourceTurn, rules: _Rules, limit: datetime) -> tuple[ReentryReason, str] | None:

@@ -57,8 +57,9 @@ def _screen_local(
     §Canonical text); the claim itself, and so what is stored, keeps its exact bytes."""
     t0 = perf_counter()
     # Only what a detector reads is canonicalised (bounded work for a long claim).
-    text = canonical(claim.content[: max(cfg.hedge.max_chars, MAX_SCAN_CHARS)])
-    hedge = detector.analyze(text, is_canonical=True)
+    raw = claim.content[: max(cfg.hedge.max_chars, MAX_SCAN_CHARS)]
+    text = canonical(raw)
+    hedge = detector.analyze(text, is_canonical=True, raw=raw)
     t1 = perf_counter()
     citations = detect(text)
     t2 = perf_counter()

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from groundwire.guards.canonical import canonical
+from groundwire.guards.canonical import canonical, shown_readings
 from groundwire.guards.config import HedgeConfig
 from groundwire.guards.hedge.lexicon import (
     CARDINALS,
@@ -40,8 +40,15 @@ from groundwire.guards.hedge.lexicon import (
     byte_words,
     candidates,
 )
-from groundwire.guards.hedge.normalize import BARE_WORDS, normalize, normalize_bare
+from groundwire.guards.hedge.normalize import (
+    BARE_WORDS,
+    BELIEF_WORDS,
+    close_gap,
+    normalize,
+    normalize_bare,
+)
 from groundwire.guards.hedge.spelling import needs_respelling, respell
+from groundwire.guards.hedge.split import SPLIT_PIECES, needs_rejoin, rejoin
 from groundwire.topics.records import HedgeReport
 from groundwire.topics.vocab import HedgeAction, HedgeCategory
 
@@ -63,7 +70,10 @@ _NONE = HedgeAction.NONE
 
 
 # The words `HedgeDetector.hits` looks for in one pass: triggers and bare contractions.
-_WATCHED = TRIGGER_WORDS | BARE_WORDS
+# (and the pieces of a hedge word cut in two, so `split.needs_rejoin` reads this small
+# set instead of the claim's words again, and the words "i" and "l", without which
+# `close_gap` has nothing to do)
+_WATCHED = TRIGGER_WORDS | BARE_WORDS | SPLIT_PIECES | {b"i", b"l"}
 
 # Filters: the readings of a matched word that are not hedges (see `_filtered`).
 # "May" the month, in any letter case, only with a date next to it: a day or a year after
@@ -204,17 +214,29 @@ class HedgeDetector:
                 norm = normalize(respelled)
                 lower = norm.lower()
                 tokens = byte_words(lower)
-        found = self._scan(norm, lower, tokens)
+        words = _WATCHED.intersection(tokens)
+        pairs = needs_rejoin(words)
+        if pairs:
+            # "I th ink", "prob ably": a hedge word cut in two by a space (`split.py`)
+            norm = normalize(rejoin(norm, pairs))
+            lower = norm.lower()
+            words = _WATCHED.intersection(byte_words(lower))
+        found = self._scan(norm, lower, words)
         if len(found) > 1:
             found.sort(key=_hit_order)
         return found
 
-    def _scan(self, norm: str, lower: str, tokens: list[bytes]) -> list[HedgeHit]:
+    def _scan(self, norm: str, lower: str, words: frozenset[bytes]) -> list[HedgeHit]:
         """The hits of the patterns on one normalized text (`lower`: its lower case,
-        `tokens`: its `byte_words`), unsorted."""
-        # One hashing pass over the claim's words: trigger words and the contraction
-        # spellings that need the second normalization pass, together.
-        words = _WATCHED.intersection(tokens)
+        `words`: its `byte_words` that are in `_WATCHED`), unsorted. The caller made
+        `words` in one hashing pass over the claim's words: trigger words, the
+        contraction spellings that need the second normalization pass, and split pieces."""
+        if not BELIEF_WORDS.isdisjoint(words) and (b"i" in words or b"l" in words):
+            # "I... think", "I, uh, think", 'I "think"', "l think"
+            closed = close_gap(norm, lone_l=b"l" in words)
+            if closed != norm:
+                norm = closed
+                lower = norm.lower()
         if not BARE_WORDS.isdisjoint(words):
             norm = normalize_bare(norm)
             lower = norm.lower()
@@ -245,11 +267,23 @@ class HedgeDetector:
                 found.append(HedgeHit(pat.category, phrase, start))
         return found
 
-    def analyze(self, text: str, *, is_canonical: bool = False) -> HedgeReport:
-        """The wire-level report: decisive action/category and the distinct hedge words."""
+    def analyze(
+        self, text: str, *, is_canonical: bool = False, raw: str | None = None
+    ) -> HedgeReport:
+        """The wire-level report: decisive action/category and the distinct hedge words.
+
+        `raw`: the text as written, when `text` is its canonical form. A text is also
+        read as a renderer shows it (`canonical.shown_readings`: a right-to-left override
+        drawn, "\u202ekniht I" shows "I think"; HTML comments dropped, "I th<!-- -->ink"),
+        and the hits of every reading count."""
         if not self._cfg.enabled:
             return HedgeReport()
         found = self.hits(text, is_canonical=is_canonical)
+        written = text if not is_canonical else raw
+        if written is not None and ("\u202e" in written or "<!--" in written):
+            for shown in shown_readings(written):
+                found += self.hits(shown)
+            found.sort(key=_hit_order)
         if not found:
             return HedgeReport(action=_NONE)
         # `hits` sorts block categories first, so the first hit decides; a block category

@@ -556,7 +556,7 @@ _BY_WORDSET: dict[frozenset[bytes], tuple[int, ...]] = {}
 TRIGGER_WORDS = frozenset(_BY_BYTES)
 
 # Punctuation (apostrophes too: "let's" -> let, s) becomes space for the word-set check.
-_PUNCT = "'!\"#$%&()*+,./:;<=>?@[\\]^_`{|}-"
+_PUNCT = "'!\"#$%&()*+,./:;<=>?@[\\]^_`{|}~-"  # ("~": "I ~think~", session 10)
 _TO_SPACE_BYTES = bytes.maketrans(_PUNCT.encode(), b" " * len(_PUNCT))
 
 

@@ -33,10 +33,11 @@ import functools
 import itertools
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from groundwire.guards.hedge.lexicon import PATTERNS, TRIGGER_WORDS, byte_words
 
-__all__ = ["needs_respelling", "respell"]
+__all__ = ["TYPO_TARGETS", "lexicon", "needs_respelling", "respell"]
 
 # At least three single letters or digits in a row with one separator, the same each
 # time: ".", "-" or "_" inside a word ("p.r.o.b", "P-e-r"), or a space ("p r o b", which
@@ -44,12 +45,29 @@ __all__ = ["needs_respelling", "respell"]
 # word. The punctuated runs are joined first; a spaced run neither starts at the end of
 # one nor takes in the first letter of one ("t h e y c-a-n").
 _PUNCTUATED = re.compile(
-    r"(?<![A-Za-z0-9'])[A-Za-z0-9]([.\-_])[A-Za-z0-9](?:\1[A-Za-z0-9])+(?![A-Za-z0-9])"
+    r"(?<![A-Za-z0-9'])[A-Za-z0-9]([.\-_]{1,3})[A-Za-z0-9](?:\1[A-Za-z0-9])+(?![A-Za-z0-9])"
 )
 _SPACED = re.compile(
     r"(?<![A-Za-z0-9'])(?<![A-Za-z0-9][.\-_])[A-Za-z0-9]"
-    r"(?: [A-Za-z0-9](?![.\-_][A-Za-z0-9])){2,}(?![A-Za-z0-9])"
+    r"(?: [A-Za-z0-9](?![.\-_@$!|][A-Za-z0-9])){2,}(?![A-Za-z0-9])"
 )
+# Session 10: runs whose separator is "/" or "|", or ".", "-", "/", "|" and a space
+# ("p/r/o/b/a/b/l/y", "p. r. o. b. a. b. l. y"): joined only into the lexicon words they
+# spell, as a spaced run is ("J. R. R." and "a/b/c" stay as written).
+_MARKED = re.compile(
+    r"(?<![A-Za-z0-9'])[A-Za-z0-9]([/|]|[./|\-] )[A-Za-z0-9](?:\1[A-Za-z0-9])+(?![A-Za-z0-9])"
+)
+# Symbols for letters, inside a word ("m@ybe", "th!nk", "po$$ibly", "prob4b|y"): the
+# cheap test (a symbol after a letter or digit and before another or a symbol), the
+# words, and what each symbol reads as ("|" is tried as "l" and as "i").
+# (or "@" / "$" first, before two letters: "@llegedly", "$upposedly"; or "@", "$", "|"
+# last, after two letters or a letter and an apostrophe: "perhap$", "let'$")
+_SYMBOL_HINT = re.compile(
+    r"[@$!|](?:(?<=[a-z0-9'][@$!|])(?=[a-z0-9@$!|])|(?<![a-z0-9])(?<=[@$])(?=[a-z]{2})"
+    r"|(?<=[a-z][a-z'][@$|])(?![a-z0-9]))"
+)
+_SYMBOLIC = re.compile(r"(?<![A-Za-z0-9'@$!|])[A-Za-z0-9'@$!|]*[A-Za-z0-9'@$|](?![A-Za-z0-9'@$|])")
+_SYMBOL_LETTERS = str.maketrans({"@": "a", "$": "s", "!": "i"})
 _ALNUM = re.compile(r"[A-Za-z0-9]")
 # A digit with a letter or an apostrophe before or after it ("don'7", "1've"): the
 # cheap test for `_MIXED`. It starts with the digit class, so the engine skips to the next
@@ -86,20 +104,30 @@ def _lexicon() -> frozenset[str]:
 _TYPO_TARGETS = (
     *("probably", "possibly", "perhaps", "maybe", "presumably", "apparently", "supposedly"),
     *("allegedly", "reportedly", "seemingly", "conceivably", "potentially"),
+    # Session 10: the attitude verbs of five letters or more whose one-letter misspellings
+    # keeping the first and last two letters are no English word ("belive", "beleive",
+    # "supose", "asume", "suspct", "gues"); not "think" ("thank", "thing" are words), not
+    # "reckon" ("recon").
+    *("believe", "suppose", "assume", "suspect", "guess"),
 )
+# Public names for `split.py`, which reads words cut in two back into the same words.
+TYPO_TARGETS = _TYPO_TARGETS
+lexicon = _lexicon
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # a letter three times in a row; letters on both sides of ".", "-", "*", "_" or "·"
 _STRETCH_HINT = re.compile(r"([a-z])\1\1")
 _STRETCHED = re.compile(r"(?<![A-Za-z])[A-Za-z]*([A-Za-z])\1\1[A-Za-z]*(?![A-Za-z])")
 # (written to start with the mark class, so the engine skips ahead to the next mark)
-_CUT_HINT = re.compile(r"[-.*_\u00b7](?<=[a-z].)(?=[a-z])")
+# (a run of up to three marks too: "per--haps", "prob__ably")
+_CUT_HINT = re.compile(r"[-.*_\u00b7](?<=[a-z].)(?=[-.*_\u00b7]{0,2}[a-z])")
 # `_MIXED_HINT` or `_CUT_HINT`, in one pass (both start with a character class)
 _MARK_HINT = re.compile(
-    r"[-.*_\u00b70-9](?:(?<=[a-z][-.*_\u00b7])(?=[a-z])|(?<=[a-z'][0-9])|(?<=[0-9])[a-z'])"
+    r"[-.*_\u00b70-9](?:(?<=[a-z][-.*_\u00b7])(?=[-.*_\u00b7]{0,2}[a-z])|(?<=[a-z'][0-9])"
+    r"|(?<=[0-9])[a-z'])"
 )
-_CUT = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?:[-.*_\u00b7][A-Za-z]+)+(?![A-Za-z0-9])")
+_CUT = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?:[-.*_\u00b7]{1,3}[A-Za-z]+)+(?![A-Za-z0-9])")
 _CUT_MARKS = str.maketrans("", "", "-.*_\u00b7")
-_CUT_SPLIT = re.compile(r"[-.*_\u00b7]")
+_CUT_SPLIT = re.compile(r"[-.*_\u00b7]+")
 _RUN = re.compile(r"([A-Za-z])\1{2,}")
 _MAX_RUNS = 3  # a word with more stretched runs is read with each run as one letter
 
@@ -143,15 +171,38 @@ def _three_singles(words: Sequence[bytes]) -> bool:
     return _THREE_SINGLES in lengths
 
 
-def _disguises(lower: str, words: Sequence[bytes]) -> tuple[bool, bool, bool, list[bytes]]:
-    """Which disguises `lower` may hold: spelled or digit-spelled words, stretched words,
-    cut words, and the misspelled hedge adverbs among `words`."""
-    spelled = _three_singles(words) or _MIXED_HINT.search(lower) is not None
-    stretched = _STRETCH_HINT.search(lower) is not None
-    cut = _CUT_HINT.search(lower) is not None
+class _Disguises(NamedTuple):
+    """Which disguises a text may hold (`_disguises`): each pass of `respell` runs only
+    when its own test says so."""
+
+    runs: bool  # three one-character words in a row: a spelled word
+    mixed: bool  # a digit next to a letter: "pr0bably"
+    symbols: bool  # a symbol for a letter: "m@ybe"
+    stretched: bool
+    cut: bool
+    misspelled: list[bytes]
+
+
+def _has_symbol(lower: str) -> bool:
+    """A symbol standing for a letter: four substring tests first (the regex, which
+    starts with a character class, is tried at every character)."""
+    return ("@" in lower or "$" in lower or "!" in lower or "|" in lower) and (
+        _SYMBOL_HINT.search(lower) is not None
+    )
+
+
+def _disguises(lower: str, words: Sequence[bytes]) -> _Disguises:
+    """Which disguises `lower` may hold: spelled runs, digit- or symbol-spelled words,
+    stretched words, cut words, and the misspelled hedge words among `words`."""
     typos = _typos()
-    misspelled = [] if typos.keys().isdisjoint(words) else [w for w in words if w in typos]
-    return spelled, stretched, cut, misspelled
+    return _Disguises(
+        runs=_three_singles(words),
+        mixed=_MIXED_HINT.search(lower) is not None,
+        symbols=_has_symbol(lower),
+        stretched=_STRETCH_HINT.search(lower) is not None,
+        cut=_CUT_HINT.search(lower) is not None,
+        misspelled=[] if typos.keys().isdisjoint(words) else [w for w in words if w in typos],
+    )
 
 
 def needs_respelling(lower: str, words: Sequence[bytes]) -> bool:
@@ -165,6 +216,7 @@ def needs_respelling(lower: str, words: Sequence[bytes]) -> bool:
         or _MARK_HINT.search(lower) is not None
         or not _typos().keys().isdisjoint(words)
         or _STRETCH_HINT.search(lower) is not None
+        or _has_symbol(lower)
     )
 
 
@@ -173,20 +225,26 @@ def respell(text: str) -> str:
     misspelled made plain words (see the module docstring); text with none of these
     comes back as it was. Each pass runs only when its cheap test says it may apply."""
     lower = text.lower()
-    spelled, stretched, cut, misspelled = _disguises(lower, byte_words(lower))
+    found = _disguises(lower, byte_words(lower))
     vocabulary = _lexicon()
-    if spelled:
+    # symbols first: "s o u r c e s c|aim" is a spelled word, then "claim"
+    if found.symbols:
+        text = _SYMBOLIC.sub(functools.partial(_unsymbol, vocabulary), text)
+    if found.runs:
         text = _join_runs(_PUNCTUATED, text, vocabulary, whole=True)
         text = _join_runs(_SPACED, text, vocabulary, whole=False)
+        text = _join_runs(_MARKED, text, vocabulary, whole=False)
+    if found.runs or found.mixed:
         text = _MIXED.sub(functools.partial(_unleet, vocabulary), text)
-    if stretched:
+    if found.stretched:
         text = _STRETCHED.sub(functools.partial(_unstretch, vocabulary), text)
-    if cut:
+    if found.cut:
         text = _CUT.sub(functools.partial(_uncut, vocabulary), text)
+    misspelled = found.misspelled
     if misspelled:
         typos = _typos()
-        found = "|".join(sorted({w.decode() for w in misspelled}))
-        pattern = re.compile(rf"(?<![A-Za-z])(?:{found})(?![A-Za-z])", re.IGNORECASE)
+        words = "|".join(sorted({w.decode() for w in misspelled}))
+        pattern = re.compile(rf"(?<![A-Za-z])(?:{words})(?![A-Za-z])", re.IGNORECASE)
         text = pattern.sub(lambda m: typos[m.group(0).lower().encode()], text)
     return text
 
@@ -315,7 +373,7 @@ def _join_runs(runs: re.Pattern[str], text: str, vocabulary: frozenset[str], *, 
             if not word and chars[-1].isdigit():
                 # a number after a spelled word ("a b o u t 5") is not one of its letters
                 word = _lexicon_words(chars[:-1], vocabulary, whole=False)
-                end -= 2
+                end -= 1 + (len(m.group(1)) if runs.groups else 1)
             if not word:
                 continue
         out += (text[at : m.start()], word)
@@ -337,3 +395,18 @@ def _unleet(vocabulary: frozenset[str], m: re.Match[str]) -> str:
     if any(c.isdigit() and c != "1" and c not in _LEET for c in word):
         return word
     return _lexicon_words(word, vocabulary, whole=True) or word
+
+
+def _unsymbol(vocabulary: frozenset[str], m: re.Match[str]) -> str:
+    """A word with symbols for letters ("m@ybe", "th!nk", "po$$ibly", "prob4b|y"): the
+    lexicon word it spells with "@" as "a", "$" as "s", "!" as "i", "|" as "l" or "i"
+    (and its digits read as letters), else the word as written ("a@b", "US$5")."""
+    word = m.group(0)
+    if not any(c in "@$!|" for c in word) or sum(c.isalpha() for c in word) < 2:
+        return word
+    base = word.translate(_SYMBOL_LETTERS)
+    for reading in (base.replace("|", "l"), base.replace("|", "i")):
+        found = _lexicon_words(reading, vocabulary, whole=True)
+        if found:
+            return found
+    return word

@@ -199,3 +199,51 @@ def test_canonical_text_is_well_formed_for_any_input(text: str) -> None:
 def test_canonical_is_idempotent(text: str) -> None:
     once = canonical(text)
     assert canonical(once) == once
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I%20think", "I think"),
+        ("We %70robably use it", "We probably use it"),
+        ("%3C%7Cim_start%7C%3Eassistant", "<|im_start|>assistant"),
+        ("caf%C3%A9 au lait", "cafe au lait"),
+    ],
+)
+def test_percent_escapes_standing_for_text_are_decoded(text: str, expected: str) -> None:
+    assert canonical(text) == expected
+    assert canonical(canonical(text)) == canonical(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "CPU is at 90%20 cores",  # a percentage, then a number
+        "50%ff off",  # not UTF-8
+        "a %0a b",  # a control character
+        "%2541 stays",  # decodes to another escape: a second reading would read on
+        "see https://x.com/a%20b",  # URLs are kept as written
+    ],
+)
+def test_other_percent_signs_are_kept(text: str) -> None:
+    assert canonical(text) == text
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "\u202e" + "I think Redis is the cache we use"[::-1],  # drawn as "I think ..."
+        "Redis is the cache we use, \u202ekniht I\u202c.",
+        "I \u202ethink Redis is the cache we use",  # the stored order still reads
+    ],
+)
+def test_a_right_to_left_override_hides_no_hedge(content: str) -> None:
+    assert _tier(content) == (Tier.BLOCK, "block")
+
+
+def test_reverse_overrides_reverses_only_the_overridden_run() -> None:
+    from groundwire.guards.canonical import reverse_overrides
+
+    assert reverse_overrides("a \u202ecba\u202c d") == "a abc d"
+    assert reverse_overrides("x\u202ecba\ny") == "xabc\ny"
+    assert reverse_overrides("plain") == "plain"

@@ -4,7 +4,8 @@ For every trigger phrase of the hedge lexicon (expanded from the patterns of
 `guards/hedge/lexicon.py` themselves, not from example claims), a variant that a reader
 sees as the same words — whitespace runs of any kind between words, zero-width and bidi
 characters inside words, confusable letters (Unicode's confusables data), case changes,
-markdown/HTML markup around words — gets the same hedge action and category as the plain
+markdown/HTML markup around words, digits or symbols for letters, letters spelled apart,
+hedge words cut apart by spaces — gets the same hedge action and category as the plain
 phrase in the same sentence.
 
 Two layers: a deterministic sweep gives every phrase a few seeded variants of each kind
@@ -28,6 +29,7 @@ from hypothesis import strategies as st
 
 from groundwire.guards.hedge import HedgeDetector
 from groundwire.guards.hedge.lexicon import PATTERNS
+from groundwire.guards.hedge.split import _splits
 from groundwire.topics.vocab import HedgeAction, HedgeCategory
 
 try:  # Python 3.11+: the regex parser is private but stable enough for a test
@@ -107,6 +109,14 @@ TRAILING = frozenset(
 TRAILING_FRAME = "The cache is rebuilt every night, {}."
 FRAMES = ("{} the cache is rebuilt every night.", "Note: {} the queue drains before 6.")
 DETECTOR = HedgeDetector()
+# word -> the ways `guards/hedge/split.py` reads it back from pieces (session 10)
+SPLITS: dict[str, list[tuple[str, ...]]] = {}
+for _head, _rests in _splits().items():
+    for _rest in _rests:
+        _pieces = tuple(p.decode() for p in (_head, *_rest))
+        SPLITS.setdefault("".join(_pieces), []).append(_pieces)
+for _cuts in SPLITS.values():
+    _cuts.sort()
 
 # --- the generators -------------------------------------------------------------------
 
@@ -239,6 +249,43 @@ def _spelled(word: str, c: Chooser) -> str:
     return c.choice([" ", ".", "-"]).join(word)
 
 
+# Symbols for the letters they look like (session 10).
+SYMBOLS = {"a": "@", "s": "$", "i": "!", "l": "|"}
+
+
+def _symbols(word: str, c: Chooser) -> str:
+    """One letter of a word as a symbol ("m@ybe", "th!nk", "po$sibly"), as the detector
+    reads them back: inside a word of three letters or more that keeps two letters, or
+    first only for "@" and "$"; not in words with digits, apostrophes or hyphens, nor in
+    the stand-ins for an open word class."""
+    if len(word) < 3 or not word.isalpha() or word.lower().startswith("x"):
+        return word
+    spots = [
+        i
+        for i, ch in enumerate(word)
+        if ch.lower() in SYMBOLS and (i > 0 or SYMBOLS[ch.lower()] in "@$")
+    ]
+    if not spots:
+        return word
+    at = c.choice(spots)
+    return word[:at] + SYMBOLS[word[at].lower()] + word[at + 1 :]
+
+
+def _split(word: str, c: Chooser) -> str:
+    """A hedge word that `guards/hedge/split.py` reads back, cut into two or three pieces
+    by spaces as that module allows ("th ink", "pro bab ly"); other words unchanged."""
+    if not word.isascii() or not word.isalpha():
+        return word
+    cuts = SPLITS.get(word.lower())
+    if not cuts:
+        return word
+    out, at = [], 0
+    for piece in c.choice(cuts):
+        out.append(word[at : at + len(piece)])
+        at += len(piece)
+    return " ".join(out)
+
+
 WORD_GENERATORS: dict[str, Callable[[str, Chooser], str]] = {
     "case": _case,
     "digits": _digits,
@@ -246,6 +293,8 @@ WORD_GENERATORS: dict[str, Callable[[str, Chooser], str]] = {
     "confusable": _confusable,
     "invisible": _invisible,
     "markup": _markup,
+    "symbols": _symbols,
+    "split": _split,
 }
 
 
@@ -264,8 +313,14 @@ def variant(phrase: str, c: Chooser, kinds: Sequence[str]) -> str:
     # "x" for an open word class would then hide the real word's boundaries.
     if "x" in words:
         ordered = [k for k in ordered if k != "spelled"]
+    # Symbols and digits in one word are read back together, but a cut word's pieces are
+    # looked up as written: a word is cut only when nothing else bent it.
+    if "split" in ordered:
+        ordered = ["split", *[k for k in ordered if k != "split"]]
     for word in words:
         for kind in ordered:
+            if " " in word:
+                break  # cut into pieces: nothing more on it
             if c.chance(0.6):
                 word = WORD_GENERATORS[kind](word, c)
         out.append(word)
