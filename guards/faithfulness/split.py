@@ -415,6 +415,8 @@ def split_answer(
             atomic = _atomic(clause, s_start, s_end, c_start, c_end)
             for piece in atomic if frame else ():
                 piece.why += f", framed by {frame!r}"
+                if c_end == c_to:  # the frame's markers ("..., right? [2]") cite it too
+                    piece.clause_end = s_end
             pieces.extend(atomic)
     return pieces
 

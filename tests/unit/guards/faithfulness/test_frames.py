@@ -142,3 +142,11 @@ def test_a_statement_after_a_pleasantry_or_a_refusal_is_checked(
 )
 def test_pleasantries_refusals_and_offers_stay_unchecked(answer: str) -> None:
     assert factual(answer) == []
+
+
+def test_a_marker_after_the_frame_cites_the_framed_statement() -> None:
+    text = "Inbox3 ships on Friday, right? [source:2]"
+    marker = (text.index("["), len(text))
+    [piece] = split_answer(text, [marker])
+    assert piece.text == "Inbox3 ships on Friday"
+    assert piece.clause_start <= marker[0] and piece.clause_end >= marker[0]
