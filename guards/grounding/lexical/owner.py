@@ -18,14 +18,66 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from groundwire.guards.grounding.lexical.evidence import Sentence
-from groundwire.guards.grounding.lexical.text import ClaimWords, word_set
+from groundwire.guards.grounding.lexical.evidence import Sentence, users_own_words
+from groundwire.guards.grounding.lexical.text import STOPWORDS, ClaimWords, word_set
 from groundwire.topics.records import SourceTurn
 
-__all__ = ["owner_swaps", "owner_unheard"]
+__all__ = ["implied_owner", "owner_swaps", "owner_unheard", "subjectless_owner"]
 
 _POSSESSIVE = word_set("my our")
+# finite verbs a subjectless memory opens with ("Is planning", "Has two kids")
+_FINITE = word_set(
+    """is isn't was wasn't has hasn't had hadn't does doesn't did didn't can can't cannot
+    will won't would wouldn't should shouldn't could couldn't might must used plans"""
+)
+# singular only: a plural noun and "are" is as often a general statement ("Logs are kept
+# for 30 days") as the owner's ("Kids are Mia and Leo")
+_COPULA = word_set("is was")
+_PLURAL_VERBS = word_set(
+    """are aren't were weren't have haven't had do don't did didn't can can't cannot will
+    won't would should could may might must need almost always never often usually also
+    still rarely sometimes all both"""
+)
 _SUBJECT = word_set("i i'm i've i'd i'll me myself we we're we've we'd we'll us ourselves")
+
+
+def implied_owner(words: ClaimWords, text: str) -> bool | None:
+    """Whether the claim leaves its subject out, the way memory layers write about their
+    owner: None for a claim with a subject of its own; False where it opens with the
+    verb ("Prefers dark mode", "Is planning a trip", "Moved to Berlin"), so the owner
+    is its subject; True where it opens with a bare noun (one or two words) and a copula
+    or a label colon ("Name is Priya", "Manager: Dana", "Favourite food is sushi"), so
+    the noun is the owner's. Word shapes only (a closed list of auxiliaries, an -s or
+    -ed verb), no tagger: a plural noun read as a verb ("Parents live in Lyon") still
+    names the owner's own, so the misreading costs nothing."""
+    lows, spans = words.lows, words.spans
+    if not lows:
+        return None
+    first = lows[0]
+    if first in _FINITE:
+        return False
+    if first in _OWNER or first in _SPEECH:
+        return None  # "User is ...": named; "Asked about pricing": the user's part in the turn
+    if first in STOPWORDS or not first.isalpha():
+        return None
+    for k in (1, 2):  # "Name is", "Favourite food is", "Manager: Dana"
+        if len(lows) <= k or any(low in STOPWORDS for low in lows[1:k]):
+            break
+        if lows[k] in _COPULA or ":" in text[spans[k - 1][1] : spans[k][0]]:
+            return True
+    if len(first) <= 3 or first.endswith(("ss", "us", "is")):
+        return None
+    if first.endswith("ed"):
+        return False
+    if first.endswith("s") and not (len(lows) > 1 and _verb_after_plural(lows[1])):
+        return False  # "Prefers dark mode"; not "Users are unable ...", "Users signed up"
+    return None
+
+
+def _verb_after_plural(low: str) -> bool:
+    """Whether the word after an -s word shows the -s word is a plural subject: a verb
+    of its own follows ("Users are ...", "Users signed up", "Users often forget")."""
+    return low in _PLURAL_VERBS or low.endswith(("ed", "ly"))
 
 
 def owner_swaps(
@@ -34,21 +86,31 @@ def owner_swaps(
     sentences: Sequence[Sentence],
     shared: Sequence[set[str] | frozenset[str]],
     uniq: set[str],
+    implied: bool | None = None,
 ) -> list[tuple[str, str]]:
     """(the claim's owner word, "my <someone>") where a sentence holding every content
     stem of the claim says it of the speaker's someone, not of the speaker: the owner as
     the subject ("the user lives ...") against a clause without a first-person subject,
     the owner's thing ("the user's birthday") against a clause where "my" owns none of
-    the claim's words ("my dad's birthday")."""
+    the claim's words ("my dad's birthday"). `implied` (`implied_owner`) stands for an
+    owner the claim leaves out ("Prefers dark mode", "Name is Priya")."""
     lows = words.lows
     owner = next((i for i, low in enumerate(lows) if low in known), None)
-    if owner is None or not uniq:
+    if not uniq:
         return []
-    possessive = lows[owner].endswith("'s")
+    if owner is not None:
+        possessive = lows[owner].endswith("'s")
+        named = words.raws[owner]
+    elif implied is not None:
+        possessive, named = implied, "(the user)"
+    else:
+        return []
     stems = set(words.stems)
     for s, hit in zip(sentences, shared, strict=True):
         if len(hit) < len(uniq) or _POSSESSIVE.isdisjoint(s.lows):
             continue
+        if owner is None and possessive and _named(s, lows[0]):
+            continue  # "Dana is vegetarian" / "My wife Dana is vegetarian": Dana is a name
         clause_of = s.clause_of()
         held = {clause_of[j] for j, st in enumerate(s.word_stems) if st in uniq and s.content[j]}
         for clause in sorted(held):
@@ -63,11 +125,38 @@ def owner_swaps(
             elif any(s.lows[j] in _SUBJECT for j in positions):
                 continue  # "my wife is vegetarian, I eat anything": the speaker is here too
             k = others[0]
-            return [(words.raws[owner], f"{s.raws[k - 1]} {s.raws[k]}")]
+            return [(named, f"{s.raws[k - 1]} {s.raws[k]}")]
     return []
 
 
 _OWNER = frozenset(("user", "user's"))
+
+
+def _named(s: Sentence, low: str) -> bool:
+    """Whether the sentence writes `low` capitalised after its first word (a name)."""
+    return any(j and lw == low and s.raws[j][:1].isupper() for j, lw in enumerate(s.lows))
+
+
+def subjectless_owner(
+    words: ClaimWords, text: str, known: set[str] | frozenset[str], turns: Sequence[SourceTurn]
+) -> tuple[bool | None, bool]:
+    """For a claim that leaves its owner out (`implied_owner`), where the evidence has
+    turns of the user's: (`implied_owner`'s answer when the user's turns speak of the
+    user, else None; whether none does and the claim opens with its verb, so it is
+    attributed to a speaker who did not say it, as `owner_unheard` for "the user").
+    (None, False) for any other claim and where no turn is the user's: without the
+    user's turns nothing says whose memory it is. A bare noun first ("Postgres is the
+    main database") is never unheard: the noun may be the subject, not the owner's
+    thing, and a user's plain "The main database is Postgres" grounds it. The word-shape
+    test runs first; the turns are read only when it passes."""
+    if not known.isdisjoint(words.lows):
+        return None, False  # the owner is named ("Georgian prefers ...")
+    implied = implied_owner(words, text)
+    if implied is None or not any(turn.source == "user" for turn in turns):
+        return None, False
+    if users_own_words(turns):
+        return implied, False
+    return None, not implied
 
 
 def owner_unheard(

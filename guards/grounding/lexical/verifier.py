@@ -45,7 +45,9 @@ from groundwire.guards.grounding.lexical.model import (
     WEIGHTS,
     probability,
 )
+from groundwire.guards.grounding.lexical.owner import subjectless_owner
 from groundwire.guards.grounding.lexical.rewrite import rewrite_partial
+from groundwire.guards.grounding.lexical.text import claim_words, fold_disguises
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
@@ -122,6 +124,8 @@ class LexicalVerifier:
         span = locate_span(turns, text)
         if span is None:
             return None
+        if _owner_left_out(claim, turns):
+            return None  # "Name is Priya" in "My daughter's name is Priya": read whose it is
         for s in evidence_for(turns).sentences:
             inside = s.turn.id == span.turn_id and s.start < span.end and span.start < s.end
             if inside and unasserted_outside(s, span.start, span.end):
@@ -220,6 +224,15 @@ class LexicalVerifier:
         b = analyze(core, turns, known_names(claim, turns), self.aligned_swaps)
         b.features.update(self.extra_features(core, turns))
         return self.score(b) >= floor and not b.missing_numbers and not b.missing_entities
+
+
+def _owner_left_out(claim: Claim, turns: Sequence[SourceTurn]) -> bool:
+    """Whether the claim leaves out the owner it is about, with the user's turns as its
+    evidence (`owner.subjectless_owner`): the words it quotes lack the subject, so the
+    quote alone cannot say whether the user or the user's sister said it of herself."""
+    words = claim_words(fold_disguises(claim.content))
+    implied, unheard = subjectless_owner(words, claim.content, known_names(claim, turns), turns)
+    return implied is not None or unheard
 
 
 _MOOD_SAYS = {

@@ -335,6 +335,76 @@ def test_a_claim_about_the_user_that_no_turn_of_the_users_speaks_of_is_not_suppo
     assert "attributed to a speaker who did not say it" in report.reasoning
 
 
+# --- memories that leave their owner out ("Prefers dark mode", "Name is Priya") --------
+
+
+@pytest.mark.parametrize(
+    ("claim", "said"),
+    [
+        ("Prefers dark mode", "I really prefer dark mode."),
+        ("Name is Priya", "My name is Priya."),
+        ("Works at Acme as a data engineer", "I work at Acme as a data engineer."),
+        ("Is planning a trip to Japan in May", "I'm planning a trip to Japan in May."),
+        ("Moved to Berlin in 2023", "I moved to Berlin in 2023."),
+        ("Favourite food is sushi", "My favourite food is sushi."),
+        ("Wife is vegetarian", "My wife is vegetarian, I eat anything."),
+        ("Sister lives in Berlin", "My sister lives in Berlin."),
+        ("Lives in Berlin", "My sister and I live in Berlin."),
+        ("Manager: Dana", "My manager is Dana."),
+        ("Dana is vegetarian", "My wife Dana is vegetarian."),
+        ("Postgres is the main database", "Our team's main database is Postgres, I set it up."),
+        ("User prefers dark mode", "I prefer dark mode."),
+        ("User's manager: Dana", "My manager is Dana."),
+    ],
+)
+def test_a_memory_that_leaves_its_owner_out_is_grounded_by_the_owners_words(
+    claim: str, said: str
+) -> None:
+    report = verify(claim, _user_said(said), user_id="u42")
+    assert not grounding_blocks(report, CFG), report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "said"),
+    [
+        ("Prefers dark mode", "My husband prefers dark mode."),
+        ("Name is Priya", "My daughter's name is Priya."),  # verbatim "name is Priya"
+        ("Works at Acme as a data engineer", "My brother works at Acme as a data engineer."),
+        ("Is planning a trip to Japan in May", "My boss is planning a trip to Japan in May."),
+        (
+            "Lives in Berlin; moved from Munich in 2023",
+            "My parents live in Berlin; they moved from Munich in 2023.",
+        ),
+        ("Favourite food is sushi", "My son's favourite food is sushi."),
+        ("Manager: Dana", "My wife's manager is Dana."),
+        ("Has two kids", "My brother has two kids."),
+    ],
+)
+def test_a_memory_that_leaves_its_owner_out_is_not_said_of_someone_of_the_owners(
+    claim: str, said: str
+) -> None:
+    report = verify(claim, _user_said(said), user_id="u42")
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED, report.reasoning
+    assert "'(the user)' where the source says " in report.reasoning
+    assert "My" in report.reasoning.split("where the source says")[-1]
+
+
+def test_a_subjectless_memory_no_turn_of_the_users_speaks_of_is_not_supported() -> None:
+    said = _user_said("Lots of people are allergic to peanuts, right?", "Peanuts are everywhere.")
+    report = verify("Is allergic to peanuts", said)
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED
+    assert "attributed to a speaker who did not say it" in report.reasoning
+    # a bare noun first may be the subject, not the owner's: the user's plain fact grounds it
+    fact = verify("Postgres is the main database", _user_said("The main database is Postgres."))
+    assert not grounding_blocks(fact, CFG), fact.reasoning
+
+
+def test_a_subjectless_claim_without_turns_of_the_users_is_read_as_before() -> None:
+    corpus = [SourceTurn(id="c", text="My brother works at Acme.", source="corpus")]
+    report = verify("Works at Acme", corpus)
+    assert "(the user)" not in report.reasoning
+
+
 def test_a_yes_to_a_question_about_the_user_is_the_users_own_word() -> None:
     asked = SourceTurn(id="a", text="Would you prefer dark mode?", source="assistant")
     yes = verify("The user prefers dark mode", [asked, *_user_said("Yes, dark mode please.")])
