@@ -92,8 +92,10 @@ def owner_swaps(
     stem of the claim says it of the speaker's someone, not of the speaker: the owner as
     the subject ("the user lives ...") against a clause without a first-person subject,
     the owner's thing ("the user's birthday") against a clause where "my" owns none of
-    the claim's words ("my dad's birthday"). `implied` (`implied_owner`) stands for an
-    owner the claim leaves out ("Prefers dark mode", "Name is Priya")."""
+    the claim's words ("my dad's birthday"); and likewise against a third person ("He
+    lives in Berlin", "Her birthday is May 3", `_someone_else`). `implied`
+    (`implied_owner`) stands for an owner the claim leaves out ("Prefers dark mode",
+    "Name is Priya")."""
     lows = words.lows
     owner = next((i for i, low in enumerate(lows) if low in known), None)
     if not uniq:
@@ -107,26 +109,53 @@ def owner_swaps(
         return []
     stems = set(words.stems)
     for s, hit in zip(sentences, shared, strict=True):
-        if len(hit) < len(uniq) or _POSSESSIVE.isdisjoint(s.lows):
+        if len(hit) < len(uniq) or (_POSSESSIVE.isdisjoint(s.lows) and _THIRD.isdisjoint(s.lows)):
             continue
         if owner is None and possessive and _named(s, lows[0]):
             continue  # "Dana is vegetarian" / "My wife Dana is vegetarian": Dana is a name
         clause_of = s.clause_of()
         held = {clause_of[j] for j, st in enumerate(s.word_stems) if st in uniq and s.content[j]}
         for clause in sorted(held):
-            positions = s.clause_positions(clause)
-            owned = [j + 1 for j in positions[:-1] if s.lows[j] in _POSSESSIVE and s.content[j + 1]]
-            others = [k for k in owned if s.word_stems[k] not in stems]
-            if not others:
-                continue
-            if possessive:
-                if len(others) < len(owned):
-                    continue  # "my birthday": the owner's own thing is named too
-            elif any(s.lows[j] in _SUBJECT for j in positions):
-                continue  # "my wife is vegetarian, I eat anything": the speaker is here too
-            k = others[0]
-            return [(named, f"{s.raws[k - 1]} {s.raws[k]}")]
+            other = _someone_else(s, s.clause_positions(clause), stems, possessive)
+            if other is not None:
+                return [(named, other)]
     return []
+
+
+def _someone_else(
+    s: Sentence, positions: Sequence[int], stems: set[str], possessive: bool
+) -> str | None:
+    """Who the clause at `positions` says the claim of, where that is not the speaker:
+    "my <someone>" not named in the claim (`owner_swaps`), or "he"/"she"/"they" as its
+    subject ("He is planning a trip to Japan"), "his"/"her"/"their" owning a word of the
+    claim ("Her name is Priya") for the owner's thing. None where the speaker is in the
+    clause: a first-person subject, or "my" owning a word of the claim."""
+    lows = s.lows
+    mine = [j + 1 for j in positions[:-1] if lows[j] in _POSSESSIVE and s.content[j + 1]]
+    others = [k for k in mine if s.word_stems[k] not in stems]
+    if possessive:
+        if len(others) < len(mine):
+            return None  # "my birthday": the owner's own thing is named too
+        if others:
+            return f"{s.raws[others[0] - 1]} {s.raws[others[0]]}"
+        theirs = [
+            j for j in positions[:-1] if lows[j] in _THIRD_OWNS and s.word_stems[j + 1] in stems
+        ]
+        return f"{s.raws[theirs[0]]} {s.raws[theirs[0] + 1]}" if theirs else None
+    if any(lows[j] in _SUBJECT for j in positions):
+        return None  # "my wife is vegetarian, I eat anything": the speaker is here too
+    if others:
+        return f"{s.raws[others[0] - 1]} {s.raws[others[0]]}"
+    third = [j for j in positions if lows[j] in _THIRD_SUBJECT]
+    return s.raws[third[0]] if third else None
+
+
+# someone else than the speaker, as a clause's subject or as the owner of a thing
+_THIRD_SUBJECT = word_set(
+    "he she they he's she's they're he'd she'd they'd he'll she'll they'll they've"
+)
+_THIRD_OWNS = word_set("his her their")
+_THIRD = _THIRD_SUBJECT | _THIRD_OWNS
 
 
 _OWNER = frozenset(("user", "user's"))

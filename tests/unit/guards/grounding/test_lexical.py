@@ -389,6 +389,39 @@ def test_a_memory_that_leaves_its_owner_out_is_not_said_of_someone_of_the_owners
     assert "My" in report.reasoning.split("where the source says")[-1]
 
 
+@pytest.mark.parametrize(
+    ("claim", "said", "who"),
+    [
+        ("Is planning a trip to Japan in May", "He is planning a trip to Japan in May.", "He"),
+        ("The user lives in Berlin", "I love that city. She lives in Berlin.", "She"),
+        ("User's birthday is May 3", "Her birthday is May 3, I always forget it.", "Her"),
+        ("Name is Priya", "I met someone new. Her name is Priya.", "Her"),
+    ],
+)
+def test_what_the_speaker_says_of_a_third_person_is_not_said_of_the_speaker(
+    claim: str, said: str, who: str
+) -> None:
+    report = verify(claim, _user_said("I'm fine.", said), user_id="u42")
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED, report.reasoning
+    assert who in report.reasoning.split("where the source says")[-1]
+
+
+@pytest.mark.parametrize(
+    ("claim", "said"),
+    [
+        ("Lives in Berlin", "I told her I live in Berlin."),
+        ("The user lives in Berlin", "My wife and I live in Berlin; she loves it."),
+        ("Name is Priya", "He asked me and I said my name is Priya."),
+        ("Works at Acme", "They hired me last year, so I work at Acme now."),
+    ],
+)
+def test_a_third_person_beside_the_speaker_leaves_the_claim_the_speakers(
+    claim: str, said: str
+) -> None:
+    report = verify(claim, _user_said(said), user_id="u42")
+    assert not grounding_blocks(report, CFG), report.reasoning
+
+
 def test_a_subjectless_memory_no_turn_of_the_users_speaks_of_is_not_supported() -> None:
     said = _user_said("Lots of people are allergic to peanuts, right?", "Peanuts are everywhere.")
     report = verify("Is allergic to peanuts", said)
