@@ -210,7 +210,14 @@ def _without(text: str, start: int, end: int, removed: Sequence[Token]) -> str:
         while pos < end and text[pos] == " ":
             pos += 1
     out.append(text[pos:end])
-    return "".join(out).strip()
+    kept = "".join(out).strip()
+    if removed:  # "French and German" less "German": no "and" left with nothing after it
+        kept = _DANGLING.sub("", kept)
+    return kept
+
+
+# a coordinator the dropped words leave at the end of a phrase
+_DANGLING = re.compile(r"(?:\s*(?:,|\band\b|\bor\b|&))+$", re.IGNORECASE)
 
 
 def _hedged(sentences: Sequence[Sentence]) -> bool:

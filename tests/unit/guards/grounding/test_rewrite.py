@@ -63,3 +63,8 @@ def test_no_rewrite_that_only_loses_punctuation() -> None:
     """The phrases are joined with spaces: a rewrite that drops no word is no rewrite."""
     report = verify("Manager: Dana", "My manager is Dana.")
     assert report.rewritten_content is None
+
+
+def test_no_coordinator_is_left_dangling_where_a_listed_name_goes() -> None:
+    report = verify("Speaks French and German", "I speak French.")
+    assert report.rewritten_content == "Speaks French"
