@@ -107,7 +107,6 @@ def owner_swaps(
         possessive, named = implied, "(the user)"
     else:
         return []
-    stems = set(words.stems)
     for s, hit in zip(sentences, shared, strict=True):
         if len(hit) < len(uniq) or (_POSSESSIVE.isdisjoint(s.lows) and _THIRD.isdisjoint(s.lows)):
             continue
@@ -116,23 +115,25 @@ def owner_swaps(
         clause_of = s.clause_of()
         held = {clause_of[j] for j, st in enumerate(s.word_stems) if st in uniq and s.content[j]}
         for clause in sorted(held):
-            other = _someone_else(s, s.clause_positions(clause), stems, possessive)
+            other = _someone_else(s, s.clause_positions(clause), words, possessive)
             if other is not None:
                 return [(named, other)]
     return []
 
 
 def _someone_else(
-    s: Sentence, positions: Sequence[int], stems: set[str], possessive: bool
+    s: Sentence, positions: Sequence[int], words: ClaimWords, possessive: bool
 ) -> str | None:
     """Who the clause at `positions` says the claim of, where that is not the speaker:
     "my <someone>" not named in the claim (`owner_swaps`), or "he"/"she"/"they" as its
     subject ("He is planning a trip to Japan"), "his"/"her"/"their" owning a word of the
     claim ("Her name is Priya") for the owner's thing. None where the speaker is in the
-    clause: a first-person subject, or "my" owning a word of the claim."""
-    lows = s.lows
+    clause: a first-person subject, or "my" owning a word of the claim. "My manager's
+    manager" is someone else's too, where the claim has no "manager's": a chain of owners
+    longer than the claim's ("User's manager: Dana")."""
+    lows, stems = s.lows, set(words.stems)
     mine = [j + 1 for j in positions[:-1] if lows[j] in _POSSESSIVE and s.content[j + 1]]
-    others = [k for k in mine if s.word_stems[k] not in stems]
+    others = [k for k in mine if s.word_stems[k] not in stems or _chained(lows[k], words)]
     if possessive:
         if len(others) < len(mine):
             return None  # "my birthday": the owner's own thing is named too
@@ -148,6 +149,12 @@ def _someone_else(
         return f"{s.raws[others[0] - 1]} {s.raws[others[0]]}"
     third = [j for j in positions if lows[j] in _THIRD_SUBJECT]
     return s.raws[third[0]] if third else None
+
+
+def _chained(low: str, words: ClaimWords) -> bool:
+    """Whether the source's "my <low>" owns a further thing the claim's word does not:
+    "manager's" where the claim says "manager"."""
+    return low.endswith("'s") and low not in words.lows
 
 
 # someone else than the speaker, as a clause's subject or as the owner of a thing

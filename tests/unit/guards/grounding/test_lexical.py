@@ -304,6 +304,7 @@ def test_the_user_named_in_the_third_person_is_the_speaker_of_the_users_turns(
         ("The user uses Postgres", "Our competitor uses Postgres."),
         ("The user's birthday is May 3", "My dad's birthday is May 3."),
         ("Georgian lives in Berlin", "My sister lives in Berlin."),
+        ("The user's manager is Dana", "My manager's manager is Dana."),
     ],
 )
 def test_what_the_speaker_says_of_someone_of_theirs_is_not_said_of_the_speaker(
@@ -351,6 +352,7 @@ def test_a_claim_about_the_user_that_no_turn_of_the_users_speaks_of_is_not_suppo
         ("Sister lives in Berlin", "My sister lives in Berlin."),
         ("Lives in Berlin", "My sister and I live in Berlin."),
         ("Manager: Dana", "My manager is Dana."),
+        ("The user's daughter's name is Mia", "My daughter's name is Mia."),
         ("Dana is vegetarian", "My wife Dana is vegetarian."),
         ("Postgres is the main database", "Our team's main database is Postgres, I set it up."),
         ("User prefers dark mode", "I prefer dark mode."),
