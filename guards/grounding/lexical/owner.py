@@ -93,7 +93,9 @@ def owner_swaps(
     the subject ("the user lives ...") against a clause without a first-person subject,
     the owner's thing ("the user's birthday") against a clause where "my" owns none of
     the claim's words ("my dad's birthday"); and likewise against a third person ("He
-    lives in Berlin", "Her birthday is May 3", `_someone_else`). `implied`
+    lives in Berlin", "Her birthday is May 3", `_someone_else`), in a clause holding
+    more than half of the claim's content stems ("Is married to Dana" is not said of
+    "my wife" in "My wife Dana and I got married"). `implied`
     (`implied_owner`) stands for an owner the claim leaves out ("Prefers dark mode",
     "Name is Priya")."""
     lows = words.lows
@@ -113,8 +115,13 @@ def owner_swaps(
         if owner is None and possessive and _named(s, lows[0]):
             continue  # "Dana is vegetarian" / "My wife Dana is vegetarian": Dana is a name
         clause_of = s.clause_of()
-        held = {clause_of[j] for j, st in enumerate(s.word_stems) if st in uniq and s.content[j]}
+        held: dict[int, set[str]] = {}
+        for j, st in enumerate(s.word_stems):
+            if st in uniq and s.content[j]:
+                held.setdefault(clause_of[j], set()).add(st)
         for clause in sorted(held):
+            if 2 * len(held[clause]) <= len(uniq):
+                continue  # "My wife Dana | and I got married": the claim is mostly elsewhere
             other = _someone_else(s, s.clause_positions(clause), words, possessive)
             if other is not None:
                 return [(named, other)]

@@ -388,7 +388,8 @@ def test_a_memory_that_leaves_its_owner_out_is_not_said_of_someone_of_the_owners
     report = verify(claim, _user_said(said), user_id="u42")
     assert report.verdict is GroundingVerdict.NOT_SUPPORTED, report.reasoning
     assert "'(the user)' where the source says " in report.reasoning
-    assert "My" in report.reasoning.split("where the source says")[-1]
+    tail = report.reasoning.split("where the source says")[-1]
+    assert "My" in tail or "they" in tail  # "my parents ...; they moved ..."
 
 
 @pytest.mark.parametrize(
@@ -412,6 +413,8 @@ def test_what_the_speaker_says_of_a_third_person_is_not_said_of_the_speaker(
     ("claim", "said"),
     [
         ("Lives in Berlin", "I told her I live in Berlin."),
+        ("Lives in Berlin", "I live in Berlin, she lives in Paris."),
+        ("Is married to Dana", "My wife Dana and I got married in 2019."),
         ("The user lives in Berlin", "My wife and I live in Berlin; she loves it."),
         ("Name is Priya", "He asked me and I said my name is Priya."),
         ("Works at Acme", "They hired me last year, so I work at Acme now."),
