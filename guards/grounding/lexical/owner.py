@@ -22,7 +22,7 @@ from groundwire.guards.grounding.lexical.evidence import Sentence, users_own_wor
 from groundwire.guards.grounding.lexical.text import STOPWORDS, ClaimWords, word_set
 from groundwire.topics.records import SourceTurn
 
-__all__ = ["implied_owner", "owner_swaps", "owner_unheard", "subjectless_owner"]
+__all__ = ["SOMEONE_ELSE", "implied_owner", "owner_swaps", "owner_unheard", "subjectless_owner"]
 
 _POSSESSIVE = word_set("my our")
 # finite verbs a subjectless memory opens with ("Is planning", "Has two kids")
@@ -170,6 +170,8 @@ _THIRD_SUBJECT = word_set(
 )
 _THIRD_OWNS = word_set("his her their")
 _THIRD = _THIRD_SUBJECT | _THIRD_OWNS
+# a sentence without any of these says nothing of someone other than the speaker
+SOMEONE_ELSE = _POSSESSIVE | _THIRD
 
 
 _OWNER = frozenset(("user", "user's"))
