@@ -18,7 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from groundwire.guards.grounding.lexical.evidence import Sentence, users_own_words
+from groundwire.guards.grounding.lexical.evidence import (
+    Sentence,
+    evidence_for,
+    users_own_words,
+)
 from groundwire.guards.grounding.lexical.text import STOPWORDS, ClaimWords, word_set
 from groundwire.topics.records import SourceTurn
 
@@ -182,6 +186,19 @@ def _named(s: Sentence, low: str) -> bool:
     return any(j and lw == low and s.raws[j][:1].isupper() for j, lw in enumerate(s.lows))
 
 
+def _written_as_name(low: str, turns: Sequence[SourceTurn]) -> bool:
+    """Whether the evidence writes the claim's first word capitalised (at the head of a
+    sentence or inside one): a subject or a name there ("Postgres runs the ledger."), so
+    the claim opens with its subject, not with a verb of the owner's. The speaker's own
+    verb is written after "I" ("I prefer", "I work"), in lower case."""
+    ev = evidence_for(turns)
+    if low not in ev.lows:
+        return False
+    return any(
+        lw == low and s.raws[j][:1].isupper() for s in ev.sentences for j, lw in enumerate(s.lows)
+    )
+
+
 def subjectless_owner(
     words: ClaimWords, text: str, known: set[str] | frozenset[str], turns: Sequence[SourceTurn]
 ) -> tuple[bool | None, bool]:
@@ -199,6 +216,8 @@ def subjectless_owner(
     implied = implied_owner(words, text)
     if implied is None or not any(turn.source == "user" for turn in turns):
         return None, False
+    if _written_as_name(words.lows[0], turns):
+        return None, False  # "Postgres runs the ledger": the evidence's subject, not a verb
     if users_own_words(turns):
         return implied, False
     return None, not implied

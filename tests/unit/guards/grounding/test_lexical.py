@@ -437,6 +437,20 @@ def test_a_subjectless_memory_no_turn_of_the_users_speaks_of_is_not_supported() 
     assert not grounding_blocks(fact, CFG), fact.reasoning
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        ["Postgres runs the ledger."],
+        ["Honestly, Postgres runs the ledger and my team loves it."],
+    ],
+)
+def test_a_first_word_the_evidence_writes_capitalised_is_a_subject_not_the_owners_verb(
+    said: list[str],
+) -> None:
+    report = verify("Postgres runs the ledger", _user_said(*said), user_id="u42")
+    assert report.verdict is GroundingVerdict.SUPPORTED, report.reasoning
+
+
 def test_a_subjectless_claim_without_turns_of_the_users_is_read_as_before() -> None:
     corpus = [SourceTurn(id="c", text="My brother works at Acme.", source="corpus")]
     report = verify("Works at Acme", corpus)
