@@ -33,6 +33,7 @@ from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.owner import (
+    owner_elsewhere,
     owner_swaps,
     owner_unheard,
     subjectless_owner,
@@ -207,6 +208,8 @@ def analyze(
     implied, unheard = subjectless_owner(cw, claim_text, known_names, turns)
     if unheard:
         speaker_mismatch = 1.0  # "Prefers dark mode" where no turn of the user's speaks of it
+    elif owner_elsewhere(cw, known_names, turns, implied, (sentences, shared, uniq)):
+        speaker_mismatch = 1.0  # "the user ..." where only a document says it, of others
 
     missing_words = [
         raw for raw, ok in zip(itertools.compress(craws, cmask), found, strict=True) if not ok

@@ -23,10 +23,17 @@ from groundwire.guards.grounding.lexical.evidence import (
     evidence_for,
     users_own_words,
 )
-from groundwire.guards.grounding.lexical.text import STOPWORDS, ClaimWords, word_set
+from groundwire.guards.grounding.lexical.text import FIRST_PERSON, STOPWORDS, ClaimWords, word_set
 from groundwire.topics.records import SourceTurn
 
-__all__ = ["SOMEONE_ELSE", "implied_owner", "owner_swaps", "owner_unheard", "subjectless_owner"]
+__all__ = [
+    "SOMEONE_ELSE",
+    "implied_owner",
+    "owner_elsewhere",
+    "owner_swaps",
+    "owner_unheard",
+    "subjectless_owner",
+]
 
 _POSSESSIVE = word_set("my our")
 # finite verbs a subjectless memory opens with ("Is planning", "Has two kids")
@@ -184,6 +191,38 @@ _OWNER = frozenset(("user", "user's"))
 def _named(s: Sentence, low: str) -> bool:
     """Whether the sentence writes `low` capitalised after its first word (a name)."""
     return any(j and lw == low and s.raws[j][:1].isupper() for j, lw in enumerate(s.lows))
+
+
+def owner_elsewhere(
+    words: ClaimWords,
+    known: set[str] | frozenset[str],
+    turns: Sequence[SourceTurn],
+    implied: bool | None,
+    aligned: tuple[Sequence[Sentence], Sequence[set[str] | frozenset[str]], set[str]],
+) -> bool:
+    """For a claim about the user (named "the user" or left out): whether every source
+    sentence holding all of the claim's content words (`aligned`: the sentences, the claim
+    stems each holds, the claim's stems) is outside the user's turns and
+    speaks of no one the owner could be (no first- or second-person word, no name of
+    the owner's).
+    "Many children are allergic to peanuts." in a document does not say "The user is
+    allergic to peanuts", though the user said "I'm new here" elsewhere. False where no
+    sentence holds them all: a claim pieced together is left to the score."""
+    sentences, shared, uniq = aligned
+    if not uniq:
+        return False
+    if implied is None and (_OWNER.isdisjoint(words.lows) or not users_own_words(turns)):
+        return False  # not about the user, or no turn of the user's ("user-444" is an id)
+    full = [s for s, hit in zip(sentences, shared, strict=True) if len(hit) == len(uniq)]
+    return bool(full) and all(
+        s.turn.source != "user" and _ABOUT_OWNER.isdisjoint(s.lows) and known.isdisjoint(s.lows)
+        for s in full
+    )
+
+
+# a sentence with one of these may speak of the owner: the speaker ("I"), or the user
+# addressed ("Would you prefer dark mode?", answered "Yes" by the user)
+_ABOUT_OWNER = FIRST_PERSON | word_set("you your yours yourself you're you've you'd you'll")
 
 
 def _written_as_name(low: str, turns: Sequence[SourceTurn]) -> bool:

@@ -451,6 +451,23 @@ def test_a_first_word_the_evidence_writes_capitalised_is_a_subject_not_the_owner
     assert report.verdict is GroundingVerdict.SUPPORTED, report.reasoning
 
 
+@pytest.mark.parametrize(
+    "claim",
+    ["The user is allergic to peanuts", "User is allergic to peanuts", "Is allergic to peanuts"],
+)
+def test_a_claim_about_the_user_only_a_document_says_of_others_is_not_supported(
+    claim: str,
+) -> None:
+    doc = SourceTurn(id="c", text="Many children are allergic to peanuts.", source="corpus")
+    report = verify(claim, [doc, *_user_said("I'm new here.")], user_id="u42")
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED, report.reasoning
+    assert "attributed to a speaker who did not say it" in report.reasoning
+    # a document in the first person, or the user's own words, still speak of the user
+    mine = SourceTurn(id="c", text="Allergy record: I am allergic to peanuts.", source="corpus")
+    ok = verify(claim, [mine, *_user_said("I'm new here.")], user_id="u42")
+    assert not grounding_blocks(ok, CFG), ok.reasoning
+
+
 def test_a_subjectless_claim_without_turns_of_the_users_is_read_as_before() -> None:
     corpus = [SourceTurn(id="c", text="My brother works at Acme.", source="corpus")]
     report = verify("Works at Acme", corpus)
