@@ -252,8 +252,10 @@ def subjectless_owner(
     test runs first; the turns are read only when it passes."""
     if not known.isdisjoint(words.lows):
         return None, False  # the owner is named ("Georgian prefers ...")
+    if not any(turn.source == "user" for turn in turns):
+        return None, False  # the cheaper test first: most claims cite no user turn
     implied = implied_owner(words, text)
-    if implied is None or not any(turn.source == "user" for turn in turns):
+    if implied is None:
         return None, False
     if _written_as_name(words.lows[0], turns):
         return None, False  # "Postgres runs the ledger": the evidence's subject, not a verb
