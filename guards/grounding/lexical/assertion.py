@@ -105,6 +105,7 @@ _INTERROGATIVE = word_set(
 
 # the strongest mood wins when a clause has two
 _RANK = {m: r for r, m in enumerate(("conditional", "intended", "hedged", *sorted(STRONG)))}
+_WEAK = frozenset(("conditional", "intended"))  # moods a claim may state of its own
 
 
 def _denial_at(lows: Sequence[str], k: int) -> bool:
@@ -208,6 +209,18 @@ def word_moods(raws: Sequence[str], lows: Sequence[str], clause: Sequence[int]) 
             if d not in out or _RANK[mood] > _RANK[out[d]]:
                 out[d] = mood
     return out
+
+
+def _own_cues(words: ClaimWords, lo: int, hi: int) -> frozenset[str]:
+    """The stems of the intention and condition words a claim clause has of its own
+    ("plans", "planning", "intends"): such a claim is held to a source that asks about
+    that very intention ("Should I plan a trip to Japan?"), not to one that asks about
+    the thing intended ("Should we meet at 6?" proposes the plan "planned to meet")."""
+    return frozenset(
+        words.stems[k]
+        for k in range(lo, hi)
+        if words.lows[k] in _CUE_WORDS and _cue(words.raws, words.lows, k) in _WEAK
+    )
 
 
 def _is_question(text: str, lows: Sequence[str]) -> bool:
@@ -346,6 +359,7 @@ def unasserted(
     bounds = clauses.bounds()
     candidates = []
     for c_id, c_stems in enumerate(clauses.stem_sets()):
+        cues: frozenset[str] = frozenset()
         c_pos = range(bounds[c_id], bounds[c_id + 1])
         # a cue next door bears on a fragment too ("By end of April, Georgian should ...")
         near = c_id in claim_moods or c_id - 1 in claim_moods or c_id + 1 in claim_moods
@@ -356,19 +370,24 @@ def unasserted(
             lo = bounds[max(0, c_id - 1)]
             hi = bounds[min(len(bounds) - 1, c_id + 2)]
             if any(lows[k] in _CUE_WORDS and lows[k] != "will" for k in range(lo, hi)):
-                continue
-            rank = _RANK["intended"]
+                cues = _own_cues(words, lo, hi)
+                if not cues:
+                    continue
+                rank = len(_RANK)  # held only to a strong mood of the same cue (below)
+            else:
+                rank = _RANK["intended"]
         if len(c_stems) < 2 or any(lows[k] in _REPORTING for k in c_pos):
             continue
         need = max(2.0, ALIGN * len(c_stems))
         if any(len(c_stems.intersection(hit)) >= need for _, hit in mooded):
-            candidates.append((c_pos, c_stems, need, rank))
+            candidates.append((c_pos, c_stems, need, rank, cues))
     if not candidates:
         return []
     out: list[tuple[str, str]] = []
-    for c_pos, c_stems, need, rank in candidates:
+    for c_pos, c_stems, need, rank, cues in candidates:
         # the best-aligned source clause; an asserting one wins a tie
         best_key, best_text, best_mood = (0, False), "", None
+        asks_cue = False  # the best clause asks (denies, ...) the claim's own intention
         for i, s, hit in hits:
             if len(c_stems.intersection(hit)) < need:
                 continue  # no clause of it can align: not split
@@ -388,10 +407,15 @@ def unasserted(
                 if key > best_key:
                     best_key, best_mood = key, mood
                     best_text = " ".join(s.raws[k] for k in d_pos)
+                    asks_cue = mood in STRONG and any(s.word_stems[k] in cues for k in d_pos)
         # a claim in the past tense is not held to a state the source says has ended
         if best_mood == "past" and _in_past(lows, c_pos):
             continue
         # a claim with only "will" of its own is held to what is stronger than a plan
-        if best_mood is not None and _RANK[best_mood] > rank and (best_text, best_mood) not in out:
+        if (
+            best_mood is not None
+            and (_RANK[best_mood] > rank or asks_cue)
+            and ((best_text, best_mood) not in out)
+        ):
             out.append((best_text, best_mood))
     return out

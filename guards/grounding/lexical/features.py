@@ -32,7 +32,12 @@ from groundwire.guards.grounding.lexical.assertion import unasserted
 from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
-from groundwire.guards.grounding.lexical.owner import owner_swaps, owner_unheard
+from groundwire.guards.grounding.lexical.owner import (
+    owner_elsewhere,
+    owner_swaps,
+    owner_unheard,
+    subjectless_owner,
+)
 from groundwire.guards.grounding.lexical.polarity import check_polarity
 from groundwire.guards.grounding.lexical.roles import (
     only_one_of_many,
@@ -200,6 +205,11 @@ def analyze(
     speaker_mismatch = _speaker_mismatch(claim_text, ev.speakers)
     if "user" in claim_text.lower() and owner_unheard(cw, known_names, turns):
         speaker_mismatch = 1.0  # "the user ..." where no turn of the user's speaks of it
+    implied, unheard = subjectless_owner(cw, claim_text, known_names, turns)
+    if unheard:
+        speaker_mismatch = 1.0  # "Prefers dark mode" where no turn of the user's speaks of it
+    elif owner_elsewhere(cw, known_names, turns, implied, (sentences, shared, uniq)):
+        speaker_mismatch = 1.0  # "the user ..." where only a document says it, of others
 
     missing_words = [
         raw for raw, ok in zip(itertools.compress(craws, cmask), found, strict=True) if not ok
@@ -246,8 +256,8 @@ def analyze(
         conflicts += reversed_direction(cw, cw.content, sentences, shared)
     if "only" in clows:
         conflicts += only_one_of_many(cw, cw.content, sentences, shared)
-    if known_names:  # the owner named where the source speaks of "my sister"
-        conflicts += owner_swaps(cw, known_names, sentences, shared, uniq)
+    if known_names or implied is not None:  # the owner, where the source says "my sister"
+        conflicts += owner_swaps(cw, known_names, sentences, shared, uniq, implied)
     if any(cnums):  # a number: read with its unit, and a date as one value
         conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
         conflicts += date_swaps(claim_text, sentences, shared)

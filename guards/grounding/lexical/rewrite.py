@@ -12,6 +12,9 @@ rule from the same signals that made the verdict PARTIAL:
   April"), or dropped when the evidence has none ("with 95% confidence");
 * in the other phrases, the numbers and names the evidence never gives are dropped
   ("the Inbox3 MVP" -> "the MVP");
+* a fact the claim lists after a semicolon, none of whose content words the evidence
+  has, is dropped whole ("Lives in Berlin; moved from Munich in 2023" from "I live in
+  Berlin" -> "Lives in Berlin", not "Lives in Berlin moved");
 * a claim stated as certain ("will") from evidence that hedges (the hedge guard finds a
   hedge in the supporting sentence) says "expects to" instead: the memory must not be
   surer than its source.
@@ -131,7 +134,10 @@ def rewrite_partial(
     drop = {m.lower() for m in missing}
     kept: list[str] = []
     kept_content = 0
+    unfounded = _unfounded_facts(claim_text, tokens, drop, evidence_stems)
     for phrase in _phrases(claim_text, tokens):
+        if phrase[0] in unfounded:
+            continue  # a fact of its own the evidence has nothing of
         words = [tokens[i] for i in phrase]
         unsupported = [
             t for t in words if t.low in drop or (t.content and t.stem not in evidence_stems)
@@ -151,9 +157,51 @@ def rewrite_partial(
         kept.append(_without(claim_text, start, end, [t for t in words if t.low in drop]))
         kept_content += sum(t.content and t.low not in drop for t in words)
     result = " ".join(k for k in kept if k).strip()
-    if kept_content < 2 or result.rstrip(".") == claim_text.strip().rstrip("."):
-        return None
+    if kept_content < 2 or _same_words(result, claim_text):
+        return None  # nothing dropped: the phrases joined without "Manager:"'s colon
     return _soften(result) if _hedged(sentences) else result
+
+
+def _same_words(result: str, claim_text: str) -> bool:
+    """Whether the rewrite kept every word of the claim: the phrases are joined with
+    spaces, so "Manager: Dana" comes back as "Manager Dana", which drops nothing (a
+    regex pass: the rewrite's words need no stems)."""
+    return _PLAIN.findall(result.lower()) == _PLAIN.findall(claim_text.lower())
+
+
+_PLAIN = re.compile(r"[^\W_]+")
+
+
+def _unfounded_facts(
+    text: str, tokens: Sequence[Token], drop: set[str], evidence_stems: set[str]
+) -> set[int]:
+    """Token indices of the facts a claim lists with semicolons ("Lives in Berlin; moved
+    from Munich in 2023") that have no content word the evidence gives: a fact of its
+    own is dropped whole, not cut down to a stray verb ("Lives in Berlin moved"). Only
+    at semicolons, the way memory layers list facts: after a comma or "and" a phrase
+    is as often a detail of the same fact."""
+    if ";" not in text:
+        return set()
+    out: set[int] = set()
+    fact: list[int] = []
+    for i, t in enumerate(tokens):
+        if fact and ";" in text[tokens[i - 1].end : t.start]:
+            out.update(_if_unfounded(fact, tokens, drop, evidence_stems))
+            fact = []
+        fact.append(i)
+    out.update(_if_unfounded(fact, tokens, drop, evidence_stems))
+    return out
+
+
+def _if_unfounded(
+    fact: list[int], tokens: Sequence[Token], drop: set[str], evidence_stems: set[str]
+) -> list[int]:
+    """`fact` when none of its content words is in the evidence, else nothing."""
+    found = any(
+        tokens[i].content and tokens[i].low not in drop and tokens[i].stem in evidence_stems
+        for i in fact
+    )
+    return [] if found else fact
 
 
 def _without(text: str, start: int, end: int, removed: Sequence[Token]) -> str:
@@ -166,7 +214,14 @@ def _without(text: str, start: int, end: int, removed: Sequence[Token]) -> str:
         while pos < end and text[pos] == " ":
             pos += 1
     out.append(text[pos:end])
-    return "".join(out).strip()
+    kept = "".join(out).strip()
+    if removed:  # "French and German" less "German": no "and" left with nothing after it
+        kept = _DANGLING.sub("", kept)
+    return kept
+
+
+# a coordinator the dropped words leave at the end of a phrase
+_DANGLING = re.compile(r"(?:\s*(?:,|\band\b|\bor\b|&))+$", re.IGNORECASE)
 
 
 def _hedged(sentences: Sequence[Sentence]) -> bool:

@@ -35,7 +35,12 @@ from groundwire.guards.grounding.base import (
     unknown_report,
 )
 from groundwire.guards.grounding.lexical.assertion import STRONG, unasserted_outside
-from groundwire.guards.grounding.lexical.evidence import evidence_for, known_names
+from groundwire.guards.grounding.lexical.evidence import (
+    Sentence,
+    evidence_for,
+    known_names,
+    users_own_words,
+)
 from groundwire.guards.grounding.lexical.features import Analysis, analyze
 from groundwire.guards.grounding.lexical.model import (
     BIAS,
@@ -45,7 +50,9 @@ from groundwire.guards.grounding.lexical.model import (
     WEIGHTS,
     probability,
 )
+from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_owner
 from groundwire.guards.grounding.lexical.rewrite import rewrite_partial
+from groundwire.guards.grounding.lexical.text import claim_words, fold_disguises
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
@@ -126,6 +133,8 @@ class LexicalVerifier:
             inside = s.turn.id == span.turn_id and s.start < span.end and span.start < s.end
             if inside and unasserted_outside(s, span.start, span.end):
                 return None  # "Nobody on the team uses Windows": read it
+            if inside and _owner_left_out(claim, turns, s):
+                return None  # "Name is Priya" in "My daughter's name is Priya": read whose it is
         if self._contradicted_later(claim, turns, span):
             return None  # "The cache is enabled." ... "Correction: the cache is disabled."
         return finish_report(
@@ -220,6 +229,19 @@ class LexicalVerifier:
         b = analyze(core, turns, known_names(claim, turns), self.aligned_swaps)
         b.features.update(self.extra_features(core, turns))
         return self.score(b) >= floor and not b.missing_numbers and not b.missing_entities
+
+
+def _owner_left_out(claim: Claim, turns: Sequence[SourceTurn], s: Sentence) -> bool:
+    """Whether the claim leaves out the owner it is about, with the user's turns as its
+    evidence (`owner.subjectless_owner`), and the sentence `s` holding the quote may say
+    it of someone else ("my", "he", "her", ...; the cheap test, first) or no turn of the
+    user's speaks of the user: the words it quotes lack the subject, so the quote alone
+    cannot say whether the user or the user's sister said it of herself."""
+    if SOMEONE_ELSE.isdisjoint(s.lows) and users_own_words(turns):
+        return False
+    words = claim_words(fold_disguises(claim.content))
+    implied, unheard = subjectless_owner(words, claim.content, known_names(claim, turns), turns)
+    return implied is not None or unheard
 
 
 _MOOD_SAYS = {

@@ -631,3 +631,19 @@ def test_only_one_where_the_source_names_two_contradicts(source: str) -> None:
 def test_only_one_where_the_source_names_no_other_stands(source: str) -> None:
     report = verify("Only the gateway uses mTLS", source)
     assert report.verdict is SUPPORTED, report.reasoning
+
+
+def test_a_claims_own_plan_is_held_to_a_source_that_asks_about_that_plan() -> None:
+    """A claim with an intention word of its own ("is planning") is not held to a plan
+    the source only makes, but a source that asks whether to make that very plan asserts
+    not even the plan; one that asks about the thing planned proposes it."""
+    asked = verify("Is planning a trip to Japan in May", "Should I plan a trip to Japan in May?")
+    assert asked.verdict is GroundingVerdict.NOT_SUPPORTED, asked.reasoning
+    assert "asked, not stated" in asked.reasoning
+    proposed = verify(
+        "Emily and James planned to meet at the station at 6",
+        "Emily: Should we meet at the station at 6? James: Sure, see you there.",
+    )
+    assert approvable(proposed), proposed.reasoning
+    hedged = verify("We might migrate to Postgres", "Should we migrate to Postgres?")
+    assert "asked, not stated" not in hedged.reasoning

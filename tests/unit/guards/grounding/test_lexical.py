@@ -304,6 +304,7 @@ def test_the_user_named_in_the_third_person_is_the_speaker_of_the_users_turns(
         ("The user uses Postgres", "Our competitor uses Postgres."),
         ("The user's birthday is May 3", "My dad's birthday is May 3."),
         ("Georgian lives in Berlin", "My sister lives in Berlin."),
+        ("The user's manager is Dana", "My manager's manager is Dana."),
     ],
 )
 def test_what_the_speaker_says_of_someone_of_theirs_is_not_said_of_the_speaker(
@@ -333,6 +334,144 @@ def test_a_claim_about_the_user_that_no_turn_of_the_users_speaks_of_is_not_suppo
     report = verify("The user is allergic to peanuts", turns)
     assert report.verdict is GroundingVerdict.NOT_SUPPORTED
     assert "attributed to a speaker who did not say it" in report.reasoning
+
+
+# --- memories that leave their owner out ("Prefers dark mode", "Name is Priya") --------
+
+
+@pytest.mark.parametrize(
+    ("claim", "said"),
+    [
+        ("Prefers dark mode", "I really prefer dark mode."),
+        ("Name is Priya", "My name is Priya."),
+        ("Works at Acme as a data engineer", "I work at Acme as a data engineer."),
+        ("Is planning a trip to Japan in May", "I'm planning a trip to Japan in May."),
+        ("Moved to Berlin in 2023", "I moved to Berlin in 2023."),
+        ("Favourite food is sushi", "My favourite food is sushi."),
+        ("Wife is vegetarian", "My wife is vegetarian, I eat anything."),
+        ("Sister lives in Berlin", "My sister lives in Berlin."),
+        ("Lives in Berlin", "My sister and I live in Berlin."),
+        ("Manager: Dana", "My manager is Dana."),
+        ("The user's daughter's name is Mia", "My daughter's name is Mia."),
+        ("Dana is vegetarian", "My wife Dana is vegetarian."),
+        ("Postgres is the main database", "Our team's main database is Postgres, I set it up."),
+        ("User prefers dark mode", "I prefer dark mode."),
+        ("User's manager: Dana", "My manager is Dana."),
+    ],
+)
+def test_a_memory_that_leaves_its_owner_out_is_grounded_by_the_owners_words(
+    claim: str, said: str
+) -> None:
+    report = verify(claim, _user_said(said), user_id="u42")
+    assert not grounding_blocks(report, CFG), report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "said"),
+    [
+        ("Prefers dark mode", "My husband prefers dark mode."),
+        ("Name is Priya", "My daughter's name is Priya."),  # verbatim "name is Priya"
+        ("Works at Acme as a data engineer", "My brother works at Acme as a data engineer."),
+        ("Is planning a trip to Japan in May", "My boss is planning a trip to Japan in May."),
+        (
+            "Lives in Berlin; moved from Munich in 2023",
+            "My parents live in Berlin; they moved from Munich in 2023.",
+        ),
+        ("Favourite food is sushi", "My son's favourite food is sushi."),
+        ("Manager: Dana", "My wife's manager is Dana."),
+        ("Has two kids", "My brother has two kids."),
+    ],
+)
+def test_a_memory_that_leaves_its_owner_out_is_not_said_of_someone_of_the_owners(
+    claim: str, said: str
+) -> None:
+    report = verify(claim, _user_said(said), user_id="u42")
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED, report.reasoning
+    assert "'(the user)' where the source says " in report.reasoning
+    tail = report.reasoning.split("where the source says")[-1]
+    assert "My" in tail or "they" in tail  # "my parents ...; they moved ..."
+
+
+@pytest.mark.parametrize(
+    ("claim", "said", "who"),
+    [
+        ("Is planning a trip to Japan in May", "He is planning a trip to Japan in May.", "He"),
+        ("The user lives in Berlin", "I love that city. She lives in Berlin.", "She"),
+        ("User's birthday is May 3", "Her birthday is May 3, I always forget it.", "Her"),
+        ("Name is Priya", "I met someone new. Her name is Priya.", "Her"),
+    ],
+)
+def test_what_the_speaker_says_of_a_third_person_is_not_said_of_the_speaker(
+    claim: str, said: str, who: str
+) -> None:
+    report = verify(claim, _user_said("I'm fine.", said), user_id="u42")
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED, report.reasoning
+    assert who in report.reasoning.split("where the source says")[-1]
+
+
+@pytest.mark.parametrize(
+    ("claim", "said"),
+    [
+        ("Lives in Berlin", "I told her I live in Berlin."),
+        ("Lives in Berlin", "I live in Berlin, she lives in Paris."),
+        ("Is married to Dana", "My wife Dana and I got married in 2019."),
+        ("The user lives in Berlin", "My wife and I live in Berlin; she loves it."),
+        ("Name is Priya", "He asked me and I said my name is Priya."),
+        ("Works at Acme", "They hired me last year, so I work at Acme now."),
+    ],
+)
+def test_a_third_person_beside_the_speaker_leaves_the_claim_the_speakers(
+    claim: str, said: str
+) -> None:
+    report = verify(claim, _user_said(said), user_id="u42")
+    assert not grounding_blocks(report, CFG), report.reasoning
+
+
+def test_a_subjectless_memory_no_turn_of_the_users_speaks_of_is_not_supported() -> None:
+    said = _user_said("Lots of people are allergic to peanuts, right?", "Peanuts are everywhere.")
+    report = verify("Is allergic to peanuts", said)
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED
+    assert "attributed to a speaker who did not say it" in report.reasoning
+    # a bare noun first may be the subject, not the owner's: the user's plain fact grounds it
+    fact = verify("Postgres is the main database", _user_said("The main database is Postgres."))
+    assert not grounding_blocks(fact, CFG), fact.reasoning
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        ["Postgres runs the ledger."],
+        ["Honestly, Postgres runs the ledger and my team loves it."],
+    ],
+)
+def test_a_first_word_the_evidence_writes_capitalised_is_a_subject_not_the_owners_verb(
+    said: list[str],
+) -> None:
+    report = verify("Postgres runs the ledger", _user_said(*said), user_id="u42")
+    assert report.verdict is GroundingVerdict.SUPPORTED, report.reasoning
+
+
+@pytest.mark.parametrize(
+    "claim",
+    ["The user is allergic to peanuts", "User is allergic to peanuts", "Is allergic to peanuts"],
+)
+def test_a_claim_about_the_user_only_a_document_says_of_others_is_not_supported(
+    claim: str,
+) -> None:
+    doc = SourceTurn(id="c", text="Many children are allergic to peanuts.", source="corpus")
+    report = verify(claim, [doc, *_user_said("I'm new here.")], user_id="u42")
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED, report.reasoning
+    assert "attributed to a speaker who did not say it" in report.reasoning
+    # a document in the first person, or the user's own words, still speak of the user
+    mine = SourceTurn(id="c", text="Allergy record: I am allergic to peanuts.", source="corpus")
+    ok = verify(claim, [mine, *_user_said("I'm new here.")], user_id="u42")
+    assert not grounding_blocks(ok, CFG), ok.reasoning
+
+
+def test_a_subjectless_claim_without_turns_of_the_users_is_read_as_before() -> None:
+    corpus = [SourceTurn(id="c", text="My brother works at Acme.", source="corpus")]
+    report = verify("Works at Acme", corpus)
+    assert "(the user)" not in report.reasoning
 
 
 def test_a_yes_to_a_question_about_the_user_is_the_users_own_word() -> None:

@@ -46,3 +46,25 @@ def test_no_rewrite_when_switched_off_or_not_partial() -> None:
     assert supported.rewritten_content is None
     refuted = verify("Georgian works at Google", MVP)
     assert refuted.verdict is GroundingVerdict.NOT_SUPPORTED and refuted.rewritten_content is None
+
+
+def test_a_listed_fact_the_evidence_has_nothing_of_is_dropped_whole() -> None:
+    """Memory layers list facts with semicolons: an unfounded one goes whole, not down to
+    a stray verb ("Lives in Berlin moved")."""
+    report = verify("Lives in Berlin; moved from Munich in 2023", "I live in Berlin now.")
+    assert report.verdict is GroundingVerdict.PARTIAL
+    assert report.rewritten_content == "Lives in Berlin"
+    # a listed fact the evidence has a word of is cut down as before, not dropped
+    kept = verify("Lives in Berlin; moved from Munich in 2023", "I live in Berlin. I moved.")
+    assert kept.rewritten_content is None or "moved" in kept.rewritten_content
+
+
+def test_no_rewrite_that_only_loses_punctuation() -> None:
+    """The phrases are joined with spaces: a rewrite that drops no word is no rewrite."""
+    report = verify("Manager: Dana", "My manager is Dana.")
+    assert report.rewritten_content is None
+
+
+def test_no_coordinator_is_left_dangling_where_a_listed_name_goes() -> None:
+    report = verify("Speaks French and German", "I speak French.")
+    assert report.rewritten_content == "Speaks French"
