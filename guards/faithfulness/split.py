@@ -66,6 +66,7 @@ _ABBREVIATIONS = frozenset(
 _END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s|$)|:[ \t]*(?=\n)|\n")
 _BULLET = re.compile(r"^\s*(?:[-*•–]|\d{1,3}[.)]|[a-z][.)])\s+")
 _SPACE = re.compile(r"\s+")
+_TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|")  # "|---|:--:|" under a header
 
 
 def _abbreviation_before(text: str, end: int) -> bool:
@@ -201,7 +202,10 @@ _INTERJECTED = re.compile(r"^[a-z]+\s?[,!:]\s+")  # "interesting, ...", "great !
 _LEAD_IN = re.compile(
     r"^(?:(?:based on|according to|per|from) (?:the|your|my|our) (?:sources?|context|"
     r"memories|memory|notes|records|documents?|data)\s*,\s*|(?:note|remember) that\s+|"
-    r"(?:also|additionally|moreover|furthermore|so|well|in fact|actually|basically)\s*,\s*)",
+    r"(?:also|additionally|moreover|furthermore|so|well|in fact|actually|basically)\s*,\s*|"
+    # a reminder presupposes what follows and asserts it: the rest is the claim
+    r"(?:as you (?:may |might )?(?:know|recall|remember)|if you (?:recall|remember)|"
+    r"as (?:mentioned|noted|discussed|stated)(?: (?:earlier|before|above))?)\s*,\s*)",
     re.IGNORECASE,
 )
 _WORDS = re.compile(r"[A-Za-z0-9][\w'’.-]*")
@@ -276,6 +280,8 @@ def classify(text: str) -> tuple[ClaimKind, str]:
 _CLAUSE_CUT = re.compile(
     r";\s+|,\s+(?=(?:and|but|while|whereas|although|though|yet|so)\s)|"
     r"\s+(?=(?:but|whereas|although)\s)|"
+    # a dash before a conjunction joins two clauses as ", and" does ("X — and Y")
+    r"(?:\s+-{1,2}\s+|\s*[–—]\s*)(?=(?:and|but|while|whereas|although|though|yet|so)\s)|"
     r",\s+(?=(?:i|we|you|he|she|they|i'[a-z]{1,2}|we'[a-z]{1,2}|you'[a-z]{1,2})\s)",
     re.IGNORECASE,
 )
@@ -351,7 +357,7 @@ def _clean(text: str) -> str:
     text = _BULLET.sub("", text)
     text = _CONJUNCTION_HEAD.sub("", text.strip())
     text = _LEAD_IN.sub("", text)
-    return _SPACE.sub(" ", text).strip(" ,;:-")
+    return _SPACE.sub(" ", text).strip(" ,;:-–—")
 
 
 def _without(text: str, cut: Sequence[tuple[int, int]]) -> str:
@@ -381,6 +387,11 @@ def split_answer(
     pieces: list[Piece] = []
     for s_start, s_end in split_sentences(text, markers, max_chars):
         sentence = _strip_markers(text[s_start:s_end], s_start, markers)
+        if _TABLE_RULE.match(text, s_end + 1) and sentence.startswith("|"):
+            # a table's header row names the columns below its rule; it states nothing
+            why = "a table's header row: it names columns"
+            pieces.append(Piece(_clean(sentence), s_start, s_end, ClaimKind.META, why))
+            continue
         body = _BULLET.sub("", sentence)
         head = _GREETING_HEAD.match(body)
         if head is not None and head.end() < len(body.rstrip(" .!")):

@@ -448,3 +448,29 @@ async def test_batches_score_like_single_answers(n: int) -> None:
     single = await scorer.score(answers[0])
     assert {s.faithfulness for s in batch} == {single.faithfulness}
     await scorer.aclose()
+
+
+BUDGET = [
+    {"id": "m2", "text": "Inbox3 ships on Monday.", "source": "corpus"},
+    {"id": "m3", "text": "The budget for Inbox3 is $2M.", "source": "corpus"},
+]
+
+
+async def test_a_fact_after_a_dash_and_a_conjunction_is_checked_on_its_own() -> None:
+    bad = await score(answer("Inbox3 ships on Monday — and the budget doubled to $4M.", BUDGET))
+    assert bad.risk is not RiskLevel.NONE
+    good = await score(answer("Inbox3 ships on Monday — and the budget is $2M.", BUDGET))
+    assert good.risk is RiskLevel.NONE
+
+
+async def test_a_table_header_is_not_an_unsupported_claim() -> None:
+    table = "| Item | Value |\n|---|---|\n| Budget | {} |"
+    assert (await score(answer(table.format("$2M"), BUDGET))).risk is RiskLevel.NONE
+    assert (await score(answer(table.format("$5M"), BUDGET))).risk is not RiskLevel.NONE
+
+
+async def test_a_reminder_lead_in_neither_hides_nor_spoils_the_fact() -> None:
+    assert (await score(answer("If you recall, the budget is $2M.", BUDGET))).risk is RiskLevel.NONE
+    assert (await score(answer("If you recall, the budget is $5M.", BUDGET))).risk is not (
+        RiskLevel.NONE
+    )

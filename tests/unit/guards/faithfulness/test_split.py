@@ -129,3 +129,43 @@ def test_markers_are_removed_from_the_claim_text() -> None:
 def test_input_is_bounded() -> None:
     pieces = split_answer("A fact. " * 10_000, max_chars=80)
     assert len(pieces) == 10
+
+
+def claims_of(answer: str) -> list[tuple[ClaimKind, str]]:
+    return [(p.kind, p.text) for p in split_answer(answer)]
+
+
+@pytest.mark.parametrize("dash", [" — ", "—", " – ", " - ", " -- "])
+def test_a_dash_before_a_conjunction_cuts_a_clause(dash: str) -> None:
+    answer = f"Inbox3 ships on Monday{dash}and the budget doubled to $4M."
+    assert claims_of(answer) == [
+        (ClaimKind.FACTUAL, "Inbox3 ships on Monday"),
+        (ClaimKind.FACTUAL, "the budget doubled to $4M."),
+    ]
+
+
+def test_a_dash_inside_a_word_or_without_a_conjunction_does_not_cut() -> None:
+    assert len(claims_of("The pre-and post-release checks found 3 bugs.")) == 1
+    assert len(claims_of("Inbox3 ships Monday — the budget is $2M.")) == 1
+
+
+def test_a_table_header_row_names_columns_and_its_rows_are_claims() -> None:
+    answer = "| Item | Value |\n|---|:---:|\n| Budget | $5M |"
+    got = claims_of(answer)
+    assert got[0] == (ClaimKind.META, "| Item | Value |")
+    assert got[-1] == (ClaimKind.FACTUAL, "| Budget | $5M |")
+    # a row without a rule under it is not a header
+    assert claims_of("| Budget | $5M |\n| Team | 4 |")[0][0] is ClaimKind.FACTUAL
+
+
+@pytest.mark.parametrize(
+    "lead", ["If you recall, ", "As you know, ", "As you may remember, ", "As mentioned earlier, "]
+)
+def test_a_reminder_lead_in_is_not_part_of_the_claim_it_asserts(lead: str) -> None:
+    assert claims_of(f"{lead}the budget is $5M.") == [(ClaimKind.FACTUAL, "the budget is $5M.")]
+
+
+def test_a_conditional_that_does_not_remind_keeps_its_condition() -> None:
+    assert claims_of("If the budget is $5M, the team has 9 engineers.") == [
+        (ClaimKind.FACTUAL, "If the budget is $5M, the team has 9 engineers.")
+    ]
