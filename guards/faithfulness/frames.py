@@ -34,7 +34,7 @@ import itertools
 import re
 from typing import NamedTuple
 
-__all__ = ["Framed", "framed_statement", "reason_given"]
+__all__ = ["Framed", "emotive_statement", "framed_statement", "reason_given"]
 
 
 class Framed(NamedTuple):
@@ -131,6 +131,28 @@ def framed_statement(sentence: str) -> Framed | None:
         if _is_clause(body[frame.end() : end], after_that):
             return Framed(frame.end(), end, " ".join(frame.group(0).split()).rstrip(" :,"))
     return None
+
+
+# "I love that ...", "I'm glad ...", "Sorry the ...", "It's great that ...": an emotive
+# factive presupposes its complement, so the complement is stated
+_EMOTIVE = re.compile(
+    r"^(?:(?:i|we)\s+(?:really\s+|truly\s+|just\s+|also\s+)?(?:love|like|hate|enjoy|"
+    r"appreciate)\s+that|(?:i'm|i\s+am|we're|we\s+are)\s+(?:so\s+|really\s+|very\s+)?"
+    r"(?:glad|happy|sorry|sad|pleased|thrilled|excited|relieved|surprised)(?:\s+that)?|"
+    r"(?:sorry|glad|happy)(?:\s+that)?|it's\s+(?:so\s+|really\s+)?(?:great|good|nice|sad|"
+    r"cool|awesome|wonderful|a\s+shame|a\s+pity)\s+that)\s+",
+    re.IGNORECASE,
+)
+
+
+def emotive_statement(sentence: str) -> Framed | None:
+    """The statement an emotive factive frames ("I love that Dana is the CTO", "Sorry the
+    launch slipped to Friday"), when what follows reads as a clause; or None."""
+    body = sentence.replace("’", "'")
+    frame = _EMOTIVE.match(body)
+    if frame is None or not _is_clause(body[frame.end() :], after_that=True):
+        return None
+    return Framed(frame.end(), len(body), " ".join(frame.group(0).split()))
 
 
 _MAYBE = re.compile(r"\b(?:might|may|could|would|probably|perhaps|maybe)\b", re.I)

@@ -31,7 +31,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from groundwire.guards.faithfulness.frames import Framed, framed_statement, reason_given
+from groundwire.guards.faithfulness.frames import (
+    Framed,
+    emotive_statement,
+    framed_statement,
+    reason_given,
+)
 from groundwire.topics.vocab import ClaimKind
 
 __all__ = ["Piece", "split_answer", "split_sentences"]
@@ -157,7 +162,7 @@ _INTERJECTION = re.compile(
 _META = re.compile(
     r"^(?:(?:here is|here's|here are|below is|below are|the following)\b.*:$|"
     r"(?:i|we) (?:do not|don't|did not|didn't|cannot|can't|could not|couldn't) "
-    r"(?:have|find|know|see|say|tell)\b|(?:i'?m|i am) not sure\b|"
+    r"(?:have|find|know|see|say|tell|help|answer|access)\b|(?:i'?m|i am) not sure\b|"
     r"(?:this is )?not found in (?:the )?(?:provided )?(?:sources|context)\b|"
     r"(?:the )?(?:provided )?(?:sources|context|memories) (?:do|does) not (?:say|mention|"
     r"contain|cover)\b|(?:to summari[sz]e|in summary|in short)\W*$|"
@@ -234,6 +239,11 @@ def classify(text: str) -> tuple[ClaimKind, str]:
         return ClaimKind.META, "no words"
     if low.endswith("?"):
         return ClaimKind.QUESTION, "a question asks; it asserts nothing"
+    emotive = emotive_statement(text.strip())
+    if emotive is not None:  # "I love that Dana is the CTO", "Sorry the launch slipped"
+        stated = text.strip()[emotive.start : emotive.end]
+        if _has_specific(stated) and classify(stated)[0] is ClaimKind.FACTUAL:
+            return ClaimKind.FACTUAL, f"a statement framed by {emotive.frame!r}"
     if _GREETING.match(bare) or _INTERJECTION.match(bare):
         word = bare.split(",")[0].split("!")[0][:40]
         return ClaimKind.GREETING, f"a greeting or pleasantry ({word!r})"
@@ -423,7 +433,13 @@ def split_answer(
                 pieces.append(Piece(clause, s_start, s_end, kind, why, False, c_start, c_end))
                 pieces.extend(_reason_claims(text, clause, kind, s_start, s_end, c_start, c_end))
                 continue
+            emotive = emotive_statement(clause) if why.startswith("a statement framed") else None
+            if emotive is not None:  # "I'm glad Inbox3 ships on Friday": the statement
+                clause = clause[emotive.start :]
             atomic = _atomic(clause, s_start, s_end, c_start, c_end)
+            said = f", framed by {emotive.frame!r}" if emotive is not None else ""
+            for piece in atomic if said else ():
+                piece.why += said
             for piece in atomic if frame else ():
                 piece.why += f", framed by {frame!r}"
                 if c_end == c_to:  # the frame's markers ("..., right? [2]") cite it too

@@ -169,3 +169,34 @@ def test_a_conditional_that_does_not_remind_keeps_its_condition() -> None:
     assert claims_of("If the budget is $5M, the team has 9 engineers.") == [
         (ClaimKind.FACTUAL, "If the budget is $5M, the team has 9 engineers.")
     ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "statement"),
+    [
+        ("I love that Dana is the CTO!", "Dana is the CTO!"),
+        ("Sorry the launch slipped to Friday.", "the launch slipped to Friday."),
+        ("I'm glad Inbox3 ships on Friday.", "Inbox3 ships on Friday."),
+        ("It's great that the budget is $2M.", "the budget is $2M."),
+    ],
+)
+def test_an_emotive_frame_over_a_specific_states_it(answer: str, statement: str) -> None:
+    [piece] = split_answer(answer)
+    assert (piece.kind, piece.text) == (ClaimKind.FACTUAL, statement)
+    assert "framed by" in piece.why
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind"),
+    [
+        ("I love that idea.", ClaimKind.OPINION),  # nothing specific, no clause
+        ("I love Paris.", ClaimKind.OPINION),
+        ("Sorry to hear that.", ClaimKind.GREETING),
+        ("Sorry I couldn't find Dana's file.", ClaimKind.GREETING),  # a refusal, not a fact
+        ("I can't help with that.", ClaimKind.META),
+    ],
+)
+def test_an_emotive_frame_over_nothing_checkable_stays_excluded(
+    answer: str, kind: ClaimKind
+) -> None:
+    assert [p.kind for p in split_answer(answer)] == [kind]
