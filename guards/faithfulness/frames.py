@@ -15,6 +15,10 @@ classes of English, not phrases taken from any data:
 * a label before a colon ("Note:", "Reminder:", "Fun fact:"): a heading, not an order;
 * a tag question after a statement (", right?", ", isn't it?", ", correct?"): it asks to
   confirm what the statement before it asserts.
+* a premise before a question ("Given that the budget is $5M, what should we cut?"):
+  the question rests on it (split.py reads it only when it names a specific);
+* an emotive factive ("I love that ...", "I'm glad ...", "Sorry the ...",
+  `emotive_statement`): it presupposes its complement.
 
 Advice and opinions are not checked, but the reason they give is a statement of its
 own: "Use the EU region, since the US region was deprecated in March", "I recommend
@@ -76,6 +80,11 @@ _TAG = re.compile(
     r"eh|huh|no\s+doubt)\s*\?\W*$",
     re.IGNORECASE,
 )
+# a premise before the question it grounds: "Given that X, ...?", "Since X, ...?"
+_PREMISE = re.compile(
+    r"^(given\s+that|now\s+that|seeing\s+that|since|because)\s+([^,?]{8,200}),\s+\S",
+    re.IGNORECASE,
+)
 _THAT = re.compile(r"\s+that\s+$", re.IGNORECASE)
 
 
@@ -118,6 +127,10 @@ def framed_statement(sentence: str) -> Framed | None:
         tag = _TAG.search(body)
         if tag is not None and _is_clause(body[: tag.start()], after_that=True):
             return Framed(0, tag.start(), tag.group(0).strip(" ,?"))
+        premise = _PREMISE.match(body)
+        if premise is not None and _is_clause(premise.group(2), after_that=True):
+            # "Given that the budget is $5M, what should we cut?": the premise is stated
+            return Framed(premise.start(2), premise.end(2), premise.group(1).lower())
         frames: tuple[re.Match[str] | None, ...] = (_QUESTION_FRAME.match(body),)
         end = len(body.rstrip("?!. "))
     else:

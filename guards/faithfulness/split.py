@@ -413,6 +413,10 @@ def split_answer(
             # "Did you know X?", "Note: X.", "Glad to help, X", "I'm not sure, but X":
             # X is what is read
             found = framed_statement(body) if kind in _MAY_FRAME else _after_lead(body)
+            if found is not None and found.frame in _PREMISES:
+                # a premise is read only when it names a specific: "Since you moved,
+                # have you settled in?" asks about the user, it reports nothing
+                found = found if _has_specific(body[found.start : found.end]) else None
             inner = _framed_span(text, body, found, c_from, s_end)
             if inner is not None:
                 c_from, c_to, frame = inner
@@ -471,6 +475,7 @@ def _reason_claims(
     return atomic
 
 
+_PREMISES = frozenset({"given that", "now that", "seeing that", "since", "because"})
 # Kinds a frame may hide a statement in ("Did you know ...?", "Note: ...").
 _MAY_FRAME = frozenset({ClaimKind.QUESTION, ClaimKind.ADVICE})
 # ... and kinds that may only lead a statement ("Glad to help, ...", "I'm not sure, but")

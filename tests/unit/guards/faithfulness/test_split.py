@@ -200,3 +200,28 @@ def test_an_emotive_frame_over_nothing_checkable_stays_excluded(
     answer: str, kind: ClaimKind
 ) -> None:
     assert [p.kind for p in split_answer(answer)] == [kind]
+
+
+@pytest.mark.parametrize(
+    ("answer", "statement"),
+    [
+        ("Given that the budget is $5M, what should we cut?", "the budget is $5M"),
+        ("Now that Inbox3 ships on Friday, are you ready?", "Inbox3 ships on Friday"),
+        ("Since Dana joined Acme in 2019, has the team grown?", "Dana joined Acme in 2019"),
+    ],
+)
+def test_a_premise_before_a_question_is_stated(answer: str, statement: str) -> None:
+    [piece] = split_answer(answer)
+    assert (piece.kind, piece.text) == (ClaimKind.FACTUAL, statement)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Since you moved, have you settled in?",  # nothing specific: about the user
+        "Since when is Dana the CTO?",  # no premise clause
+        "Because of Dana, did Inbox3 slip?",  # a phrase, not a clause
+    ],
+)
+def test_a_question_without_a_specific_premise_stays_a_question(answer: str) -> None:
+    assert [p.kind for p in split_answer(answer)] == [ClaimKind.QUESTION]
