@@ -436,6 +436,7 @@ def split_answer(
             if kind is not ClaimKind.FACTUAL:  # "I love Paris, I've been there twice"
                 pieces.append(Piece(clause, s_start, s_end, kind, why, False, c_start, c_end))
                 pieces.extend(_reason_claims(text, clause, kind, s_start, s_end, c_start, c_end))
+                pieces.extend(_apposition_claims(clause, kind, s_start, s_end, c_start, c_end))
                 continue
             emotive = emotive_statement(clause) if why.startswith("a statement framed") else None
             if emotive is not None:  # "I'm glad Inbox3 ships on Friday": the statement
@@ -450,6 +451,34 @@ def split_answer(
                     piece.clause_end = s_end
             pieces.extend(atomic)
     return pieces
+
+
+# "Dana, the CTO, ...": a name, then a noun phrase between commas that renames it
+_APPOSITION = re.compile(
+    r"(?<![\w'])([A-Z][\w'-]+(?: [A-Z][\w'-]+)?), ((?:the|our|your|their|its|his|her|a|an) "
+    r"[^,;:.!?]{2,60}?),"
+)
+
+
+def _apposition_claims(
+    clause: str, kind: ClaimKind, s_start: int, s_end: int, c_start: int, c_end: int
+) -> list[Piece]:
+    """What an apposition in advice or an opinion states about a name ("Ask Dana, the
+    CTO, about it" states "Dana is the CTO"), checked like any other claim."""
+    if kind not in (ClaimKind.ADVICE, ClaimKind.OPINION):
+        return []
+    out: list[Piece] = []
+    for m in _APPOSITION.finditer(clause):
+        name = m.group(1).split()
+        if len(name) > 1 and name[0].lower() in _IMPERATIVE | _SOFTENERS:
+            name = name[1:]  # "Ask Dana, the CTO, ...": the order is not the name
+        said = f"{' '.join(name)} is {m.group(2).strip()}"
+        if classify(said)[0] is not ClaimKind.FACTUAL:
+            continue
+        for piece in _atomic(said, s_start, s_end, c_start, c_end):
+            piece.why += f", an apposition in {kind.value}"
+            out.append(piece)
+    return out
 
 
 def _reason_claims(

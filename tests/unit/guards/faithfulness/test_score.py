@@ -474,3 +474,11 @@ async def test_a_reminder_lead_in_neither_hides_nor_spoils_the_fact() -> None:
     assert (await score(answer("If you recall, the budget is $5M.", BUDGET))).risk is not (
         RiskLevel.NONE
     )
+
+
+async def test_an_apposition_in_advice_is_checked() -> None:
+    ctx = [{"id": "m1", "text": "Dana is the head of design at Acme.", "source": "corpus"}]
+    bad = await score(answer("Ask Dana, the CTO, about the schedule.", ctx))
+    assert bad.risk is not RiskLevel.NONE
+    good = await score(answer("Ask Dana, the head of design at Acme, about it.", ctx))
+    assert good.risk is RiskLevel.NONE

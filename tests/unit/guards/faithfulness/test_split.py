@@ -225,3 +225,20 @@ def test_a_premise_before_a_question_is_stated(answer: str, statement: str) -> N
 )
 def test_a_question_without_a_specific_premise_stays_a_question(answer: str) -> None:
     assert [p.kind for p in split_answer(answer)] == [ClaimKind.QUESTION]
+
+
+def test_an_apposition_in_advice_is_a_claim_about_the_name() -> None:
+    pieces = split_answer("Ask Dana, the CTO, about the schedule.")
+    assert [(p.kind, p.text) for p in pieces] == [
+        (ClaimKind.ADVICE, "Ask Dana, the CTO, about the schedule."),
+        (ClaimKind.FACTUAL, "Dana is the CTO"),
+    ]
+    assert "apposition" in pieces[1].why
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["Ask Dana about the schedule.", "Please check the logs, the config, and the env."],
+)
+def test_advice_without_an_apposition_to_a_name_states_nothing(answer: str) -> None:
+    assert [p.kind for p in split_answer(answer)] == [ClaimKind.ADVICE]
