@@ -17,6 +17,8 @@ classes of English, not phrases taken from any data:
   confirm what the statement before it asserts.
 * a premise before a question ("Given that the budget is $5M, what should we cut?"):
   the question rests on it (split.py reads it only when it names a specific);
+* a "why" question about a third party ("Why did Inbox3 slip to Friday?"): it
+  presupposes what it asks the reason for (read only when it names a specific);
 * an emotive factive ("I love that ...", "I'm glad ...", "Sorry the ...",
   `emotive_statement`): it presupposes its complement.
 
@@ -85,6 +87,11 @@ _PREMISE = re.compile(
     r"^(given\s+that|now\s+that|seeing\s+that|since|because)\s+([^,?]{8,200}),\s+\S",
     re.IGNORECASE,
 )
+# "why" with an auxiliary, before a subject that is not the user or the speaker
+_WHY = re.compile(
+    r"^why\s+(?:did|does|do|is|are|was|were|has|have|had)\s+(?!(?:you|i|we|your|my|our)\b)",
+    re.IGNORECASE,
+)
 _THAT = re.compile(r"\s+that\s+$", re.IGNORECASE)
 
 
@@ -131,6 +138,10 @@ def framed_statement(sentence: str) -> Framed | None:
         if premise is not None and _is_clause(premise.group(2), after_that=True):
             # "Given that the budget is $5M, what should we cut?": the premise is stated
             return Framed(premise.start(2), premise.end(2), premise.group(1).lower())
+        why = _WHY.match(body)
+        if why is not None:
+            # "Why did Inbox3 slip to Friday?" presupposes that it did
+            return Framed(why.end(), len(body.rstrip("?!. ")), why.group(0).strip().lower())
         frames: tuple[re.Match[str] | None, ...] = (_QUESTION_FRAME.match(body),)
         end = len(body.rstrip("?!. "))
     else:

@@ -413,8 +413,8 @@ def split_answer(
             # "Did you know X?", "Note: X.", "Glad to help, X", "I'm not sure, but X":
             # X is what is read
             found = framed_statement(body) if kind in _MAY_FRAME else _after_lead(body)
-            if found is not None and found.frame in _PREMISES:
-                # a premise is read only when it names a specific: "Since you moved,
+            if found is not None and (found.frame in _PREMISES or found.frame.startswith("why")):
+                # a premise or a "why" is read only when it names a specific: "Since you moved,
                 # have you settled in?" asks about the user, it reports nothing
                 found = found if _has_specific(body[found.start : found.end]) else None
             inner = _framed_span(text, body, found, c_from, s_end)

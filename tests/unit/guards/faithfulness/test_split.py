@@ -242,3 +242,19 @@ def test_an_apposition_in_advice_is_a_claim_about_the_name() -> None:
 )
 def test_advice_without_an_apposition_to_a_name_states_nothing(answer: str) -> None:
     assert [p.kind for p in split_answer(answer)] == [ClaimKind.ADVICE]
+
+
+def test_a_why_question_about_a_named_third_party_presupposes_it() -> None:
+    [piece] = split_answer("Why did Inbox3 slip to Friday?")
+    assert (piece.kind, piece.text) == (ClaimKind.FACTUAL, "Inbox3 slip to Friday")
+    assert "framed by 'why did'" in piece.why
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["Why do you like Star Wars?", "Why is the sky blue?", "Why not use Redis?"],
+)
+def test_a_why_question_about_the_user_or_nothing_specific_stays_a_question(
+    answer: str,
+) -> None:
+    assert [p.kind for p in split_answer(answer)] == [ClaimKind.QUESTION]
