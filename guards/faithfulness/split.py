@@ -512,6 +512,10 @@ _MAY_LEAD = frozenset({ClaimKind.GREETING, ClaimKind.META})
 _AFTER_LEAD = re.compile(r"\s*(?:[,:;!]|\s[-–—]\s|[–—])\s*(?:(?:but|though|however|still)\b,?\s*)?")
 
 
+_THANKS_FOR = re.compile(r"(?:thanks|thank you)(?: so much| very much)? for\s+")
+_AMOUNT = re.compile(r"(?<!\w)[$€£]?\d")  # a number of its own, not a name's ("Inbox3")
+
+
 def _after_lead(body: str) -> Framed | None:
     """The statement after a pleasantry or a remark about the answer that leads its
     sentence ("Hope this helps: the budget is $5M", "I don't have the exact figure, but
@@ -521,6 +525,11 @@ def _after_lead(body: str) -> Framed | None:
     if lead is None:
         return None
     cut = _AFTER_LEAD.search(low, lead.end(), lead.end() + 60)
+    thanks = _THANKS_FOR.match(low)
+    if cut is None and thanks is not None and _AMOUNT.search(body, thanks.end()):
+        # "Thanks for approving the $5M budget": what one thanks for is presupposed
+        rest = body[thanks.end() :].rstrip(" .!")
+        return Framed(thanks.end(), thanks.end() + len(rest), body[: thanks.end()].strip())
     if cut is None:
         return None
     rest = body[cut.end() :].rstrip()

@@ -258,3 +258,18 @@ def test_a_why_question_about_the_user_or_nothing_specific_stays_a_question(
     answer: str,
 ) -> None:
     assert [p.kind for p in split_answer(answer)] == [ClaimKind.QUESTION]
+
+
+def test_thanks_for_something_with_a_number_presupposes_it() -> None:
+    pieces = split_answer("Thanks for approving the $5M budget.")
+    assert [(p.kind, p.text) for p in pieces] == [
+        (ClaimKind.GREETING, "Thanks for"),
+        (ClaimKind.FACTUAL, "approving the $5M budget"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "answer", ["Thanks for asking about Inbox3!", "Thank you for your question."]
+)
+def test_thanks_for_nothing_numbered_stays_a_pleasantry(answer: str) -> None:
+    assert [p.kind for p in split_answer(answer)] == [ClaimKind.GREETING]
