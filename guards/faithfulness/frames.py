@@ -19,6 +19,8 @@ classes of English, not phrases taken from any data:
   the question rests on it (split.py reads it only when it names a specific);
 * a "why" question about a third party ("Why did Inbox3 slip to Friday?"): it
   presupposes what it asks the reason for (read only when it names a specific);
+* a negative yes/no question about a third party ("Doesn't Inbox3 ship on Friday?"):
+  it leans on the positive statement (read only when it names a specific);
 * an emotive factive ("I love that ...", "I'm glad ...", "Sorry the ...",
   `emotive_statement`): it presupposes its complement.
 
@@ -92,6 +94,12 @@ _WHY = re.compile(
     r"^why\s+(?:did|does|do|is|are|was|were|has|have|had)\s+(?!(?:you|i|we|your|my|our)\b)",
     re.IGNORECASE,
 )
+# a negative yes/no question leans on its positive: "Doesn't Inbox3 ship on Friday?"
+_NEGATIVE = re.compile(
+    r"^(?:isn't|aren't|wasn't|weren't|doesn't|don't|didn't|hasn't|haven't|hadn't|won't)\s+"
+    r"(?!(?:you|i|we|it|that|this|there)\b)",
+    re.IGNORECASE,
+)
 _THAT = re.compile(r"\s+that\s+$", re.IGNORECASE)
 
 
@@ -138,7 +146,7 @@ def framed_statement(sentence: str) -> Framed | None:
         if premise is not None and _is_clause(premise.group(2), after_that=True):
             # "Given that the budget is $5M, what should we cut?": the premise is stated
             return Framed(premise.start(2), premise.end(2), premise.group(1).lower())
-        why = _WHY.match(body)
+        why = _WHY.match(body) or _NEGATIVE.match(body)
         if why is not None:
             # "Why did Inbox3 slip to Friday?" presupposes that it did
             return Framed(why.end(), len(body.rstrip("?!. ")), why.group(0).strip().lower())

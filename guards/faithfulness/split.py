@@ -413,7 +413,9 @@ def split_answer(
             # "Did you know X?", "Note: X.", "Glad to help, X", "I'm not sure, but X":
             # X is what is read
             found = framed_statement(body) if kind in _MAY_FRAME else _after_lead(body)
-            if found is not None and (found.frame in _PREMISES or found.frame.startswith("why")):
+            if found is not None and (
+                found.frame in _PREMISES or found.frame.startswith("why") or "n't" in found.frame
+            ):
                 # a premise or a "why" is read only when it names a specific: "Since you moved,
                 # have you settled in?" asks about the user, it reports nothing
                 found = found if _has_specific(body[found.start : found.end]) else None
@@ -427,6 +429,8 @@ def split_answer(
                 kind = ClaimKind.FACTUAL
         if kind in _WHOLE_SENTENCE:  # a question, a greeting, a remark about the answer
             pieces.append(Piece(_clean(sentence), s_start, s_end, kind, why, False, s_start, s_end))
+            if kind is ClaimKind.GREETING:  # "Feel free to ping Dana, our CTO."
+                pieces.extend(_apposition_claims(body, kind, s_start, s_end, s_start, s_end))
             continue
         for c_start, c_end in _clauses(text, c_from, c_to):
             clause = _clean(_strip_markers(text[c_start:c_end], c_start, markers))
@@ -456,7 +460,7 @@ def split_answer(
 # "Dana, the CTO, ...": a name, then a noun phrase between commas that renames it
 _APPOSITION = re.compile(
     r"(?<![\w'])([A-Z][\w'-]+(?: [A-Z][\w'-]+)?), ((?:the|our|your|their|its|his|her|a|an) "
-    r"[^,;:.!?]{2,60}?),"
+    r"[^,;:.!?]{2,60}?)(?:,|[.!]*\s*$)"
 )
 
 
@@ -465,7 +469,7 @@ def _apposition_claims(
 ) -> list[Piece]:
     """What an apposition in advice or an opinion states about a name ("Ask Dana, the
     CTO, about it" states "Dana is the CTO"), checked like any other claim."""
-    if kind not in (ClaimKind.ADVICE, ClaimKind.OPINION):
+    if kind not in (ClaimKind.ADVICE, ClaimKind.OPINION, ClaimKind.GREETING):
         return []
     out: list[Piece] = []
     for m in _APPOSITION.finditer(clause):

@@ -273,3 +273,24 @@ def test_thanks_for_something_with_a_number_presupposes_it() -> None:
 )
 def test_thanks_for_nothing_numbered_stays_a_pleasantry(answer: str) -> None:
     assert [p.kind for p in split_answer(answer)] == [ClaimKind.GREETING]
+
+
+def test_a_negative_question_about_a_named_third_party_leans_on_its_statement() -> None:
+    [piece] = split_answer("Doesn't Inbox3 ship on Friday?")
+    assert (piece.kind, piece.text) == (ClaimKind.FACTUAL, "Inbox3 ship on Friday")
+
+
+@pytest.mark.parametrize(
+    "answer", ["Isn't that amazing?", "Don't you love Paris?", "Isn't it great?"]
+)
+def test_a_negative_question_about_the_user_or_nothing_stays_a_question(answer: str) -> None:
+    assert [p.kind for p in split_answer(answer)] == [ClaimKind.QUESTION]
+
+
+def test_an_apposition_in_a_pleasantry_or_at_the_end_is_a_claim() -> None:
+    pieces = split_answer("Feel free to ping Dana, our CTO.")
+    assert [(p.kind, p.text) for p in pieces] == [
+        (ClaimKind.GREETING, "Feel free to ping Dana, our CTO."),
+        (ClaimKind.FACTUAL, "Dana is our CTO"),
+    ]
+    assert [p.kind for p in split_answer("Feel free to ask.")] == [ClaimKind.GREETING]
