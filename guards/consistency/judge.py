@@ -28,7 +28,10 @@
   skip the word-set antonym test, so a converse ("slower than Postgres" / "Postgres is
   faster than") is left to the grounding rules, which read it as agreement; one that
   only hedges, plans or conditions what the other states is distinct (never merged
-  into it); the same object, or the same statement in other
+  into it); one statement of "X" and of "X's Y" ("The user is a nurse" / "The user's
+  sister is a nurse") is a contradiction (a misattribution), distinct when other words
+  differ too; two texts that each have a content word the other lacks ("has a dog" /
+  "has a cat") are distinct; the same object, or the same statement in other
   words, is equivalent; anything mixed stays distinct (no automatic merge on doubt).
 
 `LlmJudge` (guards/consistency/llm_judge.py) asks a model the same question; a call that
@@ -125,6 +128,13 @@ def _read_against(a: str, b: str) -> tuple[str | None, bool]:
     return None, bool(analysis.unasserted)
 
 
+def _unmatched(a: str, b: str) -> list[str]:
+    """The content words of `a` the grounding verifier finds nowhere in `b` (a negation
+    word aside: "cannot" / "is unable to" are compared above)."""
+    turn = SourceTurn(id="other", text=b, source="corpus")
+    return [w for w in analyze(a, [turn], set()).missing_words if w not in _NEGATIONS]
+
+
 def conflicting_text(a: str, b: str) -> str | None:
     """Why two similar texts say opposite things, or None."""
     return _conflict(a, b)[0]
@@ -193,7 +203,31 @@ def _structural(cluster: Cluster, cfg: ConsistencyConfig) -> Judgement:
     )
 
 
+def _possessor_shift(a: str, b: str) -> tuple[str, bool] | None:
+    """One text says of "X's Y" what the other says of "X" ("The user's sister is a nurse"
+    / "The user is a nurse"): the possessive, and whether the rest of the words agree
+    (the same statement about two people), or None."""
+    for x, y in ((a, b), (b, a)):
+        tx = _WORD.findall(x.casefold().replace("\u2019", "'"))
+        ty = _WORD.findall(y.casefold().replace("\u2019", "'"))
+        for i, t in enumerate(tx[:-1]):
+            if t.endswith("'s") and t not in ty and t[:-2] in ty:
+                rest = {*tx[:i], t[:-2], *tx[i + 2 :]}
+                return f"{t} {tx[i + 1]}", rest == set(ty)
+    return None
+
+
 def _pair(a: MemoryRecord, b: MemoryRecord) -> tuple[ConsistencyVerdict, str]:
+    shift = _possessor_shift(a.content, b.content)
+    if shift is not None:
+        whom, same_rest = shift
+        if same_rest:
+            # a misattribution (the user / the user's sister): a person decides whose it is
+            return (
+                ConsistencyVerdict.CONTRADICTION,
+                f"the same statement about {whom!r} and its owner",
+            )
+        return ConsistencyVerdict.DISTINCT, f"about {whom!r} on one side only"
     sa, sb = subject_key(a.subject), subject_key(b.subject)
     if sa and sb and sa != sb:
         return ConsistencyVerdict.DISTINCT, f"different subjects: {a.subject} / {b.subject}"
@@ -211,6 +245,10 @@ def _pair(a: MemoryRecord, b: MemoryRecord) -> tuple[ConsistencyVerdict, str]:
     oa, ob = object_key(a.object), object_key(b.object)
     if oa and ob and oa != ob:
         return ConsistencyVerdict.DISTINCT, f"different objects: {a.object} / {b.object}"
+    only_a, only_b = _unmatched(a.content, b.content), _unmatched(b.content, a.content)
+    if only_a and only_b:
+        # "has a dog" / "has a cat": each says something the other does not; never merged
+        return ConsistencyVerdict.DISTINCT, f"words on both sides only: {only_a[0]} / {only_b[0]}"
     if a.predicate and b.predicate and predicate_key(a.predicate) != predicate_key(b.predicate):
         return ConsistencyVerdict.EQUIVALENT, (
             f"the same statement under two predicates: {a.predicate} / {b.predicate}"

@@ -516,3 +516,53 @@ def test_a_number_on_one_side_only_is_never_merged(a: str, b: str) -> None:
     judgement = rule_verdict(cluster, CFG)
     assert judgement.verdict is ConsistencyVerdict.DISTINCT
     assert "a number on one side only" in judgement.reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        # the same statement of the user and of the user's sister: a misattribution
+        ("The user's sister is a nurse", "The user is a nurse", ConsistencyVerdict.CONTRADICTION),
+        (
+            "The user is allergic to cats",
+            "The user's sister is allergic to cats",
+            ConsistencyVerdict.CONTRADICTION,
+        ),
+        (
+            "The user's brother lives in Paris",
+            "The user lives in Paris",
+            ConsistencyVerdict.CONTRADICTION,
+        ),
+        # about the sister, something else: two facts
+        ("The user's sister is a nurse", "The user is a teacher", ConsistencyVerdict.DISTINCT),
+        # each with a word the other lacks: never merged
+        ("The user has a dog", "The user has a cat", ConsistencyVerdict.DISTINCT),
+        (
+            "The user's favourite colour is blue",
+            "The user's favourite colour is green",
+            ConsistencyVerdict.DISTINCT,
+        ),
+        # still the same statement
+        (
+            "The user's sister is a nurse",
+            "The user's sister works as a nurse",
+            ConsistencyVerdict.EQUIVALENT,
+        ),
+        (
+            "The user cannot eat gluten",
+            "The user is unable to eat gluten",
+            ConsistencyVerdict.EQUIVALENT,
+        ),
+        (
+            "The user's dog is named Max",
+            "The user's dog is named Max.",
+            ConsistencyVerdict.EQUIVALENT,
+        ),
+    ],
+)
+def test_whose_fact_and_what_each_adds(a: str, b: str, expected: ConsistencyVerdict) -> None:
+    """A possessor on one side only, and a word on each side only, are never merged."""
+    for pair in ((a, b), (b, a)):
+        members = (memory("a", pair[0]), memory("b", pair[1]))
+        judgement = rule_verdict(Cluster(members, frozenset({ConsistencySignal.SEMANTIC})), CFG)
+        assert judgement.verdict is expected, judgement.reason
