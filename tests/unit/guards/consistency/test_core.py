@@ -566,3 +566,27 @@ def test_whose_fact_and_what_each_adds(a: str, b: str, expected: ConsistencyVerd
         members = (memory("a", pair[0]), memory("b", pair[1]))
         judgement = rule_verdict(Cluster(members, frozenset({ConsistencySignal.SEMANTIC})), CFG)
         assert judgement.verdict is expected, judgement.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "triple"),
+    [
+        ("The user no longer likes jazz", None),
+        ("The user no longer works at Google", None),
+        ("Nobody uses Redis", None),
+        ("The user still lives in Munich", ("The user", "lives_in", "Munich")),
+        ("Georgian also likes tea", ("Georgian", "likes", "tea")),
+        ("Noel lives in Paris", ("Noel", "lives_in", "Paris")),
+    ],
+)
+def test_a_denied_verb_has_no_triple_and_an_adverb_is_no_subject(
+    text: str, triple: tuple[str, str, str] | None
+) -> None:
+    assert extract_from_text(text) == triple
+
+
+def test_no_longer_against_the_statement_is_a_contradiction() -> None:
+    """Not "different subjects" ("The user" / "The user no longer")."""
+    members = (memory("a", "The user likes jazz"), memory("b", "The user no longer likes jazz"))
+    judgement = rule_verdict(Cluster(members, frozenset({ConsistencySignal.SEMANTIC})), CFG)
+    assert judgement.verdict is ConsistencyVerdict.CONTRADICTION, judgement.reason
