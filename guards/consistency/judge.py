@@ -31,7 +31,9 @@
   into it); one statement of "X" and of "X's Y" ("The user is a nurse" / "The user's
   sister is a nurse") is a contradiction (a misattribution), distinct when other words
   differ too; two texts that each have a content word the other lacks ("has a dog" /
-  "has a cat") are distinct; the same object, or the same statement in other
+  "has a cat") are distinct; a contradiction between memories more than the drift
+  apart is an evolution when the later one says it changed ("now", "no longer", "new",
+  "moved"); the same object, or the same statement in other
   words, is equivalent; anything mixed stays distinct (no automatic merge on doubt).
 
 `LlmJudge` (guards/consistency/llm_judge.py) asks a model the same question; a call that
@@ -65,6 +67,25 @@ _WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _NEGATIONS = frozenset({"not", "no", "never", "none", "cannot", "without", "nobody", "nothing"})
 _MAX_PAIRS = 200  # pairs compared per semantic cluster (bounded work)
 _MAX_DIFF = 12  # words per side compared as antonyms
+# Words by which a later memory says the fact changed ("now", "no longer", "moved").
+_CHANGE = frozenset(
+    {
+        "now",
+        "longer",
+        "anymore",
+        "moved",
+        "switched",
+        "changed",
+        "became",
+        "become",
+        "new",
+        "since",
+        "stopped",
+        "started",
+        "recently",
+        "nowadays",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +238,25 @@ def _possessor_shift(a: str, b: str) -> tuple[str, bool] | None:
     return None
 
 
-def _pair(a: MemoryRecord, b: MemoryRecord) -> tuple[ConsistencyVerdict, str]:
+def _changed(a: MemoryRecord, b: MemoryRecord, drift: timedelta) -> str | None:
+    """Why two conflicting memories read as one fact that changed, or None: they lie more
+    than the drift apart and the later one says it changed ("The user now has 3
+    children", "no longer likes jazz"); without such a word they stay a contradiction
+    (a later hallucination must not silently supersede what was true)."""
+    early, late = sorted((a, b), key=lambda m: (m.valid_from, m.memory_id))
+    if late.valid_from - early.valid_from <= drift:
+        return None
+    marker = sorted((_words(late.content) - _words(early.content)) & _CHANGE)
+    if not marker:
+        return None
+    return (
+        f"changed after {_days(late.valid_from - early.valid_from)} (the later says {marker[0]!r})"
+    )
+
+
+def _pair(
+    a: MemoryRecord, b: MemoryRecord, drift: timedelta | None = None
+) -> tuple[ConsistencyVerdict, str]:
     shift = _possessor_shift(a.content, b.content)
     if shift is not None:
         whom, same_rest = shift
@@ -233,6 +272,9 @@ def _pair(a: MemoryRecord, b: MemoryRecord) -> tuple[ConsistencyVerdict, str]:
         return ConsistencyVerdict.DISTINCT, f"different subjects: {a.subject} / {b.subject}"
     why, weaker = _conflict(a.content, b.content)
     if why is not None:
+        changed = _changed(a, b, drift) if drift is not None else None
+        if changed is not None:
+            return ConsistencyVerdict.TEMPORAL_EVOLUTION, f"{why}; {changed}"
         return ConsistencyVerdict.CONTRADICTION, why
     if weaker:
         why = "one only hedges, plans or conditions what the other states"
@@ -256,16 +298,19 @@ def _pair(a: MemoryRecord, b: MemoryRecord) -> tuple[ConsistencyVerdict, str]:
     return ConsistencyVerdict.EQUIVALENT, "the same statement in other words"
 
 
-def _semantic(cluster: Cluster) -> Judgement:
+def _semantic(cluster: Cluster, cfg: ConsistencyConfig) -> Judgement:
+    drift = timedelta(days=cfg.signals.temporal_drift_days)
     verdicts: list[tuple[ConsistencyVerdict, str]] = [
-        _pair(a, b) for a, b in islice(combinations(cluster.members, 2), _MAX_PAIRS)
+        _pair(a, b, drift) for a, b in islice(combinations(cluster.members, 2), _MAX_PAIRS)
     ]
     for verdict, why in verdicts:
         if verdict is ConsistencyVerdict.CONTRADICTION:
             return Judgement(verdict, why)
+    if all(v is ConsistencyVerdict.TEMPORAL_EVOLUTION for v, _ in verdicts):
+        return Judgement(ConsistencyVerdict.TEMPORAL_EVOLUTION, verdicts[0][1])
     if all(v is ConsistencyVerdict.EQUIVALENT for v, _ in verdicts):
         return Judgement(ConsistencyVerdict.EQUIVALENT, verdicts[0][1])
-    distinct = next(why for v, why in verdicts if v is ConsistencyVerdict.DISTINCT)
+    distinct = next(why for v, why in verdicts if v is not ConsistencyVerdict.EQUIVALENT)
     return Judgement(ConsistencyVerdict.DISTINCT, distinct)
 
 
@@ -273,7 +318,7 @@ def rule_verdict(cluster: Cluster, cfg: ConsistencyConfig) -> Judgement:
     """The offline judge's verdict for one cluster (rules in the module docstring)."""
     if cluster.structural:
         return _structural(cluster, cfg)
-    return _semantic(cluster)
+    return _semantic(cluster, cfg)
 
 
 class RuleJudge:

@@ -590,3 +590,49 @@ def test_no_longer_against_the_statement_is_a_contradiction() -> None:
     members = (memory("a", "The user likes jazz"), memory("b", "The user no longer likes jazz"))
     judgement = rule_verdict(Cluster(members, frozenset({ConsistencySignal.SEMANTIC})), CFG)
     assert judgement.verdict is ConsistencyVerdict.CONTRADICTION, judgement.reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "created", "expected"),
+    [
+        # the later one says it changed, years later: an evolution
+        (
+            "The user has 2 children",
+            "The user now has 3 children",
+            ("2020-01-01", "2024-01-01"),
+            ConsistencyVerdict.TEMPORAL_EVOLUTION,
+        ),
+        (
+            "The user likes jazz",
+            "The user no longer likes jazz",
+            ("2022-01-01", "2025-01-01"),
+            ConsistencyVerdict.TEMPORAL_EVOLUTION,
+        ),
+        # within the drift, it is still a contradiction
+        (
+            "The user likes jazz",
+            "The user no longer likes jazz",
+            ("2025-01-01", "2025-01-05"),
+            ConsistencyVerdict.CONTRADICTION,
+        ),
+        # years apart but nothing says it changed; or the earlier says "now"
+        (
+            "The user was born in 1990",
+            "The user was born in 1992",
+            ("2020-01-01", "2024-01-01"),
+            ConsistencyVerdict.CONTRADICTION,
+        ),
+        (
+            "The user now has 3 children",
+            "The user has 2 children",
+            ("2020-01-01", "2024-01-01"),
+            ConsistencyVerdict.CONTRADICTION,
+        ),
+    ],
+)
+def test_a_semantic_conflict_the_later_one_calls_a_change(
+    a: str, b: str, created: tuple[str, str], expected: ConsistencyVerdict
+) -> None:
+    members = (memory("a", a, created=created[0]), memory("b", b, created=created[1]))
+    judgement = rule_verdict(Cluster(members, frozenset({ConsistencySignal.SEMANTIC})), CFG)
+    assert judgement.verdict is expected, judgement.reason
