@@ -15,9 +15,13 @@
   (likes, uses) can hold together: distinct; for a stateful predicate, values more than
   `temporal_drift_days` apart are an evolution, and two values within the drift are a
   contradiction (a one-day switch from Supabase to Neon may be a migration or a
-  hallucination: a person decides);
+  hallucination: a person decides); an object that is another with words added at its
+  end ("Munich" / "Munich, Germany") is the same value, more precise: no contradiction,
+  and a cluster of only such values is distinct;
 * a semantic cluster (similar text, other subject or predicate): two memories about
-  different subjects are distinct; opposite wording (a number against another number,
+  different subjects are distinct; likes and dislikes of one object contradict; an
+  antonym under a negation ("does not like" / "dislikes") agrees; opposite wording (a
+  number against another number,
   a negation on one side, WordNet antonyms; and, read by the offline grounding
   verifier's rules in both directions, a swapped name or frequency, swapped roles, a
   negative implicative such as "failed to", a statement the other only asks about) is a
@@ -67,6 +71,7 @@ _WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _NEGATIONS = frozenset({"not", "no", "never", "none", "cannot", "without", "nobody", "nothing"})
 _MAX_PAIRS = 200  # pairs compared per semantic cluster (bounded work)
 _MAX_DIFF = 12  # words per side compared as antonyms
+_OPPOSED = ({"likes", "dislikes"},)  # predicates that deny each other of one object
 # Words by which a later memory says the fact changed ("now", "no longer", "moved").
 _CHANGE = frozenset(
     {
@@ -175,7 +180,14 @@ def _conflict(a: str, b: str) -> tuple[str | None, bool]:
         # "cannot reach" / "is unable to reach": a negative implicative denies as well
         (not neg_a and _implicative(a) and neg_b) or (not neg_b and _implicative(b) and neg_a)
     ):
-        return "a negation on one side", False
+        negated = only_b if neg_b - neg_a else only_a
+        plain = only_a if negated is only_b else only_b
+        # "dislikes coffee" / "does not like coffee": the antonym is the negation
+        if not any(
+            antonymous(x, y) for x in sorted(plain)[:_MAX_DIFF] for y in sorted(negated)[:_MAX_DIFF]
+        ):
+            return "a negation on one side", False
+        return None, False
     # two comparatives ("than" on both sides) may be converses ("slower than Postgres" /
     # "Postgres is faster than"): the grounding rules below read which side is which
     if not ("than" in wa and "than" in wb):
@@ -189,6 +201,14 @@ def _conflict(a: str, b: str) -> tuple[str | None, bool]:
         return why, False
     why, weaker_a = _read_against(b, a)
     return why, weaker_a or weaker_b
+
+
+def _refines(a: str, b: str) -> bool:
+    """One object is the other with words added at its end ("Munich" / "Munich, Germany",
+    "Acme" / "Acme Corp"): the same value, one of them more precise."""
+    wa, wb = object_key(a).split(), object_key(b).split()
+    short, long = sorted((wa, wb), key=len)
+    return bool(short) and len(short) < len(long) and long[: len(short)] == short
 
 
 def _structural(cluster: Cluster, cfg: ConsistencyConfig) -> Judgement:
@@ -208,6 +228,8 @@ def _structural(cluster: Cluster, cfg: ConsistencyConfig) -> Judgement:
     # In time order, two values within the drift anywhere means two neighbours within it
     # (the value changes somewhere between them, closer in time): neighbours suffice.
     for a, b in pairwise(sorted(members, key=lambda m: (m.valid_from, m.memory_id))):
+        if _refines(a.object, b.object):
+            continue  # "Munich" / "Munich, Germany": one value, more precisely
         if object_key(a.object) != object_key(b.object) and b.valid_from - a.valid_from <= drift:
             gap = _days(b.valid_from - a.valid_from)
             drift_days = cfg.signals.temporal_drift_days
@@ -217,6 +239,13 @@ def _structural(cluster: Cluster, cfg: ConsistencyConfig) -> Judgement:
                 f"(drift {drift_days:g} days)",
             )
     ordered = sorted(members, key=lambda m: (m.valid_from, m.memory_id))
+    if all(_refines(a.object, b.object) for a, b in combinations(members, 2)):
+        # never merged (the precise value could be lost) nor superseded (nothing changed)
+        return Judgement(
+            ConsistencyVerdict.DISTINCT,
+            f"{predicate}: one value, more precise in one: "
+            + " / ".join(sorted({m.object for m in members})),
+        )
     return Judgement(
         ConsistencyVerdict.TEMPORAL_EVOLUTION,
         f"{predicate} changed: "
@@ -268,6 +297,9 @@ def _pair(
             )
         return ConsistencyVerdict.DISTINCT, f"about {whom!r} on one side only"
     sa, sb = subject_key(a.subject), subject_key(b.subject)
+    pa, pb = predicate_key(a.predicate), predicate_key(b.predicate)
+    if sa == sb and object_key(a.object) == object_key(b.object) and {pa, pb} in _OPPOSED:
+        return ConsistencyVerdict.CONTRADICTION, f"{a.predicate} / {b.predicate} {a.object}"
     if sa and sb and sa != sb:
         return ConsistencyVerdict.DISTINCT, f"different subjects: {a.subject} / {b.subject}"
     why, weaker = _conflict(a.content, b.content)

@@ -636,3 +636,37 @@ def test_a_semantic_conflict_the_later_one_calls_a_change(
     members = (memory("a", a, created=created[0]), memory("b", b, created=created[1]))
     judgement = rule_verdict(Cluster(members, frozenset({ConsistencySignal.SEMANTIC})), CFG)
     assert judgement.verdict is expected, judgement.reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        # an antonym under a negation says the same
+        ("The user dislikes coffee", "The user does not like coffee", None),
+        ("The deploy is not slow", "The deploy is fast", None),
+        # a negation alone still denies
+        ("The user likes coffee", "The user does not like coffee", "a negation on one side"),
+    ],
+)
+def test_an_antonym_under_a_negation_agrees(a: str, b: str, expected: str | None) -> None:
+    assert conflicting_text(a, b) == expected
+    assert conflicting_text(b, a) == expected
+
+
+def test_likes_against_dislikes_of_one_object_is_a_contradiction() -> None:
+    members = (memory("a", "Georgian enjoys hiking"), memory("b", "Georgian hates hiking"))
+    judgement = rule_verdict(Cluster(members, frozenset({ConsistencySignal.SEMANTIC})), CFG)
+    assert judgement.verdict is ConsistencyVerdict.CONTRADICTION, judgement.reason
+
+
+def test_a_more_precise_value_is_neither_a_contradiction_nor_a_merge() -> None:
+    same = [
+        memory("a", "Georgian lives in Munich", created="2026-04-01"),
+        memory("b", "Georgian lives in Munich, Germany", created="2026-04-02"),
+    ]
+    (cluster,) = find_clusters(same, CFG, SemanticIndex(CFG))
+    assert rule_verdict(cluster, CFG).verdict is ConsistencyVerdict.DISTINCT
+    # a third value within the drift is still a contradiction
+    other = [*same, memory("c", "Georgian lives in Berlin", created="2026-04-03")]
+    (cluster,) = find_clusters(other, CFG, SemanticIndex(CFG))
+    assert rule_verdict(cluster, CFG).verdict is ConsistencyVerdict.CONTRADICTION
