@@ -20,7 +20,9 @@
   and a cluster of only such values is distinct;
 * a semantic cluster (similar text, other subject or predicate): two memories about
   different subjects are distinct; likes and dislikes of one object contradict; an
-  antonym under a negation ("does not like" / "dislikes") agrees; opposite wording (a
+  antonym under a negation ("does not like" / "dislikes") agrees; objects that choose
+  one thing over another the other way round ("email over calls" / "calls over
+  email") contradict; opposite wording (a
   number against another number,
   a negation on one side, WordNet antonyms; and, read by the offline grounding
   verifier's rules in both directions, a swapped name or frequency, swapped roles, a
@@ -283,6 +285,16 @@ def _changed(a: MemoryRecord, b: MemoryRecord, drift: timedelta) -> str | None:
     )
 
 
+def _reversed_choice(a: str, b: str) -> str | None:
+    """Two objects that prefer one thing over another the other way round ("email over
+    phone calls" / "phone calls over email"), or None."""
+    for link in (" over ", " rather than ", " instead of ", " to "):
+        pa, pb = a.split(link), b.split(link)
+        if len(pa) == 2 and len(pb) == 2 and pa == pb[::-1] and pa[0] != pa[1]:
+            return f"the preference reversed: {a} / {b}"
+    return None
+
+
 def _pair(
     a: MemoryRecord, b: MemoryRecord, drift: timedelta | None = None
 ) -> tuple[ConsistencyVerdict, str]:
@@ -317,6 +329,9 @@ def _pair(
         # the number could be lost with the memory that is not kept
         return ConsistencyVerdict.DISTINCT, f"a number on one side only: {one_sided}"
     oa, ob = object_key(a.object), object_key(b.object)
+    reversed_choice = _reversed_choice(oa, ob)
+    if reversed_choice is not None:
+        return ConsistencyVerdict.CONTRADICTION, reversed_choice
     if oa and ob and oa != ob:
         return ConsistencyVerdict.DISTINCT, f"different objects: {a.object} / {b.object}"
     only_a, only_b = _unmatched(a.content, b.content), _unmatched(b.content, a.content)

@@ -670,3 +670,21 @@ def test_a_more_precise_value_is_neither_a_contradiction_nor_a_merge() -> None:
     other = [*same, memory("c", "Georgian lives in Berlin", created="2026-04-03")]
     (cluster,) = find_clusters(other, CFG, SemanticIndex(CFG))
     assert rule_verdict(cluster, CFG).verdict is ConsistencyVerdict.CONTRADICTION
+
+
+def test_a_preference_reversed_is_found_and_judged_a_contradiction() -> None:
+    """Same subject and a predicate that holds several values: no structural cluster, so
+    the semantic signal pairs them; "likes sushi" / "likes pizza" stay apart."""
+    pair = [
+        memory("a", "Georgian prefers email over phone calls"),
+        memory("b", "Georgian prefers phone calls over email"),
+    ]
+    (cluster,) = find_clusters(pair, CFG, SemanticIndex(CFG))
+    assert cluster.signals == {ConsistencySignal.SEMANTIC}
+    assert rule_verdict(cluster, CFG).verdict is ConsistencyVerdict.CONTRADICTION
+    same_words = [
+        memory("c", "Georgian prefers tea to coffee in the morning"),
+        memory("d", "Georgian prefers tea to coffee in the morning."),
+    ]
+    (cluster,) = find_clusters(same_words, CFG, SemanticIndex(CFG))
+    assert rule_verdict(cluster, CFG).verdict is ConsistencyVerdict.EQUIVALENT
