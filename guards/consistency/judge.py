@@ -19,7 +19,9 @@
   end ("Munich" / "Munich, Germany") is the same value, more precise: no contradiction,
   and a cluster of only such values is distinct;
 * a semantic cluster (similar text, other subject or predicate): two memories about
-  different subjects are distinct; likes and dislikes of one object contradict; an
+  different subjects are distinct (unless each is the other's object under one
+  predicate: "X reports to Y" / "Y reports to X" contradict); likes and dislikes of
+  one object contradict; an
   antonym under a negation ("does not like" / "dislikes") agrees; objects that choose
   one thing over another the other way round ("email over calls" / "calls over
   email") contradict; opposite wording (a
@@ -313,6 +315,9 @@ def _pair(
     if sa == sb and object_key(a.object) == object_key(b.object) and {pa, pb} in _OPPOSED:
         return ConsistencyVerdict.CONTRADICTION, f"{a.predicate} / {b.predicate} {a.object}"
     if sa and sb and sa != sb:
+        if pa == pb and sa == object_key(b.object) and sb == object_key(a.object):
+            # "The user reports to Dana" / "Dana reports to the user"
+            return ConsistencyVerdict.CONTRADICTION, f"swapped roles: {a.content!r} / {b.content!r}"
         return ConsistencyVerdict.DISTINCT, f"different subjects: {a.subject} / {b.subject}"
     why, weaker = _conflict(a.content, b.content)
     if why is not None:

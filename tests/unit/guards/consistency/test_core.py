@@ -688,3 +688,12 @@ def test_a_preference_reversed_is_found_and_judged_a_contradiction() -> None:
     ]
     (cluster,) = find_clusters(same_words, CFG, SemanticIndex(CFG))
     assert rule_verdict(cluster, CFG).verdict is ConsistencyVerdict.EQUIVALENT
+
+
+def test_subject_and_object_swapped_is_a_contradiction() -> None:
+    swapped = (memory("a", "The user reports to Dana"), memory("b", "Dana reports to the user"))
+    judgement = rule_verdict(Cluster(swapped, frozenset({ConsistencySignal.SEMANTIC})), CFG)
+    assert judgement.verdict is ConsistencyVerdict.CONTRADICTION, judgement.reason
+    apart = (memory("a", "The user reports to Dana"), memory("b", "Dana reports to Priya"))
+    judgement = rule_verdict(Cluster(apart, frozenset({ConsistencySignal.SEMANTIC})), CFG)
+    assert judgement.verdict is ConsistencyVerdict.DISTINCT, judgement.reason
