@@ -24,7 +24,9 @@
   one object contradict; an
   antonym under a negation ("does not like" / "dislikes") agrees; objects that choose
   one thing over another the other way round ("email over calls" / "calls over
-  email") contradict; opposite wording (a
+  email") contradict, and so do two that differ in one content word each where they
+  state a choice ("prefers tea" / "prefers coffee", "favourite colour is blue" / "is
+  green"); opposite wording (a
   number against another number,
   a negation on one side, WordNet antonyms; and, read by the offline grounding
   verifier's rules in both directions, a swapped name or frequency, swapped roles, a
@@ -64,7 +66,7 @@ from groundwire.guards.consistency.signals import Cluster
 from groundwire.guards.grounding.lexical import analyze
 from groundwire.guards.grounding.lexical.antonyms import antonymous
 from groundwire.guards.grounding.lexical.assertion import STRONG
-from groundwire.guards.grounding.lexical.text import NUMBER_WORDS, has_implicative
+from groundwire.guards.grounding.lexical.text import NUMBER_WORDS, STOPWORDS, has_implicative
 from groundwire.topics.memory import MemoryRecord
 from groundwire.topics.records import SourceTurn
 from groundwire.topics.vocab import ConsistencyVerdict
@@ -75,6 +77,7 @@ _WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 _NEGATIONS = frozenset({"not", "no", "never", "none", "cannot", "without", "nobody", "nothing"})
 _MAX_PAIRS = 200  # pairs compared per semantic cluster (bounded work)
 _MAX_DIFF = 12  # words per side compared as antonyms
+_CHOICE = frozenset({"prefers", "prefer", "preferred", "favorite", "favourite"})
 _OPPOSED = ({"likes", "dislikes"},)  # predicates that deny each other of one object
 # Words by which a later memory says the fact changed ("now", "no longer", "moved").
 _CHANGE = frozenset(
@@ -334,15 +337,30 @@ def _pair(
         # the number could be lost with the memory that is not kept
         return ConsistencyVerdict.DISTINCT, f"a number on one side only: {one_sided}"
     oa, ob = object_key(a.object), object_key(b.object)
+    # a word that says it changed ("now prefers") is not one of the values
+    only_a: set[str] = _words(a.content) - _words(b.content) - _CHANGE
+    only_b: set[str] = _words(b.content) - _words(a.content) - _CHANGE
+    if (
+        len(only_a) == len(only_b) == 1
+        and not (only_a | only_b) & STOPWORDS
+        and _words(a.content) & _CHOICE
+    ):
+        # "prefers tea" / "prefers coffee", "favourite colour is blue" / "... green"
+        why = f"one choice, two values: {min(only_a)} / {min(only_b)}"
+        changed = _changed(a, b, drift) if drift is not None else None
+        if changed is not None:
+            return ConsistencyVerdict.TEMPORAL_EVOLUTION, f"{why}; {changed}"
+        return ConsistencyVerdict.CONTRADICTION, why
     reversed_choice = _reversed_choice(oa, ob)
     if reversed_choice is not None:
         return ConsistencyVerdict.CONTRADICTION, reversed_choice
     if oa and ob and oa != ob:
         return ConsistencyVerdict.DISTINCT, f"different objects: {a.object} / {b.object}"
-    only_a, only_b = _unmatched(a.content, b.content), _unmatched(b.content, a.content)
-    if only_a and only_b:
+    missing_a, missing_b = _unmatched(a.content, b.content), _unmatched(b.content, a.content)
+    if missing_a and missing_b:
         # "has a dog" / "has a cat": each says something the other does not; never merged
-        return ConsistencyVerdict.DISTINCT, f"words on both sides only: {only_a[0]} / {only_b[0]}"
+        why = f"words on both sides only: {missing_a[0]} / {missing_b[0]}"
+        return ConsistencyVerdict.DISTINCT, why
     if a.predicate and b.predicate and predicate_key(a.predicate) != predicate_key(b.predicate):
         return ConsistencyVerdict.EQUIVALENT, (
             f"the same statement under two predicates: {a.predicate} / {b.predicate}"

@@ -537,11 +537,6 @@ def test_a_number_on_one_side_only_is_never_merged(a: str, b: str) -> None:
         ("The user's sister is a nurse", "The user is a teacher", ConsistencyVerdict.DISTINCT),
         # each with a word the other lacks: never merged
         ("The user has a dog", "The user has a cat", ConsistencyVerdict.DISTINCT),
-        (
-            "The user's favourite colour is blue",
-            "The user's favourite colour is green",
-            ConsistencyVerdict.DISTINCT,
-        ),
         # still the same statement
         (
             "The user's sister is a nurse",
@@ -697,3 +692,38 @@ def test_subject_and_object_swapped_is_a_contradiction() -> None:
     apart = (memory("a", "The user reports to Dana"), memory("b", "Dana reports to Priya"))
     judgement = rule_verdict(Cluster(apart, frozenset({ConsistencySignal.SEMANTIC})), CFG)
     assert judgement.verdict is ConsistencyVerdict.DISTINCT, judgement.reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "created", "expected"),
+    [
+        ("The user prefers tea", "The user prefers coffee", None, ConsistencyVerdict.CONTRADICTION),
+        (
+            "The user's favourite colour is blue",
+            "The user's favourite colour is green",
+            None,
+            ConsistencyVerdict.CONTRADICTION,
+        ),
+        (
+            "The user prefers tea",
+            "The user now prefers coffee",
+            ("2022-01-01", "2025-01-01"),
+            ConsistencyVerdict.TEMPORAL_EVOLUTION,
+        ),
+        # no choice stated, or more than one word apart: two facts
+        ("The user likes tea", "The user likes coffee", None, ConsistencyVerdict.DISTINCT),
+        (
+            "The user prefers dark mode",
+            "The user prefers concise answers",
+            None,
+            ConsistencyVerdict.DISTINCT,
+        ),
+    ],
+)
+def test_one_choice_with_two_values(
+    a: str, b: str, created: tuple[str, str] | None, expected: ConsistencyVerdict
+) -> None:
+    when = created or (None, None)
+    members = (memory("a", a, created=when[0]), memory("b", b, created=when[1]))
+    judgement = rule_verdict(Cluster(members, frozenset({ConsistencySignal.SEMANTIC})), CFG)
+    assert judgement.verdict is expected, judgement.reason
