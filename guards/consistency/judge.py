@@ -268,7 +268,10 @@ def _possessor_shift(a: str, b: str) -> tuple[str, bool] | None:
         tx = _WORD.findall(x.casefold().replace("\u2019", "'"))
         ty = _WORD.findall(y.casefold().replace("\u2019", "'"))
         for i, t in enumerate(tx[:-1]):
-            if t.endswith("'s") and t not in ty and t[:-2] in ty:
+            owner, owned = t[:-2], tx[i + 1]
+            if owner in STOPWORDS or owner == "let" or owned in ty:
+                continue  # "it's" / "let's" are no possessives; "the build cache" is one
+            if t.endswith("'s") and t not in ty and owner in ty:
                 rest = {*tx[:i], t[:-2], *tx[i + 2 :]}
                 return f"{t} {tx[i + 1]}", rest == set(ty)
     return None

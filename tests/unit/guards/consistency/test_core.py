@@ -537,6 +537,9 @@ def test_a_number_on_one_side_only_is_never_merged(a: str, b: str) -> None:
         ("The user's sister is a nurse", "The user is a teacher", ConsistencyVerdict.DISTINCT),
         # each with a word the other lacks: never merged
         ("The user has a dog", "The user has a cat", ConsistencyVerdict.DISTINCT),
+        # a contraction, or the owned noun on both sides, is no other person
+        ("It's slow to start", "It is slow to start", ConsistencyVerdict.EQUIVALENT),
+        ("The build's cache is cold", "The build cache is cold", ConsistencyVerdict.EQUIVALENT),
         # still the same statement
         (
             "The user's sister is a nurse",
