@@ -13,7 +13,9 @@ phrases (docs/spec.md §Store-time consistency, "The extractor"):
 | reports to | reports_to |
 | prefers, likes, dislikes, uses | prefers, likes, dislikes, uses |
 
-Anything else yields no triple: such a memory takes part only in the semantic signal.
+Anything else yields no triple: such a memory takes part only in the semantic signal;
+so does a denied verb phrase ("The user no longer likes jazz", "Nobody uses Redis"). An
+adverb before the verb ("Georgian still lives in Bangalore") is not part of the subject.
 The extractor is deterministic and bounded (the first `max_chars` characters), so the
 same claim always gets the same triple, on every worker.
 
@@ -48,6 +50,12 @@ _TAIL = re.compile(
     r"currently|now|today|again|anymore|these days|in (?:19|20)\d\d|on \d|"
     r"(?:as|for) (?:its|their|the|our|his|her) (?:primary |main )?database)\b.*$",
     re.IGNORECASE,
+)
+# A subject that ends in a negation denies the verb ("The user no longer likes jazz"):
+# no triple. An adverb there is not part of the subject ("Georgian still lives in").
+_NEGATED = re.compile(r"(?:^|\s)(?:not|no longer|never|no more|nobody|no one)$", re.IGNORECASE)
+_ADVERB = re.compile(
+    r"\s+(?:still|also|now|currently|always|really|actually|usually|too)$", re.IGNORECASE
 )
 _SUBJECT_SEP = re.compile(r"[\s_\-]+")
 _NON_WORD = re.compile(r"[^\w]+")
@@ -138,7 +146,9 @@ def extract_from_text(content: str, max_chars: int = 2_000) -> tuple[str, str, s
         if not obj:
             continue
         subject = _clean(match.group("s") or "")
-        return subject, predicate, obj
+        if _NEGATED.search(subject):
+            return None
+        return _ADVERB.sub("", subject), predicate, obj
     return None
 
 

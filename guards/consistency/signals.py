@@ -4,7 +4,8 @@
 * structural: memories with the same (subject, predicate): one dict pass, O(n);
 * temporal: the same groups, when their valid_from spread exceeds temporal_drift_days;
 * semantic: memories whose texts are more than `semantic_similarity_threshold` similar
-  but differ in subject or predicate. Never all pairs: every memory gets a sketch (a
+  but differ in subject or predicate (or, of a predicate that holds several values, in
+  object). Never all pairs: every memory gets a sketch (a
   MinHash of its words, or random-hyperplane bits of its sentence embedding), the sketch
   is cut into LSH bands, and only memories that share a band are compared (MinHash: the
   signatures' estimate for all candidates at once, the exact Jaccard near the threshold). In a
@@ -311,8 +312,17 @@ def find_clusters(
     lowest: dict[tuple[int, int], float] = {}
     for a, b, similarity in found:
         ka, kb = sp_key(current[a]), sp_key(current[b])
-        if ka is not None and ka == kb:
+        if (
+            ka is not None
+            and ka == kb
+            and (
+                is_stateful(current[a].predicate, cfg)
+                or object_key(current[a].object) == object_key(current[b].object)
+            )
+        ):
             continue  # same subject and predicate: the structural signal's cluster
+        # (of a predicate that holds several values, two objects are no structural
+        # cluster: "prefers email over calls" / "prefers calls over email" is judged here)
         stats.confirmed_pairs += 1
         uf.union(a, b)
         lowest[a, b] = similarity

@@ -516,3 +516,217 @@ def test_a_number_on_one_side_only_is_never_merged(a: str, b: str) -> None:
     judgement = rule_verdict(cluster, CFG)
     assert judgement.verdict is ConsistencyVerdict.DISTINCT
     assert "a number on one side only" in judgement.reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        # the same statement of the user and of the user's sister: a misattribution
+        ("The user's sister is a nurse", "The user is a nurse", ConsistencyVerdict.CONTRADICTION),
+        (
+            "The user is allergic to cats",
+            "The user's sister is allergic to cats",
+            ConsistencyVerdict.CONTRADICTION,
+        ),
+        (
+            "The user's brother lives in Paris",
+            "The user lives in Paris",
+            ConsistencyVerdict.CONTRADICTION,
+        ),
+        # about the sister, something else: two facts
+        ("The user's sister is a nurse", "The user is a teacher", ConsistencyVerdict.DISTINCT),
+        # each with a word the other lacks: never merged
+        ("The user has a dog", "The user has a cat", ConsistencyVerdict.DISTINCT),
+        # a contraction, or the owned noun on both sides, is no other person
+        ("It's slow to start", "It is slow to start", ConsistencyVerdict.EQUIVALENT),
+        ("The build's cache is cold", "The build cache is cold", ConsistencyVerdict.EQUIVALENT),
+        # still the same statement
+        (
+            "The user's sister is a nurse",
+            "The user's sister works as a nurse",
+            ConsistencyVerdict.EQUIVALENT,
+        ),
+        (
+            "The user cannot eat gluten",
+            "The user is unable to eat gluten",
+            ConsistencyVerdict.EQUIVALENT,
+        ),
+        (
+            "The user's dog is named Max",
+            "The user's dog is named Max.",
+            ConsistencyVerdict.EQUIVALENT,
+        ),
+    ],
+)
+def test_whose_fact_and_what_each_adds(a: str, b: str, expected: ConsistencyVerdict) -> None:
+    """A possessor on one side only, and a word on each side only, are never merged."""
+    for pair in ((a, b), (b, a)):
+        members = (memory("a", pair[0]), memory("b", pair[1]))
+        judgement = rule_verdict(Cluster(members, frozenset({ConsistencySignal.SEMANTIC})), CFG)
+        assert judgement.verdict is expected, judgement.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "triple"),
+    [
+        ("The user no longer likes jazz", None),
+        ("The user no longer works at Google", None),
+        ("Nobody uses Redis", None),
+        ("The user still lives in Munich", ("The user", "lives_in", "Munich")),
+        ("Georgian also likes tea", ("Georgian", "likes", "tea")),
+        ("Noel lives in Paris", ("Noel", "lives_in", "Paris")),
+    ],
+)
+def test_a_denied_verb_has_no_triple_and_an_adverb_is_no_subject(
+    text: str, triple: tuple[str, str, str] | None
+) -> None:
+    assert extract_from_text(text) == triple
+
+
+def test_no_longer_against_the_statement_is_a_contradiction() -> None:
+    """Not "different subjects" ("The user" / "The user no longer")."""
+    members = (memory("a", "The user likes jazz"), memory("b", "The user no longer likes jazz"))
+    judgement = rule_verdict(Cluster(members, frozenset({ConsistencySignal.SEMANTIC})), CFG)
+    assert judgement.verdict is ConsistencyVerdict.CONTRADICTION, judgement.reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "created", "expected"),
+    [
+        # the later one says it changed, years later: an evolution
+        (
+            "The user has 2 children",
+            "The user now has 3 children",
+            ("2020-01-01", "2024-01-01"),
+            ConsistencyVerdict.TEMPORAL_EVOLUTION,
+        ),
+        (
+            "The user likes jazz",
+            "The user no longer likes jazz",
+            ("2022-01-01", "2025-01-01"),
+            ConsistencyVerdict.TEMPORAL_EVOLUTION,
+        ),
+        # within the drift, it is still a contradiction
+        (
+            "The user likes jazz",
+            "The user no longer likes jazz",
+            ("2025-01-01", "2025-01-05"),
+            ConsistencyVerdict.CONTRADICTION,
+        ),
+        # years apart but nothing says it changed; or the earlier says "now"
+        (
+            "The user was born in 1990",
+            "The user was born in 1992",
+            ("2020-01-01", "2024-01-01"),
+            ConsistencyVerdict.CONTRADICTION,
+        ),
+        (
+            "The user now has 3 children",
+            "The user has 2 children",
+            ("2020-01-01", "2024-01-01"),
+            ConsistencyVerdict.CONTRADICTION,
+        ),
+    ],
+)
+def test_a_semantic_conflict_the_later_one_calls_a_change(
+    a: str, b: str, created: tuple[str, str], expected: ConsistencyVerdict
+) -> None:
+    members = (memory("a", a, created=created[0]), memory("b", b, created=created[1]))
+    judgement = rule_verdict(Cluster(members, frozenset({ConsistencySignal.SEMANTIC})), CFG)
+    assert judgement.verdict is expected, judgement.reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        # an antonym under a negation says the same
+        ("The user dislikes coffee", "The user does not like coffee", None),
+        ("The deploy is not slow", "The deploy is fast", None),
+        # a negation alone still denies
+        ("The user likes coffee", "The user does not like coffee", "a negation on one side"),
+    ],
+)
+def test_an_antonym_under_a_negation_agrees(a: str, b: str, expected: str | None) -> None:
+    assert conflicting_text(a, b) == expected
+    assert conflicting_text(b, a) == expected
+
+
+def test_likes_against_dislikes_of_one_object_is_a_contradiction() -> None:
+    members = (memory("a", "Georgian enjoys hiking"), memory("b", "Georgian hates hiking"))
+    judgement = rule_verdict(Cluster(members, frozenset({ConsistencySignal.SEMANTIC})), CFG)
+    assert judgement.verdict is ConsistencyVerdict.CONTRADICTION, judgement.reason
+
+
+def test_a_more_precise_value_is_neither_a_contradiction_nor_a_merge() -> None:
+    same = [
+        memory("a", "Georgian lives in Munich", created="2026-04-01"),
+        memory("b", "Georgian lives in Munich, Germany", created="2026-04-02"),
+    ]
+    (cluster,) = find_clusters(same, CFG, SemanticIndex(CFG))
+    assert rule_verdict(cluster, CFG).verdict is ConsistencyVerdict.DISTINCT
+    # a third value within the drift is still a contradiction
+    other = [*same, memory("c", "Georgian lives in Berlin", created="2026-04-03")]
+    (cluster,) = find_clusters(other, CFG, SemanticIndex(CFG))
+    assert rule_verdict(cluster, CFG).verdict is ConsistencyVerdict.CONTRADICTION
+
+
+def test_a_preference_reversed_is_found_and_judged_a_contradiction() -> None:
+    """Same subject and a predicate that holds several values: no structural cluster, so
+    the semantic signal pairs them; "likes sushi" / "likes pizza" stay apart."""
+    pair = [
+        memory("a", "Georgian prefers email over phone calls"),
+        memory("b", "Georgian prefers phone calls over email"),
+    ]
+    (cluster,) = find_clusters(pair, CFG, SemanticIndex(CFG))
+    assert cluster.signals == {ConsistencySignal.SEMANTIC}
+    assert rule_verdict(cluster, CFG).verdict is ConsistencyVerdict.CONTRADICTION
+    same_words = [
+        memory("c", "Georgian prefers tea to coffee in the morning"),
+        memory("d", "Georgian prefers tea to coffee in the morning."),
+    ]
+    (cluster,) = find_clusters(same_words, CFG, SemanticIndex(CFG))
+    assert rule_verdict(cluster, CFG).verdict is ConsistencyVerdict.EQUIVALENT
+
+
+def test_subject_and_object_swapped_is_a_contradiction() -> None:
+    swapped = (memory("a", "The user reports to Dana"), memory("b", "Dana reports to the user"))
+    judgement = rule_verdict(Cluster(swapped, frozenset({ConsistencySignal.SEMANTIC})), CFG)
+    assert judgement.verdict is ConsistencyVerdict.CONTRADICTION, judgement.reason
+    apart = (memory("a", "The user reports to Dana"), memory("b", "Dana reports to Priya"))
+    judgement = rule_verdict(Cluster(apart, frozenset({ConsistencySignal.SEMANTIC})), CFG)
+    assert judgement.verdict is ConsistencyVerdict.DISTINCT, judgement.reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "created", "expected"),
+    [
+        ("The user prefers tea", "The user prefers coffee", None, ConsistencyVerdict.CONTRADICTION),
+        (
+            "The user's favourite colour is blue",
+            "The user's favourite colour is green",
+            None,
+            ConsistencyVerdict.CONTRADICTION,
+        ),
+        (
+            "The user prefers tea",
+            "The user now prefers coffee",
+            ("2022-01-01", "2025-01-01"),
+            ConsistencyVerdict.TEMPORAL_EVOLUTION,
+        ),
+        # no choice stated, or more than one word apart: two facts
+        ("The user likes tea", "The user likes coffee", None, ConsistencyVerdict.DISTINCT),
+        (
+            "The user prefers dark mode",
+            "The user prefers concise answers",
+            None,
+            ConsistencyVerdict.DISTINCT,
+        ),
+    ],
+)
+def test_one_choice_with_two_values(
+    a: str, b: str, created: tuple[str, str] | None, expected: ConsistencyVerdict
+) -> None:
+    when = created or (None, None)
+    members = (memory("a", a, created=when[0]), memory("b", b, created=when[1]))
+    judgement = rule_verdict(Cluster(members, frozenset({ConsistencySignal.SEMANTIC})), CFG)
+    assert judgement.verdict is expected, judgement.reason
