@@ -17,7 +17,9 @@ first set of claims is read from that file instead of generated (up to `--claims
 
 Each chunk of 50 claims is timed `repeat` times and its best run kept, so other jobs on
 a shared machine inflate the figure as little as possible; the baseline is measured the
-same way. The last line is `guards_us_per_claim=<bare guards + policy>`.
+same way. A hostile claim at the citation scan limit ("#abc #1 " x 2,500: issues among colour codes)
+is timed through `detect` against the same baseline on its text. The last line is
+`guards_us_per_claim=<bare guards + policy>`.
 """
 
 from __future__ import annotations
@@ -167,6 +169,16 @@ def best_us(fn: Callable[[list[Claim]], None], claims: list[Claim], repeat: int)
     return sum(per_claim) / len(per_claim) * 1e6
 
 
+def _best_of(fn: Callable[[], object], repeat: int) -> float:
+    """Best of `repeat` runs of one call, in microseconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best * 1e6
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--claims", type=int, default=2000)
@@ -232,6 +244,15 @@ def main() -> None:
     print(
         f"screen_batch() + policy       {turn_batch:8.2f} us/claim  "
         f"ratio={turn_batch / turn_base:6.1f}x"
+    )
+    # A hostile claim at the citation scan limit: issues among colour codes, which cost a
+    # comparison of every issue with every colour before (quadratic; ~0.3 s a claim).
+    hostile = "#abc #1 " * 2_500
+    hostile_base = _best_of(lambda: hostile.lower().split(), args.repeat)
+    hostile_detect = _best_of(lambda: detect(hostile), args.repeat)
+    print(
+        f"detect() on '#abc #1 ' x 2,500 {hostile_detect:8.2f} us/claim  "
+        f"ratio={hostile_detect / hostile_base:6.1f}x (baseline {hostile_base:.2f} us)"
     )
     print(f"screen_batch_1turn_us_per_claim={turn_batch:.2f}")
     print(f"guards_us_per_claim={bare:.2f}")

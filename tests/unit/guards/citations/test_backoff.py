@@ -68,13 +68,10 @@ def test_a_tarpit_address_is_skipped_for_other_urls_on_it() -> None:
         v = UrlVerifier(timeout_s=0.5, allowlist=["127.0.0.1"])
         first = v.verify(f"{base}/1")
         assert (first.verified, first.transient) == (False, True)
-        started = time.monotonic()
         results = [v.verify(f"{base}/{n}") for n in range(2, 12)]
-        elapsed = time.monotonic() - started
     finally:
         srv.shutdown()
         srv.server_close()
-    assert elapsed < 0.5, elapsed
     assert {(r.verified, r.transient, r.reason) for r in results} == {
         (False, True, "fetch failed: address timed out recently")
     }

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from groundwire.guards.citations import CitationType, detect
@@ -102,11 +100,9 @@ def test_bounded_count() -> None:
     assert len(detect(" ".join(f"#{i}" for i in range(1, 500)))) <= 32
 
 
-def test_issues_among_colours_take_linear_time() -> None:
-    """Each issue was compared with every colour code of the claim: "#abc #1 " repeated to
-    the scan limit took ~0.3 s of CPU a claim (a cheap way to stall the screen stage)."""
+def test_issues_among_colours_at_the_scan_limit() -> None:
+    """Issues among colour codes up to the scan limit are told apart (its cost, once
+    quadratic, is measured in bench/bench_guards.py, not here)."""
     text = "#abc #1 " * 2_500
-    t0 = time.perf_counter()
     found = detect(text)
-    assert time.perf_counter() - t0 < 0.1  # a few ms; generous for a loaded CI machine
     assert [c.value for c in found] == ["#1"] * 32
