@@ -42,6 +42,8 @@ import itertools
 import re
 from typing import NamedTuple
 
+from groundwire.guards.grounding.lexical.text import word_set
+
 __all__ = ["Framed", "emotive_statement", "framed_statement", "reason_given"]
 
 
@@ -103,20 +105,18 @@ _NEGATIVE = re.compile(
 _THAT = re.compile(r"\s+that\s+$", re.IGNORECASE)
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_FINITE = _words(
+_FINITE = word_set(
     """is are was were am be been has have had will would can could may might must shall
     should does did do isn't aren't wasn't weren't hasn't haven't hadn't won't wouldn't
     can't couldn't doesn't didn't don't 's 're 've 'll"""
 )
-_DETERMINERS = _words("the a an this that these those my your our their his her its of some any no")
+_DETERMINERS = word_set(
+    "the a an this that these those my your our their his her its of some any no"
+)
 # "it's", "there's": the 's of a pronoun is "is"; after a name it may be a possessive
-_PRONOUN_IS = _words("it's that's there's here's he's she's")
-_SUBJECTS = _words("i we you he she it they there")
-_OPEN = _words("who what where when why how which whether if about to of")
+_PRONOUN_IS = word_set("it's that's there's here's he's she's")
+_SUBJECTS = word_set("i we you he she it they there")
+_OPEN = word_set("who what where when why how which whether if about to of")
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 
 

@@ -45,6 +45,7 @@ from groundwire.guards.grounding.lexical.text import (
 from groundwire.topics.records import Claim, SourceTurn
 
 __all__ = [
+    "OWNER_WORDS",
     "ClaimClauses",
     "Evidence",
     "Sentence",
@@ -465,7 +466,7 @@ def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
     """
     names: set[str] = set()
     if "user" in claim.content.lower() and users_own_words(turns):
-        names.update(_OWNER_WORDS)  # "The user lives in Berlin" from the user's "I live ..."
+        names.update(OWNER_WORDS)  # "The user lives in Berlin" from the user's "I live ..."
     if not (claim.user_id or claim.subject):
         return names
     if any(_first_person_head(turn.text) for turn in turns):
@@ -477,7 +478,7 @@ def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
 
 # How memories name their owner: the speaker of the user's own first-person turns. The
 # clause that says it of "my sister" instead is caught by `owner.owner_swaps`.
-_OWNER_WORDS = frozenset(("user", "user's"))
+OWNER_WORDS = frozenset(("user", "user's"))
 _YES = re.compile(
     r"\s*(?:yes|yeah|yep|yup|sure|correct|right|exactly|absolutely|definitely|indeed|"
     r"that's right|please)\b",

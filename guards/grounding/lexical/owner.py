@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import (
+    OWNER_WORDS,
     Sentence,
     evidence_for,
     users_own_words,
@@ -67,7 +68,7 @@ def implied_owner(words: ClaimWords, text: str) -> bool | None:
     first = lows[0]
     if first in _FINITE:
         return False
-    if first in _OWNER or first in _SPEECH:
+    if first in OWNER_WORDS or first in _SPEECH:
         return None  # "User is ...": named; "Asked about pricing": the user's part in the turn
     if first in STOPWORDS or not first.isalpha():
         return None
@@ -185,9 +186,6 @@ _THIRD = _THIRD_SUBJECT | _THIRD_OWNS
 SOMEONE_ELSE = _POSSESSIVE | _THIRD
 
 
-_OWNER = frozenset(("user", "user's"))
-
-
 def _named(s: Sentence, low: str) -> bool:
     """Whether the sentence writes `low` capitalised after its first word (a name)."""
     return any(j and lw == low and s.raws[j][:1].isupper() for j, lw in enumerate(s.lows))
@@ -211,7 +209,7 @@ def owner_elsewhere(
     sentences, shared, uniq = aligned
     if not uniq:
         return False
-    if implied is None and (_OWNER.isdisjoint(words.lows) or not users_own_words(turns)):
+    if implied is None and (OWNER_WORDS.isdisjoint(words.lows) or not users_own_words(turns)):
         return False  # not about the user, or no turn of the user's ("user-444" is an id)
     full = [s for s, hit in zip(sentences, shared, strict=True) if len(hit) == len(uniq)]
     return bool(full) and all(
@@ -270,11 +268,11 @@ def owner_unheard(
     """Whether the claim is about "the user" (its first content word), the evidence has
     turns of the user's, and none of them speaks of the user (`evidence.users_own_words`
     put "user" among the known names otherwise)."""
-    if not _OWNER.isdisjoint(known):
+    if not OWNER_WORDS.isdisjoint(known):
         return False
     lows = words.lows
     first = next((i for i, c in enumerate(words.content) if c), None)
-    if first is None or lows[first] not in _OWNER:
+    if first is None or lows[first] not in OWNER_WORDS:
         return False
     if first + 1 < len(lows) and lows[first + 1] in _SPEECH:
         return False  # "The user asked about pricing": what the user did in the turn

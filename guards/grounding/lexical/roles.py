@@ -78,16 +78,19 @@ def swapped_roles(
             s_between = set(s.word_stems[j2 + 1 : j1])
             if not between or not all(stems[k] in s_between for k in between):
                 continue
-            c_lows = set(lows[i1 + 1 : i2])
-            s_lows = set(s.lows[j2 + 1 : j1])
-            if ("by" in c_lows) != ("by" in s_lows):
-                continue  # active against passive
-            if not _SYMMETRIC.isdisjoint(c_lows | s_lows):
+            if not _same_relation(set(lows[i1 + 1 : i2]), set(s.lows[j2 + 1 : j1])):
                 continue
             pair = (raws[i1], s.raws[j2])
             if pair not in out:
                 out.append(pair)
     return out
+
+
+def _same_relation(c_lows: set[str], s_lows: set[str]) -> bool:
+    """Whether the words between two swapped arguments (claim side, source side) state one
+    relation that a swap reverses: the same voice (no "by" on one side only: active
+    against passive) and no relation that reads the same both ways."""
+    return ("by" in c_lows) == ("by" in s_lows) and _SYMMETRIC.isdisjoint(c_lows | s_lows)
 
 
 def swapped_arguments(
@@ -134,11 +137,9 @@ def swapped_arguments(
                     continue  # a word the claim repeats: no single place to swap
                 c_lows = set(lows[i1 + 1 : i2])
                 s_lows = set(s.lows[j2 + 1 : j1])
-                if ("by" in c_lows) != ("by" in s_lows):
-                    continue  # active against passive
                 if _COPULA.isdisjoint(c_lows) != _COPULA.isdisjoint(s_lows):
                     continue  # "X is the most common type" / "the most common types include X"
-                if not _SYMMETRIC.isdisjoint(c_lows | s_lows):
+                if not _same_relation(c_lows, s_lows):
                     continue
                 pair = (raws[i1], s.raws[j2])
                 if pair not in out:
