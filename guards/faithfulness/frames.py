@@ -17,12 +17,24 @@ classes of English, not phrases taken from any data:
   confirm what the statement before it asserts.
 * a premise before a question ("Given that the budget is $5M, what should we cut?"):
   the question rests on it (split.py reads it only when it names a specific);
-* a "why" question about a third party ("Why did Inbox3 slip to Friday?"): it
-  presupposes what it asks the reason for (read only when it names a specific);
+* a "why", "when", "where", "how (long)" or "in what year" question about a third party
+  ("Why did Inbox3 slip to Friday?", "When did Dana become CTO?"): it presupposes what
+  it asks the reason, time, place or manner of (read only when it names a specific);
+* a hedged suggestion ("Could it be that X?", "Is it possible that X?", "Maybe X?", "I
+  wonder if X"): it puts X forward as a belief frame does ("I think X"), and is read as
+  one is, when X names a specific and is not about the user;
+* a statement asked ("So the Q3 budget is $8M?": no auxiliary or question word in front,
+  a clause): it asks to confirm what it states, as a tag question does (read only when
+  it names a specific and its subject is not the user or the speaker);
 * a negative yes/no question about a third party ("Doesn't Inbox3 ship on Friday?"):
   it leans on the positive statement (read only when it names a specific);
 * an emotive factive ("I love that ...", "I'm glad ...", "Sorry the ...",
   `emotive_statement`): it presupposes its complement.
+
+Whatever a sentence does, a definite description in it that names a specific ("the
+Monday launch", "the $8M budget", "your trip to Rome") takes the thing as given
+(`presupposed_descriptions`): a wish, a request to be told or a question does not assert
+its clause, but it does presuppose its descriptions.
 
 Advice and opinions are not checked, but the reason they give is a statement of its
 own: "Use the EU region, since the US region was deprecated in March", "I recommend
@@ -44,15 +56,26 @@ from typing import NamedTuple
 
 from groundwire.guards.grounding.lexical.text import word_set
 
-__all__ = ["Framed", "emotive_statement", "framed_statement", "reason_given"]
+__all__ = [
+    "Framed",
+    "emotive_statement",
+    "framed_statement",
+    "presupposed_descriptions",
+    "reads_as_statement",
+    "reason_given",
+]
 
 
 class Framed(NamedTuple):
-    """The statement's span inside the sentence (its offsets) and the frame's words."""
+    """The statement's span inside the sentence (its offsets) and the frame's words;
+    `needs_specific`: the frame does not assert its statement by itself (a premise, a
+    presupposing or hedged question), so the statement is read only when it names a
+    specific ("Since you moved, have you settled in?" reports nothing)."""
 
     start: int
     end: int
     frame: str
+    needs_specific: bool = False
 
 
 _FACTIVE_VERB = (
@@ -91,9 +114,38 @@ _PREMISE = re.compile(
     r"^(given\s+that|now\s+that|seeing\s+that|since|because)\s+([^,?]{8,200}),\s+\S",
     re.IGNORECASE,
 )
-# "why" with an auxiliary, before a subject that is not the user or the speaker
+# a question about the reason, time, place or manner of something ("why", "when",
+# "where", "how", "how long", "in what year") with an auxiliary, before a subject that
+# is not the user or the speaker: it asks about what it takes as given ("When did Dana
+# become CTO?" takes it that she did). Not "would": "How would Dana handle it?" supposes.
 _WHY = re.compile(
-    r"^why\s+(?:did|does|do|is|are|was|were|has|have|had)\s+(?!(?:you|i|we|your|my|our)\b)",
+    r"^(?:why|when|where|how|how\s+long|how\s+often|since\s+when|(?:in|on|at|by)\s+what\s+"
+    r"(?:year|day|date|time|month)|what\s+(?:year|day|date|time))\s+"
+    r"(?:did|does|do|is|are|was|were|has|have|had|will)\s+(?!(?:you|i|we|your|my|our)\b)",
+    re.IGNORECASE,
+)
+# a hedged suggestion: "Could it be that X?", "Is it possible that X?", "Maybe X?" puts X
+# forward as what is so, as "I think X" does; it is read as a belief frame is (split.py:
+# when X names a specific)
+_SUGGESTION = re.compile(
+    r"^(?:(?:and|so|but|then|hmm+)\s*,?\s+)?"
+    r"(?:(?:could|might|may|would|can|couldn't)\s+it\s+(?:not\s+)?(?:be|have\s+been)\s+"
+    r"(?:the\s+case\s+|possible\s+|true\s+)?that|"
+    r"(?:is|isn't|was)\s+it\s+(?:possible|likely|plausible|conceivable)\s+that|"
+    r"(?:maybe|perhaps|possibly|probably)\s*,?)\s+",
+    re.IGNORECASE,
+)
+# "I wonder if X": a question put as a statement, and a suggestion of X
+_WONDER = re.compile(
+    r"^(?:(?:i|we)\s+(?:wonder|was\s+wondering|am\s+wondering|'m\s+wondering|were\s+"
+    r"wondering|'re\s+wondering)|i'm\s+wondering|we're\s+wondering)\s+(?:if|whether)\s+",
+    re.IGNORECASE,
+)
+# a statement asked ("So the Q3 budget is $8M?"): a question with no auxiliary or
+# question word in front, whose words read as a clause, asks to confirm what it states
+_ASKED_LEAD = re.compile(
+    r"^(?:(?:and|so|but|then|oh|wait|ok|okay|yes|yeah|no|nope|well|hmm+|true|right)"
+    r"\s*[,.!]?\s+)*",
     re.IGNORECASE,
 )
 # a negative yes/no question leans on its positive: "Doesn't Inbox3 ship on Friday?"
@@ -116,7 +168,18 @@ _DETERMINERS = word_set(
 # "it's", "there's": the 's of a pronoun is "is"; after a name it may be a possessive
 _PRONOUN_IS = word_set("it's that's there's here's he's she's")
 _SUBJECTS = word_set("i we you he she it they there")
+# the speaker or the user as the subject: a statement about them is not the context's
+_PERSONAL = word_set("i we you i'm we're you're i've we've you've i'd you'd we'd")
+# irregular past forms, a closed class: "Dana became CTO" reads as a clause as "Dana
+# joined Acme" does (forms that are also common nouns or adjectives, "set", "left",
+# "cut", "lost", are left out)
+_PAST = word_set(
+    """became began came went made took got gave grew rose fell won told said met paid
+    sent spent built bought sold held ran wrote broke chose drove flew knew saw thought
+    brought caught taught kept felt led shut quit"""
+)
 _OPEN = word_set("who what where when why how which whether if about to of")
+_WH = word_set("who what where when why how which whether if")
 _WORD = re.compile(r"[A-Za-z][\w'’-]*")
 
 
@@ -132,7 +195,20 @@ def _is_clause(text: str, after_that: bool) -> bool:
             return True
         if word.endswith("ed") and len(word) > 4 and prev not in _DETERMINERS:
             return True
+        if word in _PAST and prev not in _DETERMINERS:
+            return True
     return any(w in _PRONOUN_IS for w in words)
+
+
+def reads_as_statement(text: str) -> bool:
+    """Whether `text`, standing after a lead such as "Glad to help," or a wish, begins a
+    statement of its own: three words or more, not opening with a preposition or a
+    question word ("with 18 to 49 year olds watching" continues the lead) or an auxiliary
+    ("is it ...": a question)."""
+    words = _WORD.findall(text)
+    if words and words[0].lower() in _PREPOSITIONS:
+        return False
+    return _is_clause(text, after_that=True)
 
 
 def framed_statement(sentence: str) -> Framed | None:
@@ -145,14 +221,24 @@ def framed_statement(sentence: str) -> Framed | None:
         premise = _PREMISE.match(body)
         if premise is not None and _is_clause(premise.group(2), after_that=True):
             # "Given that the budget is $5M, what should we cut?": the premise is stated
-            return Framed(premise.start(2), premise.end(2), premise.group(1).lower())
+            frame = premise.group(1).lower()
+            return Framed(premise.start(2), premise.end(2), frame, needs_specific=True)
         why = _WHY.match(body) or _NEGATIVE.match(body)
         if why is not None:
-            # "Why did Inbox3 slip to Friday?" presupposes that it did
-            return Framed(why.end(), len(body.rstrip("?!. ")), why.group(0).strip().lower())
-        frames: tuple[re.Match[str] | None, ...] = (_QUESTION_FRAME.match(body),)
+            # "Why did Inbox3 slip to Friday?", "When did Dana become CTO?" presuppose it
+            frame = " ".join(why.group(0).split()).lower()
+            return Framed(why.end(), len(body.rstrip("?!. ")), frame, needs_specific=True)
         end = len(body.rstrip("?!. "))
+        suggested = _suggested(body, end)
+        if suggested is not None:
+            return suggested
+        frames: tuple[re.Match[str] | None, ...] = (_QUESTION_FRAME.match(body),)
     else:
+        end = len(body.rstrip(" .!"))
+        wonder = _WONDER.match(body.replace("’", "'"))
+        if wonder is not None and _is_clause(body[wonder.end() : end], after_that=True):
+            frame = " ".join(wonder.group(0).split()).lower()
+            return Framed(wonder.end(), end, frame, needs_specific=True)
         frames = (_INSTRUCTION_FRAME.match(body), _LABEL.match(body))
         end = len(body)
     for frame in frames:
@@ -162,6 +248,43 @@ def framed_statement(sentence: str) -> Framed | None:
         after_that = frame.re is _LABEL or _THAT.search(frame.group(0)) is not None
         if _is_clause(body[frame.end() : end], after_that):
             return Framed(frame.end(), end, " ".join(frame.group(0).split()).rstrip(" :,"))
+    return None
+
+
+def _after_commas(text: str) -> list[int]:
+    """The indices, among the words of `text`, of the words that follow a comma."""
+    out: list[int] = []
+    for m in re.finditer(r",", text):
+        out.append(len(_WORD.findall(text[: m.start()])))
+    n = len(_WORD.findall(text))
+    return [i for i in out if i < n]
+
+
+def _suggested(body: str, end: int) -> Framed | None:
+    """The statement a hedged question puts forward ("Could it be that X?", "Maybe X?"),
+    or the one a question without an auxiliary or a question word in front asks to
+    confirm ("So the budget is $8M?"); read only when it names a specific."""
+    hedge = _SUGGESTION.match(body)
+    if hedge is not None:
+        after_that = _THAT.search(hedge.group(0)) is not None
+        said = _WORD.findall(body[hedge.end() : end])
+        if said and said[0].lower().replace("’", "'") in _PERSONAL:
+            return None  # "Could it be that you need a new key?": about the user
+        if _is_clause(body[hedge.end() : end], after_that):
+            frame = " ".join(hedge.group(0).split()).lower().rstrip(" ,")
+            return Framed(hedge.end(), end, frame, needs_specific=True)
+        return None
+    lead = _ASKED_LEAD.match(body)
+    start = lead.end() if lead is not None else 0
+    words = [w.lower().replace("’", "'") for w in _WORD.findall(body[start:end])]
+    if not words or words[0] in _PERSONAL or words[0] in _OPEN:
+        return None  # "You moved to Paris?" asks the user; "what ...?" asks
+    if any(w in _WH for w in words[:4]):
+        return None  # "Any idea when the launch is?": a question word asks all the same
+    if any(words[i] in _FINITE for i in _after_commas(body[start:end])):
+        return None  # "Because of Dana, did Inbox3 slip?": asked after a fronted phrase
+    if _is_clause(body[start:end], after_that=False):
+        return Framed(start, end, "a statement asked", needs_specific=True)
     return None
 
 
@@ -202,3 +325,100 @@ def reason_given(clause: str) -> Framed | None:
         if _is_clause(rest, after_that=m.group(1).lower() != "since"):
             return Framed(m.end(), m.end() + len(rest), m.group(1).lower())
     return None
+
+
+# -- definite descriptions ---------------------------------------------------------------
+
+_TOKEN = re.compile(r"[$€£]?[A-Za-z0-9][\w'’%&-]*(?:[.,]\d[\w%]*)*|[^\w\s]")
+_DEFINITE = word_set("the your our their his her its this these those")
+_PREPOSITIONS = word_set("on in at of for from to with by")
+# words that end a noun phrase rather than head it: a verb of being or having, a modal,
+# a conjunction, a pronoun, a determiner, a preposition, a question word
+_NOT_HEAD = (
+    _FINITE
+    | _DETERMINERS
+    | _PREPOSITIONS
+    | _OPEN
+    | _SUBJECTS
+    | word_set("and or but nor so than as if that which who me him them us")
+    | word_set("now then here there today tomorrow too also again already still yet soon")
+)
+
+
+def _specific_token(token: str) -> bool:
+    """A token that names something: it holds a digit, is an amount, or is capitalised
+    (not the pronoun "I")."""
+    return (
+        any(c.isdigit() for c in token)
+        or token[:1] in "$€£"
+        or (token[:1].isupper() and token.lower() not in ("i", "i'm", "i've", "i'd", "i'll"))
+    )
+
+
+def _plain(token: str) -> bool:
+    """A lower-case word that is not a function word: a modifier or a head noun."""
+    return token[:1].isalpha() and token.islower() and token.lower() not in _NOT_HEAD
+
+
+def presupposed_descriptions(text: str) -> list[Framed]:
+    """The definite descriptions of `text` that name a specific ("the Monday launch",
+    "the $8M budget", "your trip to Rome", "the launch on Friday"): whatever the
+    sentence around one does (a wish, a request to be told, a question), it takes the
+    thing it describes as given, so the description states that it exists as described.
+
+    A description is a possessive or "the" / "this" / "these" / "those" (not "that",
+    which also joins clauses), up to two plain words, then a run of specific tokens and at
+    most one plain head word ("the new Q3 budget"), or a plain head and a preposition
+    before a run of specific tokens ("the launch on Friday", "the budget of $8M"); a
+    prepositional phrase with a specific may follow the first form too ("your June trip
+    to Madrid"). A description that is only a name ("the NFL", "the Beatles") presupposes
+    no more than that the name refers, which no question or wish is checked for ("Do you
+    like Paris?"), so a plain word must say what the thing is."""
+    tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    out: list[Framed] = []
+    i = 0
+    while i < len(tokens):
+        word, start, _ = tokens[i]
+        if word.lower() not in _DEFINITE:
+            i += 1
+            continue
+        j, end, named = i + 1, 0, False
+        while j < len(tokens) and j - i <= 2 and _plain(tokens[j][0]):
+            j += 1  # "the new ...", "the launch ..."
+        described = j > i + 1  # a plain word says what the thing is, beyond its name
+        k = j
+        while k < len(tokens) and _specific_token(tokens[k][0]):
+            k += 1
+        if k > j:  # "the (new) Q3", then a head: "the new Q3 budget"
+            named, end = True, tokens[k - 1][2]
+            if k < len(tokens) and _plain(tokens[k][0]):
+                end, k, described = tokens[k][2], k + 1, True
+            elif described and not tokens[j][0][:1].isalpha():
+                # "Is the budget $5M?": an amount after a noun is what is asked of it,
+                # where a name after one is a name ("the movie Shape of Water")
+                named = False
+        elif j == i + 1:
+            i += 1  # "the" before nothing plain or specific: "the $" or "the is"
+            continue
+        else:
+            end = tokens[j - 1][2]
+        # "... on Friday", "... to Madrid", "... of the Q3 plan"
+        p = k if named else j
+        if p < len(tokens) and tokens[p][0].lower() in _PREPOSITIONS:
+            q = p + 1
+            if q < len(tokens) and tokens[q][0].lower() in _DEFINITE:
+                q += 1
+            r = q
+            while r < len(tokens) and _specific_token(tokens[r][0]):
+                r += 1
+            if r > q:
+                named, end = True, tokens[r - 1][2]
+                if q > p + 1 and r < len(tokens) and _plain(tokens[r][0]):
+                    # "... in the Q3 plan" (a noun phrase of its own); "on Friday start"
+                    # goes on with a verb
+                    end, r = tokens[r][2], r + 1
+                p = r
+        if named and described:
+            out.append(Framed(start, end, "a definite description"))
+        i = max(i + 1, p if named else i + 1)
+    return out

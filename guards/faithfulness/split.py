@@ -35,6 +35,8 @@ from groundwire.guards.faithfulness.frames import (
     Framed,
     emotive_statement,
     framed_statement,
+    presupposed_descriptions,
+    reads_as_statement,
     reason_given,
 )
 from groundwire.topics.vocab import ClaimKind
@@ -152,7 +154,12 @@ _GREETING = re.compile(
     r"you'?re welcome|you are welcome|cheers|bye|goodbye|welcome|hope (?:this|that|it) "
     r"helps|glad (?:to|i could|i can) help|happy to help|let me know|feel free|any other "
     r"questions|anything else|have a (?:great|good|nice)|sorry|apologies|my apologies|"
-    r"i apologi[sz]e)\b"
+    r"i apologi[sz]e|"
+    # a wish or a congratulation: it hopes for or celebrates, it reports nothing (a
+    # specific it names is presupposed: `presupposed_descriptions`, `_after_lead`)
+    r"(?:i |we )?(?:really |do )?hope\b|wishing you|(?:good|best of) luck|best wishes|"
+    r"enjoy\b|have fun|have (?:a|an) (?:safe|wonderful|lovely|fantastic|relaxing|fun|happy|"
+    r"productive|smooth)\b|congratulations|congrats|kudos|welcome back|cheers to)\b"
 )
 _INTERJECTION = re.compile(
     r"^(?:sure|of course|certainly|absolutely|great question|good question|no problem|ok|"
@@ -167,8 +174,10 @@ _META = re.compile(
     r"(?:the )?(?:provided )?(?:sources|context|memories) (?:do|does) not (?:say|mention|"
     r"contain|cover)\b|(?:to summari[sz]e|in summary|in short)\W*$|"
     # an offer of the assistant's own help: about the conversation, not the world
-    r"(?:i|we) (?:can|could|will|'ll|would be happy to|'d be happy to|am happy to|'m happy "
-    r"to) (?:help|look|check|find|provide|give|search|dig|share|answer|explain|walk)\b)"
+    # ("I'll check" as "I will check": the contraction has no space before it)
+    r"(?:i|we)(?:\s|(?='))(?:can|could|will|'ll|would be happy to|'d be happy to|am happy to|"
+    r"'m happy to) (?:help|look|check|find|provide|give|search|dig|share|answer|explain|walk|"
+    r"research)\b)"
 )
 _IMPERATIVE = frozenset(
     _words("""try use consider make check run set add remove avoid remember ensure install update
@@ -176,7 +185,7 @@ _IMPERATIVE = frozenset(
     review verify enable disable configure create delete change move replace upgrade
     downgrade switch reach talk don't do never always be let's let please note pick choose
     select include exclude increase decrease reduce raise lower wait visit refer rename
-    define write test monitor limit prefer double-check""")
+    define write test monitor limit prefer double-check tell ping""")
 )
 _SOFTENERS = frozenset(_words("please just also then so now first next finally maybe perhaps"))
 _NOT_AFTER_IMPERATIVE = frozenset(
@@ -186,9 +195,15 @@ _ADVICE = re.compile(
     r"\b(?:you (?:should|could|might want to|may want to|need to|must|have to|ought to|"
     r"can try|'d better|had better)|(?:i|we) (?:would |'d )?(?:recommend|suggest|advise)|"
     r"it(?:'s| is) (?:best|a good idea|advisable|recommended|worth) to|"
-    r"(?:my|our) (?:advice|recommendation|suggestion) is|why not|how about)\b"
+    r"(?:my|our) (?:advice|recommendation|suggestion) is|why not|how about|"
+    r"^(?:just )?a (?:quick |friendly |gentle )?reminder to)\b"
 )
 _CONDITIONAL = re.compile(r"^(?:if|when|once|before|after)\b[^,]{1,120},\s*([a-z'-]+)")
+# "I wonder if ...", "I was wondering what ...": a question put as a statement
+_WONDER = re.compile(
+    r"^(?:(?:i|we) (?:wonder|was wondering|am wondering|were wondering)|"
+    r"(?:i'm|we're) wondering)\b"
+)
 _BELIEF = re.compile(
     r"^(?:(?:i|we) (?:think|believe|feel|guess|suppose|reckon|bet)|in my (?:opinion|view)|"
     r"personally|imo|if you ask me)\b"
@@ -239,6 +254,8 @@ def classify(text: str) -> tuple[ClaimKind, str]:
         return ClaimKind.META, "no words"
     if low.endswith("?"):
         return ClaimKind.QUESTION, "a question asks; it asserts nothing"
+    if _WONDER.match(low):
+        return ClaimKind.QUESTION, "an indirect question: it asks"
     emotive = emotive_statement(text.strip())
     if emotive is not None:  # "I love that Dana is the CTO", "Sorry the launch slipped"
         stated = text.strip()[emotive.start : emotive.end]
@@ -413,11 +430,9 @@ def split_answer(
             # "Did you know X?", "Note: X.", "Glad to help, X", "I'm not sure, but X":
             # X is what is read
             found = framed_statement(body) if kind in _MAY_FRAME else _after_lead(body)
-            if found is not None and (
-                found.frame in _PREMISES or found.frame.startswith("why") or "n't" in found.frame
-            ):
-                # a premise or a "why" is read only when it names a specific: "Since you moved,
-                # have you settled in?" asks about the user, it reports nothing
+            if found is not None and found.needs_specific:
+                # a premise, a "why" or a hedged question is read only when it names a
+                # specific: "Since you moved, have you settled in?" reports nothing
                 found = found if _has_specific(body[found.start : found.end]) else None
             inner = _framed_span(text, body, found, c_from, s_end)
             if inner is not None:
@@ -431,6 +446,8 @@ def split_answer(
             pieces.append(Piece(_clean(sentence), s_start, s_end, kind, why, False, s_start, s_end))
             if kind is ClaimKind.GREETING:  # "Feel free to ping Dana, our CTO."
                 pieces.extend(_apposition_claims(body, kind, s_start, s_end, s_start, s_end))
+            read = [p.text for p in pieces if p.start == s_start and p.kind is ClaimKind.FACTUAL]
+            pieces.extend(_description_claims(text, body, kind, s_start, s_end, read))
             continue
         for c_start, c_end in _clauses(text, c_from, c_to):
             clause = _clean(_strip_markers(text[c_start:c_end], c_start, markers))
@@ -441,6 +458,10 @@ def split_answer(
                 pieces.append(Piece(clause, s_start, s_end, kind, why, False, c_start, c_end))
                 pieces.extend(_reason_claims(text, clause, kind, s_start, s_end, c_start, c_end))
                 pieces.extend(_apposition_claims(clause, kind, s_start, s_end, c_start, c_end))
+                read = [
+                    p.text for p in pieces if p.start == s_start and p.kind is ClaimKind.FACTUAL
+                ]
+                pieces.extend(_description_claims(text, clause, kind, s_start, s_end, read))
                 continue
             emotive = emotive_statement(clause) if why.startswith("a statement framed") else None
             if emotive is not None:  # "I'm glad Inbox3 ships on Friday": the statement
@@ -485,6 +506,45 @@ def _apposition_claims(
     return out
 
 
+# Excluded kinds whose definite descriptions are read: a wish, a request to be told, a
+# question, advice or a taste take "the Monday launch" as given as a statement does. (A
+# remark about the answer, "I couldn't find the Q3 report", is about the search.)
+_PRESUPPOSING = frozenset(
+    {ClaimKind.GREETING, ClaimKind.QUESTION, ClaimKind.ADVICE, ClaimKind.OPINION}
+)
+_IN = {
+    ClaimKind.GREETING: "a pleasantry",
+    ClaimKind.QUESTION: "a question",
+    ClaimKind.ADVICE: "advice",
+    ClaimKind.OPINION: "an opinion",
+}
+
+
+def _description_claims(
+    text: str, said: str, kind: ClaimKind, s_start: int, s_end: int, read: Sequence[str] = ()
+) -> list[Piece]:
+    """What the definite descriptions of an excluded piece presuppose ("Hope the Monday
+    launch goes well!" takes a launch on Monday as given): each description that names a
+    specific is a claim of its own, checked as any other; the piece stays excluded. One
+    inside a claim already `read` from the sentence (the reason advice gives, an
+    apposition) is checked there."""
+    if kind not in _PRESUPPOSING:
+        return []
+    out: list[Piece] = []
+    for found in presupposed_descriptions(said):
+        described = said[found.start : found.end]
+        if kind is ClaimKind.QUESTION and described.lower().startswith("your "):
+            continue  # "Who is your favourite player?": it asks the user about their own
+        if any(described.lower() in r.lower() for r in read):
+            continue
+        a = text.find(described, s_start, s_end)
+        a, b = (a, a + len(described)) if a >= 0 else (s_start, s_end)
+        for piece in _atomic(described, s_start, s_end, a, b):
+            piece.why += f", presupposed by a definite description in {_IN[kind]}"
+            out.append(piece)
+    return out
+
+
 def _reason_claims(
     text: str, clause: str, kind: ClaimKind, s_start: int, s_end: int, c_start: int, c_end: int
 ) -> list[Piece]:
@@ -508,7 +568,6 @@ def _reason_claims(
     return atomic
 
 
-_PREMISES = frozenset({"given that", "now that", "seeing that", "since", "because"})
 # Kinds a frame may hide a statement in ("Did you know ...?", "Note: ...").
 _MAY_FRAME = frozenset({ClaimKind.QUESTION, ClaimKind.ADVICE})
 # ... and kinds that may only lead a statement ("Glad to help, ...", "I'm not sure, but")
@@ -517,6 +576,11 @@ _AFTER_LEAD = re.compile(r"\s*(?:[,:;!]|\s[-–—]\s|[–—])\s*(?:(?:but|thou
 
 
 _THANKS_FOR = re.compile(r"(?:thanks|thank you)(?: so much| very much)? for\s+")
+# "Congrats to Dana on becoming CTO": one congratulates on what happened
+_CONGRATS_ON = re.compile(
+    r"(?:congratulations|congrats|kudos)(?: to ((?:the )?[a-z][\w'-]*(?: [a-z][\w'-]*)?))? on\s+"
+)
+_CLAUSE_END = re.compile(r"\s*(?:[,;:!?]|\.(?:\s|$)|\s[-–—]\s)")
 _AMOUNT = re.compile(r"(?<!\w)[$€£]?\d")  # a number of its own, not a name's ("Inbox3")
 
 
@@ -528,6 +592,15 @@ def _after_lead(body: str) -> Framed | None:
     lead = _GREETING.match(low) or _META.match(low.rstrip(" .!"))
     if lead is None:
         return None
+    congrats = _CONGRATS_ON.match(low)
+    if congrats is not None:
+        # what one congratulates on is presupposed, with whom: "Dana on becoming CTO";
+        # read only when it names a specific ("Congrats on the new role!" names nothing)
+        a = congrats.start(1) if congrats.group(1) else congrats.end()
+        stop = _CLAUSE_END.search(body, congrats.end())
+        b = stop.start() if stop is not None else len(body.rstrip(" .!"))
+        frame = body[:a].strip()
+        return Framed(a, b, frame, needs_specific=True) if b > a else None
     cut = _AFTER_LEAD.search(low, lead.end(), lead.end() + 60)
     thanks = _THANKS_FOR.match(low)
     if cut is None and thanks is not None and _AMOUNT.search(body, thanks.end()):
@@ -537,8 +610,8 @@ def _after_lead(body: str) -> Framed | None:
     if cut is None:
         return None
     rest = body[cut.end() :].rstrip()
-    if len(_WORDS.findall(rest)) < 3:
-        return None
+    if len(_WORDS.findall(rest)) < 3 or not reads_as_statement(rest):
+        return None  # "I hope it has fans, with 18 to 49 year olds ...": the wish goes on
     return Framed(cut.end(), cut.end() + len(rest), body[: lead.end()].strip())
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from groundwire.guards.faithfulness.frames import presupposed_descriptions
 from groundwire.guards.faithfulness.split import split_answer
 from groundwire.topics.vocab import ClaimKind
 
@@ -84,7 +85,8 @@ def test_the_reason_advice_gives_is_checked(answer: str, claim: str | None) -> N
         assert [p.kind for p in pieces] == [ClaimKind.FACTUAL]
         return
     assert pieces[0].kind is ClaimKind.ADVICE
-    assert factual(answer) == [claim]
+    # the reason first; a description the advice names ("the EU region") follows it
+    assert factual(answer)[0] == claim
     assert "the reason given" in pieces[1].why
 
 
@@ -150,3 +152,103 @@ def test_a_marker_after_the_frame_cites_the_framed_statement() -> None:
     [piece] = split_answer(text, [marker])
     assert piece.text == "Inbox3 ships on Friday"
     assert piece.clause_start <= marker[0] and piece.clause_end >= marker[0]
+
+
+@pytest.mark.parametrize(
+    ("answer", "claim"),
+    [
+        ("When did Dana become CTO?", "Dana become CTO"),
+        ("When does the launch on Friday start?", "the launch on Friday start"),
+        ("Since when is Dana the CTO?", "Dana the CTO"),
+        ("How long has Dana led the Lisbon office?", "Dana led the Lisbon office"),
+        ("In what year did Dana join Acme?", "Dana join Acme"),
+    ],
+)
+def test_a_when_or_how_long_question_presupposes_its_statement(answer: str, claim: str) -> None:
+    pieces = split_answer(answer)
+    assert [(p.kind, p.text) for p in pieces] == [(ClaimKind.FACTUAL, claim)]
+    assert "framed by" in pieces[0].why
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "When will you be back?",  # about the user
+        "How long have you been waiting?",
+        "When is the launch?",  # nothing specific
+        "How do I reset my password?",
+    ],
+)
+def test_a_when_question_about_the_user_or_nothing_specific_stays_a_question(
+    answer: str,
+) -> None:
+    assert [p.kind for p in split_answer(answer)] == [ClaimKind.QUESTION]
+
+
+@pytest.mark.parametrize(
+    ("answer", "claim"),
+    [
+        ("Could it be that the payments team moved to Adyen?", "the payments team moved to Adyen"),
+        ("Is it possible that the API allows 500 requests?", "the API allows 500 requests"),
+        ("Might it be the case that Dana joined in 2019?", "Dana joined in 2019"),
+        ("Maybe the launch moved to Monday?", "the launch moved to Monday"),
+        ("I wonder if the launch moved to Monday.", "the launch moved to Monday"),
+        ("So the Q3 budget is $8M?", "the Q3 budget is $8M"),
+        ("Dana became CTO in 2021?", "Dana became CTO in 2021"),
+        # an irregular past reads as a clause as "-ed" does
+        ("Did you know Dana became CTO in 2021?", "Dana became CTO in 2021"),
+    ],
+)
+def test_a_hedged_or_asked_statement_with_a_specific_is_a_claim(answer: str, claim: str) -> None:
+    assert factual(answer) == [claim]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Could it be that you need a new API key?",  # about the user
+        "Could it be that it broke?",  # nothing specific
+        "Could you check the logs?",
+        "Maybe you could try restarting it?",  # advice asked
+        "I wonder what you think.",
+        "I wonder if it's still there.",
+        "You moved to Paris?",  # asks the user
+        "No. Do you?",
+        "Any idea when the launch is?",
+        "Because of Dana, did Inbox3 slip?",
+        "Did you know the thought experiment?",  # "thought" after "the" is a noun
+    ],
+)
+def test_a_real_question_or_a_hedge_over_nothing_specific_stays_unchecked(answer: str) -> None:
+    assert factual(answer) == []
+    assert split_answer(answer)[0].kind in (ClaimKind.QUESTION, ClaimKind.ADVICE)
+
+
+@pytest.mark.parametrize(
+    ("text", "described"),
+    [
+        ("Hope the Monday launch goes well!", ["the Monday launch"]),
+        ("Let me know if the $8M budget needs a sign-off.", ["the $8M budget"]),
+        ("Enjoy your trip to Rome!", ["your trip to Rome"]),
+        ("Hope your June trip to Madrid is fun.", ["your June trip to Madrid"]),
+        ("When does the launch on Friday start?", ["the launch on Friday"]),
+        ("Have you seen the movie Shape of Water?", ["the movie Shape of Water"]),
+        ("Is the 3.5% raise in the Q3 plan?", ["the 3.5% raise in the Q3 plan"]),
+    ],
+)
+def test_definite_descriptions_that_name_a_specific(text: str, described: list[str]) -> None:
+    assert [text[f.start : f.end] for f in presupposed_descriptions(text)] == described
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Check the logs first.",  # names nothing
+        "Do you like the NFL?",  # only a name: no plain word says what it is
+        "Is the budget $5M?",  # the amount is asked of the budget, not part of it
+        "I know that 5 is enough.",  # "that" joins a clause
+        "Did you see a Monday launch?",  # not definite
+    ],
+)
+def test_no_definite_description_with_a_specific(text: str) -> None:
+    assert presupposed_descriptions(text) == []

@@ -482,3 +482,55 @@ async def test_an_apposition_in_advice_is_checked() -> None:
     assert bad.risk is not RiskLevel.NONE
     good = await score(answer("Ask Dana, the head of design at Acme, about it.", ctx))
     assert good.risk is RiskLevel.NONE
+
+
+LAUNCH = [
+    {"id": "m1", "text": "The Inbox3 launch is on Friday at 10am.", "source": "corpus"},
+    {"id": "m2", "text": "The Q3 budget is $5M and needs one sign-off.", "source": "corpus"},
+    {"id": "m3", "text": "Dana became CTO of Acme in March 2024.", "source": "corpus"},
+]
+
+
+@pytest.mark.parametrize(
+    ("bad", "good"),
+    [
+        ("Hope the Monday launch goes well!", "Hope the Friday launch goes well!"),
+        (
+            "Let me know if the $8M budget needs a second sign-off.",
+            "Let me know if the $5M budget needs a second sign-off.",
+        ),
+        ("When does the launch on Monday start?", "When does the launch on Friday start?"),
+        ("When did Dana become CFO?", "When did Dana become CTO?"),
+        ("Could it be that the Q3 budget is $8M?", "Could it be that the Q3 budget is $5M?"),
+        ("Congrats to Dana on becoming CFO!", "Congrats to Dana on becoming CTO!"),
+    ],
+)
+async def test_a_specific_a_wish_or_a_question_takes_as_given_is_checked(
+    bad: str, good: str
+) -> None:
+    flagged = await score(answer(bad, LAUNCH))
+    assert flagged.risk is not RiskLevel.NONE
+    assert flagged.supported_claims < flagged.factual_claims
+    kept = await score(answer(good, LAUNCH))
+    assert kept.risk is RiskLevel.NONE
+    assert kept.factual_claims == kept.supported_claims
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hope you have a relaxing weekend.",
+        "Enjoy your trip!",
+        "Congratulations on the new role!",
+        "Let me know if you need anything else.",
+        "Could it be that you need a new API key?",
+        "I wonder what you think.",
+        "If the launch slips, tell me.",
+    ],
+)
+async def test_a_wish_a_real_question_or_an_instruction_naming_nothing_has_no_claim(
+    text: str,
+) -> None:
+    scored = await score(answer(text, LAUNCH))
+    assert scored.factual_claims == 0
+    assert scored.risk is RiskLevel.NONE

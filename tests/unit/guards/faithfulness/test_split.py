@@ -219,7 +219,7 @@ def test_a_premise_before_a_question_is_stated(answer: str, statement: str) -> N
     "answer",
     [
         "Since you moved, have you settled in?",  # nothing specific: about the user
-        "Since when is Dana the CTO?",  # no premise clause
+        "Since when do you work there?",  # no premise clause ("since when" asks)
         "Because of Dana, did Inbox3 slip?",  # a phrase, not a clause
     ],
 )
@@ -294,3 +294,102 @@ def test_an_apposition_in_a_pleasantry_or_at_the_end_is_a_claim() -> None:
         (ClaimKind.FACTUAL, "Dana is our CTO"),
     ]
     assert [p.kind for p in split_answer("Feel free to ask.")] == [ClaimKind.GREETING]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Hope you have a relaxing weekend.",
+        "I hope you enjoy it.",
+        "Enjoy your trip!",
+        "Good luck with the review!",
+        "Congratulations on the new role!",
+        "Welcome back!",
+    ],
+)
+def test_a_wish_or_a_congratulation_naming_nothing_is_a_pleasantry(answer: str) -> None:
+    assert [p.kind for p in split_answer(answer)] == [ClaimKind.GREETING]
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind", "described"),
+    [
+        ("Hope the Monday launch goes well!", ClaimKind.GREETING, "the Monday launch"),
+        ("Let me know if the $8M budget needs a sign-off.", ClaimKind.GREETING, "the $8M budget"),
+        (
+            "Feel free to ask if the 12-person team needs help.",
+            ClaimKind.GREETING,
+            "the 12-person team",
+        ),
+        ("Thanks for confirming the Monday launch!", ClaimKind.GREETING, "the Monday launch"),
+        ("Who owns the Monday launch?", ClaimKind.QUESTION, "the Monday launch"),
+        ("If the launch on Monday slips, tell me.", ClaimKind.ADVICE, "the launch on Monday"),
+        ("I love the Paris offsite.", ClaimKind.OPINION, "the Paris offsite"),
+    ],
+)
+def test_a_definite_description_with_a_specific_is_presupposed(
+    answer: str, kind: ClaimKind, described: str
+) -> None:
+    pieces = split_answer(answer)
+    assert [(p.kind, p.text) for p in pieces] == [(kind, answer), (ClaimKind.FACTUAL, described)]
+    assert pieces[1].critical
+    assert "presupposed by a definite description" in pieces[1].why
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Who is your favourite player on the Patriots?",  # asks the user about their own
+        "I couldn't find the Q3 report.",  # a remark about the search
+        "Do you like the NFL?",
+    ],
+)
+def test_descriptions_a_question_asks_about_or_a_refusal_names_are_not_read(answer: str) -> None:
+    assert [p.kind for p in split_answer(answer) if p.kind is ClaimKind.FACTUAL] == []
+
+
+def test_a_description_inside_a_reason_given_is_checked_once() -> None:
+    pieces = split_answer("Try the EU region, since the US region was deprecated.")
+    assert [p.text for p in pieces if p.kind is ClaimKind.FACTUAL] == [
+        "the US region was deprecated",
+        "the EU region",
+    ]
+
+
+def test_a_congratulation_presupposes_what_it_congratulates_on() -> None:
+    pieces = split_answer("Congrats to Dana on becoming CTO, well deserved!")
+    assert [(p.kind, p.text) for p in pieces] == [
+        (ClaimKind.GREETING, "Congrats to"),
+        (ClaimKind.FACTUAL, "Dana on becoming CTO"),
+    ]
+
+
+def test_what_continues_a_wish_is_not_a_statement_but_a_statement_after_one_is() -> None:
+    assert [p.kind for p in split_answer("I hope it has fans, with 18 to 49 year olds.")] == [
+        ClaimKind.GREETING
+    ]
+    assert claims_of("Hope this helps, the budget is $5M.") == [
+        (ClaimKind.GREETING, "Hope this helps"),
+        (ClaimKind.FACTUAL, "the budget is $5M."),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind"),
+    [
+        ("Just a reminder to check the logs.", ClaimKind.ADVICE),
+        ("If the launch slips, tell me.", ClaimKind.ADVICE),
+        ("I'll check the logs for you.", ClaimKind.META),  # an offer, "I'll" as "I will"
+        ("I'll be in Paris on Monday.", ClaimKind.FACTUAL),
+        ("Just a reminder that the launch is on Monday.", ClaimKind.FACTUAL),
+    ],
+)
+def test_instructions_and_offers_in_their_short_forms(answer: str, kind: ClaimKind) -> None:
+    assert split_answer(answer)[0].kind is kind
+
+
+def test_a_statement_after_a_refusal_is_read_without_a_specific() -> None:
+    assert claims_of("I don't have the exact figure, but the team grew fast.") == [
+        (ClaimKind.META, "I don't have the exact figure, but"),
+        (ClaimKind.FACTUAL, "the team grew fast."),
+    ]
