@@ -14,8 +14,10 @@ offline verifier (the default configuration).
 * a hidden answer is **caught** when at least one of its factual claims is not supported;
 * a control is **kept** when none of its factual claims is unsupported (it may have none).
 
-Prints both counts (and, with -v, the pieces of every answer the guard gets wrong), and
-ends with `caught=<n>/<N> kept=<m>/<N>`. It measures; it asserts nothing, so a change of
+Prints both counts per batch (`batch` in the data: 1 was written before the session-11
+changes to the splitter, 2 after them, to check that they were general) and, with -v,
+the pieces of every answer the guard gets wrong; ends with `caught=<n>/<N>
+kept=<m>/<N>`. It measures; it asserts nothing, so a change of
 the splitter is measured here and its rules are tested in tests/unit.
 """
 
@@ -56,7 +58,7 @@ def show(scored: ScoredAnswer) -> str:
     )
 
 
-async def run(path: Path, verbose: bool) -> tuple[int, int, int]:
+async def run(path: Path, verbose: bool) -> dict[int, tuple[int, int, int]]:
     pairs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     context = [
         ContextSource(id=f"mem_{i}", text=t, source="corpus") for i, t in enumerate(CONTEXT, 1)
@@ -73,19 +75,19 @@ async def run(path: Path, verbose: bool) -> tuple[int, int, int]:
         scored = await scorer.score_batch(answers)
     finally:
         await scorer.aclose()
-    caught = kept = 0
+    counts: dict[int, tuple[int, int, int]] = {}
     for i, p in enumerate(pairs):
         hidden, control = scored[2 * i], scored[2 * i + 1]
         got, ok = flagged(hidden), not flagged(control)
-        caught += got
-        kept += ok
+        caught, kept, n = counts.get(p.get("batch", 1), (0, 0, 0))
+        counts[p.get("batch", 1)] = (caught + got, kept + ok, n + 1)
         if verbose and not (got and ok):
             print(f"[{p['form']}]")
             if not got:
                 print(f"  MISSED  {p['hidden']!r}: {show(hidden)}")
             if not ok:
                 print(f"  FLAGGED {p['control']!r} ({p['control_is']}): {show(control)}")
-    return caught, kept, len(pairs)
+    return counts
 
 
 def main() -> None:
@@ -94,7 +96,10 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=default)
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
-    caught, kept, n = asyncio.run(run(args.data, args.verbose))
+    counts = asyncio.run(run(args.data, args.verbose))
+    for batch, (caught, kept, n) in sorted(counts.items()):
+        print(f"batch {batch}: caught={caught}/{n} kept={kept}/{n}")
+    caught, kept, n = (sum(c[k] for c in counts.values()) for k in range(3))
     print(f"caught={caught}/{n} kept={kept}/{n}")
 
 

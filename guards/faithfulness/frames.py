@@ -266,7 +266,9 @@ def _suggested(body: str, end: int) -> Framed | None:
     confirm ("So the budget is $8M?"); read only when it names a specific."""
     hedge = _SUGGESTION.match(body)
     if hedge is not None:
-        after_that = _THAT.search(hedge.group(0)) is not None
+        # after "that" or an adverb of doubt a statement follows ("Perhaps the API allows
+        # 500 requests?"), whatever its verb
+        after_that = True
         said = _WORD.findall(body[hedge.end() : end])
         if said and said[0].lower().replace("’", "'") in _PERSONAL:
             return None  # "Could it be that you need a new key?": about the user

@@ -68,10 +68,11 @@ def _words(text: str) -> list[str]:
 # -- sentences --------------------------------------------------------------------------
 
 _ABBREVIATIONS = frozenset(
-    _words("e.g i.e etc vs mr mrs ms dr prof st no fig approx cf al inc ltd jr sr dept est")
+    _words("e.g i.e etc vs mr mrs ms dr prof st no fig approx cf al inc ltd jr sr dept est p.s")
 )
 _END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s|$)|:[ \t]*(?=\n)|\n")
-_BULLET = re.compile(r"^\s*(?:[-*•–]|\d{1,3}[.)]|[a-z][.)])\s+")
+# a list bullet, or a postscript's label ("P.S. ...", "PS: ..."): neither is text
+_BULLET = re.compile(r"^\s*(?:[-*•–]|\d{1,3}[.)]|[a-z][.)]|[Pp]\.\s?[Ss]\.:?|PS:)\s+")
 _SPACE = re.compile(r"\s+")
 _TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|")  # "|---|:--:|" under a header
 
@@ -158,6 +159,8 @@ _GREETING = re.compile(
     # a wish or a congratulation: it hopes for or celebrates, it reports nothing (a
     # specific it names is presupposed: `presupposed_descriptions`, `_after_lead`)
     r"(?:i |we )?(?:really |do )?hope\b|wishing you|(?:good|best of) luck|best wishes|"
+    r"fingers crossed|(?:i |we )?(?:can't|cannot|can not) wait\b|(?:i'm |we're )?looking "
+    r"forward|"
     r"enjoy\b|have fun|have (?:a|an) (?:safe|wonderful|lovely|fantastic|relaxing|fun|happy|"
     r"productive|smooth)\b|congratulations|congrats|kudos|welcome back|cheers to)\b"
 )

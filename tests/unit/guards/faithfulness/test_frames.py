@@ -192,6 +192,8 @@ def test_a_when_question_about_the_user_or_nothing_specific_stays_a_question(
         ("Is it possible that the API allows 500 requests?", "the API allows 500 requests"),
         ("Might it be the case that Dana joined in 2019?", "Dana joined in 2019"),
         ("Maybe the launch moved to Monday?", "the launch moved to Monday"),
+        # after an adverb of doubt a statement follows, whatever its verb
+        ("Perhaps the API allows 500 requests?", "the API allows 500 requests"),
         ("I wonder if the launch moved to Monday.", "the launch moved to Monday"),
         ("So the Q3 budget is $8M?", "the Q3 budget is $8M"),
         ("Dana became CTO in 2021?", "Dana became CTO in 2021"),

@@ -305,6 +305,9 @@ def test_an_apposition_in_a_pleasantry_or_at_the_end_is_a_claim() -> None:
         "Good luck with the review!",
         "Congratulations on the new role!",
         "Welcome back!",
+        "Fingers crossed for the review!",
+        "Can't wait to hear how it goes!",
+        "Looking forward to it!",
     ],
 )
 def test_a_wish_or_a_congratulation_naming_nothing_is_a_pleasantry(answer: str) -> None:
@@ -392,4 +395,13 @@ def test_a_statement_after_a_refusal_is_read_without_a_specific() -> None:
     assert claims_of("I don't have the exact figure, but the team grew fast.") == [
         (ClaimKind.META, "I don't have the exact figure, but"),
         (ClaimKind.FACTUAL, "the team grew fast."),
+    ]
+
+
+def test_a_postscript_label_is_not_text() -> None:
+    assert claims_of("P.S. the launch moved to Monday.") == [
+        (ClaimKind.FACTUAL, "the launch moved to Monday.")
+    ]
+    assert claims_of("PS: let me know if anything changes.") == [
+        (ClaimKind.GREETING, "let me know if anything changes.")
     ]
