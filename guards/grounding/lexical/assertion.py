@@ -39,7 +39,14 @@ from groundwire.guards.grounding.lexical.text import (
     word_set,
 )
 
-__all__ = ["STRONG", "sentence_moods", "unasserted", "unasserted_outside", "word_moods"]
+__all__ = [
+    "STRONG",
+    "asks_only",
+    "sentence_moods",
+    "unasserted",
+    "unasserted_outside",
+    "word_moods",
+]
 
 # the moods that leave nothing asserted: a claim aligned only with them is NOT_SUPPORTED
 STRONG: frozenset[str] = frozenset(("question", "hypothetical", "denied", "past", "unrealised"))
@@ -225,6 +232,29 @@ def _own_cues(words: ClaimWords, lo: int, hi: int) -> frozenset[str]:
 
 def _is_question(text: str, lows: Sequence[str]) -> bool:
     return text.rstrip(_CLOSERS).endswith("?") and _FACTIVE.isdisjoint(lows)
+
+
+def asks_only(words: ClaimWords, text: str) -> bool:
+    """Whether every sentence of a claim is a question, read as a source sentence is
+    (`sentence_moods`): it ends in a question mark, has no factive word ("Did you know
+    that ...?" tells what follows) and does not open with why/when/where/how (which take
+    what they ask about as given). Such a claim states nothing the source could support:
+    "Do you listen to the radio?" against an article about radio."""
+    if not text.rstrip(_CLOSERS).endswith("?"):
+        return False  # the cheap test first: most claims end as statements
+    cuts = [0]
+    for k in range(1, len(words.raws)):
+        gap = text[words.spans[k - 1][1] : words.spans[k][0]]
+        if any(c in gap for c in ".!?"):
+            cuts.append(k)
+    cuts.append(len(words.raws))
+    for a, b in itertools.pairwise(cuts):
+        lows = words.lows[a:b]
+        end = words.spans[b][0] if b < len(words.raws) else len(text)
+        piece = text[words.spans[a][0] : end].rstrip()
+        if not lows or lows[0] in _PRESUPPOSING or not _is_question(piece, lows):
+            return False
+    return True
 
 
 def _may_have_moods(ev: Evidence) -> bool:
