@@ -27,11 +27,15 @@ source clause aligns with it at least as well: a plan stated and then confirmed 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.polarity import ALIGN, ALIGN_SOURCE, same_specifics
 from groundwire.guards.grounding.lexical.text import (
+    AUXILIARIES,
+    CONJUNCTIONS,
+    COORDINATORS,
     NEGATIONS,
     ClaimWords,
     implicative_at,
@@ -43,6 +47,7 @@ __all__ = [
     "STRONG",
     "asks_only",
     "sentence_moods",
+    "speaks_of_itself",
     "unasserted",
     "unasserted_outside",
     "word_moods",
@@ -255,6 +260,54 @@ def asks_only(words: ClaimWords, text: str) -> bool:
         if not lows or lows[0] in _PRESUPPOSING or not _is_question(piece, lows):
             return False
     return True
+
+
+# The speaker as the subject ("I", "I'm", "I 've" as some transcripts split it), what may
+# stand between it and its verb, and the verbs (and "sure", "aware") that frame what
+# follows as known, heard or believed rather than say what the speaker did or likes.
+_I = word_set("i i'm i've i'd i'll")
+_PUNCT = re.compile(r"[,.;:!?]")
+_BETWEEN = (
+    AUXILIARIES
+    | NEGATIONS
+    | word_set(
+        """m ve d ll also really just too actually honestly still never always even
+    definitely certainly so quite pretty very entirely totally kind sort of not"""
+    )
+)
+_KNOWING = (
+    _HEDGES
+    | _FACTIVE
+    | word_set(
+        """sure unsure aware heard hear hears read learned learnt wonder wondered agree
+        mean see saw understand bet afraid recall forgot forget"""
+    )
+)
+
+
+def speaks_of_itself(words: ClaimWords, text: str) -> bool:
+    """Whether the claim says something of its own speaker: "I" as the subject of a
+    verb other than one of knowing, hearing or believing ("I love cats", "I watched it",
+    "I am a big fan"), not "I think ...", "I heard that ...", "I'm not sure" (which
+    frame what follows) nor a bare answer ("I do!", "No, I don't, but ..."). A source
+    written in the third person cannot attest the speaker's own tastes or doings."""
+    lows, spans = words.lows, words.spans
+    n = len(lows)
+    for k, low in enumerate(lows):
+        if low not in _I:
+            continue
+        j = k + 1
+        while (
+            j < n and lows[j] in _BETWEEN and not _PUNCT.search(text, spans[j - 1][1], spans[j][0])
+        ):
+            j += 1
+        if j == n or _PUNCT.search(text, spans[j - 1][1], spans[j][0]):
+            continue  # a bare answer: "I do!", "I don't, but ..."
+        if j > k + 1 and lows[j] in CONJUNCTIONS | COORDINATORS:
+            continue  # the same, joined on: "I do and ...", "No I don't but ..."
+        if lows[j] not in _KNOWING:
+            return True
+    return False
 
 
 def _may_have_moods(ev: Evidence) -> bool:

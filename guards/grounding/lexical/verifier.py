@@ -34,7 +34,12 @@ from groundwire.guards.grounding.base import (
     penalty_for,
     unknown_report,
 )
-from groundwire.guards.grounding.lexical.assertion import STRONG, asks_only, unasserted_outside
+from groundwire.guards.grounding.lexical.assertion import (
+    STRONG,
+    asks_only,
+    speaks_of_itself,
+    unasserted_outside,
+)
 from groundwire.guards.grounding.lexical.evidence import (
     Sentence,
     evidence_for,
@@ -190,9 +195,13 @@ class LexicalVerifier:
             and bool(a.features["question"])
             and asks_only(claim_words(claim.content), claim.content)
         )
+        own = bool(a.features["first_person"]) and speaks_of_itself(
+            claim_words(claim.content), claim.content
+        )
         if (
             contradiction
             or asked
+            or own
             or a.features["speaker_mismatch"] >= 1.0
             or not STRONG.isdisjoint(moods)
         ):
@@ -225,7 +234,7 @@ class LexicalVerifier:
             verifier=self.name,
             score=p,
             spans=a.spans,
-            reasoning=_explain(verdict, a, asked),
+            reasoning=_explain(verdict, a, asked, own),
             penalty=penalty,
             rewritten_content=rewritten,
         )
@@ -270,7 +279,7 @@ _MOOD_SAYS = {
 }
 
 
-def _explain(verdict: GroundingVerdict, a: Analysis, asked: bool = False) -> str:
+def _explain(verdict: GroundingVerdict, a: Analysis, asked: bool = False, own: bool = False) -> str:
     """The report's reasoning: the verdict, then each signal that moved it."""
     parts = [f"{a.features['coverage']:.0%} of content words found in the source"]
     if asked:
@@ -298,7 +307,9 @@ def _explain(verdict: GroundingVerdict, a: Analysis, asked: bool = False) -> str
             "the source does not assert it: "
             + ", ".join(f"{text!r} ({_MOOD_SAYS[mood]})" for text, mood in a.unasserted[:3])
         )
-    if a.features["first_person"]:
+    if own:
+        parts.append("the speaker's own tastes or doings, which the source cannot attest")
+    elif a.features["first_person"]:
         parts.append("first-person statement the source does not make")
     if a.features["speaker_mismatch"]:
         parts.append("attributed to a speaker who did not say it")

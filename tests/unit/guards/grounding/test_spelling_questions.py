@@ -14,7 +14,7 @@ import pytest
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding.lexical import LexicalVerifier, analyze
-from groundwire.guards.grounding.lexical.assertion import asks_only
+from groundwire.guards.grounding.lexical.assertion import asks_only, speaks_of_itself
 from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.spelling import same_name_in
 from groundwire.guards.grounding.lexical.text import claim_words
@@ -143,3 +143,58 @@ def test_the_rule_is_off_where_a_subclass_says_so() -> None:
     kept = _verify(claim, RADIO, Keeps(GroundingConfig()))
     assert kept.verdict is not GroundingVerdict.NOT_SUPPORTED  # the score alone passes it
     assert "only asks" not in kept.reasoning
+
+
+# --- the speaker's own tastes and doings -----------------------------------------------
+
+CATS = "A cat lover is known as an ailurophile. Cats are among the most popular pets."
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "I love cats, cats are among the most popular pets.",
+        "I am an ailurophile, a cat lover.",
+        "I do like cats, the most popular pets.",
+        "Cats are popular pets and I have two of them.",
+    ],
+)
+def test_the_speaker_own_tastes_are_not_supported_by_a_third_person_source(claim: str) -> None:
+    assert speaks_of_itself(claim_words(claim), claim)
+    report = _verify(claim, CATS)
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED
+    assert "own tastes" in report.reasoning
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "I think cats are among the most popular pets.",  # frames what follows
+        "I heard that a cat lover is known as an ailurophile.",
+        "I'm not sure, but cats are among the most popular pets.",
+        "I do! Cats are among the most popular pets.",  # a bare answer, then a fact
+        "No, I don't, but cats are among the most popular pets.",
+        "Cats are among the most popular pets.",
+    ],
+)
+def test_framing_and_bare_answers_are_not_the_speaker_own_doings(claim: str) -> None:
+    assert not speaks_of_itself(claim_words(claim), claim)
+    assert "own tastes" not in _verify(claim, CATS).reasoning
+
+
+def test_a_first_person_source_can_attest_the_speaker() -> None:
+    turns = "User: I love cats. I am an ailurophile."
+    report = _verify("I love cats and I am an ailurophile.", turns)
+    assert report.verdict is GroundingVerdict.SUPPORTED
+    assert "own tastes" not in report.reasoning
+
+
+@pytest.mark.parametrize(
+    "claim",
+    ["I am an ailurophile, a cat lover.", "I own cats, which are among the most popular pets."],
+)
+def test_the_rule_not_the_score_blocks_a_taste_claim(claim: str) -> None:
+    # the score alone would let these through as partial (above the partial threshold)
+    report = _verify(claim, CATS)
+    assert report.score >= LexicalVerifier(GroundingConfig()).partial_threshold
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED
