@@ -44,6 +44,7 @@ from groundwire.guards.grounding.lexical.text import (
 )
 
 __all__ = [
+    "SPEAKER_WORDS",
     "STRONG",
     "asks_only",
     "sentence_moods",
@@ -266,6 +267,10 @@ def asks_only(words: ClaimWords, text: str) -> bool:
 # stand between it and its verb, and the verbs (and "sure", "aware") that frame what
 # follows as known, heard or believed rather than say what the speaker did or likes.
 _I = word_set("i i'm i've i'd i'll")
+# A source with one of these has someone speak of themselves (a user's turn, an
+# interview), so it may attest what a claim's "I" likes or did; "us" and "our" alone do
+# not ("the story wants us to care" in a review, "our mission" on a company page).
+SPEAKER_WORDS = _I | word_set("me my mine myself we we're we've we'd we'll")
 _PUNCT = re.compile(r"[,.;:!?]")
 _BETWEEN = (
     AUXILIARIES

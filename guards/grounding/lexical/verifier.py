@@ -35,6 +35,7 @@ from groundwire.guards.grounding.base import (
     unknown_report,
 )
 from groundwire.guards.grounding.lexical.assertion import (
+    SPEAKER_WORDS,
     STRONG,
     asks_only,
     speaks_of_itself,
@@ -195,7 +196,7 @@ class LexicalVerifier:
             and bool(a.features["question"])
             and asks_only(claim_words(claim.content), claim.content)
         )
-        own = bool(a.features["first_person"]) and speaks_of_itself(
+        own = SPEAKER_WORDS.isdisjoint(evidence_for(turns).lows) and speaks_of_itself(
             claim_words(claim.content), claim.content
         )
         if (

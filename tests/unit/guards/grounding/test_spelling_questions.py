@@ -198,3 +198,17 @@ def test_the_rule_not_the_score_blocks_a_taste_claim(claim: str) -> None:
     report = _verify(claim, CATS)
     assert report.score >= LexicalVerifier(GroundingConfig()).partial_threshold
     assert report.verdict is GroundingVerdict.NOT_SUPPORTED
+
+
+def test_us_and_our_in_the_source_are_no_speaker_of_the_claim() -> None:
+    review = "Critics said the film wants us to care about cats, our most popular pets."
+    claim = "I love cats, the most popular pets in the film."
+    report = _verify(claim, review)
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED
+    assert "own tastes" in report.reasoning
+
+
+def test_a_source_where_someone_speaks_of_themselves_is_left_to_the_score() -> None:
+    told = "My cats are the most popular pets on the street, and cats love me."
+    report = _verify("I love cats, the most popular pets on the street.", told)
+    assert "own tastes" not in report.reasoning
