@@ -47,6 +47,7 @@ __all__ = [
     "SPEAKER_WORDS",
     "STRONG",
     "asks_only",
+    "may_speak_of_itself",
     "sentence_moods",
     "speaks_of_itself",
     "unasserted",
@@ -288,6 +289,16 @@ _KNOWING = (
         mean see saw understand bet afraid recall forgot forget"""
     )
 )
+
+
+# "I" as a word, as the claim's words are read (`text.WORD`: "I", "I'm", "I 've"): the
+# cheap test that most claims fail before their words are read
+_I_WORD = re.compile(r"(?<![A-Za-z0-9])[Ii](?![A-Za-z0-9])")
+
+
+def may_speak_of_itself(text: str) -> bool:
+    """Whether the claim has "I" as a word at all (`speaks_of_itself` needs it)."""
+    return _I_WORD.search(text) is not None
 
 
 def speaks_of_itself(words: ClaimWords, text: str) -> bool:

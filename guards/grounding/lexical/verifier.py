@@ -38,6 +38,7 @@ from groundwire.guards.grounding.lexical.assertion import (
     SPEAKER_WORDS,
     STRONG,
     asks_only,
+    may_speak_of_itself,
     speaks_of_itself,
     unasserted_outside,
 )
@@ -196,8 +197,10 @@ class LexicalVerifier:
             and bool(a.features["question"])
             and asks_only(claim_words(claim.content), claim.content)
         )
-        own = SPEAKER_WORDS.isdisjoint(evidence_for(turns).lows) and speaks_of_itself(
-            claim_words(claim.content), claim.content
+        own = (
+            may_speak_of_itself(claim.content)
+            and SPEAKER_WORDS.isdisjoint(evidence_for(turns).lows)
+            and speaks_of_itself(claim_words(claim.content), claim.content)
         )
         if (
             contradiction

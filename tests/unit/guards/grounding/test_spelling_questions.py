@@ -212,3 +212,21 @@ def test_a_source_where_someone_speaks_of_themselves_is_left_to_the_score() -> N
     told = "My cats are the most popular pets on the street, and cats love me."
     report = _verify("I love cats, the most popular pets on the street.", told)
     assert "own tastes" not in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("text", "has_i"),
+    [
+        ("I love cats", True),
+        ("'I love cats,' she said", True),
+        ("I 've heard so", True),
+        ("yes i'm a fan", True),
+        ("Is it iPhone or AI?", False),
+        ("It is his idea", False),
+    ],
+)
+def test_the_cheap_test_passes_every_claim_with_an_i(text: str, has_i: bool) -> None:
+    from groundwire.guards.grounding.lexical.assertion import may_speak_of_itself
+
+    assert may_speak_of_itself(text) is has_i
+    assert has_i == ("i" in claim_words(text).lows or "i'm" in claim_words(text).lows)
