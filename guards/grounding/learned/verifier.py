@@ -40,6 +40,10 @@ __all__ = ["LearnedVerifier"]
 
 class LearnedVerifier(LexicalVerifier):
     name = "learned"
+    # its model learned how the labelled data reads a question (FaithDial counts "Have
+    # you seen Inception?" as faithful when the knowledge names the film, BEGIN as not
+    # attributable); the lexical rule cost it FaithDial claims on the fit half
+    questions_assert_nothing = False
 
     def __init__(self, cfg: GroundingConfig | None = None) -> None:
         cfg = cfg or GroundingConfig()

@@ -27,11 +27,15 @@ source clause aligns with it at least as well: a plan stated and then confirmed 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.polarity import ALIGN, ALIGN_SOURCE, same_specifics
 from groundwire.guards.grounding.lexical.text import (
+    AUXILIARIES,
+    CONJUNCTIONS,
+    COORDINATORS,
     NEGATIONS,
     ClaimWords,
     implicative_at,
@@ -39,7 +43,17 @@ from groundwire.guards.grounding.lexical.text import (
     word_set,
 )
 
-__all__ = ["STRONG", "sentence_moods", "unasserted", "unasserted_outside", "word_moods"]
+__all__ = [
+    "SPEAKER_WORDS",
+    "STRONG",
+    "asks_only",
+    "may_speak_of_itself",
+    "sentence_moods",
+    "speaks_of_itself",
+    "unasserted",
+    "unasserted_outside",
+    "word_moods",
+]
 
 # the moods that leave nothing asserted: a claim aligned only with them is NOT_SUPPORTED
 STRONG: frozenset[str] = frozenset(("question", "hypothetical", "denied", "past", "unrealised"))
@@ -225,6 +239,91 @@ def _own_cues(words: ClaimWords, lo: int, hi: int) -> frozenset[str]:
 
 def _is_question(text: str, lows: Sequence[str]) -> bool:
     return text.rstrip(_CLOSERS).endswith("?") and _FACTIVE.isdisjoint(lows)
+
+
+def asks_only(words: ClaimWords, text: str) -> bool:
+    """Whether every sentence of a claim is a question, read as a source sentence is
+    (`sentence_moods`): it ends in a question mark, has no factive word ("Did you know
+    that ...?" tells what follows) and does not open with why/when/where/how (which take
+    what they ask about as given). Such a claim states nothing the source could support:
+    "Do you listen to the radio?" against an article about radio."""
+    if not text.rstrip(_CLOSERS).endswith("?"):
+        return False  # the cheap test first: most claims end as statements
+    cuts = [0]
+    for k in range(1, len(words.raws)):
+        gap = text[words.spans[k - 1][1] : words.spans[k][0]]
+        if any(c in gap for c in ".!?"):
+            cuts.append(k)
+    cuts.append(len(words.raws))
+    for a, b in itertools.pairwise(cuts):
+        lows = words.lows[a:b]
+        end = words.spans[b][0] if b < len(words.raws) else len(text)
+        piece = text[words.spans[a][0] : end].rstrip()
+        if not lows or lows[0] in _PRESUPPOSING or not _is_question(piece, lows):
+            return False
+    return True
+
+
+# The speaker as the subject ("I", "I'm", "I 've" as some transcripts split it), what may
+# stand between it and its verb, and the verbs (and "sure", "aware") that frame what
+# follows as known, heard or believed rather than say what the speaker did or likes.
+_I = word_set("i i'm i've i'd i'll")
+# A source with one of these has someone speak of themselves (a user's turn, an
+# interview), so it may attest what a claim's "I" likes or did; "us" and "our" alone do
+# not ("the story wants us to care" in a review, "our mission" on a company page).
+SPEAKER_WORDS = _I | word_set("me my mine myself we we're we've we'd we'll")
+_PUNCT = re.compile(r"[,.;:!?]")
+_BETWEEN = (
+    AUXILIARIES
+    | NEGATIONS
+    | word_set(
+        """m ve d ll also really just too actually honestly still never always even
+    definitely certainly so quite pretty very entirely totally kind sort of not"""
+    )
+)
+_KNOWING = (
+    _HEDGES
+    | _FACTIVE
+    | word_set(
+        """sure unsure aware heard hear hears read learned learnt wonder wondered agree
+        mean see saw understand bet afraid recall forgot forget"""
+    )
+)
+
+
+# "I" as a word, as the claim's words are read (`text.WORD`: "I", "I'm", "I 've"): the
+# cheap test that most claims fail before their words are read
+_I_WORD = re.compile(r"(?<![A-Za-z0-9])[Ii](?![A-Za-z0-9])")
+
+
+def may_speak_of_itself(text: str) -> bool:
+    """Whether the claim has "I" as a word at all (`speaks_of_itself` needs it)."""
+    return _I_WORD.search(text) is not None
+
+
+def speaks_of_itself(words: ClaimWords, text: str) -> bool:
+    """Whether the claim says something of its own speaker: "I" as the subject of a
+    verb other than one of knowing, hearing or believing ("I love cats", "I watched it",
+    "I am a big fan"), not "I think ...", "I heard that ...", "I'm not sure" (which
+    frame what follows) nor a bare answer ("I do!", "No, I don't, but ..."). A source
+    written in the third person cannot attest the speaker's own tastes or doings."""
+    lows, spans = words.lows, words.spans
+    n = len(lows)
+    for k, low in enumerate(lows):
+        if low not in _I:
+            continue
+        j = k + 1
+        while (
+            j < n and lows[j] in _BETWEEN and not _PUNCT.search(text, spans[j - 1][1], spans[j][0])
+        ):
+            j += 1
+        if j == n or _PUNCT.search(text, spans[j - 1][1], spans[j][0]):
+            continue  # a bare answer: "I do!", "I don't, but ..."
+        if j > k + 1 and lows[j] in CONJUNCTIONS | COORDINATORS:
+            continue  # the same, joined on: "I do and ...", "No I don't but ..."
+        if lows[j] not in _KNOWING:
+            return True
+    return False
 
 
 def _may_have_moods(ev: Evidence) -> bool:

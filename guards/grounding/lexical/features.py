@@ -45,6 +45,7 @@ from groundwire.guards.grounding.lexical.roles import (
     swapped_arguments,
     swapped_roles,
 )
+from groundwire.guards.grounding.lexical.spelling import same_name_in
 from groundwire.guards.grounding.lexical.text import (
     FIRST_PERSON,
     NEGATIONS_BUT_NO,
@@ -149,6 +150,18 @@ def analyze(
     stems = list(itertools.compress(cstems, cmask))
     n = len(stems)
     found = list(map(src_stems.__contains__, stems))
+    # the capitalised words the source never uses, and of those the ones that are a
+    # name of the source written differently ("Japana", "NY"; `spelling.same_name_in`):
+    # found, not added
+    unnamed = [
+        i
+        for i in _entities(cw, claim_text)
+        if clows[i] not in known_names and clows[i] not in src_lows and cstems[i] not in src_stems
+    ]
+    respelled = {i for i in unnamed if same_name_in(craws[i], sentences) is not None}
+    if respelled:
+        at = itertools.compress(range(len(cmask)), cmask)
+        found = [ok or i in respelled for ok, i in zip(found, at, strict=True)]
     coverage = sum(found) / n if n else 1.0
     best: Sentence | None = None
     best_cov = 0.0
@@ -177,11 +190,7 @@ def analyze(
         # contradicts; one it agrees with is read as before (the score's number features
         # were fitted with it missing, and the core of the claim still rescues it)
         listed = listed_counts(cw, missing_numbers, sentences, shared)[1]
-    missing_entities = [
-        craws[i]
-        for i in _entities(cw, claim_text)
-        if clows[i] not in known_names and clows[i] not in src_lows and cstems[i] not in src_stems
-    ]
+    missing_entities = [craws[i] for i in unnamed if i not in respelled]
     # A leading "no"/"not really" answers the other speaker; it negates no stated fact.
     claim_neg = not NEGATIONS_BUT_NO.isdisjoint(clows[1:])
     best_neg = best is not None and best.negated

@@ -34,7 +34,14 @@ from groundwire.guards.grounding.base import (
     penalty_for,
     unknown_report,
 )
-from groundwire.guards.grounding.lexical.assertion import STRONG, unasserted_outside
+from groundwire.guards.grounding.lexical.assertion import (
+    SPEAKER_WORDS,
+    STRONG,
+    asks_only,
+    may_speak_of_itself,
+    speaks_of_itself,
+    unasserted_outside,
+)
 from groundwire.guards.grounding.lexical.evidence import (
     Sentence,
     evidence_for,
@@ -69,6 +76,10 @@ class LexicalVerifier:
     bias: float = BIAS
     default_supported: float = SUPPORTED_THRESHOLD
     default_partial: float = PARTIAL_THRESHOLD
+    # A claim that only asks (`assertion.asks_only`) is NOT_SUPPORTED: it states nothing.
+    # The learned verifier turns this off: its model was trained on labelled questions
+    # and already scores them as the data labels them (docs/grounding.md).
+    questions_assert_nothing: bool = True
 
     def __init__(self, cfg: GroundingConfig | None = None, *, aligned_swaps: bool = False) -> None:
         self.cfg = cfg or GroundingConfig()
@@ -181,7 +192,23 @@ class LexicalVerifier:
         contradiction = bool(a.conflicts or a.polarity_flips)
         moods = {mood for _, mood in a.unasserted}
         penalty = 0.0
-        if contradiction or a.features["speaker_mismatch"] >= 1.0 or not STRONG.isdisjoint(moods):
+        asked = (
+            self.questions_assert_nothing
+            and bool(a.features["question"])
+            and asks_only(claim_words(claim.content), claim.content)
+        )
+        own = (
+            may_speak_of_itself(claim.content)
+            and SPEAKER_WORDS.isdisjoint(evidence_for(turns).lows)
+            and speaks_of_itself(claim_words(claim.content), claim.content)
+        )
+        if (
+            contradiction
+            or asked
+            or own
+            or a.features["speaker_mismatch"] >= 1.0
+            or not STRONG.isdisjoint(moods)
+        ):
             verdict = GroundingVerdict.NOT_SUPPORTED
         elif moods and a.spans and p >= lo:
             # stated as fact where the source only hedges, plans or conditions it
@@ -211,7 +238,7 @@ class LexicalVerifier:
             verifier=self.name,
             score=p,
             spans=a.spans,
-            reasoning=_explain(verdict, a),
+            reasoning=_explain(verdict, a, asked, own),
             penalty=penalty,
             rewritten_content=rewritten,
         )
@@ -256,9 +283,11 @@ _MOOD_SAYS = {
 }
 
 
-def _explain(verdict: GroundingVerdict, a: Analysis) -> str:
+def _explain(verdict: GroundingVerdict, a: Analysis, asked: bool = False, own: bool = False) -> str:
     """The report's reasoning: the verdict, then each signal that moved it."""
     parts = [f"{a.features['coverage']:.0%} of content words found in the source"]
+    if asked:
+        parts.append("the claim only asks, it states nothing")
     if a.missing_numbers:
         parts.append("numbers not in the source: " + ", ".join(a.missing_numbers[:5]))
     if a.missing_entities:
@@ -282,7 +311,9 @@ def _explain(verdict: GroundingVerdict, a: Analysis) -> str:
             "the source does not assert it: "
             + ", ".join(f"{text!r} ({_MOOD_SAYS[mood]})" for text, mood in a.unasserted[:3])
         )
-    if a.features["first_person"]:
+    if own:
+        parts.append("the speaker's own tastes or doings, which the source cannot attest")
+    elif a.features["first_person"]:
         parts.append("first-person statement the source does not make")
     if a.features["speaker_mismatch"]:
         parts.append("attributed to a speaker who did not say it")
