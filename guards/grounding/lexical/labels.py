@@ -1,0 +1,212 @@
+"""A memory written as "Label: value" ("Age: 34", "Hometown: Porto", "Job is nurse"): the
+label names the attribute of the owner's that the value fills, and a turn states the
+value without naming the attribute ("I'm 34", "I grew up in Porto", "I work as a nurse").
+
+Word overlap counts the label as an unsupported word, so every such memory looked half
+invented, true or not. The label is the name of a slot, not a fact of its own: it is
+grounded when the speaker states the value of themself in a construction that fills
+that slot. Read here as (`explained_labels`): a sentence of the user's turns holds every
+content word of the value in one clause whose subject is the speaker ("I", "I'm",
+"we", ...), that clause is asserted (no negation, no question, hedge, wish or plan:
+`assertion.sentence_moods`), and its wording fits the attribute, one of
+
+* nothing but the value with "am"/"I'm"/"was": a bare predication of the speaker ("I'm
+  34", "I'm a nurse", "I'm Priya") states the speaker's value of whatever the label
+  names;
+* a word of the clause other than the value linked to the label by a WordNet definition,
+  either way: the label's definition has the word ("hometown: the town where you *grew*
+  up" for "I grew up in Porto"; "birthday: the date on which a person was *born*"; "job:
+  ... *work* ...") or the word's definition has the label ("old: having lived ... or
+  attained a specific *age*" for "I'm 34 years old"). The definitions are
+  `data/glosses.tsv`, built by scripts/build_glosses.py from WordNet 3.1 (the first two
+  SemCor-tagged senses of nouns and adjectives in common use); nothing is written by hand.
+
+The value itself is never excused: "Age: 43" against "I'm 34" still lacks 43, "Hometown:
+Lisbon" against "I grew up in Porto" still lacks Lisbon; and a clause said of someone else
+("My brother grew up in Porto") has no first-person subject, so its label stays unsupported.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from importlib import resources
+
+from groundwire.guards.grounding.lexical.assertion import sentence_moods
+from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.text import (
+    NEGATIONS,
+    STOPWORDS,
+    ClaimWords,
+    has_implicative,
+    stem,
+    word_set,
+)
+
+__all__ = ["explained_labels", "gloss_stems", "label_parts"]
+
+# the speaker as a clause's subject
+_SPEAKER = word_set("i i'm im i've i'd i'll we we're we've we'd we'll")
+# "be" with the speaker: "I'm 34", "I am a nurse", "I was born ..."
+_BE = word_set("i'm im am was we're are were is he's she's they're")
+_COPULA = word_set("is was")
+# someone other than the speaker: "my <someone>" (`_POSSESSIVE` before a content word),
+# or a third person as the subject ("He was born on May 3")
+_POSSESSIVE = word_set("my our")
+_THIRD = word_set("he she they he's she's they're")
+_DETERMINERS = word_set("a an the")
+# what may follow a bare predication's value: "I'm a nurse at St Mary's"
+_PREPOSITIONS = word_set("at in on for from with since of near by to")
+# WordNet's detachment rules for nouns and adjectives (morph.c): a candidate lemma counts
+# only when the table has it
+_DETACH: tuple[tuple[str, str], ...] = (
+    *(("s", ""), ("ses", "s"), ("xes", "x"), ("ches", "ch"), ("shes", "sh"), ("men", "man")),
+    *(("ies", "y"), ("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+)
+
+
+@functools.cache
+def _table() -> dict[str, str]:
+    """lemma -> the words of its definitions, as text (split when first looked up)."""
+    path = resources.files("groundwire.guards.grounding").joinpath("data/glosses.tsv")
+    _header, body = path.read_text("utf-8").split("\n\n", 1)
+    return dict(line.split("\t", 1) for line in body.splitlines())
+
+
+@functools.lru_cache(maxsize=4_096)
+def gloss_stems(low: str) -> frozenset[str]:
+    """The stems of the content words of the WordNet definitions of `low` (a lower-case
+    word, reduced to a noun or adjective lemma the table knows), empty when none."""
+    table = _table()
+    found = [low] if low in table else []
+    found += [
+        low[: -len(suffix)] + base
+        for suffix, base in _DETACH
+        if low.endswith(suffix) and low[: -len(suffix)] + base in table
+    ]
+    return frozenset(stem(w) for lemma in found for w in table[lemma].split() if w not in STOPWORDS)
+
+
+def label_parts(words: ClaimWords, text: str, known: set[str] | frozenset[str]) -> range | None:
+    """The positions of the label of a claim written "Label: value" or "Label is value"
+    (one or two words, after the owner's possessive if it names one: "User's manager:
+    Dana"), None for any other claim or one with no content word after the label."""
+    lows, spans = words.lows, words.spans
+    start = 0
+    if lows and lows[0] == "the" and len(lows) > 1 and lows[1] in known:
+        start = 2
+    elif lows and lows[0] in known:
+        start = 1
+    if start and not lows[start - 1].endswith("'s"):
+        return None  # "User prefers ...": a verb follows the owner, not a label
+    for k in (1, 2):
+        end = start + k
+        if end >= len(lows) or not words.content[end - 1] or not lows[end - 1].isalpha():
+            return None
+        colon = ":" in text[spans[end - 1][1] : spans[end][0]]
+        if colon or lows[end] in _COPULA:
+            value = end if colon else end + 1
+            if any(words.content[value:]):
+                return range(start, end)
+            return None
+    return None
+
+
+def explained_labels(
+    words: ClaimWords,
+    text: str,
+    sentences: Sequence[Sentence],
+    known: set[str] | frozenset[str],
+    src_stems: set[str] | frozenset[str],
+) -> tuple[frozenset[str], int, str | None]:
+    """(the stems of the claim's label words the source lacks, the index of the first
+    sentence that fills the label with the claim's value in wording that fits it, as the
+    speaker's: module docstring; None for the third item) or, where no sentence does and
+    one fills it so for someone else ("My son was born on May 3" for "Birthday: May 3"),
+    (empty, -1, who: "My son", "He"). (empty, -1, None) for a claim that is no "Label:
+    value", whose label the source has, or that no sentence fills."""
+    label = label_parts(words, text, known)
+    if label is None:
+        return frozenset(), -1, None
+    lows, stems, content = words.lows, words.stems, words.content
+    missing = [i for i in label if stems[i] not in src_stems]
+    if not missing:
+        return frozenset(), -1, None
+    after = label.stop + (0 if lows[label.stop] not in _COPULA else 1)
+    value = {stems[i] for i in range(after, len(lows)) if content[i] and lows[i] not in known}
+    if not value:
+        return frozenset(), -1, None
+    other = None
+    for k, s in enumerate(sentences):
+        if s.turn.source == "user" and value <= s.stems:
+            who = _fills(s, value, lows, missing)
+            if who == "":
+                return frozenset(stems[i] for i in missing), k, None
+            other = other or who
+    return frozenset(), -1, other
+
+
+def _fills(
+    s: Sentence, value: set[str], claim_lows: Sequence[str], missing: list[int]
+) -> str | None:
+    """Whom one clause of `s` holding the whole value, asserted, words as the missing
+    label words' attribute (module docstring): "" for the speaker (a first-person
+    subject), "my <someone>" or a third person ("My son", "He") for someone else; None
+    where no clause does."""
+    clause_of = s.clause_of()
+    holding = {clause_of[j] for j, st in enumerate(s.word_stems) if s.content[j] and st in value}
+    moods = sentence_moods(s)
+    found = None
+    for clause in sorted(holding):
+        at = s.clause_positions(clause)
+        lows = [s.lows[j] for j in at]
+        if not value <= {s.word_stems[j] for j in at if s.content[j]}:
+            continue
+        if not NEGATIONS.isdisjoint(lows) or has_implicative(lows) or any(j in moods for j in at):
+            continue
+        extra = [j for j in at if s.content[j] and s.word_stems[j] not in value]
+        others = [j for j in extra if j and s.lows[j - 1] in _POSSESSIVE]
+        be = _bare(s, at, value)
+        if be is not None:  # "I'm 34", "My sister is 34": the subject is next to "be"
+            lows = [s.lows[j] for j in at if j <= be and j >= be - 1]
+        fits = be is not None or all(
+            _linked(claim_lows[i], [s.lows[j] for j in extra if j not in others]) for i in missing
+        )
+        if not fits:
+            continue
+        if not _SPEAKER.isdisjoint(lows):
+            return ""
+        if others:
+            found = found or f"{s.raws[others[0] - 1]} {s.raws[others[0]]}"
+        elif not _THIRD.isdisjoint(lows):
+            found = found or next(s.raws[j] for j in at if s.lows[j] in _THIRD)
+    return found
+
+
+def _bare(s: Sentence, at: Sequence[int], value: set[str]) -> int | None:
+    """Whether the clause predicates the value of its subject with "be" and nothing else:
+    "I'm 34", "I am a nurse", "I'm a nurse at St Mary's" (a preposition may follow the
+    value; "I'm 34 minutes late" is no bare "34"): the position of "be", else None."""
+    lows, stems, content = s.lows, s.word_stems, s.content
+    for n, j in enumerate(at):
+        if lows[j] not in _BE:
+            continue
+        k = n + 1
+        while k < len(at) and lows[at[k]] in _DETERMINERS:
+            k += 1
+        seen: set[str] = set()
+        while k < len(at) and (stems[at[k]] in value or not content[at[k]]):
+            if lows[at[k]] in _PREPOSITIONS:
+                break
+            seen.add(stems[at[k]])
+            k += 1
+        if value <= seen and (k == len(at) or lows[at[k]] in _PREPOSITIONS):
+            return j
+    return None
+
+
+def _linked(label: str, words: Sequence[str]) -> bool:
+    """Whether a WordNet definition links the label to one of the turn's words, either way."""
+    own = gloss_stems(label)
+    target = stem(label)
+    return any(stem(w) in own or target in gloss_stems(w) for w in words)

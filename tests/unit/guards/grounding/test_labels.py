@@ -1,0 +1,191 @@
+"""Memories written the way agent-memory layers write them, against the user's own turns:
+"Label: value" claims (`lexical/labels.py`), the verb "own", a wish behind "I'd", and a
+subjectless claim the user says of someone else (docs/grounding.md, the owner section).
+
+Each case that must be let through is paired with the minimal edit that must be caught
+(a wrong value, another person, a wording that does not fill the label, a negation or a
+wish), so a rule that becomes too eager fails as surely as one that misses.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from groundwire.guards.config import GroundingConfig
+from groundwire.guards.grounding import grounding_blocks
+from groundwire.guards.grounding.lexical import LexicalVerifier
+from groundwire.guards.grounding.lexical.assertion import sentence_moods
+from groundwire.guards.grounding.lexical.evidence import evidence_for
+from groundwire.guards.grounding.lexical.labels import gloss_stems, label_parts
+from groundwire.guards.grounding.lexical.text import claim_words, stem
+from groundwire.guards.protocols import GroundingRequest
+from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+from groundwire.topics.vocab import GroundingVerdict
+
+CFG = GroundingConfig()
+
+
+def said(*texts: str, source: str = "user") -> list[SourceTurn]:
+    return [SourceTurn(id=f"u{i}", text=t, source=source) for i, t in enumerate(texts)]
+
+
+def verify(content: str, turns: list[SourceTurn]) -> GroundingReport:
+    claim = Claim(
+        claim_id="c1",
+        tenant_id="t1",
+        user_id="u42",
+        content=content,
+        source="conversation",
+        source_turns=turns,
+    )
+    return LexicalVerifier(CFG).verify_one(GroundingRequest(claim, turns))
+
+
+@pytest.mark.parametrize(
+    ("claim", "text"),
+    [
+        ("Age: 34", "I'm 34."),
+        ("Age: 34", "I'm 34 years old."),  # old: "... attained a specific age"
+        ("Birthday: May 3", "I was born on May 3."),  # birthday: "... a person was born"
+        ("Hometown: Porto", "I grew up in Porto."),  # hometown: "... where you grew up"
+        ("Hometown is Porto", "I grew up in Porto, Portugal."),
+        ("Job: nurse", "I work as a nurse."),  # job: "... work ..."
+        ("Job: nurse", "I'm a nurse at St Mary's."),
+        ("Name is Priya", "Hi, I'm Priya."),
+        ("Diet: vegetarian", "I am vegetarian."),
+        ("User's hometown: Porto", "I grew up in Porto."),
+    ],
+)
+def test_a_label_the_speaker_fills_with_the_value_is_grounded(claim: str, text: str) -> None:
+    report = verify(claim, said(text))
+    assert report.verdict is GroundingVerdict.SUPPORTED, report.reasoning
+    assert "unsupported words" not in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "text"),
+    [
+        ("Age: 43", "I'm 34."),
+        ("Hometown: Lisbon", "I grew up in Porto."),
+        ("Birthday: June 3", "I was born on May 3."),
+        ("Job: teacher", "I work as a nurse."),
+        ("Name is Anika", "Hi, I'm Priya."),
+    ],
+)
+def test_a_wrong_value_stays_unsupported(claim: str, text: str) -> None:
+    report = verify(claim, said(text))
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED, report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "text"),
+    [
+        ("Hometown: Porto", "I'm flying to Porto next week."),  # a trip, not a hometown
+        ("Age: 34", "I'm 34 minutes late."),  # no bare "34"
+        ("Age: 34", "I have 34 students."),
+        ("Job: nurse", "I'm not a nurse."),  # negated
+        ("Job: nurse", "I want to be a nurse."),  # a wish
+        ("Hometown: Porto", "Did I grow up in Porto?"),  # asked
+    ],
+)
+def test_a_label_the_turn_does_not_fill_stays_unsupported(claim: str, text: str) -> None:
+    report = verify(claim, said(text))
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED, report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "text", "who"),
+    [
+        ("Birthday: May 3", "My son was born on May 3.", "My son"),
+        ("Age: 34", "My sister is 34.", "My sister"),
+        ("Hometown: Porto", "My wife grew up in Porto, I'm from Lyon.", "My wife"),
+        ("Birthday: May 3", "He was born on May 3.", "He"),
+    ],
+)
+def test_a_label_filled_for_someone_else_contradicts_the_owner(
+    claim: str, text: str, who: str
+) -> None:
+    report = verify(claim, said(text))
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED, report.reasoning
+    assert f"'(the user)' where the source says '{who}'" in report.reasoning
+
+
+def test_a_label_is_read_only_against_the_users_own_turns() -> None:
+    # a document in the first person is not the user speaking: read as before
+    report = verify("Age: 34", said("I'm 34.", source="corpus"))
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED
+    assert "unsupported words: Age" in report.reasoning
+
+
+def test_label_parts_finds_the_slot_and_nothing_else() -> None:
+    def label(text: str, known: frozenset[str] = frozenset()) -> list[str] | None:
+        words = claim_words(text)
+        found = label_parts(words, text, known)
+        return None if found is None else [words.lows[i] for i in found]
+
+    assert label("Age: 34") == ["age"]
+    assert label("Favourite food is sushi") == ["favourite", "food"]
+    assert label("User's manager: Dana", frozenset({"user's"})) == ["manager"]
+    assert label("Prefers dark mode") is None
+    assert label("User prefers dark mode", frozenset({"user"})) is None
+    assert label("Age:") is None  # no value
+
+
+def test_gloss_stems_come_from_the_wordnet_definitions() -> None:
+    assert stem("grew") in gloss_stems("hometown")
+    assert stem("born") in gloss_stems("birthday")
+    assert stem("age") in gloss_stems("old")
+    assert gloss_stems("hometowns") == gloss_stems("hometown")  # WordNet's detachment
+    assert gloss_stems("qwzx") == frozenset()
+
+
+# --- "own": the verb against its use as a possessive's stress ----------------------------
+
+
+def test_the_verb_own_grounds_owns() -> None:
+    assert not grounding_blocks(verify("Owns a Tesla", said("I own a Tesla.")), CFG)
+    assert not grounding_blocks(verify("Owns a house in Leeds", said("We own a house.")), CFG)
+    other = verify("Owns a Tesla", said("My neighbour owns a Tesla."))
+    assert other.verdict is GroundingVerdict.NOT_SUPPORTED, other.reasoning
+    denied = verify("Owns a car", said("I don't own a car."))
+    assert denied.verdict is GroundingVerdict.NOT_SUPPORTED, denied.reasoning
+
+
+def test_own_after_a_possessive_stays_a_function_word() -> None:
+    assert "own" in evidence_for(said("I own a car.")).stems
+    assert "own" not in evidence_for(said("I have my own car.")).stems
+    assert not grounding_blocks(verify("Has own car", said("I have my own car.")), CFG)
+
+
+# --- "I'd love to ...": would, a wish -----------------------------------------------------
+
+
+def test_a_wish_with_id_is_not_a_fact() -> None:
+    wish = verify("Lives in Berlin", said("I'd love to live in Berlin someday."))
+    assert wish.verdict is GroundingVerdict.PARTIAL, wish.reasoning
+    assert wish.confidence_penalty == pytest.approx(0.3)
+    assert "intended, not done" in wish.reasoning
+
+
+@pytest.mark.parametrize("text", ["I'd moved to Berlin in 2019.", "I'd been to Berlin before."])
+def test_id_before_a_participle_is_had_not_a_wish(text: str) -> None:
+    (s,) = evidence_for(said(text)).sentences
+    assert sentence_moods(s) == {}
+
+
+# --- a subjectless claim against what the user says of someone else ---------------------
+
+
+def test_a_subjectless_claim_is_not_said_of_a_named_relative() -> None:
+    report = verify("Works at Acme", said("My brother Tom works at Acme."))
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED
+    assert "where the source says 'My brother'" in report.reasoning
+    both = verify("Works at Acme", said("My brother and I both work at Acme."))
+    assert not grounding_blocks(both, CFG), both.reasoning
+
+
+def test_a_hope_stated_as_fact_is_partial_with_the_largest_penalty() -> None:
+    report = verify("Works at Acme", said("I'm hoping to work at Acme."))
+    assert report.verdict is GroundingVerdict.PARTIAL  # docs/spec.md: an intention
+    assert report.confidence_penalty == pytest.approx(0.3)
+    assert report.rewritten_content is None  # nothing to drop: no restatement offered
