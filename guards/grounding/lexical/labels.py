@@ -7,23 +7,31 @@ invented, true or not. The label is the name of a slot, not a fact of its own: i
 grounded when the speaker states the value of themself in a construction that fills
 that slot. Read here as (`explained_labels`): a sentence of the user's turns holds every
 content word of the value in one clause whose subject is the speaker ("I", "I'm",
-"we", ...), that clause is asserted (no negation, no question, hedge, wish or plan:
-`assertion.sentence_moods`), and its wording fits the attribute, one of
+"we", ..., or "my <X>" where X is the label in other words: "My job is nurse" for
+"Occupation: nurse"), that clause is asserted (no negation, no question, hedge, wish or
+plan: `assertion.sentence_moods`), "with" does not introduce the value ("I work with a
+nurse" names a colleague), and its wording fits the attribute, one of
 
-* nothing but the value with "am"/"I'm"/"was": a bare predication of the speaker ("I'm
-  34", "I'm a nurse", "I'm Priya") states the speaker's value of whatever the label
-  names;
-* a word of the clause other than the value linked to the label by a WordNet definition,
-  either way: the label's definition has the word ("hometown: the town where you *grew*
-  up" for "I grew up in Porto"; "birthday: the date on which a person was *born*"; "job:
-  ... *work* ...") or the word's definition has the label ("old: having lived ... or
-  attained a specific *age*" for "I'm 34 years old"). The definitions are
-  `data/glosses.tsv`, built by scripts/build_glosses.py from WordNet 3.1 (the first two
-  SemCor-tagged senses of nouns and adjectives in common use); nothing is written by hand.
+* "be" in the present and the value, at most a prepositional phrase after it: a bare
+  predication of the speaker ("I'm 34", "I'm a nurse at St Mary's", "I'm Priya") states
+  the speaker's value of whatever the label names ("I was a nurse" is no current job,
+  "I'm 34 minutes late" no bare 34);
+* a word of the clause other than the value, not the head of a noun phrase ("a *day*
+  off": a thing named, not the wording), linked to the label by WordNet, either way: the
+  label's entry has the word ("hometown: the town where you *grew* up" for "I grew up in
+  Porto"; "birthday: the date on which a person was *born*"; "job: ... *work* ...") or
+  the word's entry has the label ("old: having lived ... or attained a specific *age*"
+  for "I'm 34 years old"; "work: be *employed*" for "Employer: Acme"; "husband", whose
+  genus is *spouse*). An entry is the words of the definitions of a lemma's first two
+  SemCor-tagged senses, their synonyms and their direct hypernyms: `data/glosses.tsv`,
+  built by scripts/build_glosses.py from WordNet 3.1; nothing is written by hand.
 
 The value itself is never excused: "Age: 43" against "I'm 34" still lacks 43, "Hometown:
-Lisbon" against "I grew up in Porto" still lacks Lisbon; and a clause said of someone else
-("My brother grew up in Porto") has no first-person subject, so its label stays unsupported.
+Lisbon" against "I grew up in Porto" still lacks Lisbon. A clause that fills the label so
+for someone else ("My son was born on May 3", "My sister is 34", "He was born on May 3")
+names who (`explained_labels`' third item), and the claim contradicts the source; not
+"My boss is Dana" for "Manager: Dana": a name after "my <X> is" says who X is, and X may
+be the label in words WordNet does not link.
 """
 
 from __future__ import annotations
@@ -48,13 +56,17 @@ __all__ = ["explained_labels", "gloss_stems", "label_parts"]
 # the speaker as a clause's subject
 _SPEAKER = word_set("i i'm im i've i'd i'll we we're we've we'd we'll")
 # "be" with the speaker: "I'm 34", "I am a nurse", "I was born ..."
-_BE = word_set("i'm im am was we're are were is he's she's they're")
+# present tense only: "I was a nurse" is no current job
+_BE = word_set("i'm im am we're are is he's she's they're")
 _COPULA = word_set("is was")
 # someone other than the speaker: "my <someone>" (`_POSSESSIVE` before a content word),
 # or a third person as the subject ("He was born on May 3")
 _POSSESSIVE = word_set("my our")
 _THIRD = word_set("he she they he's she's they're")
 _DETERMINERS = word_set("a an the")
+# a word after one of these heads a noun phrase ("a *day* off", "my *party*"): a thing the
+# clause names, not the wording of the attribute ("I *grew* up", "I *work* as")
+_NOUN_AFTER = _DETERMINERS | word_set("my your his her our their this that these those")
 # what may follow a bare predication's value: "I'm a nurse at St Mary's"
 _PREPOSITIONS = word_set("at in on for from with since of near by to")
 # WordNet's detachment rules for nouns and adjectives (morph.c): a candidate lemma counts
@@ -164,23 +176,54 @@ def _fills(
             continue
         if not NEGATIONS.isdisjoint(lows) or has_implicative(lows) or any(j in moods for j in at):
             continue
+        if _accompanies(s, at, value):
+            continue  # "I work with a nurse": the value is someone beside the subject
         extra = [j for j in at if s.content[j] and s.word_stems[j] not in value]
-        others = [j for j in extra if j and s.lows[j - 1] in _POSSESSIVE]
+        mine = [j for j in extra if j and s.lows[j - 1] in _POSSESSIVE]
+        # "my job" for "Occupation: nurse" is the owner's own attribute; "my son" someone
+        # ("my husband" for "Spouse: Dana"; not "my husband's sister": a chain of owners)
+        own = [
+            j
+            for j in mine
+            if not s.lows[j].endswith("'s")
+            and all(_linked(claim_lows[i], [s.lows[j]]) for i in missing)
+        ]
+        others = [j for j in mine if j not in own]
         be = _bare(s, at, value)
         if be is not None:  # "I'm 34", "My sister is 34": the subject is next to "be"
             lows = [s.lows[j] for j in at if j <= be and j >= be - 1]
-        fits = be is not None or all(
-            _linked(claim_lows[i], [s.lows[j] for j in extra if j not in others]) for i in missing
-        )
-        if not fits:
+        wording = [s.lows[j] for j in extra if not (j and s.lows[j - 1] in _NOUN_AFTER)]
+        if be is None and not all(_linked(claim_lows[i], wording) for i in missing):
             continue
-        if not _SPEAKER.isdisjoint(lows):
+        if not _SPEAKER.isdisjoint(lows) or own:
             return ""
+        if others and be is not None and _named(s, at, value):
+            continue  # "My boss is Dana" for "Manager: Dana": who Dana is, not whose
         if others:
             found = found or f"{s.raws[others[0] - 1]} {s.raws[others[0]]}"
         elif not _THIRD.isdisjoint(lows):
             found = found or next(s.raws[j] for j in at if s.lows[j] in _THIRD)
     return found
+
+
+def _named(s: Sentence, at: Sequence[int], value: set[str]) -> bool:
+    """Whether the clause writes every word of the value capitalised (a name): "my <X> is
+    <Name>" says who X is, and X may be the label's relation in other words ("my boss"
+    for "Manager"), so it is no evidence of someone else's."""
+    return all(s.raws[j][:1].isupper() for j in at if s.content[j] and s.word_stems[j] in value)
+
+
+def _accompanies(s: Sentence, at: Sequence[int], value: set[str]) -> bool:
+    """Whether "with" introduces the value in the clause ("I work with a nurse", "I grew
+    up with Porto fans"): a companion of the subject's, not the attribute's value."""
+    lows = s.lows
+    for j in at:
+        if s.content[j] and s.word_stems[j] in value:
+            k = j - 1
+            while k >= at[0] and (lows[k] in _NOUN_AFTER or not s.content[k]) and lows[k] != "with":
+                k -= 1
+            return k >= at[0] and lows[k] == "with"
+    return False
 
 
 def _bare(s: Sentence, at: Sequence[int], value: set[str]) -> int | None:

@@ -53,7 +53,11 @@ def verify(content: str, turns: list[SourceTurn]) -> GroundingReport:
         ("Job: nurse", "I'm a nurse at St Mary's."),
         ("Name is Priya", "Hi, I'm Priya."),
         ("Diet: vegetarian", "I am vegetarian."),
+        ("Age: 34", "My son is 5 and I'm 34."),
         ("User's hometown: Porto", "I grew up in Porto."),
+        ("Employer: Acme", "I work for Acme."),  # work (verb): "be employed"
+        ("Occupation: nurse", "My job is nurse."),  # a synonym of the label's
+        ("Spouse: Dana", "My husband is Dana."),  # its genus: a husband is a spouse
     ],
 )
 def test_a_label_the_speaker_fills_with_the_value_is_grounded(claim: str, text: str) -> None:
@@ -86,6 +90,10 @@ def test_a_wrong_value_stays_unsupported(claim: str, text: str) -> None:
         ("Job: nurse", "I'm not a nurse."),  # negated
         ("Job: nurse", "I want to be a nurse."),  # a wish
         ("Hometown: Porto", "Did I grow up in Porto?"),  # asked
+        ("Job: nurse", "I work with a nurse."),  # a companion, not the job
+        ("Job: nurse", "I was a nurse for ten years."),  # no longer
+        ("Manager: Dana", "My wife is Dana."),
+        ("Spouse: Dana", "My husband's sister is Dana."),
     ],
 )
 def test_a_label_the_turn_does_not_fill_stays_unsupported(claim: str, text: str) -> None:
@@ -100,6 +108,8 @@ def test_a_label_the_turn_does_not_fill_stays_unsupported(claim: str, text: str)
         ("Age: 34", "My sister is 34.", "My sister"),
         ("Hometown: Porto", "My wife grew up in Porto, I'm from Lyon.", "My wife"),
         ("Birthday: May 3", "He was born on May 3.", "He"),
+        ("Occupation: nurse", "My wife's job is nurse.", "My wife's"),
+        ("Age: 5", "My son is 5 and I'm 34.", "My son"),
     ],
 )
 def test_a_label_filled_for_someone_else_contradicts_the_owner(
@@ -107,7 +117,15 @@ def test_a_label_filled_for_someone_else_contradicts_the_owner(
 ) -> None:
     report = verify(claim, said(text))
     assert report.verdict is GroundingVerdict.NOT_SUPPORTED, report.reasoning
-    assert f"'(the user)' where the source says '{who}'" in report.reasoning
+    assert "'(the user)' where the source says " in report.reasoning
+    assert who in report.reasoning.split("where the source says")[-1]
+
+
+def test_a_noun_the_turn_names_is_not_the_labels_wording() -> None:
+    # "day" and "date" are words of birthday's definition, but here things the user has
+    report = verify("Birthday: May 3", said("I have a day off on May 3."))
+    assert "unsupported words: Birthday" in report.reasoning
+    assert report.verdict is not GroundingVerdict.SUPPORTED
 
 
 def test_a_label_is_read_only_against_the_users_own_turns() -> None:
@@ -188,4 +206,25 @@ def test_a_hope_stated_as_fact_is_partial_with_the_largest_penalty() -> None:
     report = verify("Works at Acme", said("I'm hoping to work at Acme."))
     assert report.verdict is GroundingVerdict.PARTIAL  # docs/spec.md: an intention
     assert report.confidence_penalty == pytest.approx(0.3)
-    assert report.rewritten_content is None  # nothing to drop: no restatement offered
+    # restated with the source's own verb of intention, not stored as done
+    assert report.rewritten_content == "Hopes to work at Acme"
+
+
+@pytest.mark.parametrize(
+    ("claim", "text", "restated"),
+    [
+        ("Lives in Berlin", "I'd love to live in Berlin someday.", "Would love to live in Berlin"),
+        (
+            "The user lives in Berlin",
+            "I want to live in Berlin.",
+            "The user wants to live in Berlin",
+        ),
+        ("Studies law", "I plan to study law.", "Plans to study law"),
+        ("Moved to Berlin", "I plan to move to Berlin.", None),  # no present verb to restate
+        ("Works at Acme", "I should work at Acme.", None),  # no verb of intention to use
+    ],
+)
+def test_an_intention_is_restated_as_one(claim: str, text: str, restated: str | None) -> None:
+    report = verify(claim, said(text))
+    assert report.verdict is GroundingVerdict.PARTIAL, report.reasoning
+    assert report.rewritten_content == restated
