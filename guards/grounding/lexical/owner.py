@@ -24,7 +24,13 @@ from groundwire.guards.grounding.lexical.evidence import (
     evidence_for,
     users_own_words,
 )
-from groundwire.guards.grounding.lexical.text import FIRST_PERSON, STOPWORDS, ClaimWords, word_set
+from groundwire.guards.grounding.lexical.text import (
+    FIRST_PERSON,
+    NEGATIONS,
+    STOPWORDS,
+    ClaimWords,
+    word_set,
+)
 from groundwire.topics.records import SourceTurn
 
 __all__ = [
@@ -134,10 +140,32 @@ def owner_swaps(
         for clause in sorted(held):
             if 2 * len(held[clause]) <= len(uniq):
                 continue  # "My wife Dana | and I got married": the claim is mostly elsewhere
-            other = _someone_else(s, s.clause_positions(clause), words, possessive)
-            if other is not None:
+            positions = s.clause_positions(clause)
+            if clause and _WHO.isdisjoint(s.lows[j] for j in positions):
+                # "Tom, my brother, | works at Acme": a clause without a subject of its
+                # own has the sentence's, so the clauses before it are read with it
+                positions = tuple(range(positions[-1] + 1))
+            other = _someone_else(s, positions, words, possessive)
+            if other is not None and not _me_too(s, clause):
                 return [(named, other)]
     return []
+
+
+def _me_too(s: Sentence, held: int) -> bool:
+    """Whether another clause of the sentence gives the speaker the same predicate by
+    ellipsis: function words only, a first-person subject, no negation ("My brother
+    works at Acme | and so do I", "..., me too", "... and I do too"; not "but I don't")."""
+    clause_of = s.clause_of()
+    by_clause: dict[int, list[int]] = {}
+    for j, c in enumerate(clause_of):
+        if c != held:
+            by_clause.setdefault(c, []).append(j)
+    return any(
+        not any(s.content[j] for j in at)
+        and not _SUBJECT.isdisjoint(s.lows[j] for j in at)
+        and NEGATIONS.isdisjoint(s.lows[j] for j in at)
+        for at in by_clause.values()
+    )
 
 
 def _someone_else(
@@ -184,6 +212,8 @@ _THIRD_OWNS = word_set("his her their")
 _THIRD = _THIRD_SUBJECT | _THIRD_OWNS
 # a sentence without any of these says nothing of someone other than the speaker
 SOMEONE_ELSE = _POSSESSIVE | _THIRD
+# a clause with none of these has no subject of its own that tells whose it is
+_WHO = _SUBJECT | SOMEONE_ELSE
 
 
 def _named(s: Sentence, low: str) -> bool:

@@ -94,6 +94,8 @@ def test_a_wrong_value_stays_unsupported(claim: str, text: str) -> None:
         ("Job: nurse", "I was a nurse for ten years."),  # no longer
         ("Manager: Dana", "My wife is Dana."),
         ("Spouse: Dana", "My husband's sister is Dana."),
+        ("Dana is vegetarian", "I'm vegetarian."),  # a name, not a label
+        ("Mary is 34", "I'm 34."),  # WordNet's "Mary" is a proper name: no entry
     ],
 )
 def test_a_label_the_turn_does_not_fill_stays_unsupported(claim: str, text: str) -> None:
@@ -126,6 +128,26 @@ def test_a_noun_the_turn_names_is_not_the_labels_wording() -> None:
     report = verify("Birthday: May 3", said("I have a day off on May 3."))
     assert "unsupported words: Birthday" in report.reasoning
     assert report.verdict is not GroundingVerdict.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "question", "answer", "grounded"),
+    [
+        ("Age: 34", "How old are you?", "34.", True),  # old: "... a specific age"
+        ("Hometown: Porto", "Where did you grow up?", "Porto.", True),  # grow: grew's lemma
+        ("Age: 43", "How old are you?", "34.", False),
+        ("Age: 34", "How many students do you have?", "34.", False),
+        ("Age: 34", "How old is your son?", "34.", False),  # asked of someone else
+        ("Hometown: Porto", "Where are you flying to?", "Porto.", False),
+    ],
+)
+def test_a_bare_answer_takes_the_questions_wording(
+    claim: str, question: str, answer: str, grounded: bool
+) -> None:
+    turns = [SourceTurn(id="a", text=question, source="assistant"), *said(answer)]
+    report = verify(claim, turns)
+    verdict = GroundingVerdict.SUPPORTED if grounded else GroundingVerdict.NOT_SUPPORTED
+    assert report.verdict is verdict, report.reasoning
 
 
 def test_a_label_is_read_only_against_the_users_own_turns() -> None:
@@ -200,6 +222,34 @@ def test_a_subjectless_claim_is_not_said_of_a_named_relative() -> None:
     assert "where the source says 'My brother'" in report.reasoning
     both = verify("Works at Acme", said("My brother and I both work at Acme."))
     assert not grounding_blocks(both, CFG), both.reasoning
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tom, my brother, works at Acme.",  # the verb's clause has no subject of its own
+        "My brother lives in Paris, and works at Acme.",
+        "My sister, who is great, works at Acme.",
+        "My brother works at Acme but I don't.",
+    ],
+)
+def test_a_clause_without_its_own_subject_is_said_of_the_sentences(text: str) -> None:
+    report = verify("Works at Acme", said(text))
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED, report.reasoning
+    assert "'(the user)' where the source says " in report.reasoning
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I live in Paris, and work at Acme.",
+        "My brother works at Acme and so do I.",  # the speaker's predicate by ellipsis
+        "My brother works at Acme, me too.",
+    ],
+)
+def test_the_speaker_in_the_sentence_keeps_the_claim_the_speakers(text: str) -> None:
+    report = verify("Works at Acme", said(text))
+    assert not grounding_blocks(report, CFG), report.reasoning
 
 
 def test_a_hope_stated_as_fact_is_partial_with_the_largest_penalty() -> None:
