@@ -66,6 +66,9 @@ _SPEAKER = word_set("i i'm im i've i'd i'll we we're we've we'd we'll")
 # "be" with the speaker: "I'm 34", "I am a nurse", "I was born ..."
 # present tense only: "I was a nurse" is no current job
 _BE = word_set("i'm im am we're are is he's she's they're")
+# "been" after these is the present perfect, a state that still holds ("I've been a nurse
+# for ten years"); after "had"/"I'd" it is over
+_HAVE = word_set("i've we've they've have has he's she's")
 _COPULA = word_set("is was")
 # someone other than the speaker: "my <someone>" (`_POSSESSIVE` before a content word),
 # or a third person as the subject ("He was born on May 3")
@@ -280,11 +283,13 @@ def _accompanies(s: Sentence, at: Sequence[int], value: set[str]) -> bool:
 
 def _bare(s: Sentence, at: Sequence[int], value: set[str]) -> int | None:
     """Whether the clause predicates the value of its subject with "be" and nothing else:
-    "I'm 34", "I am a nurse", "I'm a nurse at St Mary's" (a preposition may follow the
-    value; "I'm 34 minutes late" is no bare "34"): the position of "be", else None."""
+    "I'm 34", "I am a nurse", "I'm a nurse at St Mary's", "I've been a nurse for ten
+    years" (a preposition may follow the value; "I'm 34 minutes late" is no bare "34"):
+    the position of "be", else None."""
     lows, stems, content = s.lows, s.word_stems, s.content
     for n, j in enumerate(at):
-        if lows[j] not in _BE:
+        perfect = lows[j] == "been" and n > 0 and lows[at[n - 1]] in _HAVE
+        if lows[j] not in _BE and not perfect:  # "I've been a nurse": still one
             continue
         k = n + 1
         while k < len(at) and lows[at[k]] in _DETERMINERS:

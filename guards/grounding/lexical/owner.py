@@ -180,7 +180,7 @@ def _someone_else(
     longer than the claim's ("User's manager: Dana")."""
     lows, stems = s.lows, set(words.stems)
     mine = [j + 1 for j in positions[:-1] if lows[j] in _POSSESSIVE and s.content[j + 1]]
-    others = [k for k in mine if s.word_stems[k] not in stems or _chained(lows[k], words)]
+    others = [k for k in mine if s.word_stems[k] not in stems or _chained(s, k, words)]
     if possessive:
         if len(others) < len(mine):
             return None  # "my birthday": the owner's own thing is named too
@@ -198,10 +198,21 @@ def _someone_else(
     return s.raws[third[0]] if third else None
 
 
-def _chained(low: str, words: ClaimWords) -> bool:
-    """Whether the source's "my <low>" owns a further thing the claim's word does not:
-    "manager's" where the claim says "manager"."""
-    return low.endswith("'s") and low not in words.lows
+def _chained(s: Sentence, k: int, words: ClaimWords) -> bool:
+    """Whether the source's "my <word at k>" owns a further thing the claim's word does
+    not: "manager's" where the claim says "manager" ("My manager's manager is Dana").
+    Not where another word of the claim follows ("My name's Priya", "My manager's Dana"):
+    that "'s" is "is", and the value comes after it."""
+    low = s.lows[k]
+    if not low.endswith("'s") or low in words.lows:
+        return False
+    after = k + 1
+    return not (
+        after < len(s.lows)
+        and s.content[after]
+        and s.word_stems[after] in words.stems
+        and s.word_stems[after] != s.word_stems[k]
+    )
 
 
 # someone else than the speaker, as a clause's subject or as the owner of a thing

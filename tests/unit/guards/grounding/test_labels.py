@@ -51,6 +51,7 @@ def verify(content: str, turns: list[SourceTurn]) -> GroundingReport:
         ("Hometown is Porto", "I grew up in Porto, Portugal."),
         ("Job: nurse", "I work as a nurse."),  # job: "... work ..."
         ("Job: nurse", "I'm a nurse at St Mary's."),
+        ("Job: nurse", "I've been a nurse for ten years."),  # still one
         ("Name is Priya", "Hi, I'm Priya."),
         ("Diet: vegetarian", "I am vegetarian."),
         ("Age: 34", "My son is 5 and I'm 34."),
@@ -92,6 +93,7 @@ def test_a_wrong_value_stays_unsupported(claim: str, text: str) -> None:
         ("Hometown: Porto", "Did I grow up in Porto?"),  # asked
         ("Job: nurse", "I work with a nurse."),  # a companion, not the job
         ("Job: nurse", "I was a nurse for ten years."),  # no longer
+        ("Job: nurse", "I had been a nurse before the war."),
         ("Manager: Dana", "My wife is Dana."),
         ("Spouse: Dana", "My husband's sister is Dana."),
         ("Dana is vegetarian", "I'm vegetarian."),  # a name, not a label
@@ -250,6 +252,23 @@ def test_a_clause_without_its_own_subject_is_said_of_the_sentences(text: str) ->
 def test_the_speaker_in_the_sentence_keeps_the_claim_the_speakers(text: str) -> None:
     report = verify("Works at Acme", said(text))
     assert not grounding_blocks(report, CFG), report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "text", "grounded"),
+    [
+        ("Name: Priya", "My name's Priya.", True),  # "'s" is "is": the value follows
+        ("User's manager: Dana", "My manager's Dana.", True),
+        ("User's birthday is May 3", "My birthday's May 3.", True),
+        ("User's manager: Dana", "My manager's manager is Dana.", False),  # a chain
+        ("User's manager: Dana", "My manager's assistant is Dana.", False),
+    ],
+)
+def test_a_contracted_is_after_the_owners_thing_is_no_chain_of_owners(
+    claim: str, text: str, grounded: bool
+) -> None:
+    report = verify(claim, said(text))
+    assert grounding_blocks(report, CFG) is not grounded, report.reasoning
 
 
 def test_a_hope_stated_as_fact_is_partial_with_the_largest_penalty() -> None:
