@@ -141,8 +141,8 @@ def _cue(raws: Sequence[str], lows: Sequence[str], k: int) -> str | None:
         if low == "could" and nxt == "not":
             return None  # "could not read": a past fact, not a possibility
         return "hedged"
-    if low in _INTENT:
-        return "intended"
+    if low in _INTENT or (low[-2:] == "'d" and low[:-2] in _SUBJECTS and _would(nxt)):
+        return "intended"  # "I'd love to live in Berlin": would, a wish
     if low in _CONDITIONS:
         return "conditional"
     if low in _FRAMES:
@@ -158,6 +158,17 @@ def _cue(raws: Sequence[str], lows: Sequence[str], k: int) -> str | None:
     if low in _UNTIL and _past_before(lows, k):
         return "past"  # "Alice owned the service until March": no longer so
     return None
+
+
+# after "I'd", "we'd": the past participles (and adverbs) that make it "had", not "would"
+_HAD = word_set("been had done gone got made seen already never just ever not")
+
+
+def _would(nxt: str) -> bool:
+    """Whether a subject's "'d" before `nxt` is "would" (a base verb: "I'd love to", "we'd
+    prefer"), not "had" ("I'd moved", "I'd been", "I'd already"): the regular and -en/-wn
+    participles by their ending, the common irregular ones listed."""
+    return bool(nxt) and nxt not in _HAD and not nxt.endswith(("ed", "en", "wn"))
 
 
 # "until" after a verb in the past tense ends what the clause says: "Alice was the lead
@@ -190,7 +201,7 @@ def _past_before(lows: Sequence[str], k: int) -> bool:
 
 _CUE_WORDS = (
     _HEDGES | _INTENT | _CONDITIONS | _FRAMES | _DENIALS | _UNREALISING | {"used", "let's"} | _UNTIL
-)
+) | {f"{subject}'d" for subject in _SUBJECTS}
 
 
 def word_moods(raws: Sequence[str], lows: Sequence[str], clause: Sequence[int]) -> dict[int, str]:

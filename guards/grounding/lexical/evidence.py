@@ -344,6 +344,8 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
         if not raws:
             continue
         s_lows, s_stems, s_content, s_nums = zip(*parts_of(raws), strict=True)
+        if "own" in s_lows:
+            s_content = _own_as_verb(s_lows, s_content)
         seq = list(itertools.compress(s_stems, s_content))
         lows.update(s_lows)
         numbers.update(s_nums)
@@ -391,6 +393,28 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
         speakers=_turn_speakers(text),
         any_negation=any(s.any_negation for s in sentences),
         question="?" in text,
+    )
+
+
+# Possessives before which "own" only stresses the owner ("my own car", "on their own")
+_OWN_STRESSED = frozenset(("my", "your", "his", "her", "its", "our", "their", "one's"))
+
+
+def _stresses_own(low: str) -> bool:
+    """A possessive: "my", "their", "Zuckerberg's", or the "s" of "Saverin 's" written
+    apart."""
+    return low in _OWN_STRESSED or low.endswith("'s") or low == "s"
+
+
+def _own_as_verb(lows: Sequence[str], content: Sequence[bool]) -> tuple[bool, ...]:
+    """The source's content flags with "own" a content word where it is no possessive's
+    stress: the verb of "I own a Tesla", which a claim's "Owns a Tesla" (a content word:
+    only the bare form is listed among the function words) must find. After "my", "our",
+    ... or a name's "'s" it stays a function word, as in a claim, where the bare form
+    stays one: "Has own car" against "I have my own car" reads as before."""
+    return tuple(
+        c or (low == "own" and (k == 0 or not _stresses_own(lows[k - 1])))
+        for k, (low, c) in enumerate(zip(lows, content, strict=True))
     )
 
 

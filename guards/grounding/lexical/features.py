@@ -32,6 +32,7 @@ from groundwire.guards.grounding.lexical.assertion import unasserted
 from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
+from groundwire.guards.grounding.lexical.labels import explained_labels
 from groundwire.guards.grounding.lexical.owner import (
     owner_elsewhere,
     owner_swaps,
@@ -162,6 +163,11 @@ def analyze(
     if respelled:
         at = itertools.compress(range(len(cmask)), cmask)
         found = [ok or i in respelled for ok, i in zip(found, at, strict=True)]
+    # "Age: 34" from the user's "I'm 34": the label names the slot the value fills, and
+    # counts as found in the sentence that fills it (`labels.py`)
+    granted, filling, other = explained_labels(cw, claim_text, sentences, known_names, src_stems)
+    if granted:
+        found = [ok or st in granted for ok, st in zip(found, stems, strict=True)]
     coverage = sum(found) / n if n else 1.0
     best: Sentence | None = None
     best_cov = 0.0
@@ -170,6 +176,8 @@ def analyze(
     uniq = set(stems)
     # claim stems found in each sentence: for the best sentence and for the spans
     shared = list(map(uniq.intersection, map(_STEMS_OF, sentences))) if uniq else []
+    if granted:
+        shared[filling] = shared[filling] | granted
     if uniq:
         # the first sentence with the most claim stems (none when no sentence has any)
         sizes = list(map(len, shared))
@@ -267,6 +275,8 @@ def analyze(
         conflicts += only_one_of_many(cw, cw.content, sentences, shared)
     if known_names or implied is not None:  # the owner, where the source says "my sister"
         conflicts += owner_swaps(cw, known_names, sentences, shared, uniq, implied)
+    if other is not None:  # "Birthday: May 3" where "My son was born on May 3"
+        conflicts.append(("(the user)", other))
     if any(cnums):  # a number: read with its unit, and a date as one value
         conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
         conflicts += date_swaps(claim_text, sentences, shared)

@@ -24,7 +24,13 @@ from groundwire.guards.grounding.lexical.evidence import (
     evidence_for,
     users_own_words,
 )
-from groundwire.guards.grounding.lexical.text import FIRST_PERSON, STOPWORDS, ClaimWords, word_set
+from groundwire.guards.grounding.lexical.text import (
+    FIRST_PERSON,
+    NEGATIONS,
+    STOPWORDS,
+    ClaimWords,
+    word_set,
+)
 from groundwire.topics.records import SourceTurn
 
 __all__ = [
@@ -134,10 +140,32 @@ def owner_swaps(
         for clause in sorted(held):
             if 2 * len(held[clause]) <= len(uniq):
                 continue  # "My wife Dana | and I got married": the claim is mostly elsewhere
-            other = _someone_else(s, s.clause_positions(clause), words, possessive)
-            if other is not None:
+            positions = s.clause_positions(clause)
+            if clause and _WHO.isdisjoint(s.lows[j] for j in positions):
+                # "Tom, my brother, | works at Acme": a clause without a subject of its
+                # own has the sentence's, so the clauses before it are read with it
+                positions = tuple(range(positions[-1] + 1))
+            other = _someone_else(s, positions, words, possessive)
+            if other is not None and not _me_too(s, clause):
                 return [(named, other)]
     return []
+
+
+def _me_too(s: Sentence, held: int) -> bool:
+    """Whether another clause of the sentence gives the speaker the same predicate by
+    ellipsis: function words only, a first-person subject, no negation ("My brother
+    works at Acme | and so do I", "..., me too", "... and I do too"; not "but I don't")."""
+    clause_of = s.clause_of()
+    by_clause: dict[int, list[int]] = {}
+    for j, c in enumerate(clause_of):
+        if c != held:
+            by_clause.setdefault(c, []).append(j)
+    return any(
+        not any(s.content[j] for j in at)
+        and not _SUBJECT.isdisjoint(s.lows[j] for j in at)
+        and NEGATIONS.isdisjoint(s.lows[j] for j in at)
+        for at in by_clause.values()
+    )
 
 
 def _someone_else(
@@ -152,7 +180,7 @@ def _someone_else(
     longer than the claim's ("User's manager: Dana")."""
     lows, stems = s.lows, set(words.stems)
     mine = [j + 1 for j in positions[:-1] if lows[j] in _POSSESSIVE and s.content[j + 1]]
-    others = [k for k in mine if s.word_stems[k] not in stems or _chained(lows[k], words)]
+    others = [k for k in mine if s.word_stems[k] not in stems or _chained(s, k, words)]
     if possessive:
         if len(others) < len(mine):
             return None  # "my birthday": the owner's own thing is named too
@@ -170,10 +198,21 @@ def _someone_else(
     return s.raws[third[0]] if third else None
 
 
-def _chained(low: str, words: ClaimWords) -> bool:
-    """Whether the source's "my <low>" owns a further thing the claim's word does not:
-    "manager's" where the claim says "manager"."""
-    return low.endswith("'s") and low not in words.lows
+def _chained(s: Sentence, k: int, words: ClaimWords) -> bool:
+    """Whether the source's "my <word at k>" owns a further thing the claim's word does
+    not: "manager's" where the claim says "manager" ("My manager's manager is Dana").
+    Not where another word of the claim follows ("My name's Priya", "My manager's Dana"):
+    that "'s" is "is", and the value comes after it."""
+    low = s.lows[k]
+    if not low.endswith("'s") or low in words.lows:
+        return False
+    after = k + 1
+    return not (
+        after < len(s.lows)
+        and s.content[after]
+        and s.word_stems[after] in words.stems
+        and s.word_stems[after] != s.word_stems[k]
+    )
 
 
 # someone else than the speaker, as a clause's subject or as the owner of a thing
@@ -184,6 +223,8 @@ _THIRD_OWNS = word_set("his her their")
 _THIRD = _THIRD_SUBJECT | _THIRD_OWNS
 # a sentence without any of these says nothing of someone other than the speaker
 SOMEONE_ELSE = _POSSESSIVE | _THIRD
+# a clause with none of these has no subject of its own that tells whose it is
+_WHO = _SUBJECT | SOMEONE_ELSE
 
 
 def _named(s: Sentence, low: str) -> bool:

@@ -17,7 +17,10 @@ rule from the same signals that made the verdict PARTIAL:
   Berlin" -> "Lives in Berlin", not "Lives in Berlin moved");
 * a claim stated as certain ("will") from evidence that hedges (the hedge guard finds a
   hedge in the supporting sentence) says "expects to" instead: the memory must not be
-  surer than its source.
+  surer than its source;
+* a claim about its owner stated as done from a clause that only intends it ("Works at
+  Acme" from "I'm hoping to work at Acme") says it with the source's verb of intention
+  instead ("Hopes to work at Acme", `restate_intention`, called by the verifier).
 
 The result is `GroundingReport.rewritten_content`; the claim's `content` is never
 replaced. No rewrite (None) when nothing would change or too little would be left.
@@ -242,3 +245,66 @@ def _soften(text: str) -> str:
             verb = "expect to" if tokens[i - 1].low in _PLURAL_SUBJECTS else "expects to"
             return text[: t.start] + verb + text[t.end :]
     return text
+
+
+# Verbs of intention the source says before "to" and a base verb ("I'm hoping to work at
+# Acme"), as the claim restates them of its owner ("Hopes to work at Acme").
+_INTENDS = {
+    **dict.fromkeys(("want", "wants", "wanted", "wanting"), "wants"),
+    **dict.fromkeys(("hope", "hopes", "hoped", "hoping"), "hopes"),
+    **dict.fromkeys(("plan", "plans", "planned", "planning"), "plans"),
+    **dict.fromkeys(("wish", "wishes", "wished", "wishing"), "wishes"),
+    **dict.fromkeys(("intend", "intends", "intended", "intending"), "intends"),
+}
+_IRREGULAR_BASE = {"is": "be", "has": "have", "does": "do"}
+_OWNER_LEAD = ("the user", "user")
+
+
+def restate_intention(claim_text: str, source_clause: str) -> str | None:
+    """A claim about its owner stated as done ("Works at Acme", "The user lives in
+    Berlin") from a source clause that only intends it ("I'm hoping to work at Acme",
+    "I'd love to live in Berlin") restated with the source's own verb of intention:
+    "Hopes to work at Acme", "The user would love to live in Berlin". None where the
+    source's intention is no such verb ("should", "will", "considering") or the claim
+    does not open with its owner's verb in the present ("Moved to Berlin")."""
+    lows = [t.low for t in tokenize(source_clause)]
+    intent = None
+    for k, low in enumerate(lows[:-1]):
+        if low in _INTENDS and lows[k + 1] == "to":
+            intent = f"{_INTENDS[low]} to"
+            break
+        if low.endswith("'d") and k + 2 < len(lows) and lows[k + 2] == "to":
+            intent = f"would {lows[k + 1]} to"  # "I'd love to", "we'd like to"
+            break
+    if intent is None:
+        return None
+    tokens = tokenize(claim_text)
+    lead = claim_text.lower()
+    at = 0
+    for owner in _OWNER_LEAD:
+        if lead.startswith(owner + " "):
+            at = len(owner.split())
+            break
+    if at >= len(tokens):
+        return None
+    verb = tokens[at]
+    base = _base_form(verb.low)
+    if base is None:
+        return None
+    if at == 0:
+        intent = intent[:1].upper() + intent[1:]
+    return f"{claim_text[: verb.start]}{intent} {base}{claim_text[verb.end :]}"
+
+
+def _base_form(low: str) -> str | None:
+    """The base form of a verb in the third person singular ("works" -> "work", "lives"
+    -> "live", "studies" -> "study", "watches" -> "watch", "is" -> "be"), else None."""
+    if low in _IRREGULAR_BASE:
+        return _IRREGULAR_BASE[low]
+    if len(low) < 3 or not low.endswith("s") or low.endswith(("ss", "us", "is")):
+        return None
+    if low.endswith("ies") and len(low) > 4:
+        return low[:-3] + "y"
+    if low.endswith(("sses", "xes", "zes", "ches", "shes", "oes")):
+        return low[:-2]
+    return low[:-1]

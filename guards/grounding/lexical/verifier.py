@@ -58,7 +58,7 @@ from groundwire.guards.grounding.lexical.model import (
     probability,
 )
 from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_owner
-from groundwire.guards.grounding.lexical.rewrite import rewrite_partial
+from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
 from groundwire.guards.grounding.lexical.text import claim_words, fold_disguises
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
@@ -232,6 +232,9 @@ class LexicalVerifier:
         if verdict is GroundingVerdict.PARTIAL and self.cfg.rewrite_partial:
             stems = evidence_for(turns).stems
             rewritten = rewrite_partial(claim.content, specifics, stems, turns, a.spans)
+            if moods == {"intended"}:  # "Works at Acme" from "I'm hoping to work at Acme"
+                said = next(text for text, mood in a.unasserted if mood == "intended")
+                rewritten = restate_intention(rewritten or claim.content, said) or rewritten
         return finish_report(
             claim,
             verdict,
