@@ -125,6 +125,11 @@ def _base(low: str) -> str:
     return low[:-2] if low.endswith("'s") else low
 
 
+def _in_source(base: str, src_lows: set[str] | frozenset[str]) -> bool:
+    """Whether the source uses the word `base` (lower case, no "'s"), possessive or not."""
+    return base in src_lows or base + "'s" in src_lows
+
+
 def _name_shaped(raw: str) -> bool:
     """A capital, then lower case (an apostrophe for the possessive): "Marco", "Dana's",
     "McKenzie"; not "CTO", "AWS", "2024"."""
@@ -254,21 +259,26 @@ def swapped_names(
     sentence puts another name (see the module docstring). `content` marks the claim's
     content words, `shared` the claim stems each sentence holds."""
     raws, lows, stems, spans = words.raws, words.lows, words.stems, words.spans
-    caps = [i for i in capitals(raws) if _name_shaped(raws[i])]
-    if not caps:
+    # the cheap tests first: set lookups, then the shape; most claims stop here
+    unheard = [
+        i
+        for i in capitals(raws)
+        if lows[i] not in src_lows
+        and stems[i] not in src_stems
+        and not _in_source(_base(lows[i]), src_lows)
+        and _base(lows[i]) not in known_names
+        and lows[i] not in known_names
+        and _name_shaped(raws[i])
+    ]
+    if not unheard:
         return []
-    src_bases = {_base(low) for low in src_lows}
-    inside = {_base(lows[i]) for i in caps if not _opens(text, spans[i][0])}
+    inside = {_base(lows[i]) for i in capitals(raws) if i and not _opens(text, spans[i][0])}
     absent = [
         i
-        for i in caps
-        if _base(lows[i]) not in src_bases
-        and stems[i] not in src_stems
-        and lows[i] not in known_names
-        and _base(lows[i]) not in known_names
-        and _is_name(raws[i], _opens(text, spans[i][0]), inside)
+        for i in unheard
+        if _is_name(raws[i], _opens(text, spans[i][0]), inside)
+        and not _part_of_known(i, words, text, src_lows, sentences)
     ]
-    absent = [i for i in absent if not _part_of_known(i, words, text, src_bases, sentences)]
     if not absent:
         return []
     claim_bases = {_base(low) for low in lows}
@@ -310,7 +320,7 @@ def swapped_names(
 
 
 def _part_of_known(
-    i: int, words: ClaimWords, text: str, src_bases: set[str], sentences: Sequence[Sentence]
+    i: int, words: ClaimWords, text: str, src_lows: set[str], sentences: Sequence[Sentence]
 ) -> bool:
     """Whether the claim's name at `i` stands next to a name the source uses ("Bob
     Marley", "Dana Kim", "Jordan Belfort" where the source says "Marley", "Dana",
@@ -321,7 +331,7 @@ def _part_of_known(
         if not 0 <= k < len(raws) or not _name_shaped(raws[k]):
             continue
         lo, hi = sorted((spans[i], spans[k]))
-        if text[lo[1] : hi[0]].strip() or _base(lows[k]) not in src_bases:
+        if text[lo[1] : hi[0]].strip() or not _in_source(_base(lows[k]), src_lows):
             continue
         side = i - k  # where the claim's name stands beside the known one
         for s in sentences:
