@@ -33,6 +33,7 @@ from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.labels import explained_labels
+from groundwire.guards.grounding.lexical.names import swapped_names
 from groundwire.guards.grounding.lexical.owner import (
     owner_elsewhere,
     owner_swaps,
@@ -100,6 +101,9 @@ class Analysis:
     # of `polarity_flips`, the sentences that name a value of the claim only as what
     # changed ("moved from Tuesday to Thursday")
     superseded: list[str] = field(default_factory=list)
+    # of `conflicts`, the (claim name, source name) pairs where the claim names someone
+    # the source never mentions in the role the source gives another (`names.py`)
+    names_swapped: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _entities(words: ClaimWords, text: str) -> list[int]:
@@ -263,6 +267,25 @@ def analyze(
     )
     conflicts += polarity.antonyms
     conflicts += listed
+    names_swapped: list[tuple[str, str]] = []
+    if uniq:  # a name the source never uses, where a source sentence puts another one
+        said = {c for c, _ in conflicts}
+        names_swapped = [
+            pair
+            for pair in swapped_names(
+                cw,
+                claim_text,
+                cmask,
+                sentences,
+                shared,
+                known_names,
+                src_lows,
+                src_stems,
+                ev.speakers,
+            )
+            if pair[0] not in said
+        ]
+        conflicts += names_swapped
     if len(uniq) >= 3:
         conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
         if len(uniq) in map(len, shared):  # a sentence with every claim word: the order
@@ -297,6 +320,7 @@ def analyze(
         polarity.flips,
         unasserted(cw, claim_text, ev, shared, clauses),
         polarity.superseded,
+        names_swapped,
     )
 
 

@@ -295,10 +295,15 @@ def _explain(verdict: GroundingVerdict, a: Analysis, asked: bool = False, own: b
         parts.append("numbers not in the source: " + ", ".join(a.missing_numbers[:5]))
     if a.missing_entities:
         parts.append("names not in the source: " + ", ".join(a.missing_entities[:5]))
-    if a.conflicts:
+    if a.names_swapped:
+        parts.append(
+            ", ".join(f"names {c!r} where the source names {s!r}" for c, s in a.names_swapped[:3])
+        )
+    other = [pair for pair in a.conflicts if pair not in a.names_swapped]
+    if other:
         parts.append(
             "contradicts the source: "
-            + ", ".join(f"{c!r} where the source says {s!r}" for c, s in a.conflicts[:3])
+            + ", ".join(f"{c!r} where the source says {s!r}" for c, s in other[:3])
         )
     negated = [c for c in a.polarity_flips if c not in a.superseded]
     if negated:

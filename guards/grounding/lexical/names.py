@@ -1,0 +1,406 @@
+"""A name the claim puts where the source puts another name: "Marco is the CTO" against
+"Dana became CTO in March after the reorg".
+
+The claim's name is in no source turn, so the other rules read it as an added specific
+(PARTIAL, "a project name the source never gave"), and the swapped-specific rule of
+`features._conflicts` needs the two names between the same neighbours, which a changed
+verb ("is" / "became") or word order ("The CTO is Marco") defeats. A changed name is a
+contradiction (docs/grounding.md §Verdicts), so `swapped_names` reads it as one when:
+
+* the claim word is a **name**: written with a capital and then lower case (an all-capital
+  word is an acronym, an organisation or a title, not a person), not a function word, and
+  either inside a sentence, or opening one (where every word has a capital) and then
+  not a common word: not a lower-case lemma of WordNet (`data/lexicon.txt`, built by
+  scripts/build_lexicon.py; proper nouns are the lemmas WordNet writes with a capital)
+  unless the claim or the source also writes it with a capital inside a sentence. So
+  "Marco is the CTO" has a name, "Budget is $5M" and "Yesterday the CTO resigned" do not;
+  a name that is also a common word ("Bill", "Grace") is read as one only inside a
+  sentence, or where the text writes it so elsewhere;
+* the source never uses it (in any case, possessive or not) and it is not the memory's
+  owner (`known_names`);
+* the rest of its clause (its other content words) is held, `ALIGNED` of it and at least
+  one word, by a source sentence that names someone else: a name (as above, or a speaker
+  of the transcript) that the claim does not use;
+* each name is **linked** to those shared words: at most `MAX_GAP` words lie between
+  the name and the nearest shared word, no sentence mark and no conjunction ("Dana and
+  the CTO met" joins two people), and every content word in between is a word of the
+  other side or a linking verb or role modifier (`LINKING`: "became", "appointed", "our
+  new"). "Dana emailed the CTO" does not give Dana the role ("emailed" is neither);
+* the two are possessive alike ("Marco's team" / "Dana's team"; "Dana's CTO" is not Dana).
+
+A name absent from the source with no such competitor stays what it was (an added
+specific), and a claim that adds a surname to the source's first name ("Dana Kim became
+CTO" / "Dana became CTO") has no competitor: "Dana" is the claim's own.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from collections.abc import Sequence
+from importlib import resources
+
+from groundwire.guards.grounding.lexical.antonyms import _DETACH
+from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.text import (
+    CONJUNCTIONS,
+    STOPWORDS,
+    ClaimWords,
+    capitals,
+    clause_ids,
+    stem,
+    word_set,
+)
+
+__all__ = ["LINKING", "common_word", "swapped_names"]
+
+# Share of the rest of the claim clause a source sentence must hold (as `features.ALIGNED`).
+ALIGNED = 0.6
+# Words that may stand between a name and the words it is linked to.
+MAX_GAP = 4
+# Verbs that give a name a role or keep it in one, and the modifiers of a current role;
+# a closed class: "Dana became CTO", "Dana was appointed CTO", "Dana, our new CTO".
+# "former", "previous", "ex" are not here: a former holder does not compete.
+LINKING = frozenset(
+    map(
+        stem,
+        word_set(
+            """become became becomes becoming remain remains remained stay stays stayed serve
+            serves served act acts acted named appointed elected promoted hired new current
+            acting interim"""
+        ),
+    )
+)
+_BREAK = re.compile(r"[.;!?]")
+# a copula or the "by" of a passive: what it links reads both ways
+_VIA = word_set("is are was were be been being am by")
+# English function words WordNet (nouns, verbs, adjectives, adverbs) leaves out and
+# `text.STOPWORDS` does not list: conjunctions, prepositions, pronouns, interjections. A
+# closed class: "Although the CTO ..." opens with no name.
+_FUNCTION = word_set(
+    """although because whether unless since whereas whilst though until till upon among
+    amongst without within during toward towards against beside besides per via despite
+    whichever whoever whomever whenever wherever however everyone everybody anyone anybody
+    someone somebody everything itself yourselves hey oops"""
+)
+# Months and weekdays are written as names but are dates, which hold no role: a
+# different date is a swapped specific (`features._conflicts`), not a different person.
+_CALENDAR = word_set(
+    """january february march april may june july august september october november
+    december monday tuesday wednesday thursday friday saturday sunday"""
+)
+_OPENERS = frozenset(".!?:\"'(")
+
+
+@functools.cache
+def _lexicon() -> frozenset[str]:
+    """The lower-case lemmas of WordNet and their irregular forms (`data/lexicon.txt`)."""
+    path = resources.files("groundwire.guards.grounding").joinpath("data/lexicon.txt")
+    return frozenset(w for w in path.read_text("utf-8").splitlines() if not w.startswith("#"))
+
+
+@functools.lru_cache(maxsize=16_384)
+def common_word(low: str) -> bool:
+    """Whether `low` (lower case) is a common English word: a lower-case WordNet lemma,
+    an irregular form of one, or one with a regular ending undone (WordNet's detachment
+    rules: "budgets", "approved"); a function word counts as common too."""
+    if low in STOPWORDS or low in _FUNCTION or low in CONJUNCTIONS:
+        return True
+    lexicon = _lexicon()
+    if low in lexicon:
+        return True
+    for suffix, repl in _DETACH:
+        if (
+            len(low) > len(suffix) + 1
+            and low.endswith(suffix)
+            and low[: -len(suffix)] + repl in lexicon
+        ):
+            return True
+    return False
+
+
+def _base(low: str) -> str:
+    """The word without a possessive "'s"."""
+    return low[:-2] if low.endswith("'s") else low
+
+
+def _in_source(base: str, src_lows: set[str] | frozenset[str]) -> bool:
+    """Whether the source uses the word `base` (lower case, no "'s"), possessive or not."""
+    return base in src_lows or base + "'s" in src_lows
+
+
+def _name_shaped(raw: str) -> bool:
+    """A capital, then lower case (an apostrophe for the possessive): "Marco", "Dana's",
+    "McKenzie"; not "CTO", "AWS", "2024"."""
+    letters = raw[:-2] if raw.endswith(("'s", "'S")) else raw
+    return (
+        len(letters) > 1
+        and letters.isalpha()
+        and letters[0].isupper()
+        and not letters.isupper()
+        and letters.lower() not in STOPWORDS
+        and letters.lower() not in _FUNCTION
+        and letters.lower() not in _CALENDAR
+    )
+
+
+def _opens(text: str, start: int) -> bool:
+    """Whether the word starting at `start` opens a sentence (nothing but blanks before
+    it, or a sentence mark, colon, quote or parenthesis: as `features._entities`)."""
+    j = start - 1
+    while j >= 0 and text[j].isspace():
+        j -= 1
+    return j < 0 or text[j] in _OPENERS
+
+
+def _is_name(raw: str, opens: bool, capitalised_inside: set[str]) -> bool:
+    if not _name_shaped(raw):
+        return False
+    base = _base(raw.lower())
+    return not opens or base in capitalised_inside or not common_word(base)
+
+
+def _run(at: int, raws: Sequence[str], spans: Sequence[tuple[int, int]], text: str) -> range:
+    """The positions of the name at `at` with the name-shaped words written right beside
+    it ("Priya Nair", "Marvel Cinematic Universe"): one name of several words."""
+    lo = hi = at
+    while (
+        lo > 0 and _name_shaped(raws[lo - 1]) and not text[spans[lo - 1][1] : spans[lo][0]].strip()
+    ):
+        lo -= 1
+    while (
+        hi + 1 < len(raws)
+        and _name_shaped(raws[hi + 1])
+        and not text[spans[hi][1] : spans[hi + 1][0]].strip()
+    ):
+        hi += 1
+    return range(lo, hi + 1)
+
+
+def _links(
+    run: range,
+    lows: Sequence[str],
+    stems: Sequence[str],
+    content: Sequence[bool],
+    spans: Sequence[tuple[int, int]],
+    text: str,
+    held: set[str],
+    allowed: set[str] | frozenset[str],
+) -> list[tuple[int, bool]]:
+    """How the name at the positions `run` reaches a word whose stem is in `held` over a
+    short gap of allowed words (see the module docstring): (direction, +1 or -1, and
+    whether the gap holds a copula, a linking verb or "by"), for each direction that
+    reaches one. A comma is crossed only by a name set off by commas (an apposition:
+    "Our new VP of Sales, Ingrid, starts"), not by one that ends a phrase ("... in 18th
+    century Japan, comic books")."""
+    n = len(lows)
+
+    def gap(a: int, b: int) -> str:  # the text between words a and b (a < b)
+        return text[spans[a][1] : spans[b][0]]
+
+    first, last = run[0], run[-1]
+    set_off = (first == 0 or "," in gap(first - 1, first) or _opens(text, spans[first][0])) and (
+        last == n - 1
+        or "," in gap(last, last + 1)
+        or _BREAK.search(gap(last, last + 1)) is not None
+    )
+    found: list[tuple[int, bool]] = []
+    for step, start in ((1, last), (-1, first)):
+        k = start + step
+        via = False
+        while 0 <= k < n and abs(k - start) <= MAX_GAP + 1:
+            between = gap(k - 1, k) if step == 1 else gap(k, k + 1)
+            if _BREAK.search(between) or ("," in between and not set_off):
+                break
+            if content[k] and stems[k] in held:
+                found.append((step, via))
+                break
+            if lows[k] in CONJUNCTIONS or (
+                content[k] and stems[k] not in allowed and stems[k] not in LINKING
+            ):
+                break
+            via = via or lows[k] in _VIA or stems[k] in LINKING
+            k += step
+    return found
+
+
+def _aligned(claim: list[tuple[int, bool]], source: list[tuple[int, bool]]) -> bool:
+    """Whether the two names stand in the same place: on the same side of the shared
+    words, or either reaches them through a copula, a linking verb or "by", which read
+    both ways ("The CTO is Marco" / "Dana became CTO"; "reviewed by Fernanda" / "Tomasz
+    reviewed"). "denomination of Christianity" and "Protestant denomination" are not."""
+    return any(dc == ds or vc or vs for dc, vc in claim for ds, vs in source)
+
+
+def _respelled(a: str, b: str) -> bool:
+    """Whether two names of six letters or more are one name spelled two ways (same first
+    letter, nearly the same letters: "Tchaikozsky" / "Tchaikowsky"): not two people."""
+    a, b = _base(a.lower()), _base(b.lower())
+    return (
+        min(len(a), len(b)) >= 6
+        and a[0] == b[0]
+        and difflib.SequenceMatcher(None, a, b).ratio() >= 0.85
+    )
+
+
+def swapped_names(
+    words: ClaimWords,
+    text: str,
+    content: Sequence[bool],
+    sentences: Sequence[Sentence],
+    shared: Sequence[set[str] | frozenset[str]],
+    known_names: set[str],
+    src_lows: set[str],
+    src_stems: set[str],
+    speakers: dict[str, set[str]],
+) -> list[tuple[str, str]]:
+    """(claim name, source name) pairs: a name the source never uses, put where a source
+    sentence puts another name (see the module docstring). `content` marks the claim's
+    content words, `shared` the claim stems each sentence holds."""
+    raws, lows, stems, spans = words.raws, words.lows, words.stems, words.spans
+    # the cheap tests first: set lookups, then the shape; most claims stop here
+    unheard = [
+        i
+        for i in capitals(raws)
+        if lows[i] not in src_lows
+        and stems[i] not in src_stems
+        and not _in_source(_base(lows[i]), src_lows)
+        and _base(lows[i]) not in known_names
+        and lows[i] not in known_names
+        and _name_shaped(raws[i])
+    ]
+    if not unheard:
+        return []
+    inside = {_base(lows[i]) for i in capitals(raws) if i and not _opens(text, spans[i][0])}
+    absent = [
+        i
+        for i in unheard
+        if _is_name(raws[i], _opens(text, spans[i][0]), inside)
+        and not _part_of_known(i, words, text, src_lows, sentences)
+    ]
+    if not absent:
+        return []
+    claim_bases = {_base(low) for low in lows}
+    claim_stems = {st for st, c in zip(stems, content, strict=True) if c}
+    clause = clause_ids(text, spans, lows)
+    absent_stems = {stems[i] for i in absent}
+    out: list[tuple[str, str]] = []
+    told: set[int] = set()  # the words of the names already reported
+    for i in absent:
+        if i in told:
+            continue  # "Marco Kim": one name, one report
+        rest = {
+            stems[k]
+            for k in range(len(lows))
+            if clause[k] == clause[i] and content[k] and stems[k] not in absent_stems
+        }
+        if not rest:
+            continue
+        possessive = lows[i].endswith("'s")
+        run = _run(i, raws, spans, text)
+        own = {_base(lows[k]) for k in run}
+        for s, hit in zip(sentences, shared, strict=True):
+            held = set(hit & rest)
+            if not held or len(held) < ALIGNED * len(rest):
+                continue
+            links = _links(run, lows, stems, content, spans, text, held, s.stems)
+            if not links:
+                continue
+            other = _competitor(
+                s, held, links, (claim_bases, own), claim_stems, possessive, speakers, sentences
+            )
+            if other is not None and not _respelled(raws[i], other):
+                if common_word(_base(lows[i])) and common_word(_base(other.lower())):
+                    continue  # two common words ("Paper", "Book"): a title's, likely
+                out.append((raws[i][:-2] if possessive else raws[i], other))
+                told.update(run)
+                break
+    return out
+
+
+def _part_of_known(
+    i: int, words: ClaimWords, text: str, src_lows: set[str], sentences: Sequence[Sentence]
+) -> bool:
+    """Whether the claim's name at `i` stands next to a name the source uses ("Bob
+    Marley", "Dana Kim", "Jordan Belfort" where the source says "Marley", "Dana",
+    "Jordan"): another part of that person's name, an added detail, unless the source
+    puts a different name in its place beside that word ("Marco Kim" against "Dana Kim")."""
+    raws, lows, spans = words.raws, words.lows, words.spans
+    for k in (i - 1, i + 1):
+        if not 0 <= k < len(raws) or not _name_shaped(raws[k]):
+            continue
+        lo, hi = sorted((spans[i], spans[k]))
+        if text[lo[1] : hi[0]].strip() or not _in_source(_base(lows[k]), src_lows):
+            continue
+        side = i - k  # where the claim's name stands beside the known one
+        for s in sentences:
+            for j, low in enumerate(s.lows):
+                o = j + side
+                if (
+                    _base(low) == _base(lows[k])
+                    and 0 <= o < len(s.raws)
+                    and _name_shaped(s.raws[o])
+                    and _base(s.lows[o]) not in map(_base, lows)
+                ):
+                    return False
+        return True
+    return False
+
+
+def _competitor(
+    s: Sentence,
+    held: set[str],
+    links: list[tuple[int, bool]],
+    bases: tuple[set[str], set[str]],
+    claim_stems: set[str],
+    possessive: bool,
+    speakers: dict[str, set[str]],
+    sentences: Sequence[Sentence],
+) -> str | None:
+    """The first name of `s` the claim does not use, possessive as the claim's is, and
+    linked to the shared words `held` in the place the claim's name is (`links`, its
+    links, `_aligned`); None when there is none. `bases`: the claim's words, and those
+    of the claim's name (its run). A source name written beside a word of the claim is
+    part of a name the claim uses ("Cinematic" in "Marvel Cinematic Universe" against
+    "the Marvel universe"), unless the claim's own name stands beside that word too
+    ("Dana Kim" against "Marco Kim")."""
+    claim_bases, own = bases
+    raws, lows = s.raws, s.lows
+    offsets: Sequence[tuple[int, int]] | None = None
+    for j in capitals(raws):
+        raw, low = raws[j], lows[j]
+        if _base(low) in claim_bases or low.endswith("'s") != possessive:
+            continue
+        if offsets is None:
+            offsets = s.word_spans()
+        if not (_base(low) in speakers or _source_name(raw, s, offsets[j][0], sentences)):
+            continue
+        run = _run(j, raws, offsets, s.text)
+        beside = {_base(lows[k]) for k in run} & claim_bases
+        if not beside <= own:
+            continue
+        theirs = _links(run, lows, s.word_stems, s.content, offsets, s.text, held, claim_stems)
+        if _aligned(links, theirs):
+            return raw[:-2] if possessive else raw
+    return None
+
+
+def _source_name(raw: str, s: Sentence, start: int, sentences: Sequence[Sentence]) -> bool:
+    """Whether a capitalised source word is a name: inside a sentence, or opening one and
+    not a common word unless some source sentence writes it with a capital inside."""
+    if not _name_shaped(raw):
+        return False
+    if not _opens(s.text, start):
+        return True
+    base = _base(raw.lower())
+    if not common_word(base):
+        return True
+    for other in sentences:
+        if base not in map(_base, other.lows):
+            continue
+        at = other.word_spans()
+        for k in capitals(other.raws):
+            if _base(other.lows[k]) == base and not _opens(other.text, at[k][0]):
+                return True
+    return False
