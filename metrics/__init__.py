@@ -16,9 +16,9 @@ from groundwire.metrics.pipeline import (
     observe_stage_latency,
     set_consumer_lag,
 )
-from groundwire.metrics.producer_auth import observe_producer_auth
+from groundwire.metrics.producer_auth import observe_producer_auth, observe_producer_auth_batch
 from groundwire.metrics.registry import REGISTRY
-from groundwire.metrics.routed import observe_routed
+from groundwire.metrics.routed import observe_routed, observe_routed_batch
 from groundwire.metrics.screening import observe_citation_cache_error, observe_citation_lookups
 
 __all__ = [
@@ -33,7 +33,9 @@ __all__ = [
     "observe_dlq",
     "observe_grounding_latency",
     "observe_producer_auth",
+    "observe_producer_auth_batch",
     "observe_routed",
+    "observe_routed_batch",
     "observe_stage_latency",
     "review",
     "set_consumer_lag",

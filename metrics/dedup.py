@@ -26,9 +26,18 @@ DEDUP_RESULTS = Counter(
 
 
 def record_dedup(result: RoutedResult) -> None:
+    found: list[Counter] = []
+    dedup_series(result, found)
+    for series in found:
+        series.inc()
+
+
+def dedup_series(result: RoutedResult, found: list[Counter]) -> None:
+    """Append to `found` the series `record_dedup` counts the result in (none for the
+    outcomes not counted)."""
     outcome = result.validation.dedup
     if outcome not in labels.DEDUP_NOT_COUNTED:
-        _result_series(outcome).inc()
+        found.append(_result_series(outcome))
 
 
 @functools.cache

@@ -45,10 +45,18 @@ def observe_grounding_latency(seconds: float) -> None:
 
 def record_grounding(result: RoutedResult) -> None:
     """Count the claim's verdict and, if NOT_SUPPORTED led to a block, one hallucination."""
+    found: list[Counter] = []
+    grounding_series(result, found)
+    for series in found:
+        series.inc()
+
+
+def grounding_series(result: RoutedResult, found: list[Counter]) -> None:
+    """Append to `found` the series `record_grounding` counts the result in."""
     verdict = result.grounding.verdict
-    _verdict_series(verdict).inc()
+    found.append(_verdict_series(verdict))
     if verdict is GroundingVerdict.NOT_SUPPORTED and result.validation.tier is Tier.BLOCK:
-        HALLUCINATIONS_BLOCKED.inc()
+        found.append(HALLUCINATIONS_BLOCKED)
 
 
 @functools.cache

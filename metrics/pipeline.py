@@ -60,6 +60,12 @@ def record_routed(tier: Tier, reason: ReasonCode) -> None:
     _routed(tier, reason).inc()
 
 
+def routed_series(tier: Tier, reason: ReasonCode) -> Counter:
+    """The series `record_routed` counts one claim in (`observe_routed_batch` adds a
+    batch's claims to each series once)."""
+    return _routed(tier, reason)
+
+
 @functools.cache
 def _routed(tier: Tier, reason: ReasonCode) -> Counter:
     """The series of one (tier, reason), looked up once: `labels()` validates and locks

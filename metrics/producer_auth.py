@@ -12,6 +12,8 @@ no key is configured.
 from __future__ import annotations
 
 import functools
+from collections import Counter as Tally
+from collections.abc import Iterable
 
 from prometheus_client import Counter
 
@@ -30,6 +32,15 @@ PRODUCER_AUTH = Counter(
 
 def observe_producer_auth(outcome: ProducerAuthOutcome, action: ProducerAuthAction) -> None:
     _series(outcome, action).inc()
+
+
+def observe_producer_auth_batch(
+    seen: Iterable[tuple[ProducerAuthOutcome, ProducerAuthAction]],
+) -> None:
+    """`observe_producer_auth` for each (outcome, action) of a batch, one increment per
+    series (a batch's claims mostly share one)."""
+    for (outcome, action), n in Tally(seen).items():
+        _series(outcome, action).inc(n)
 
 
 @functools.cache

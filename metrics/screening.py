@@ -73,15 +73,24 @@ def reentry_reasons(result: RoutedResult) -> list[str]:
 
 
 def record_screening(result: RoutedResult) -> None:
+    found: list[Counter] = []
+    screening_series(result, found)
+    for series in found:
+        series.inc()
+
+
+def screening_series(result: RoutedResult, found: list[Counter]) -> None:
+    """Append to `found` each series `record_screening` counts the result in, once per
+    count (a series may come more than once: one per rejected turn)."""
     category = hedge_category(result.hedge)
     if category is not None:
-        _hedge_series(category).inc()
+        found.append(_hedge_series(category))
     for citation in result.citations:
-        _citation_series(citation.type, citation.verified).inc()
+        found.append(_citation_series(citation.type, citation.verified))
     rejections = result.provenance.rejections
     if rejections:
         for reason in rejections.values():  # one per rejected turn, as reentry_reasons
-            _reentry_series(reason).inc()
+            found.append(_reentry_series(reason))
 
 
 # Each series looked up once (`labels()` validates and locks on every call); at most the

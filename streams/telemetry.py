@@ -7,6 +7,8 @@ objects, so which instruments exist, their names and labels stay in groundwire.m
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from groundwire import metrics
 from groundwire.metrics import faithfulness, health
 from groundwire.topics.answers import ScoredAnswer
@@ -24,6 +26,11 @@ def grounding_latency(seconds: float) -> None:
 
 def routed(result: RoutedResult) -> None:
     metrics.observe_routed(result)
+
+
+def routed_batch(results: Sequence[RoutedResult]) -> None:
+    """`routed` for each of a batch's results, one increment per series."""
+    metrics.observe_routed_batch(results)
 
 
 def citation_lookups(source: str, n: int) -> None:
@@ -57,6 +64,11 @@ def watch_llm_usage() -> None:
 
 def producer_auth(outcome: ProducerAuthOutcome, action: ProducerAuthAction) -> None:
     metrics.observe_producer_auth(outcome, action)
+
+
+def producer_auth_batch(seen: Iterable[tuple[ProducerAuthOutcome, ProducerAuthAction]]) -> None:
+    """`producer_auth` for each (outcome, action) of a batch, one increment per series."""
+    metrics.observe_producer_auth_batch(seen)
 
 
 def dlq(reason: DlqReason) -> None:

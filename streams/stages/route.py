@@ -69,6 +69,16 @@ class RouteStage:
         self.source_topic = settings.topics.screened
         self.validator = validator
         self.ledger = ledger
+        # Per tier, once: its topic and the headers of its two records (the tier topic's
+        # and audit's), which were a topic-name check and two tuples per claim.
+        self._tier_outputs = {
+            tier: (
+                settings.topics.name(suffix),
+                (("tier", tier.value.encode()),),
+                (("tier", tier.value.encode()), ("event", b"decision")),
+            )
+            for tier, suffix in _TIER_TOPIC.items()
+        }
 
     async def process(self, messages: Sequence[Message]) -> list[Output]:
         started = time.perf_counter()
@@ -119,8 +129,9 @@ class RouteStage:
             uniqueness_unknown=[checks[i].seen is Seen.UNKNOWN for i in todo],
         )
         _observe_batch_timings(results, grounded_here)
-        topics = self.settings.topics
+        audit = self.settings.topics.audit
         decided: list[tuple[LedgerEntry, str]] = []
+        counted: list[RoutedResult] = []
         for i, result in zip(todo, results, strict=True):
             key = result.claim.tenant_id.encode()
             body = dumps(result)
@@ -128,11 +139,12 @@ class RouteStage:
                 outputs.append(oversize_output(self.settings, sources[i], len(body)))
                 continue
             tier = result.validation.tier
-            headers = (("tier", tier.value.encode()),)
-            outputs.append(Output(topics.name(_TIER_TOPIC[tier]), key, body, headers))
-            outputs.append(Output(topics.audit, key, body, (*headers, ("event", b"decision"))))
-            telemetry.routed(result)
+            topic, headers, audit_headers = self._tier_outputs[tier]
+            outputs.append(Output(topic, key, body, headers))
+            outputs.append(Output(audit, key, body, audit_headers))
+            counted.append(result)
             decided.append((entries[i], tier.value))
+        telemetry.routed_batch(counted)  # one increment per series, not per claim
         if self.ledger is not None:
             # Before the transaction commits, on purpose: if it aborts, the same records
             # come back with the same origins and are decided again (REPROCESSED).

@@ -32,7 +32,7 @@ from groundwire.streams.stages.dlq import (
 )
 from groundwire.topics.codec import DecodeFailure, decode_signed_claim, dumps
 from groundwire.topics.records import Claim, ProducerAuthReport, ScreenedClaim
-from groundwire.topics.vocab import DlqReason
+from groundwire.topics.vocab import DlqReason, ProducerAuthAction, ProducerAuthOutcome
 
 
 class ScreenStage:
@@ -61,6 +61,7 @@ class ScreenStage:
         reports: list[ProducerAuthReport] = []
         sources: list[Message] = []
         limits = self.settings.decode_limits
+        seen: list[tuple[ProducerAuthOutcome, ProducerAuthAction]] = []
         for message in messages:
             decoded = decode_signed_claim(message.value(), limits)
             if isinstance(decoded, DecodeFailure):
@@ -68,7 +69,7 @@ class ScreenStage:
                 continue
             checked = self.authenticator.check(decoded.claim, decoded.signed_payload)
             report = checked.report
-            telemetry.producer_auth(report.outcome, report.action)
+            seen.append((report.outcome, report.action))
             if checked.refused:
                 detail = (
                     f"source {report.claimed_source.value!r} needs an authenticated producer: "
@@ -81,6 +82,7 @@ class ScreenStage:
             claims.append(checked.claim)
             reports.append(report)
             sources.append(message)
+        telemetry.producer_auth_batch(seen)  # one increment per series, not per claim
         if claims:
             screened = await screen_batch(claims, self.settings.guards, self.citation_verifier)
             for item, report in zip(screened, reports, strict=True):

@@ -26,7 +26,15 @@ from groundwire.topics.records import (
     Tier,
     ValidationResult,
 )
-from groundwire.topics.vocab import DedupOutcome, DlqReason, ReasonCode
+from groundwire.topics.vocab import (
+    CitationType,
+    DedupOutcome,
+    DlqReason,
+    ProducerAuthAction,
+    ProducerAuthOutcome,
+    ReasonCode,
+    ReentryReason,
+)
 
 
 def value(name: str, **labelset: str) -> float:
@@ -351,3 +359,97 @@ def test_every_citation_and_rejection_is_counted_once_per_occurrence() -> None:
         for r, before in b_rej.items():
             want = sum(1 for why in rejections.values() if why == r)
             assert value("groundwire_reentry_rejections_total", reason=r) == before + want
+
+
+def _routed_samples() -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of the counters a routed result feeds, by name and labels."""
+    names = (
+        "groundwire_claims_routed_total",
+        "groundwire_hedge_detections_total",
+        "groundwire_citations_total",
+        "groundwire_reentry_rejections_total",
+        "groundwire_grounding_verdicts_total",
+        "groundwire_hallucination_blocked_total",
+        "groundwire_dedup_results_total",
+    )
+    out: dict[tuple[str, tuple[tuple[str, str], ...]], float] = {}
+    for family in REGISTRY.collect():
+        for sample in family.samples:
+            if sample.name in names:
+                out[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return out
+
+
+def _mixed_batch() -> list[RoutedResult]:
+    """Results that between them feed every counter, some series several times."""
+    reasons = [ReentryReason.SOURCE_NOT_ALLOWED]
+    return [
+        routed(),
+        routed(),
+        routed(
+            Tier.BLOCK,
+            ReasonCode.NOT_SUPPORTED,
+            verdict="not_supported",
+            hedge=HedgeReport(action="review"),
+            citations=[CitationReport(type=CitationType.COMMIT, value="abc1234", verified=True)],
+            provenance=ProvenanceReport(rejections={"t1": reasons[0], "t2": reasons[0]}),
+        ),
+        routed(Tier.BLOCK, ReasonCode.DUPLICATE, dedup=DedupOutcome.DUPLICATE, duplicate_of="m1"),
+        routed(Tier.FLAG_REVIEW, ReasonCode.UNGROUNDED, verdict="partial"),
+    ]
+
+
+def _increase(
+    before: dict[tuple[str, tuple[tuple[str, str], ...]], float],
+) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    after = _routed_samples()
+    return {k: v - before.get(k, 0.0) for k, v in after.items() if v != before.get(k, 0.0)}
+
+
+def test_routed_batch_counts_what_one_by_one_counts() -> None:
+    """The route stage counts a batch's results with one increment per series: the counts
+    must be exactly those of `observe_routed` on each result (a series hit by several
+    results, or several times by one, adds them all)."""
+    batch = _mixed_batch()
+    before = _routed_samples()
+    for result in batch:
+        metrics.observe_routed(result)
+    one_by_one = _increase(before)
+
+    before = _routed_samples()
+    metrics.observe_routed_batch(batch)
+    batched = _increase(before)
+
+    assert batched == one_by_one
+    routed_key = (
+        "groundwire_claims_routed_total",
+        (("reason", "trusted_source"), ("tier", "auto_approve")),
+    )
+    assert batched[routed_key] == 2
+    # one result with two rejected turns of one reason: two, not one
+    rejected = ("groundwire_reentry_rejections_total", (("reason", "source_not_allowed"),))
+    assert batched[rejected] == 2
+
+
+def test_routed_batch_of_nothing_counts_nothing() -> None:
+    before = _routed_samples()
+    metrics.observe_routed_batch([])
+    assert _increase(before) == {}
+
+
+def test_producer_auth_batch_counts_each_pair() -> None:
+    seen = [
+        (ProducerAuthOutcome.UNSIGNED, ProducerAuthAction.KEPT),
+        (ProducerAuthOutcome.UNSIGNED, ProducerAuthAction.KEPT),
+        (ProducerAuthOutcome.VERIFIED, ProducerAuthAction.KEPT),
+    ]
+
+    def count(outcome: ProducerAuthOutcome, action: ProducerAuthAction) -> float:
+        return value("groundwire_producer_auth_total", outcome=outcome.value, action=action.value)
+
+    before = {pair: count(*pair) for pair in set(seen)}
+    metrics.observe_producer_auth_batch(seen)
+    assert count(*seen[0]) == before[seen[0]] + 2
+    assert count(*seen[2]) == before[seen[2]] + 1
+    metrics.observe_producer_auth_batch([])  # nothing seen: nothing counted
+    assert count(*seen[0]) == before[seen[0]] + 2
