@@ -13,11 +13,15 @@ from datasketch.hashfunc import sha1_hash32 as datasketch_sha1_hash32
 from groundwire.guards.dedup.minhash import (
     MinHasher,
     affine32_permutations,
+    antonym_forms,
     choose_bands,
+    claim_words,
+    contrasts,
     hash_tokens,
     hashed_jaccard,
     jaccard,
     miss_probability,
+    name_words,
     order_words,
     ordered_tokens,
     reversed_roles,
@@ -211,3 +215,52 @@ def test_roles_swapped_round_a_relation_are_reversed(claim: str, other: str) -> 
 )
 def test_a_reordering_that_keeps_the_roles_is_not_reversed(claim: str, other: str) -> None:
     assert not _swapped(claim, other)
+
+
+def test_names_inside_a_sentence_are_names_and_opening_words_are_apart() -> None:
+    """A capital inside a sentence marks a name; one at the start of a sentence (or a
+    heading, a list item) marks nothing on its own (docs/dedup.md §Variants)."""
+    inside, openers = name_words(
+        "Please note: Alice moved the Redis cache to AWS in March. Thanks, Bob! The end."
+    )
+    assert inside == ["redis", "aws", "march", "bob"]
+    # after a colon a text starts again ("Note: Alice ..."); "The" is a function word
+    assert openers == ["please", "alice", "thanks"]
+    # marks are marks already, function words never names
+    assert name_words("We said It was Not 3 Times") == (["times"], [])
+    assert claim_words("Hi team, Alice approved it.")[1:] == (["alice"], ["hi"])
+
+
+@pytest.mark.parametrize(
+    ("word", "opposite"),
+    [
+        ("enabled", "disabled"),
+        ("disabled", "enabled"),
+        ("dislikes", "likes"),
+        ("likes", "dislikes"),
+        ("stopped", "started"),
+        ("started", "stopped"),
+        ("increasing", "decreasing"),
+        ("internal", "external"),
+        ("accepted", "rejected"),
+        ("more", "less"),  # a degree word, not a function word here
+    ],
+)
+def test_antonym_forms_are_inflected_like_the_word(word: str, opposite: str) -> None:
+    assert opposite in antonym_forms(word)
+
+
+@pytest.mark.parametrize("word", ["on", "in", "the", "cache", "deploy", "3", "alice"])
+def test_function_words_and_words_without_antonyms_have_none(word: str) -> None:
+    assert antonym_forms(word) == ()
+
+
+def test_contrasts_leave_out_the_claims_own_words() -> None:
+    """An antonym the claim itself uses ("internal and external") is no replacement; the
+    opening names come first, without forms."""
+    words = ordered_tokens("Dana said the internal and external audits are enabled")
+    found = dict(contrasts(words, ["dana"]))
+    assert found["dana"] == ()
+    assert "external" not in found.get("internal", ())
+    assert "internal" not in found.get("external", ())
+    assert "disabled" in found["enabled"]
