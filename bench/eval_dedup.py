@@ -152,7 +152,7 @@ def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
                     or any(token_hash(w) in NEGATION_HASHES for w in mem - toks)
                     or (bool(order) and reversed_roles(order, places))
                     or any(
-                        any(f in mem for f in forms)
+                        any(f in mem and f not in toks for f in forms)
                         if forms
                         else (w not in mem and not mem <= toks)
                         for w, forms in qcon

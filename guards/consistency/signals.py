@@ -37,6 +37,7 @@ the same commands.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections import Counter, defaultdict
@@ -171,6 +172,7 @@ def short_limit(threshold: float) -> int:
     return min(SHORT_WORDS_MAX, math.floor((1.0 + threshold) / (1.0 - threshold)))
 
 
+@functools.lru_cache(maxsize=4_096)
 def relation_heads(predicate: str) -> tuple[str, ...]:
     """The keys a predicate's relation goes by: its first word's WordNet lemma (likes ->
     like) and each antonym pair that lemma stands on, so "likes" and "dislikes" (or
@@ -190,27 +192,51 @@ def _short_blocks(
 ) -> list[Cluster]:
     """Clusters of short memories about one subject and relation (module docstring)."""
     limit = short_limit(cfg.signals.semantic_similarity_threshold)
-    opposed: dict[tuple[str, str, str], list[MemoryRecord]] = defaultdict(list)
+    # one entry per memory: (subject, object) -> memories; relation heads are looked up
+    # only where two predicates meet on one (subject, object), which is rare
+    same_object: dict[tuple[str, str], list[MemoryRecord]] = defaultdict(list)
     choices: dict[tuple[str, str], dict[str, MemoryRecord]] = defaultdict(dict)
+    # subjects, objects and predicates repeat across a tenant's memories: each is read once
+    subjects: dict[str, str] = {}
+    objects: dict[str, str] = {}
+    relations: dict[str, tuple[str, bool]] = {}
     for m in memories:
-        subject, obj = subject_key(m.subject), object_key(m.object)
-        if not (subject and obj and m.predicate):
+        if not (m.subject and m.object and m.predicate):
             continue
         # words as written (a bound on the distinct ones the Jaccard counts), cheap
-        if len(m.content[: cfg.max_text_chars].split()) > limit:
+        if len(m.content[: cfg.max_text_chars].split(maxsplit=limit)) > limit:
             continue
-        heads = relation_heads(m.predicate)
-        for head in heads:
-            opposed[subject, head, obj].append(m)
-        # a stateful predicate's values are the structural signal's already
-        predicate = predicate_key(m.predicate)
-        if predicate.split("_", 1)[0] in CHOICE_HEADS and not is_stateful(predicate, cfg):
-            choices[subject, predicate].setdefault(obj, m)
+        subject = subjects.get(m.subject)
+        if subject is None:
+            subject = subjects[m.subject] = subject_key(m.subject)
+        obj = objects.get(m.object)
+        if obj is None:
+            obj = objects[m.object] = object_key(m.object)
+        relation = relations.get(m.predicate)
+        if relation is None:
+            predicate = predicate_key(m.predicate)
+            # a stateful predicate's values are the structural signal's already
+            choice = predicate.split("_", 1)[0] in CHOICE_HEADS and not is_stateful(predicate, cfg)
+            relation = relations[m.predicate] = (predicate, choice)
+        if not (subject and obj):
+            continue
+        same_object[subject, obj].append(m)
+        if relation[1]:
+            choices[subject, relation[0]].setdefault(obj, m)
     blocks: list[list[MemoryRecord]] = []
     seen: set[tuple[str, ...]] = set()
-    for members in opposed.values():
-        if len({predicate_key(m.predicate) for m in members}) > 1:
-            blocks.append(members)
+    for members in same_object.values():
+        if len(members) < 2 or len({relations[m.predicate][0] for m in members}) < 2:
+            continue
+        by_head: dict[str, list[MemoryRecord]] = defaultdict(list)
+        for m in members:
+            for head in relation_heads(m.predicate):
+                by_head[head].append(m)
+        blocks.extend(
+            group
+            for group in by_head.values()
+            if len({relations[m.predicate][0] for m in group}) > 1
+        )
     blocks.extend(list(values.values()) for values in choices.values() if len(values) > 1)
     out: list[Cluster] = []
     for members in blocks:

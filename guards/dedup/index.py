@@ -44,7 +44,7 @@ from groundwire.guards.dedup.minhash import (
     MinHasher,
     choose_bands,
     claim_words,
-    contrasts,
+    contrast_hashes,
     hash_token_sets,
     jaccard,
     marks,
@@ -102,10 +102,7 @@ def _order_hashes(tokens: tuple[str, ...]) -> tuple[int, ...]:
 def _contrast_hashes(tokens: tuple[str, ...], openers: list[str]) -> Contrasts:
     """The hashes of the names that open the claim's sentences and of its words with
     antonyms, each with its antonyms' forms (`minhash.contrasts`)."""
-    found = contrasts(tokens, openers)
-    if not found:
-        return ()
-    return tuple((token_hash(w), tuple(map(token_hash, forms))) for w, forms in found)
+    return contrast_hashes(tokens, openers)
 
 
 def _failed(reason: str) -> DedupResult:

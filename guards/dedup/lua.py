@@ -258,8 +258,7 @@ local function differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto, no
   end
   -- a name or an antonym in the place of one of the record's words: a name opening one
   -- of the claim's sentences that the record lacks while the record has a word the claim
-  -- lacks, or a form of an antonym of a claim's word in the record (the forms are never
-  -- the claim's own words)
+  -- lacks, or a form of an antonym of a claim's word in the record but not in the claim
   local g = 1
   while g + 7 <= #qcon do
     local k = u32(qcon, g + 4)
@@ -267,7 +266,8 @@ local function differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto, no
       if lacks and not cset[string.sub(qcon, g, g + 3)] then return true end
     else
       for j = g + 8, g + 4 + 4 * k, 4 do
-        if cset[string.sub(qcon, j, j + 3)] then return true end
+        local f = string.sub(qcon, j, j + 3)
+        if cset[f] and not qset[f] then return true end
       end
     end
     g = g + 8 + 4 * k

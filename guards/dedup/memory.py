@@ -190,14 +190,14 @@ def _replaced(query: frozenset[int], contrasts: Contrasts, other: frozenset[int]
     """The claim put a name or an antonym in the place of one of the record's words
     (`minhash.contrasts`): a name opening one of the claim's sentences that the record
     lacks while the record has a word the claim lacks; or a form of an antonym of one of
-    the claim's words in the record (never a word of the claim's: the claim dropped it),
+    the claim's words in the record but not in the claim (the claim dropped it),
     "enabled" where the claim says "disabled"."""
     if not contrasts:
         return False
     lacks = not other <= query
     for word, forms in contrasts:
         if forms:
-            if any(f in other for f in forms):
+            if any(f in other and f not in query for f in forms):
                 return True
         elif lacks and word not in other:
             return True

@@ -49,10 +49,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+import operator
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate, chain
+from itertools import accumulate, chain, compress, count
 
 import numpy as np
 import numpy.typing as npt
@@ -177,16 +178,32 @@ _CLOSERS = "\"')]}\u2019\u201d\u00bb"
 def _names(raws: Sequence[str]) -> tuple[list[str], list[str]]:
     inside: dict[str, None] = {}
     first: dict[str, None] = {}
-    start = True
-    for raw in raws:
-        word = raw.strip(_STRIP)
-        if word[:1].isupper():
-            low = word.casefold()
-            if low not in _NOT_NAMES and _DIGITS.isdisjoint(low):
-                (first if start else inside)[low] = None
-        # the next word starts a sentence after an end mark, or after a bullet or dash
-        start = not word or raw.rstrip(_CLOSERS).endswith(_SENTENCE_ENDS)
+    # the few words that begin with a capital or with punctuation, found by C-level
+    # passes (most words begin with a lower-case letter and are never looked at)
+    initials = list(map(_INITIAL, raws))
+    candidates = sorted(
+        {
+            *compress(count(), map(str.isupper, initials)),
+            *compress(count(), map(_LEADING.__contains__, initials)),
+        }
+    )
+    for i in candidates:
+        word = raws[i].strip(_STRIP)
+        if not word[:1].isupper():
+            continue
+        low = word.casefold()
+        if low in _NOT_NAMES or not _DIGITS.isdisjoint(low):
+            continue
+        # a word starts a sentence after an end mark, or after a bullet or dash
+        before = raws[i - 1] if i else ""
+        ended = before.rstrip(_CLOSERS).endswith(_SENTENCE_ENDS)
+        start = not i or ended or not before.strip(_STRIP)
+        (first if start else inside)[low] = None
     return list(inside), [w for w in first if w not in inside]
+
+
+_INITIAL = operator.itemgetter(0)
+_LEADING = frozenset(_STRIP)  # a word may begin with a quote or a bracket
 
 
 # Inflections a word can have on its lemma, longest first: how a word was made from its
@@ -254,22 +271,40 @@ def contrasts(tokens: Sequence[str], openers: Sequence[str]) -> list[tuple[str, 
     """What the claim may have put in the place of a memory's word to change a fact,
     as (word, forms): a name that opens a sentence with no forms (a variant when the
     memory lacks it and has a word the claim lacks), and a word with the forms of its
-    antonyms that the claim does not use itself (a variant when the memory has one of
-    them: "internal" replaced by "external", even in a text that says "external"
+    antonyms (a variant when the memory has one of them that the claim does not use
+    itself: "internal" replaced by "external", even in a text that says "external"
     elsewhere too). At most `MAX_ORDER` antonym words and `MAX_RECORD_MARKS` names."""
     out: list[tuple[str, tuple[str, ...]]] = [(n, ()) for n in openers[:MAX_RECORD_MARKS]]
-    have = frozenset(tokens)
-    found = 0
-    for word in tokens:
-        forms = antonym_forms(word)
-        if forms:
-            forms = tuple(f for f in forms if f not in have)
-            if forms:
-                out.append((word, forms))
-                found += 1
-                if found >= MAX_ORDER:
-                    break
+    with_forms = [(w, f) for w, f in zip(tokens, map(antonym_forms, tokens), strict=True) if f]
+    out.extend(with_forms[:MAX_ORDER])
     return out
+
+
+_Contrast = tuple[int, tuple[int, ...]]
+# word -> (its hash, its antonyms' forms' hashes), or () for a word without antonyms
+_CONTRAST_CACHE: dict[str, _Contrast | tuple[()]] = {}
+
+
+def contrast_hashes(
+    tokens: Sequence[str], openers: Sequence[str]
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """`contrasts` as the index sends them: (word hash, form hashes), a word's entry
+    computed once per process (a bounded dict read with one C-level `map`)."""
+    get = _CONTRAST_CACHE.get
+    found: list[_Contrast | tuple[()] | None] = list(map(get, tokens))
+    if None in found:
+        if len(_CONTRAST_CACHE) >= _HASH_CACHE_MAX:
+            _CONTRAST_CACHE.clear()
+        for i, word in enumerate(tokens):
+            if found[i] is None and word not in _CONTRAST_CACHE:
+                forms = antonym_forms(word)
+                _CONTRAST_CACHE[word] = (
+                    (token_hash(word), tuple(map(token_hash, forms))) if forms else ()
+                )
+            found[i] = _CONTRAST_CACHE[word]
+    out: list[_Contrast] = [(token_hash(n), ()) for n in openers[:MAX_RECORD_MARKS]]
+    out.extend([f for f in found if f][:MAX_ORDER])
+    return tuple(out)
 
 
 def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:

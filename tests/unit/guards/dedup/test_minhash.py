@@ -10,12 +10,14 @@ import pytest
 from datasketch import MinHash
 from datasketch.hashfunc import sha1_hash32 as datasketch_sha1_hash32
 
+from groundwire.guards.dedup.memory import _replaced
 from groundwire.guards.dedup.minhash import (
     MinHasher,
     affine32_permutations,
     antonym_forms,
     choose_bands,
     claim_words,
+    contrast_hashes,
     contrasts,
     hash_tokens,
     hashed_jaccard,
@@ -255,12 +257,20 @@ def test_function_words_and_words_without_antonyms_have_none(word: str) -> None:
     assert antonym_forms(word) == ()
 
 
-def test_contrasts_leave_out_the_claims_own_words() -> None:
-    """An antonym the claim itself uses ("internal and external") is no replacement; the
-    opening names come first, without forms."""
+def test_an_antonym_the_claim_uses_itself_is_no_replacement() -> None:
+    """"internal and external" in both texts: no variant; the memory's "external" where
+    the claim says "internal" only: a variant. The opening names come first, without
+    forms, and the hashed contrasts say the same as the words."""
     words = ordered_tokens("Dana said the internal and external audits are enabled")
     found = dict(contrasts(words, ["dana"]))
-    assert found["dana"] == ()
-    assert "external" not in found.get("internal", ())
-    assert "internal" not in found.get("external", ())
+    assert found["dana"] == () and "external" in found["internal"]
     assert "disabled" in found["enabled"]
+    hashed = contrast_hashes(words, ["dana"])
+    assert hashed == tuple(
+        (token_hash(w), tuple(map(token_hash, f))) for w, f in contrasts(words, ["dana"])
+    )
+    claim = frozenset(map(token_hash, words))
+    both = claim - {token_hash("dana")} | {token_hash("bob")}
+    assert not _replaced(claim, hashed[1:], both)  # the same words but a name
+    external = claim - {token_hash("internal")}
+    assert _replaced(claim - {token_hash("external")}, hashed[1:], external)
