@@ -49,11 +49,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
-import operator
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate, chain, compress, count
+from itertools import accumulate, chain
 
 import numpy as np
 import numpy.typing as npt
@@ -149,10 +148,10 @@ def marks(words: frozenset[str]) -> list[str]:
 def claim_words(text: str) -> tuple[tuple[str, ...], list[str], list[str]]:
     """`ordered_tokens` of the text and its names (`name_words`: inside a sentence, at
     the start of one), from one canonical pass."""
-    raws = canonical(text).split()
-    words = dict.fromkeys(w.strip(_STRIP).casefold() for w in raws)
+    text = canonical(text)
+    words = dict.fromkeys(w.strip(_STRIP) for w in text.casefold().split())  # ordered_tokens
     words.pop("", None)
-    names, openers = _names(raws)
+    names, openers = _names(text.split())
     return tuple(words), names, openers
 
 
@@ -178,15 +177,8 @@ _CLOSERS = "\"')]}\u2019\u201d\u00bb"
 def _names(raws: Sequence[str]) -> tuple[list[str], list[str]]:
     inside: dict[str, None] = {}
     first: dict[str, None] = {}
-    # the few words that begin with a capital or with punctuation, found by C-level
-    # passes (most words begin with a lower-case letter and are never looked at)
-    initials = list(map(_INITIAL, raws))
-    candidates = sorted(
-        {
-            *compress(count(), map(str.isupper, initials)),
-            *compress(count(), map(_LEADING.__contains__, initials)),
-        }
-    )
+    # the few words that do not begin with a lower-case letter (most words do)
+    candidates = [i for i, raw in enumerate(raws) if not raw[0].islower()]
     for i in candidates:
         word = raws[i].strip(_STRIP)
         if not word[:1].isupper():
@@ -200,10 +192,6 @@ def _names(raws: Sequence[str]) -> tuple[list[str], list[str]]:
         start = not i or ended or not before.strip(_STRIP)
         (first if start else inside)[low] = None
     return list(inside), [w for w in first if w not in inside]
-
-
-_INITIAL = operator.itemgetter(0)
-_LEADING = frozenset(_STRIP)  # a word may begin with a quote or a bracket
 
 
 # Inflections a word can have on its lemma, longest first: how a word was made from its
