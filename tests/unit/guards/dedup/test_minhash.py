@@ -258,7 +258,7 @@ def test_function_words_and_words_without_antonyms_have_none(word: str) -> None:
 
 
 def test_an_antonym_the_claim_uses_itself_is_no_replacement() -> None:
-    """"internal and external" in both texts: no variant; the memory's "external" where
+    """Both texts say "internal and external": no variant; the memory's "external" where
     the claim says "internal" only: a variant. The opening names come first, without
     forms, and the hashed contrasts say the same as the words."""
     words = ordered_tokens("Dana said the internal and external audits are enabled")
