@@ -37,10 +37,11 @@ from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import build_dedup_index
 from groundwire.guards.dedup.minhash import (
     NEGATION_HASHES,
+    claim_words,
+    contrasts,
     jaccard,
     marks,
     order_words,
-    ordered_tokens,
     reversed_roles,
     token_hash,
     tokenize,
@@ -123,13 +124,17 @@ def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
     above the threshold that the claim differs from in a negation or a number makes it a
     variant (docs/dedup.md §Variants), which is queued, not stored: it is not kept here; so
     is one the claim has every word of but with roles swapped, or one whose own negation or
-    number the claim dropped."""
-    memories: dict[str, dict[int, list[tuple[str, frozenset[str], dict[int, int]]]]] = {}
+    number the claim dropped; so is one the claim put a name or an antonym in the place of
+    a word of (`minhash.contrasts`), or one whose own name the claim dropped for another
+    word."""
+    Memory = tuple[str, frozenset[str], dict[int, int], list[str]]
+    memories: dict[str, dict[int, list[Memory]]] = {}
     out: list[Answer] = []
     for req in requests:
-        words = ordered_tokens(req.text)
+        words, names, openers = claim_words(req.text)
         toks = frozenset(words)
-        qmarks = frozenset(marks(toks))
+        qmarks = frozenset(marks(toks) + names)
+        qcon = contrasts(words, openers)
         order = [token_hash(w) for w in order_words(words)]
         by_len = memories.setdefault(req.tenant_id, {})
         best: tuple[float, str] | None = None
@@ -137,15 +142,21 @@ def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
         n = len(toks)
         lo, hi = int(n * threshold), int(n / threshold) + 1 if threshold > 0 else 10**9
         for size in range(lo, hi + 1):
-            for cid, mem, places in by_len.get(size, ()):
+            for cid, mem, places, mem_names in by_len.get(size, ()):
                 j = jaccard(toks, mem)
                 if j <= threshold:
                     continue
                 differs = (
                     bool(qmarks - mem)
-                    or (not toks <= mem and any(w not in toks for w in marks(mem)))
+                    or (not toks <= mem and any(w not in toks for w in marks(mem) + mem_names))
                     or any(token_hash(w) in NEGATION_HASHES for w in mem - toks)
                     or (bool(order) and reversed_roles(order, places))
+                    or any(
+                        any(f in mem and f not in toks for f in forms)
+                        if forms
+                        else (w not in mem and not mem <= toks)
+                        for w, forms in qcon
+                    )
                 )
                 if differs and (variant is None or j > variant[0]):
                     variant = (j, cid)
@@ -154,7 +165,7 @@ def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
         out.append((best[1], None) if best else (None, variant[1] if variant else None))
         if best is None and variant is None and toks and req.insert:
             places = {token_hash(w): i for i, w in enumerate(words)}
-            by_len.setdefault(n, []).append((req.claim_id, toks, places))
+            by_len.setdefault(n, []).append((req.claim_id, toks, places, names + openers))
     return out
 
 
@@ -242,7 +253,8 @@ def main() -> int:
     print(f"brute-force duplicates: {tp + fn}; index: tp={tp} fp={fp} fn={fn}")
     print(f"same matched memory as brute force: {same_match}/{tp + fn}")
     print(
-        f"a negation or a number apart (variants, reviewed): brute force {variants}, "
+        "a negation, a number, a name or an antonym apart, or roles swapped (variants, "
+        f"reviewed): brute force {variants}, "
         f"index {index_variants}, same memory {same_variants}"
     )
     print(

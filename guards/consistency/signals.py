@@ -11,7 +11,21 @@
   signatures' estimate for all candidates at once, the exact Jaccard near the threshold). In a
   band bucket of more than `max_bucket` memories each is compared with the bucket's
   first only (similar memories still end in one cluster through it), so a tenant costs
-  at most n * bands * max_bucket / 2 comparisons: linear in its memories.
+  at most n * bands * max_bucket / 2 comparisons: linear in its memories;
+* short memories of one subject and relation (session 11): a memory of a few words
+  ("The user prefers tea.") differs from its opposite ("... prefers coffee.", "The user
+  dislikes tea.") in one word of a handful, far below any text similarity threshold, so
+  the semantic signal never pairs them. Memories no longer than `short_limit` words meet
+  by a blocking key instead, in one dict pass: (subject, relation head, object) for the
+  same object under two predicates of one head (likes / dislikes, loves / hates: the
+  predicate's first word and its WordNet antonyms share a key), and (subject,
+  predicate) for a predicate that states one choice among others (prefers, favourite:
+  the judge's "one choice, two values"), each of its values once; two values of a
+  predicate that holds several (likes dogs / likes cats) stay apart, as before. A
+  block of more than `max_bucket` memories is left out (a person's hundred likes say
+  nothing about one another), so the signal stays linear. Each block is a cluster of its
+  own for the judge (never joined with the semantic components: "likes cats" is no
+  party to "likes dogs" / "dislikes dogs").
 
 A predicate that holds several values at once (likes, uses) is not suspect for having
 several: its group keeps only memories whose object another one repeats (equivalents to
@@ -23,6 +37,7 @@ the same commands.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections import Counter, defaultdict
@@ -35,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from groundwire.guards.consistency.config import ConsistencyConfig
-from groundwire.guards.consistency.extract import object_key
+from groundwire.guards.consistency.extract import object_key, predicate_key, subject_key
 from groundwire.guards.consistency.memory import is_stateful, sp_key
 from groundwire.guards.dedup.minhash import (
     MinHasher,
@@ -43,6 +58,7 @@ from groundwire.guards.dedup.minhash import (
     hash_token_sets,
     tokenize,
 )
+from groundwire.guards.grounding.lexical.antonyms import codes, lemmas
 from groundwire.topics.memory import MemoryRecord
 from groundwire.topics.vocab import ConsistencySignal
 
@@ -99,6 +115,8 @@ class SignalStats:
     candidate_pairs: int = 0
     confirmed_pairs: int = 0
     pivoted_buckets: int = 0
+    short_blocks: int = 0  # clusters of short memories met by subject and relation
+    oversized_blocks: int = 0  # blocks of short memories left out (> max_bucket)
     by_signal: dict[ConsistencySignal, int] = field(default_factory=dict)
 
 
@@ -136,6 +154,107 @@ def _structural(memories: Sequence[MemoryRecord], cfg: ConsistencyConfig) -> lis
         if signals:
             out.append(Cluster(tuple(members), frozenset(signals)))
     return out
+
+
+# Predicate heads that state one choice among others ("prefers tea" / "prefers coffee"):
+# the words of the rule judge's choice test (judge.py `_CHOICE`).
+CHOICE_HEADS = frozenset({"prefers", "prefer", "preferred", "favorite", "favourite"})
+SHORT_WORDS_MAX = 24  # however high the threshold, longer memories are never "short"
+
+
+def short_limit(threshold: float) -> int:
+    """The most distinct words a memory may have and still never reach `threshold` Jaccard
+    with a copy of itself that has one word replaced: (n - 1) / (n + 1) <= t for
+    n <= (1 + t) / (1 - t) (12 at the default 0.85). Longer ones meet through the
+    semantic signal."""
+    if threshold >= 1.0:
+        return SHORT_WORDS_MAX
+    return min(SHORT_WORDS_MAX, math.floor((1.0 + threshold) / (1.0 - threshold)))
+
+
+@functools.lru_cache(maxsize=4_096)
+def relation_heads(predicate: str) -> tuple[str, ...]:
+    """The keys a predicate's relation goes by: its first word's WordNet lemma (likes ->
+    like) and each antonym pair that lemma stands on, so "likes" and "dislikes" (or
+    "loves" and "hates") share one key while "likes" and "uses" share none."""
+    key = predicate_key(predicate)
+    head = key.split("_", 1)[0]
+    if not head:
+        return ()
+    found = lemmas(head)
+    # a verb WordNet pairs with no antonym is not in the table: its third person as is
+    lemma = found[0] if found else head.removesuffix("s") if len(head) > 3 else head
+    return (f"w:{lemma}", *sorted({f"p:{c >> 2}" for c in codes(lemma)}))
+
+
+def _short_blocks(
+    memories: Sequence[MemoryRecord], cfg: ConsistencyConfig, stats: SignalStats
+) -> list[Cluster]:
+    """Clusters of short memories about one subject and relation (module docstring)."""
+    limit = short_limit(cfg.signals.semantic_similarity_threshold)
+    # one entry per memory: (subject, object) -> memories; relation heads are looked up
+    # only where two predicates meet on one (subject, object), which is rare
+    same_object: dict[tuple[str, str], list[MemoryRecord]] = defaultdict(list)
+    choices: dict[tuple[str, str], dict[str, MemoryRecord]] = defaultdict(dict)
+    # subjects, objects and predicates repeat across a tenant's memories: each is read once
+    subjects: dict[str, str] = {}
+    objects: dict[str, str] = {}
+    relations: dict[str, tuple[str, bool]] = {}
+    for m in memories:
+        if not (m.subject and m.object and m.predicate):
+            continue
+        # words as written (a bound on the distinct ones the Jaccard counts), cheap
+        if len(m.content[: cfg.max_text_chars].split(maxsplit=limit)) > limit:
+            continue
+        subject = subjects.get(m.subject)
+        if subject is None:
+            subject = subjects[m.subject] = subject_key(m.subject)
+        obj = objects.get(m.object)
+        if obj is None:
+            obj = objects[m.object] = object_key(m.object)
+        relation = relations.get(m.predicate)
+        if relation is None:
+            predicate = predicate_key(m.predicate)
+            # a stateful predicate's values are the structural signal's already
+            choice = predicate.split("_", 1)[0] in CHOICE_HEADS and not is_stateful(predicate, cfg)
+            relation = relations[m.predicate] = (predicate, choice)
+        if not (subject and obj):
+            continue
+        same_object[subject, obj].append(m)
+        if relation[1]:
+            choices[subject, relation[0]].setdefault(obj, m)
+    blocks: list[list[MemoryRecord]] = []
+    seen: set[tuple[str, ...]] = set()
+    for members in same_object.values():
+        if len(members) < 2 or len({relations[m.predicate][0] for m in members}) < 2:
+            continue
+        by_head: dict[str, list[MemoryRecord]] = defaultdict(list)
+        for m in members:
+            for head in relation_heads(m.predicate):
+                by_head[head].append(m)
+        blocks.extend(
+            group
+            for group in by_head.values()
+            if len({relations[m.predicate][0] for m in group}) > 1
+        )
+    blocks.extend(list(values.values()) for values in choices.values() if len(values) > 1)
+    out: list[Cluster] = []
+    for members in blocks:
+        if len(members) > cfg.max_bucket:
+            stats.oversized_blocks += 1
+            continue
+        ordered = tuple(sorted({m.memory_id: m for m in members}.values(), key=_by_id))
+        ids = tuple(m.memory_id for m in ordered)
+        if len(ids) < 2 or ids in seen:
+            continue
+        seen.add(ids)
+        stats.short_blocks += 1
+        out.append(Cluster(ordered, frozenset({ConsistencySignal.SEMANTIC})))
+    return out
+
+
+def _by_id(m: MemoryRecord) -> str:
+    return m.memory_id
 
 
 class _UnionFind:
@@ -337,6 +456,8 @@ def find_clusters(
         clusters.append(
             Cluster(members, frozenset({ConsistencySignal.SEMANTIC}), min(sims) if sims else None)
         )
+    known = {c.ids for c in clusters}
+    clusters.extend(c for c in _short_blocks(current, cfg, stats) if c.ids not in known)
     clusters.sort(key=lambda c: (c.ids[0], c.structural is False, c.ids))
     for c in clusters:
         for s in c.signals:

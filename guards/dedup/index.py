@@ -43,6 +43,8 @@ from groundwire.guards.dedup.minhash import (
     Fingerprint,
     MinHasher,
     choose_bands,
+    claim_words,
+    contrast_hashes,
     hash_token_sets,
     jaccard,
     marks,
@@ -59,6 +61,7 @@ from groundwire.guards.dedup.store import (
     PENDING,
     PENDING_MATCH,
     VARIANT,
+    Contrasts,
     Decision,
     DedupStore,
     DedupStoreError,
@@ -84,15 +87,22 @@ FAILED_PREFIX = "dedup check failed"
 _UNIQUE = DedupResult(is_duplicate=False)
 
 
-def _mark_hashes(words: frozenset[str]) -> tuple[int, ...]:
-    """The hashes of a claim's negations and numbers (most claims have none)."""
-    found = marks(words)
+def _mark_hashes(words: frozenset[str], names: list[str]) -> tuple[int, ...]:
+    """The hashes of a claim's negations, numbers and names inside a sentence (most
+    claims have none)."""
+    found = marks(words) + names
     return tuple(token_hash(w) for w in found) if found else ()
 
 
 def _order_hashes(tokens: tuple[str, ...]) -> tuple[int, ...]:
     """The hashes of a claim's content words in order (the role-swap check)."""
     return tuple(map(token_hash, order_words(tokens)))
+
+
+def _contrast_hashes(tokens: tuple[str, ...], openers: list[str]) -> Contrasts:
+    """The hashes of the names that open the claim's sentences and of its words with
+    antonyms, each with its antonyms' forms (`minhash.contrasts`)."""
+    return contrast_hashes(tokens, openers)
 
 
 def _failed(reason: str) -> DedupResult:
@@ -173,19 +183,21 @@ class MinHashDedupIndex:
         positions: dict[str, list[int]] = {}
         try:
             word_sets: list[tuple[str, ...]] = []
+            name_sets: list[tuple[list[str], list[str]]] = []
             valid: list[int] = []
             for i, req in enumerate(batch):
                 problem = self._validate(req)
                 if problem:
                     results[i] = _failed(problem)
                     continue
-                words = ordered_tokens(req.text)
+                words, names, openers = claim_words(req.text)
                 if len(words) > self.cfg.max_tokens:
                     results[i] = _failed(
                         f"text has {len(words)} distinct words, limit {self.cfg.max_tokens}"
                     )
                     continue
                 word_sets.append(words)
+                name_sets.append((names, openers))
                 valid.append(i)
             token_sets = hash_token_sets(word_sets)
             salts: dict[str, int] = {}
@@ -198,13 +210,15 @@ class MinHashDedupIndex:
                 mode = (PENDING if req.pending else MEMORY) if req.insert else LOOK
                 fp = _salted(fp, salt) if salt else fp
                 words = word_sets[k]
+                names, openers = name_sets[k]
                 item = Item(
                     req.claim_id,
                     mode,
                     fp,
                     salt,
-                    _mark_hashes(frozenset(words)),
+                    _mark_hashes(frozenset(words), names),
                     _order_hashes(words),
+                    _contrast_hashes(words, openers),
                 )
                 group = groups.get(req.tenant_id)
                 if group is None:
@@ -295,10 +309,11 @@ class MinHashDedupIndex:
         problem = self._validate(DedupRequest(tenant_id, claim_id, text or ""))
         if problem:
             raise ValueError(problem)
-        words = ordered_tokens(text) if text else ()
-        marks = _mark_hashes(frozenset(words)) if words else ()
+        words, names, openers = claim_words(text) if text else ((), [], [])
+        marks = _mark_hashes(frozenset(words), names) if words else ()
         order = _order_hashes(words) if words else ()
-        d = await self._promote_pending(tenant_id, claim_id, marks, order)
+        kinds = _contrast_hashes(words, openers) if words else ()
+        d = await self._promote_pending(tenant_id, claim_id, marks, order, kinds)
         if d.status == DUPLICATE:
             return DedupResult(True, d.duplicate_of, d.similarity)
         if d.status != NOT_PENDING:
@@ -312,14 +327,19 @@ class MinHashDedupIndex:
             raise DedupStoreError(result.error or "dedup promote failed")
         if result.variant_of is not None:
             # checked in as a variant, so queued as pending: approved, it is a memory
-            d = await self._promote_pending(tenant_id, claim_id, marks, order)
+            d = await self._promote_pending(tenant_id, claim_id, marks, order, kinds)
             if d.status == DUPLICATE:  # a copy approved in between
                 return DedupResult(True, d.duplicate_of, d.similarity)
             return DedupResult(False)
         return DedupResult(result.is_duplicate, result.duplicate_of, result.similarity)
 
     async def _promote_pending(
-        self, tenant_id: str, claim_id: str, marks: tuple[int, ...], order: tuple[int, ...]
+        self,
+        tenant_id: str,
+        claim_id: str,
+        marks: tuple[int, ...],
+        order: tuple[int, ...],
+        kinds: Contrasts = (),
     ) -> Decision:
         try:
             async with asyncio.timeout(self._batch_timeout_s):
@@ -330,6 +350,7 @@ class MinHashDedupIndex:
                     now_ms=self._now_ms(),
                     marks=marks,
                     order=order,
+                    contrasts=kinds,
                 )
         except DedupStoreError:
             raise

@@ -35,8 +35,10 @@ and `remove` needs the salt to find them again); the next bit says the token has
 the order their words first occur in the text (every record written since session 10;
 older ones are never read for order: the role-swap check of docs/dedup.md §Variants skips
 them); the next bit says a count byte and the text's marks (its negations and numbers,
-4-byte hashes, at most 255) follow the salt, so a claim that drops one of them is a
-variant (session 10; older records only have their negations recognised, by hash).
+and since session 11 its names after them, 4-byte hashes, at most 255) follow the salt,
+so a claim that drops one of them is a variant (session 10; older records only have
+their negations recognised, by hash). A claim's names and antonyms (`contrasts`) are
+compared with a record's token hashes, which every record has.
 Pending records keep their band keys so an expired entry can be purged inside the script.
 
 Band keys live in many small hashes instead of one big one so that each stays in Redis'
@@ -207,13 +209,35 @@ local function overlap(qset, blob, from)
   return inter, cn
 end
 
+-- a 4-byte big-endian count at position i of s
+local function u32(s, i)
+  local b1, b2, b3, b4 = string.byte(s, i, i + 3)
+  return ((b1 * 256 + b2) * 256 + b3) * 256 + b4
+end
+
+-- the names of a claim's contrasts (`qcon`: groups of a 4-byte word hash, a 4-byte form
+-- count and the forms' hashes; no forms: a name), back to back: a record keeps them
+-- among its marks
+local function contrast_names(qcon)
+  local out, i = {}, 1
+  while i + 7 <= #qcon do
+    local k = u32(qcon, i + 4)
+    if k == 0 then out[#out + 1] = string.sub(qcon, i, i + 3) end
+    i = i + 8 + 4 * k
+  end
+  return table.concat(out)
+end
+
 -- the claim and a near-duplicate (a record from `from`) differ in a mark: one of the
 -- claim's negations or numbers (`qmarks`, 4-byte hashes) is not in the record, or one of
--- the record's negations is not in the claim; or, for a record whose hashes are in the
+-- the record's negations is not in the claim; the claim put a name or an antonym in the
+-- place of one of the record's words (`qcon`, minhash.py `contrasts`; `lacks`: the record
+-- has a word the claim lacks); or, for a record whose hashes are in the
 -- text's order, three of the claim's content words (`qorder`, in the claim's order)
 -- stand in the reverse order in it: swapped roles (minhash.py `reversed_roles`, the same
 -- loop)
-local function differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto, novel)
+local function differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto, novel, qcon,
+                       lacks)
   -- one of the record's own marks is not in the claim: a negation, or a number with
   -- another word in its place (`novel`: the claim has a word the record lacks; a claim
   -- that only leaves a number out says less, not something else)
@@ -231,6 +255,22 @@ local function differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto, no
   end
   for i = 1, #qmarks - 3, 4 do
     if not cset[string.sub(qmarks, i, i + 3)] then return true end
+  end
+  -- a name or an antonym in the place of one of the record's words: a name opening one
+  -- of the claim's sentences that the record lacks while the record has a word the claim
+  -- lacks, or a form of an antonym of a claim's word in the record but not in the claim
+  local g = 1
+  while g + 7 <= #qcon do
+    local k = u32(qcon, g + 4)
+    if k == 0 then
+      if lacks and not cset[string.sub(qcon, g, g + 3)] then return true end
+    else
+      for j = g + 8, g + 4 + 4 * k, 4 do
+        local f = string.sub(qcon, j, j + 3)
+        if cset[f] and not qset[f] then return true end
+      end
+    end
+    g = g + 8 + 4 * k
   end
   if not ordered or #qorder < 12 then return false end
   -- the record's places of the claim's content words, in the claim's order
@@ -254,7 +294,7 @@ end
 -- or nil, the same for pending entries, the band lookups (kept for an insert), and the
 -- most similar memory above the threshold that the query differs from in a mark (a
 -- variant; pending entries it differs from are no match at all).
-local function scan(qset, qn, bands, threshold, now, qmarks, qorder)
+local function scan(qset, qn, bands, threshold, now, qmarks, qorder, qcon)
   local bkeys, bshards, bvals = {}, {}, {}
   local mb, pb, vb = nil, nil, nil
   if qn == 0 then return mb, pb, bkeys, bshards, bvals, vb end
@@ -283,7 +323,7 @@ local function scan(qset, qn, bands, threshold, now, qmarks, qorder)
               if sim > threshold and (pb == nil or sim > pb[5]
                                       or (sim == pb[5] and id < pb[1]))
                  and not differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto,
-                                 inter < qn) then
+                                 inter < qn, qcon, inter < cn) then
                 pb = {id, cid, inter, union, sim}
               end
             end
@@ -298,7 +338,7 @@ local function scan(qset, qn, bands, threshold, now, qmarks, qorder)
               if sim > threshold then
                 local best = mb
                 local variant = differs(qset, qmarks, blob, from, qorder, ordered, mfrom,
-                                        mto, inter < qn)
+                                        mto, inter < qn, qcon, inter < cn)
                 if variant then best = vb end
                 if best == nil or sim > best[5] or (sim == best[5] and id < best[1]) then
                   best = {id, string.sub(blob, 3, 2 + l), inter, union, sim}
@@ -340,7 +380,9 @@ local n = tonumber(ARGV[4])
 -- back to back; allbands: bw bytes per claim; salts: 8 bytes per claim, or empty when no
 -- claim has one; mcounts: 2 bytes per claim (its marks: negations and numbers); allmarks:
 -- every claim's 4-byte mark hashes back to back; ocounts, allorder: the same for its
--- content words in order (the role-swap check); then one claim_id per claim from ARGV[17]
+-- content words in order (the role-swap check); ccounts, allcon: the same for its
+-- contrasts (4-byte words: hash, count, forms; names and antonyms); then one claim_id
+-- per claim from ARGV[19]
 local flags, counts, alltoks, allbands = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local bw = tonumber(ARGV[9])
 local now = tonumber(ARGV[10])
@@ -348,7 +390,8 @@ local pending_until = ARGV[11]
 local salts = ARGV[12]
 local mcounts, allmarks = ARGV[13], ARGV[14]
 local ocounts, allorder = ARGV[15], ARGV[16]
-local mpos, opos = 1, 1
+local ccounts, allcon = ARGV[17], ARGV[18]
+local mpos, opos, cpos = 1, 1, 1
 local no_salt = string.rep('\0', 8)
 local nb_bytes = string.char(math.floor(bw / 8 / 256), (bw / 8) % 256)
 local tpos = 1
@@ -404,7 +447,7 @@ local function answer(c, code, best)
   out[#out + 1] = best[2]; out[#out + 1] = best[3]; out[#out + 1] = best[4]
 end
 for c = 0, n - 1 do
-  local cid = ARGV[17 + c]
+  local cid = ARGV[19 + c]
   local mode = string.byte(flags, c + 1)
   local cnt = string.byte(counts, 2 * c + 1) * 256 + string.byte(counts, 2 * c + 2)
   local toks = string.sub(alltoks, tpos, tpos + 4 * cnt - 1)
@@ -416,6 +459,9 @@ for c = 0, n - 1 do
   local ocnt = string.byte(ocounts, 2 * c + 1) * 256 + string.byte(ocounts, 2 * c + 2)
   local qorder = string.sub(allorder, opos, opos + 4 * ocnt - 1)
   opos = opos + 4 * ocnt
+  local ccnt = string.byte(ccounts, 2 * c + 1) * 256 + string.byte(ccounts, 2 * c + 2)
+  local qcon = string.sub(allcon, cpos, cpos + 4 * ccnt - 1)
+  cpos = cpos + 4 * ccnt
   local known = redis.call('HEXISTS', ids, cid) == 1
   local queued = false
   if not known then
@@ -436,14 +482,14 @@ for c = 0, n - 1 do
     local vb = nil
     if queued and mode == 49 then
       local qset, qn = token_set(toks)
-      vb = select(6, scan(qset, qn, bands, threshold, now, qmarks, qorder))
+      vb = select(6, scan(qset, qn, bands, threshold, now, qmarks, qorder, qcon))
     end
     if vb then answer(c, '5', vb) else status[c + 1] = '1' end
   else
     local qset, qn = token_set(toks)
     -- band lookups are kept for the insert below: nothing writes in between
     local mb, pb, bkeys, bshards, bvals, vb = scan(qset, qn, bands, threshold, now, qmarks,
-                                                   qorder)
+                                                   qorder, qcon)
     if mb then
       answer(c, '2', mb)
     else
@@ -460,18 +506,19 @@ for c = 0, n - 1 do
           salt = string.sub(salts, c * 8 + 1, c * 8 + 8)
           if salt == no_salt then salt = '' end
         end
+        local rmarks = qmarks .. contrast_names(qcon)
         if mode == 49 and not vb then
           local sid = tostring(next_id)
           next_id = next_id + 1
           redis.call('HSET', ids, cid, sid)
-          redis.call('HSET', rec, sid, record_head(cid, salt, qmarks) .. toks)
+          redis.call('HSET', rec, sid, record_head(cid, salt, rmarks) .. toks)
           add_postings(bkeys, bshards, bvals, sid)
         else
           local pid = tostring(pnext)
           pnext = pnext + 1
           redis.call('HSET', pids, cid, pid)
           redis.call('HSET', prec, pid,
-                     record_head(cid, salt, qmarks) .. nb_bytes .. bands .. toks)
+                     record_head(cid, salt, rmarks) .. nb_bytes .. bands .. toks)
           redis.call('ZADD', pexp, pending_until, pid)
           add_postings(bkeys, bshards, bvals, 'p' .. pid)
         end
@@ -535,7 +582,8 @@ return 1
 )
 
 # ARGV: band prefix, threshold, claim_id, now (ms), the claim's marks (4-byte hashes; may
-# be empty), its content words in order (4-byte hashes; may be empty). A pending entry
+# be empty), its content words in order (4-byte hashes; may be empty), its contrasts
+# (names and antonyms, as in CHECK_AND_INSERT; may be empty). A pending entry
 # becomes a memory unless a memory is now its near-duplicate (a memory it is a variant of
 # does not stop it: a person approved the difference). Reply:
 # {'0'} promoted; {'1'} already a memory; {'2', claim_id, intersection, union} a memory is
@@ -547,6 +595,7 @@ PROMOTE = (
 local threshold, cid, now = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
 local qmarks = ARGV[5] or ''
 local qorder = ARGV[6] or ''
+local qcon = ARGV[7] or ''
 if redis.call('HEXISTS', ids, cid) == 1 then return {'1'} end
 local pid = redis.call('HGET', pids, cid)
 if not pid then return {'4'} end
@@ -560,7 +609,7 @@ local _, pos = header(blob)
 local _, bands, from = pending_parts(blob)
 local toks = string.sub(blob, from)
 local qset, qn = token_set(toks)
-local mb = scan(qset, qn, bands, threshold, now, qmarks, qorder)
+local mb = scan(qset, qn, bands, threshold, now, qmarks, qorder, qcon)
 if mb then
   purge_pending(pid)
   save_meta()

@@ -3,7 +3,8 @@
 It runs the same decision as the Redis Lua scripts (`dedup.lua`): look up each band key,
 confirm every candidate with the exact Jaccard of the hashed word sets, report the most
 similar memory above the threshold (ties: the earliest inserted), else the most similar
-memory above it that the claim differs from in a negation or a number (a variant, queued
+memory above it that the claim differs from in a negation, a number, a name or an
+antonym, or with roles swapped (a variant, queued
 as pending), else the most similar live pending entry, and insert when unique. Internal
 ids are assigned in insertion order as in Redis, so both homes break ties identically.
 State is lost with the process by design: this home is for one-shot checks and for
@@ -32,6 +33,7 @@ from groundwire.guards.dedup.store import (
     PENDING_MATCH,
     UNIQUE,
     VARIANT,
+    Contrasts,
     Decision,
     Item,
 )
@@ -46,7 +48,8 @@ class _Record:
     keys: list[int] = field(default_factory=list)  # pending entries keep their band keys
     expires_ms: int = 0  # pending entries only
     _positions: dict[int, int] | None = None  # hash -> place in `tokens` (text order)
-    marks: tuple[int, ...] = ()  # its negations and numbers (at most `MAX_RECORD_MARKS`)
+    # its negations, numbers and (since session 11) names, at most `MAX_RECORD_MARKS`
+    marks: tuple[int, ...] = ()
 
     def positions(self) -> dict[int, int]:
         if self._positions is None:
@@ -104,6 +107,7 @@ class _Tenant:
         now_ms: int,
         marks: tuple[int, ...] = (),
         order: tuple[int, ...] = (),
+        contrasts: Contrasts = (),
     ) -> tuple[Decision | None, Decision | None, Decision | None]:
         """(best memory, best live pending entry, best memory it is a variant of) above
         the threshold, as decisions."""
@@ -131,8 +135,10 @@ class _Tenant:
                 sim = inter / union
                 if sim <= threshold:
                     continue
-                variant = _differs(query, marks, rec) or (
-                    bool(order) and reversed_roles(order, rec.positions())
+                variant = (
+                    _differs(query, marks, rec)
+                    or _replaced(query, contrasts, rec.token_set)
+                    or (bool(order) and reversed_roles(order, rec.positions()))
                 )
                 if posting < 0 and variant:
                     continue  # a pending entry it differs from is no near-duplicate
@@ -180,6 +186,32 @@ def _differs(query: frozenset[int], marks: tuple[int, ...], rec: _Record) -> boo
     return bool(rec.marks) and not query <= other and any(m not in query for m in rec.marks)
 
 
+def _replaced(query: frozenset[int], contrasts: Contrasts, other: frozenset[int]) -> bool:
+    """The claim put a name or an antonym in the place of one of the record's words
+    (`minhash.contrasts`): a name opening one of the claim's sentences that the record
+    lacks while the record has a word the claim lacks; or a form of an antonym of one of
+    the claim's words in the record but not in the claim (the claim dropped it),
+    "enabled" where the claim says "disabled"."""
+    if not contrasts:
+        return False
+    lacks = not other <= query
+    for word, forms in contrasts:
+        if forms:
+            if any(f in other and f not in query for f in forms):
+                return True
+        elif lacks and word not in other:
+            return True
+    return False
+
+
+def _record_marks(item: Item) -> tuple[int, ...]:
+    """What a record keeps as its marks: the claim's marks (negations, numbers, names
+    inside a sentence), then the names opening its sentences (`Item.contrasts` without
+    forms), at most `MAX_RECORD_MARKS`: the Lua script's `record_head`."""
+    names = tuple(w for w, forms in item.contrasts if not forms)
+    return (item.marks + names)[:MAX_RECORD_MARKS]
+
+
 class MemoryStore:
     def __init__(self) -> None:
         self._tenants: dict[str, _Tenant] = {}
@@ -220,13 +252,13 @@ class MemoryStore:
                     variant = None
                     if item.mode == MEMORY:
                         variant = state.scan(
-                            query, keys, threshold, now_ms, item.marks, item.order
+                            query, keys, threshold, now_ms, item.marks, item.order, item.contrasts
                         )[2]
                     out.append(variant or Decision(INDEXED))
                     continue
                 state.purge_pending(pid)
             memory, pending, variant = state.scan(
-                query, keys, threshold, now_ms, item.marks, item.order
+                query, keys, threshold, now_ms, item.marks, item.order, item.contrasts
             )
             if memory is not None:
                 out.append(memory)
@@ -235,7 +267,7 @@ class MemoryStore:
             if item.mode == LOOK or not query:
                 continue
             rec = _Record(item.claim_id, fp.tokens, query, item.salt)
-            rec.marks = item.marks[:MAX_RECORD_MARKS]
+            rec.marks = _record_marks(item)
             if item.mode == MEMORY and variant is None:
                 state.add_memory(rec, keys)
             else:
@@ -282,6 +314,7 @@ class MemoryStore:
         now_ms: int = 0,
         marks: tuple[int, ...] = (),
         order: tuple[int, ...] = (),
+        contrasts: Contrasts = (),
     ) -> Decision:
         with self._lock:
             state = self._tenants.setdefault(tenant_id, _Tenant())
@@ -294,7 +327,9 @@ class MemoryStore:
             if rec is None:
                 state.purge_pending(pid)
                 return Decision(NOT_PENDING)
-            memory = state.scan(rec.token_set, rec.keys, threshold, now_ms, marks, order)[0]
+            memory = state.scan(
+                rec.token_set, rec.keys, threshold, now_ms, marks, order, contrasts
+            )[0]
             state.purge_pending(pid)
             if memory is not None:
                 return memory

@@ -27,6 +27,17 @@ brute-force evaluation) see exactly the same numbers:
   of the memory (docs/dedup.md §Variants), not a copy of it. The memory's side of the
   difference is known by hash: its record keeps its own marks' hashes (records from
   before session 10 do not: there only negations count, `NEGATION_HASHES`).
+* Names are marks too (session 11): a word written with a capital inside a sentence
+  ("Alice", "Frankfurt", "AWS", "March"; `name_words`). A word that opens a sentence
+  has a capital whatever it is ("Please", "Deploys"), so there it counts only where the
+  memory has another word in its place. A word for the opposite also changes a fact
+  ("enabled" / "disabled"): `contrasts` gives the claim's opening names and its words
+  with WordNet antonyms, each with its antonyms' forms inflected like it
+  (`antonym_forms`: "disabled" -> "enabled"), a variant when the memory has one of them
+  (the claim never does). Both are known on the claim's side as words, so they work
+  against every record, old ones included; a record written since session 11 keeps its
+  names among its marks, so a claim that replaces one is a variant even when the
+  claim's own word has no capital ("alice" / "bob" in chat).
 * Word order is kept where it costs nothing: a memory's hashed words are stored in the
   order they first occur (`ordered_tokens`), so a claim that has the memory's words with
   two roles swapped round a third word ("Bob reports to Alice" / "Alice reports to Bob")
@@ -35,6 +46,7 @@ brute-force evaluation) see exactly the same numbers:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import string
@@ -46,7 +58,9 @@ import numpy as np
 import numpy.typing as npt
 
 from groundwire.guards.canonical import canonical
+from groundwire.guards.grounding.lexical.antonyms import antonym_lemmas, lemmas
 from groundwire.guards.grounding.lexical.text import (
+    DEGREE,
     NEGATIONS,
     NUMBER_WORDS,
     STOPWORDS,
@@ -91,6 +105,9 @@ _DIGITS = frozenset("0123456789")
 # Relations that read both ways ("met", "and", "with"; `roles.py`) and function words are
 # neither roles nor relations.
 _NOT_ROLES = STOPWORDS | SYMMETRIC_RELATIONS
+# Words that are no names when written with a capital: function words ("The", "We")
+# and the marks, which count as marks.
+_NOT_NAMES = STOPWORDS | _MARK_WORDS
 MAX_ORDER = 32  # content words compared in order (bounds the check's work)
 MAX_RECORD_MARKS = 255  # marks a record keeps (one count byte in the Redis record)
 
@@ -126,6 +143,156 @@ def marks(words: frozenset[str]) -> list[str]:
     if not _MARK_WORDS.isdisjoint(words):
         found += words & _MARK_WORDS
     return found
+
+
+def claim_words(text: str) -> tuple[tuple[str, ...], list[str], list[str]]:
+    """`ordered_tokens` of the text and its names (`name_words`: inside a sentence, at
+    the start of one), from one canonical pass."""
+    text = canonical(text)
+    words = dict.fromkeys(w.strip(_STRIP) for w in text.casefold().split())  # ordered_tokens
+    words.pop("", None)
+    names, openers = _names(text.split())
+    return tuple(words), names, openers
+
+
+def name_words(text: str) -> tuple[list[str], list[str]]:
+    """The claim's names: its words written with a capital letter ("Alice", "Redis",
+    "AWS", "January"), case-folded, in order, without function words ("The", "We"),
+    negations and numbers (marks already); (inside a sentence, first of a sentence).
+
+    Inside a sentence a capital marks a name, and a name is a mark like a number: a
+    near-duplicate that adds or changes one is a variant. At the start of a sentence
+    every word has a capital ("Please", "Deploys"), so such a word counts only where the
+    memory has another word in its place (`contrasts`): a word added before a copy of a
+    memory leaves it a copy."""
+    return _names(canonical(text).split())
+
+
+# A word after one of these ends (closing quotes and brackets stripped first) starts a
+# sentence, a heading's text or a list item.
+_SENTENCE_ENDS = (".", "!", "?", ":", ";")
+_CLOSERS = "\"')]}\u2019\u201d\u00bb"
+
+
+def _names(raws: Sequence[str]) -> tuple[list[str], list[str]]:
+    inside: dict[str, None] = {}
+    first: dict[str, None] = {}
+    # the few words that do not begin with a lower-case letter (most words do)
+    candidates = [i for i, raw in enumerate(raws) if not raw[0].islower()]
+    for i in candidates:
+        word = raws[i].strip(_STRIP)
+        if not word[:1].isupper():
+            continue
+        low = word.casefold()
+        if low in _NOT_NAMES or not _DIGITS.isdisjoint(low):
+            continue
+        # a word starts a sentence after an end mark, or after a bullet or dash
+        before = raws[i - 1] if i else ""
+        ended = before.rstrip(_CLOSERS).endswith(_SENTENCE_ENDS)
+        start = not i or ended or not before.strip(_STRIP)
+        (first if start else inside)[low] = None
+    return list(inside), [w for w in first if w not in inside]
+
+
+# Inflections a word can have on its lemma, longest first: how a word was made from its
+# lemma tells how to make the antonym's form ("enabled" from "enable": "disabled").
+_ENDINGS = ("ing", "est", "ed", "er", "s")
+_VOWELS = frozenset("aeiou")
+MAX_ANTONYM_FORMS = 24  # per word: bounds what a claim sends (good -> bad, evil, ill, ...)
+
+
+@functools.lru_cache(maxsize=65_536)
+def antonym_forms(word: str) -> tuple[str, ...]:
+    """The forms a memory would use in `word`'s place to say the opposite: WordNet
+    antonyms of the word's lemmas (`antonyms.antonym_lemmas`, head synsets only),
+    inflected as the word is on its lemma ("disabled" -> "enabled", "dislikes" ->
+    "likes", "stopped" -> "started"). Function words have none ("on" / "off", "in" /
+    "out" are prepositions far more often than opposites), degree words do ("more" /
+    "less"). At most `MAX_ANTONYM_FORMS`."""
+    if word in STOPWORDS and word not in DEGREE:
+        return ()
+    found: dict[str, None] = {}
+    for lemma in lemmas(word):
+        ending = "" if word == lemma else next((e for e in _ENDINGS if word.endswith(e)), "")
+        for other in antonym_lemmas(lemma):
+            found[_inflect(other, ending)] = None
+            if ending in _DOUBLING and _short_closed(other):
+                found[other + other[-1] + ending] = None  # stop -> stopped
+    found.pop(word, None)
+    return tuple(found)[:MAX_ANTONYM_FORMS]
+
+
+_DOUBLING = frozenset(("ing", "ed", "er", "est"))
+
+
+def _short_closed(lemma: str) -> bool:
+    """Consonant, one vowel, consonant at the end ("stop", "plan"): English may double the
+    last letter before an ending that starts with a vowel."""
+    return (
+        len(lemma) >= 3
+        and lemma[-1] not in _VOWELS
+        and lemma[-1] not in "wxy"
+        and lemma[-2] in _VOWELS
+        and lemma[-3] not in _VOWELS
+    )
+
+
+def _inflect(lemma: str, ending: str) -> str:
+    """English's regular spelling of `lemma` + `ending` (one of `_ENDINGS` or "")."""
+    if not ending:
+        return lemma
+    y_after_consonant = lemma.endswith("y") and len(lemma) > 1 and lemma[-2] not in _VOWELS
+    if ending == "s":
+        if lemma.endswith(("s", "x", "z", "ch", "sh")):
+            return lemma + "es"
+        return lemma[:-1] + "ies" if y_after_consonant else lemma + "s"
+    if ending == "ing":
+        silent_e = lemma.endswith("e") and not lemma.endswith("ee")
+        return lemma[:-1] + "ing" if silent_e else lemma + "ing"
+    # ed, er, est
+    if lemma.endswith("e"):
+        return lemma + ending[1:]
+    return lemma[:-1] + "i" + ending if y_after_consonant else lemma + ending
+
+
+def contrasts(tokens: Sequence[str], openers: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """What the claim may have put in the place of a memory's word to change a fact,
+    as (word, forms): a name that opens a sentence with no forms (a variant when the
+    memory lacks it and has a word the claim lacks), and a word with the forms of its
+    antonyms (a variant when the memory has one of them that the claim does not use
+    itself: "internal" replaced by "external", even in a text that says "external"
+    elsewhere too). At most `MAX_ORDER` antonym words and `MAX_RECORD_MARKS` names."""
+    out: list[tuple[str, tuple[str, ...]]] = [(n, ()) for n in openers[:MAX_RECORD_MARKS]]
+    with_forms = [(w, f) for w, f in zip(tokens, map(antonym_forms, tokens), strict=True) if f]
+    out.extend(with_forms[:MAX_ORDER])
+    return out
+
+
+_Contrast = tuple[int, tuple[int, ...]]
+# word -> (its hash, its antonyms' forms' hashes), or () for a word without antonyms
+_CONTRAST_CACHE: dict[str, _Contrast | tuple[()]] = {}
+
+
+def contrast_hashes(
+    tokens: Sequence[str], openers: Sequence[str]
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """`contrasts` as the index sends them: (word hash, form hashes), a word's entry
+    computed once per process (a bounded dict read with one C-level `map`)."""
+    get = _CONTRAST_CACHE.get
+    found: list[_Contrast | tuple[()] | None] = list(map(get, tokens))
+    if None in found:
+        if len(_CONTRAST_CACHE) >= _HASH_CACHE_MAX:
+            _CONTRAST_CACHE.clear()
+        for i, word in enumerate(tokens):
+            if found[i] is None and word not in _CONTRAST_CACHE:
+                forms = antonym_forms(word)
+                _CONTRAST_CACHE[word] = (
+                    (token_hash(word), tuple(map(token_hash, forms))) if forms else ()
+                )
+            found[i] = _CONTRAST_CACHE[word]
+    out: list[_Contrast] = [(token_hash(n), ()) for n in openers[:MAX_RECORD_MARKS]]
+    out.extend([f for f in found if f][:MAX_ORDER])
+    return tuple(out)
 
 
 def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:

@@ -35,12 +35,24 @@ from groundwire.guards.dedup.store import (
     PENDING_MATCH,
     UNIQUE,
     VARIANT,
+    Contrasts,
     Decision,
     DedupStoreError,
     Item,
 )
 
 _NUM_KEYS = 6
+
+
+def _contrast_words(contrasts: Contrasts) -> list[int]:
+    """A claim's contrasts as the script reads them: per word its hash, the number of its
+    forms, then the forms' hashes (4-byte words; no forms: a name)."""
+    out: list[int] = []
+    for word, forms in contrasts:
+        out.append(word)
+        out.append(len(forms))
+        out.extend(forms)
+    return out
 
 
 class _Script:
@@ -104,6 +116,8 @@ class RedisStore:
         mcounts = np.fromiter((len(m) for m in marks), dtype=">u2", count=len(marks))
         orders = [item.order for item in items]
         ocounts = np.fromiter((len(o) for o in orders), dtype=">u2", count=len(orders))
+        cons = [_contrast_words(item.contrasts) for item in items]
+        ccounts = np.fromiter((len(c) for c in cons), dtype=">u2", count=len(cons))
         return [
             band_prefix,
             repr(float(threshold)),
@@ -121,6 +135,8 @@ class RedisStore:
             np.fromiter(chain.from_iterable(marks), dtype=">u4").tobytes(),
             ocounts.tobytes(),
             np.fromiter(chain.from_iterable(orders), dtype=">u4").tobytes(),
+            ccounts.tobytes(),
+            np.fromiter(chain.from_iterable(cons), dtype=">u4").tobytes(),
             *(item.claim_id for item in items),
         ]
 
@@ -229,11 +245,21 @@ class RedisStore:
         now_ms: int = 0,
         marks: tuple[int, ...] = (),
         order: tuple[int, ...] = (),
+        contrasts: Contrasts = (),
     ) -> Decision:
         keys, bprefix = self.keys(tenant_id)
         marks_blob = np.array(marks, dtype=">u4").tobytes()
         order_blob = np.array(order, dtype=">u4").tobytes()
-        args = [bprefix, repr(float(threshold)), claim_id, now_ms, marks_blob, order_blob]
+        con_blob = np.array(_contrast_words(contrasts), dtype=">u4").tobytes()
+        args = [
+            bprefix,
+            repr(float(threshold)),
+            claim_id,
+            now_ms,
+            marks_blob,
+            order_blob,
+            con_blob,
+        ]
         reply = await self._evalsha(self._promote, keys, args)
         if not isinstance(reply, list) or not reply:
             raise DedupStoreError("unexpected reply shape from the promote script")

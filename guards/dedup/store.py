@@ -42,6 +42,10 @@ class DedupStoreError(RuntimeError):
     """The store could not be reached or answered nonsense; callers fail closed."""
 
 
+# (word hash, form hashes) pairs: `Item.contrasts`
+Contrasts = tuple[tuple[int, tuple[int, ...]], ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Item:
     claim_id: str
@@ -51,6 +55,9 @@ class Item:
     marks: tuple[int, ...] = ()  # hashes of its negations and numbers (`minhash.marks`)
     # hashes of its content words in order (`minhash.order_words`): the role-swap check
     order: tuple[int, ...] = ()
+    # (word hash, its antonyms' form hashes) per word that may have replaced one of a
+    # memory's (`minhash.contrasts`); no forms: a name. Its names join a record's marks.
+    contrasts: Contrasts = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +111,7 @@ class DedupStore(Protocol):
         now_ms: int,
         marks: tuple[int, ...] = (),
         order: tuple[int, ...] = (),
+        contrasts: Contrasts = (),
     ) -> Decision:
         """Turn a live pending entry into a memory: UNIQUE (promoted), INDEXED (already a
         memory), DUPLICATE (a memory is its near-duplicate; the entry is dropped, nothing

@@ -302,3 +302,42 @@ async def test_records_keep_their_words_order_and_older_records_are_not_read_for
     )
     assert same.duplicate_of == "m" and swapped.duplicate_of == "m"
     assert await index.remove(t, "m") is True
+
+
+async def test_records_keep_their_names_and_older_records_are_compared_as_before(
+    index: MinHashDedupIndex, raw: aioredis.Redis, cfg: DedupConfig, unique_tenant: str
+) -> None:
+    """Since session 11 a record keeps its names among its marks (header bit 0x2000), so a
+    claim that puts a word without a capital in a name's place is a variant; a record
+    written before (no names kept) cannot tell that claim from a copy, as before, while
+    what the claim's own words show (a name of its own, an antonym) counts against it."""
+    t = unique_tenant
+    # its marks: "quarterly", "nightly" (frequencies are numbers), two names and "During"
+    text = pending.PLANNED
+    await index.check_and_insert([DedupRequest(t, "m", text)])
+    prefix = f"{cfg.redis_prefix}:{{{t}}}:"
+    sid = await raw.hget(prefix + "i", "m")
+    blob = await raw.hget(prefix + "r", sid)
+    head = int.from_bytes(blob[:2], "big")
+    assert head & 0x2000 and head & 0x1FFF == 1  # marks kept; claim_id "m"
+    count = blob[3]
+    kept = {blob[4 + 4 * i : 8 + 4 * i] for i in range(count)}
+    numbers = [token_hash(w).to_bytes(4, "big") for w in ("quarterly", "nightly")]
+    names = [token_hash(w).to_bytes(4, "big") for w in ("tuesday", "alice", "during")]
+    assert kept == {*numbers, *names}
+    lowered = text.replace("Alice", "bob").lower()
+    (changed,) = await index.check_and_insert([DedupRequest(t, "c1", lowered, insert=False)])
+    assert not changed.is_duplicate and changed.variant_of == "m"
+    # the record as session 10 wrote it for this text: its numbers its only marks
+    legacy = blob[:3] + bytes([2]) + b"".join(numbers) + blob[4 + 4 * count :]
+    await raw.hset(prefix + "r", sid, legacy)
+    lower, named, antonym = await index.check_and_insert(
+        [
+            DedupRequest(t, "c2", lowered, insert=False),
+            DedupRequest(t, "c3", text.replace("Alice", "Bob"), insert=False),
+            DedupRequest(t, "c4", text.replace("enabled", "disabled"), insert=False),
+        ]
+    )
+    assert lower.duplicate_of == "m"  # as before session 11
+    assert named.variant_of == "m" and antonym.variant_of == "m"
+    assert await index.remove(t, "m") is True

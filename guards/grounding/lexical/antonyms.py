@@ -23,7 +23,15 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
-__all__ = ["antonymous", "codes", "codes_of", "lemmas", "opposites", "table_size"]
+__all__ = [
+    "antonym_lemmas",
+    "antonymous",
+    "codes",
+    "codes_of",
+    "lemmas",
+    "opposites",
+    "table_size",
+]
 
 # WordNet's detachment rules (morph.c), all parts of speech together: a candidate lemma
 # counts only when the table knows it, so a wrong part of speech costs nothing.
@@ -157,3 +165,36 @@ def antonymous(a: str, b: str) -> bool:
     """True when WordNet makes some lemma of `a` an antonym of some lemma of `b`
     (lower-case words)."""
     return not opposites(a).isdisjoint(codes(b))
+
+
+_BY_CODE: dict[int, tuple[str, ...]] = {}
+
+
+def _words_by_code() -> dict[int, tuple[str, ...]]:
+    """code -> the table's words that have it: the table read backwards, built on first
+    use (one pass over its ~21,000 words, a few tens of milliseconds) by the callers that
+    need to name an antonym rather than test a pair (near-duplicates, guards/dedup)."""
+    if not _BY_CODE:
+        found: dict[int, list[str]] = {}
+        for word, text in _SIDES.items():
+            for code in text.split():
+                found.setdefault(int(code), []).append(word)
+        _BY_CODE.update((c, tuple(ws)) for c, ws in found.items())
+    return _BY_CODE
+
+
+@functools.lru_cache(maxsize=65_536)
+def antonym_lemmas(lemma: str) -> tuple[str, ...]:
+    """The lemmas in the head synset on the other side of each antonym pair `lemma` (a
+    word of the table) stands on: enable -> disable, like -> dislike, unlike, ...
+    Satellites of the other side are left out (good -> bad, evil, ... but not the
+    hundred adjectives "similar to" bad), so the list stays short enough to send along
+    with a claim. () for a word that is not in the table."""
+    if lemma not in _SIDES:
+        return ()
+    by_code = _words_by_code()
+    out: dict[str, None] = {}
+    for code in _lemma_codes(lemma):
+        other = (code & ~3) | (~code & 2)  # same pair, other side, head synset
+        out.update(dict.fromkeys(w for w in by_code.get(other, ()) if w != lemma))
+    return tuple(out)

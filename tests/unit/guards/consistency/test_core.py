@@ -38,6 +38,8 @@ from groundwire.guards.consistency.signals import (
     SemanticIndex,
     SignalStats,
     find_clusters,
+    relation_heads,
+    short_limit,
 )
 from groundwire.topics.memory import MAX_SPAN_CHARS, MemberRef, MemoryCommand, MemoryRecord
 from groundwire.topics.records import EvidenceSpan
@@ -255,6 +257,64 @@ def test_structural_rules() -> None:
     superseded = jobs[0].model_copy(update={"superseded_by": jobs[1].memory_id})
     entity = memory("e1", "Georgian works at D", memory_type="entity")
     assert find_clusters([superseded, entity, jobs[1]], CFG, SemanticIndex(CFG)) == []
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("The user prefers tea.", "The user prefers coffee."),
+        ("The user likes dogs.", "The user dislikes dogs."),
+        ("Amara loves spicy food.", "Amara hates spicy food."),
+        ("Chen prefers dark mode.", "Chen prefers light mode."),
+    ],
+)
+def test_short_memories_of_one_subject_and_relation_meet(a: str, b: str) -> None:
+    """A few words apart, far below the semantic threshold: they meet by subject and
+    relation head instead (docs/spec.md §Store-time consistency, "Signals")."""
+    stats = SignalStats()
+    (cluster,) = find_clusters([memory("a", a), memory("b", b)], CFG, SemanticIndex(CFG), stats)
+    assert cluster.signals == {ConsistencySignal.SEMANTIC} and stats.short_blocks == 1
+    assert rule_verdict(cluster, CFG).verdict is ConsistencyVerdict.CONTRADICTION
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Amara likes jazz.", "Bilal dislikes jazz."),  # two subjects
+        ("The user likes dogs.", "The user likes cats."),  # a relation of several values
+        ("Emil likes tea.", "Emil dislikes coffee."),  # two objects, two predicates
+        ("Farah uses Python.", "Farah likes Python."),  # two relations
+        ("Chen prefers tea.", "Dana prefers coffee."),
+    ],
+)
+def test_short_memories_of_other_subjects_or_relations_stay_apart(a: str, b: str) -> None:
+    stats = SignalStats()
+    assert find_clusters([memory("a", a), memory("b", b)], CFG, SemanticIndex(CFG), stats) == []
+    assert stats.short_blocks == 0
+
+
+def test_short_blocks_are_bounded_and_long_memories_are_left_to_the_semantic_signal() -> None:
+    assert short_limit(0.85) == 12 and short_limit(0.5) == 3 and short_limit(1.0) == 24
+    # likes and dislikes share a key, likes and uses do not
+    assert set(relation_heads("likes")) & set(relation_heads("dislikes"))
+    assert not set(relation_heads("likes")) & set(relation_heads("uses"))
+    # a block larger than max_bucket says nothing: left out, counted
+    small = CFG.model_copy(update={"max_bucket": 3})
+    drinks = [memory(f"d{i}", f"The user prefers {d}.") for i, d in enumerate("abcd")]
+    stats = SignalStats()
+    assert find_clusters(drinks, small, SemanticIndex(small), stats) == []
+    assert stats.oversized_blocks == 1 and stats.short_blocks == 0
+    (three,) = find_clusters(drinks[:3], small, SemanticIndex(small))
+    assert len(three.members) == 3
+    # 13 words: not short; one word apart is left to the semantic signal (Jaccard 12/14)
+    tail = "for the team meetings held every single week in the main office"
+    long_pair = [
+        memory("l1", f"The user prefers tea {tail}."),
+        memory("l2", f"The user prefers coffee {tail}."),
+    ]
+    stats = SignalStats()
+    find_clusters(long_pair, CFG, SemanticIndex(CFG), stats)
+    assert stats.short_blocks == 0
 
 
 def test_write_time_supersession_edges() -> None:

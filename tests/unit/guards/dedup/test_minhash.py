@@ -10,14 +10,20 @@ import pytest
 from datasketch import MinHash
 from datasketch.hashfunc import sha1_hash32 as datasketch_sha1_hash32
 
+from groundwire.guards.dedup.memory import _replaced
 from groundwire.guards.dedup.minhash import (
     MinHasher,
     affine32_permutations,
+    antonym_forms,
     choose_bands,
+    claim_words,
+    contrast_hashes,
+    contrasts,
     hash_tokens,
     hashed_jaccard,
     jaccard,
     miss_probability,
+    name_words,
     order_words,
     ordered_tokens,
     reversed_roles,
@@ -211,3 +217,60 @@ def test_roles_swapped_round_a_relation_are_reversed(claim: str, other: str) -> 
 )
 def test_a_reordering_that_keeps_the_roles_is_not_reversed(claim: str, other: str) -> None:
     assert not _swapped(claim, other)
+
+
+def test_names_inside_a_sentence_are_names_and_opening_words_are_apart() -> None:
+    """A capital inside a sentence marks a name; one at the start of a sentence (or a
+    heading, a list item) marks nothing on its own (docs/dedup.md §Variants)."""
+    inside, openers = name_words(
+        "Please note: Alice moved the Redis cache to AWS in March. Thanks, Bob! The end."
+    )
+    assert inside == ["redis", "aws", "march", "bob"]
+    # after a colon a text starts again ("Note: Alice ..."); "The" is a function word
+    assert openers == ["please", "alice", "thanks"]
+    # marks are marks already, function words never names
+    assert name_words("We said It was Not 3 Times") == (["times"], [])
+    assert claim_words("Hi team, Alice approved it.")[1:] == (["alice"], ["hi"])
+
+
+@pytest.mark.parametrize(
+    ("word", "opposite"),
+    [
+        ("enabled", "disabled"),
+        ("disabled", "enabled"),
+        ("dislikes", "likes"),
+        ("likes", "dislikes"),
+        ("stopped", "started"),
+        ("started", "stopped"),
+        ("increasing", "decreasing"),
+        ("internal", "external"),
+        ("accepted", "rejected"),
+        ("more", "less"),  # a degree word, not a function word here
+    ],
+)
+def test_antonym_forms_are_inflected_like_the_word(word: str, opposite: str) -> None:
+    assert opposite in antonym_forms(word)
+
+
+@pytest.mark.parametrize("word", ["on", "in", "the", "cache", "deploy", "3", "alice"])
+def test_function_words_and_words_without_antonyms_have_none(word: str) -> None:
+    assert antonym_forms(word) == ()
+
+
+def test_an_antonym_the_claim_uses_itself_is_no_replacement() -> None:
+    """Both texts say "internal and external": no variant; the memory's "external" where
+    the claim says "internal" only: a variant. The opening names come first, without
+    forms, and the hashed contrasts say the same as the words."""
+    words = ordered_tokens("Dana said the internal and external audits are enabled")
+    found = dict(contrasts(words, ["dana"]))
+    assert found["dana"] == () and "external" in found["internal"]
+    assert "disabled" in found["enabled"]
+    hashed = contrast_hashes(words, ["dana"])
+    assert hashed == tuple(
+        (token_hash(w), tuple(map(token_hash, f))) for w, f in contrasts(words, ["dana"])
+    )
+    claim = frozenset(map(token_hash, words))
+    both = claim - {token_hash("dana")} | {token_hash("bob")}
+    assert not _replaced(claim, hashed[1:], both)  # the same words but a name
+    external = claim - {token_hash("internal")}
+    assert _replaced(claim - {token_hash("external")}, hashed[1:], external)

@@ -318,7 +318,69 @@ async def scenario_a_memorys_number_replaced_makes_a_variant(
     await index.aclose()
 
 
+PLANNED = (
+    "During the quarterly planning meeting on Tuesday, Alice confirmed that the billing "
+    "service keeps the nightly export job enabled for the finance team until the migration "
+    "to the new warehouse is finished."
+)  # 30 distinct words: one replaced is Jaccard 29/31 = 0.935, a near-duplicate
+OPENED = (
+    "Alice approved the budget for the data platform rewrite after the architecture board "
+    "agreed that the legacy batch jobs will be retired before the end of the financial year "
+    "and migrated to streaming."
+)
+
+
+async def scenario_a_name_or_an_antonym_in_place_makes_a_variant(
+    build: Build, cfg: DedupConfig
+) -> None:
+    """One word of 30 replaced by a name or by an antonym is a changed fact: review with
+    the memory, never blocked as a copy (docs/dedup.md §Variants)."""
+    index = build(cfg, Clock())
+    await index.check_and_insert([approve("t", "m", PLANNED), approve("t", "m-open", OPENED)])
+    changed = [
+        PLANNED.replace("enabled", "disabled"),  # an antonym
+        PLANNED.replace("Alice", "Bob"),  # another name
+        PLANNED.replace("Tuesday", "Thursday"),  # another day
+        PLANNED.replace("Alice", "bob").lower(),  # the memory's name, known by its record
+        PLANNED.replace("finance team", "Stripe team"),  # a name added in a word's place
+        PLANNED.replace("is finished", "is started"),
+    ]
+    res = await index.check_and_insert(
+        [DedupRequest("t", f"c{i}", text, insert=False) for i, text in enumerate(changed)]
+        + [DedupRequest("t", "c-open", OPENED.replace("Alice", "Daniel"), insert=False)]
+    )
+    assert [(r.is_duplicate, r.variant_of) for r in res] == [(False, "m")] * len(changed) + [
+        (False, "m-open")
+    ]
+    await index.aclose()
+
+
+async def scenario_the_same_fact_in_other_form_stays_a_copy(build: Build, cfg: DedupConfig) -> None:
+    """The controls: politeness words added before or after, the text in lower or upper
+    case, a plain word for another, a word dropped: still copies of the memory."""
+    index = build(cfg, Clock())
+    await index.check_and_insert([approve("t", "m", PLANNED), approve("t", "m-open", OPENED)])
+    same = [
+        "Please note: " + PLANNED,
+        PLANNED + " Thanks!",
+        "FYI, " + PLANNED,
+        PLANNED.lower(),
+        PLANNED.upper(),
+        PLANNED.replace("finished", "complete"),  # no antonym of the memory's word
+        PLANNED.replace(" nightly", ""),
+    ]
+    res = await index.check_and_insert(
+        [DedupRequest("t", f"c{i}", text, insert=False) for i, text in enumerate(same)]
+        + [DedupRequest("t", "c-open", "Update: " + OPENED, insert=False)]
+    )
+    assert [r.duplicate_of for r in res] == ["m"] * len(same) + ["m-open"]
+    assert all(r.variant_of is None for r in res)
+    await index.aclose()
+
+
 SCENARIOS: list[Callable[[Build, DedupConfig], Awaitable[None]]] = [
+    scenario_a_name_or_an_antonym_in_place_makes_a_variant,
+    scenario_the_same_fact_in_other_form_stays_a_copy,
     scenario_swapped_roles_make_a_variant,
     scenario_a_memorys_number_replaced_makes_a_variant,
     scenario_a_symmetric_relation_or_no_relation_is_no_swap,
