@@ -320,7 +320,8 @@ def determine_tier(
         return done(
             Tier.FLAG_REVIEW,
             ReasonCode.VARIANT_OF_MEMORY,
-            f"Differs from memory {duplicate_of} only in a negation, a number or swapped roles",
+            f"Differs from memory {duplicate_of} only in a negation, a number, a name, an "
+            "opposite word or swapped roles",
         )
     if verdict == _UNKNOWN:
         mode = cfg.grounding.on_verifier_failure
