@@ -9,15 +9,20 @@ reference baseline (content-word coverage), then the lexical and the learned ver
 each round), the learned model's load time and its trees + calibration alone,
 and prints µs per claim and the ratio to the baseline. The baseline shares the verifier's
 `tokenize`, so a faster tokenizer moves both numbers.
-`--embedding` also times the optional ONNX model (when installed). Nothing is asserted:
-timings belong here, not in tests.
+`--embedding` also times the optional ONNX model (when installed). A hostile claim at the
+size limits (one opposed pair repeated: "my sister X works at Acme" against "my brother Y"
+in 8 turns of 60 KB) is timed through the lexical verifier, cold, against the baseline on
+it: every copy was paired with every other before (36 s at 7 KB; over 10 min at the
+limits). Nothing is asserted: timings belong here, not in tests.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import statistics
+import string
 import sys
 import time
 from pathlib import Path
@@ -29,6 +34,7 @@ from groundwire.guards.grounding import build_verifier
 from groundwire.guards.grounding.evaluation import baseline_supported, load_examples
 from groundwire.guards.grounding.lexical import clear_turn_caches
 from groundwire.guards.protocols import GroundingRequest, GroundingVerifier
+from groundwire.topics.records import Claim, SourceTurn
 
 DEFAULT_DATA = Path(__file__).resolve().parent / "data" / "grounding-sample.jsonl"
 BATCH = 500  # the stream's default batch size
@@ -59,6 +65,36 @@ def time_verifier(
 
     samples = [asyncio.run(once()) for _ in range(rounds)]
     return min(samples) / len(claims) * 1e6
+
+
+def hostile_claim() -> Claim:
+    """A claim and source at the codec's size limits built of one antonym pair repeated,
+    with a different made-up name in every copy (so no cache or set collapses them)."""
+    rng = random.Random(1)
+
+    def name() -> str:
+        return rng.choice(string.ascii_uppercase) + "".join(
+            rng.choices("aeioubcdfgklmnprst", k=rng.randint(6, 9))
+        )
+
+    names = [name() for _ in range(3_000)]
+    content = " ".join(f"my sister {n} works at Acme," for n in names)[:16_000]
+    turn = " ".join(f"I work at Acme and my brother {n}" for n in names)[:60_000]
+    turns = [SourceTurn(id=f"t{k}", text=turn, source="user") for k in range(8)]
+    return Claim(
+        claim_id="hostile",
+        tenant_id="bench",
+        content=content,
+        source="conversation",
+        source_turns=turns,
+    )
+
+
+def time_hostile(verifier: GroundingVerifier) -> tuple[float, float]:
+    """(verifier, baseline) µs on the hostile claim, best of three, the turn cache cleared."""
+    claim = hostile_claim()
+    base = time_baseline([claim], rounds=3)
+    return time_verifier(verifier, [claim], rounds=3, cold=True), base
 
 
 def time_model(verifier: GroundingVerifier, claims: list) -> str:
@@ -113,6 +149,11 @@ def main(argv: list[str]) -> None:
     # the rounds above see every turn again): each round here starts with that cache empty.
     cold = time_verifier(lexical, claims, rounds=3, cold=True)
     print(f"lexical, turn cache cleared:      {cold:8.1f} µs/claim   ratio {cold / base:.1f}x")
+    hostile, hostile_base = time_hostile(lexical)
+    print(
+        f"lexical, hostile claim (limits):  {hostile / 1e3:8.1f} ms        "
+        f"ratio {hostile / hostile_base:.1f}x (baseline {hostile_base / 1e3:.1f} ms)"
+    )
     t0 = time.perf_counter()
     learned = build_verifier(GroundingConfig(verifier="learned"))
     load_ms = (time.perf_counter() - t0) * 1e3

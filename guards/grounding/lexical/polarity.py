@@ -500,6 +500,12 @@ def same_specifics(
     return need <= have or need <= have.union(map(number_value, d_stems))
 
 
+# Antonym pairs read per claim at most: real claims hold a handful; a claim and source at
+# the size limits made of one opposed pair repeated ("my sister X" / "my brother Y" a
+# thousand times) would otherwise pair every copy with every other, for seconds of CPU.
+MAX_PAIRS = 64
+
+
 def check_polarity(
     words: ClaimWords,
     claim_text: str,
@@ -555,6 +561,10 @@ def check_polarity(
                         cstems, content, lows, i, s, j
                     ):
                         pairs.append((i, s, j))
+                if len(pairs) >= MAX_PAIRS:
+                    break
+            if len(pairs) >= MAX_PAIRS:
+                break
     # -- particles of opposite direction in the same phrase ("turned off" / "turned on") ---
     if not _PARTICLE_WORDS.isdisjoint(claim_lows):
         pairs.extend(_particle_pairs(lows, cstems, claim_lows, ev, shared))
@@ -577,9 +587,18 @@ def check_polarity(
     # clause number -> its word positions (a clause runs from one cut to the next)
     bounds = clauses.bounds()
     claim_clauses = {c: list(range(a, b)) for c, (a, b) in enumerate(itertools.pairwise(bounds))}
+    # each sentence's negations skip all its paired words: read once per sentence, not per
+    # pair (a claim and source holding many pairs made this quadratic in their length)
+    skips: dict[int, set[int]] = {}
+    for _, ss, jj in pairs:
+        skips.setdefault(id(ss), set()).add(jj)
+    negs: dict[int, tuple[tuple[int, ...], dict[int, int]]] = {}
     for i, s, j in pairs:
-        sclause = s.clause_of()
-        source_neg = _negations(s.lows, sclause, {jj for _, ss, jj in pairs if ss is s})
+        read = negs.get(id(s))
+        if read is None:
+            sclause = s.clause_of()
+            read = negs[id(s)] = (sclause, _negations(s.lows, sclause, skips[id(s)]))
+        sclause, source_neg = read
         # undone only by a negation that bears on the pair's own word ("not disabled")
         c_first, d_first = claim_neg.get(clause[i]), source_neg.get(sclause[j])
         claim_undoes = c_first is not None and _bears_on(

@@ -48,6 +48,12 @@ def _capitals(s: Sentence) -> dict[str, int]:
     return s._capitals
 
 
+# The most words two names may stand apart in the claim to be read as one relation's two
+# arguments: a relation is a clause ("Marco reviewed Priya's pull request"), and without a
+# bound a claim made of names at the size limit pairs every name with every other.
+ROLE_SPAN = 40
+
+
 def swapped_roles(
     words: ClaimWords,
     content: Sequence[bool],
@@ -72,7 +78,7 @@ def swapped_roles(
         where = _capitals(s)
         found = [(i, where[stems[i]]) for i in names if stems[i] in where]
         for (i1, j1), (i2, j2) in itertools.combinations(found, 2):
-            if stems[i1] == stems[i2] or j2 >= j1:
+            if stems[i1] == stems[i2] or j2 >= j1 or i2 - i1 > ROLE_SPAN:
                 continue
             between = [k for k in range(i1 + 1, i2) if content[k]]
             s_between = set(s.word_stems[j2 + 1 : j1])

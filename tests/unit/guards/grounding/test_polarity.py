@@ -522,3 +522,40 @@ def test_a_count_a_list_states_is_no_contradiction(claim: str, source: str) -> N
 )
 def test_no_enumeration_no_count(claim: str, source: str) -> None:
     assert "contradicts the source" not in verify(claim, source).reasoning
+
+
+# --- bounded work on claims built to be paired many times -------------------------------
+
+
+def _made_up_names(n: int) -> list[str]:
+    """Distinct capitalised non-words, so no cache or set folds the copies together."""
+    consonants = "bdfgklmnprstvz"
+    return [
+        "Q" + "".join(consonants[(k // 14**p) % 14] + "aeiou"[(k + p) % 5] for p in range(4))
+        for k in range(n)
+    ]
+
+
+def test_a_claim_of_many_opposed_pairs_is_still_read_past_the_pair_bound() -> None:
+    from groundwire.guards.grounding.lexical.polarity import MAX_PAIRS
+
+    names = _made_up_names(MAX_PAIRS * 2)
+    claim = " ".join(f"my sister {n} works at Acme," for n in names)
+    source = " ".join(f"I work at Acme and my brother {n}" for n in names)
+    report = verify(claim, source)
+    # the bound stops the pairing, not the finding: the opposed pair is still reported
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+    # control: the same claim and source without the opposed word are no contradiction
+    same = verify(claim.replace("sister", "brother"), source)
+    assert "sister" not in same.reasoning and "contradicts" not in same.reasoning
+
+
+def test_a_swap_among_many_names_is_still_found() -> None:
+    # the span bound keeps a claim of names at the size limit from pairing every name
+    # with every other; a swap inside one relation is within it
+    crowd = ", ".join(_made_up_names(300))
+    source = f"Priya reviewed Marco's pull request. The guests were {crowd}."
+    swapped = verify(f"Marco reviewed Priya's pull request. The guests were {crowd}.", source)
+    assert swapped.verdict is NOT_SUPPORTED, swapped.reasoning
+    kept = verify(f"Priya reviewed Marco's pull request. The guests were {crowd}.", source)
+    assert kept.verdict is not NOT_SUPPORTED, kept.reasoning
