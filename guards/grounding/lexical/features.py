@@ -62,6 +62,7 @@ from groundwire.guards.grounding.lexical.text import (
     number_value,
     parts_of,
 )
+from groundwire.guards.grounding.lexical.transcript import renamed_participants
 from groundwire.guards.grounding.lexical.units import (
     bound_swaps,
     counts_one,
@@ -286,6 +287,17 @@ def analyze(
             if pair[0] not in said
         ]
         conflicts += names_swapped
+        if len(ev.speakers) >= 2:  # a transcript's participant renamed (`transcript.py`)
+            said = {c for c, _ in conflicts}
+            renamed = [
+                pair
+                for pair in renamed_participants(
+                    cw, claim_text, cmask, sentences, src_lows, src_stems, ev.speakers, known_names
+                )
+                if pair[0] not in said
+            ]
+            names_swapped += renamed
+            conflicts += renamed
     if len(uniq) >= 3:
         conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
         if len(uniq) in map(len, shared):  # a sentence with every claim word: the order
