@@ -22,6 +22,7 @@ because certainty adverbs are never read.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from groundwire.guards.canonical import canonical, shown_readings
@@ -142,6 +143,15 @@ def _after_quantity(lower: str, start: int) -> bool:
 
 def _hit_order(hit: HedgeHit) -> tuple[int, int]:
     return CATEGORY_ORDER[hit.category], hit.start
+
+
+_SEVERITY = {HedgeAction.BLOCK: 2, HedgeAction.REVIEW: 1, HedgeAction.NONE: 0}
+
+
+def _stricter(extra: Sequence[HedgeHit], found: Sequence[HedgeHit]) -> bool:
+    """Whether any of `extra` asks for a stricter action than every hit of `found`."""
+    most = max(_SEVERITY[ACTION_OF[h.category]] for h in found)
+    return any(_SEVERITY[ACTION_OF[h.category]] > most for h in extra)
 
 
 # a third person and a copula right before "not sure" / "unsure": someone else's state,
@@ -281,9 +291,13 @@ class HedgeDetector:
         found = self.hits(text, is_canonical=is_canonical)
         written = text if not is_canonical else raw
         if written is not None and ("\u202e" in written or "<!--" in written):
-            for shown in shown_readings(written):
-                found += self.hits(shown)
-            found.sort(key=_hit_order)
+            shown_hits = [hit for shown in shown_readings(written) for hit in self.hits(shown)]
+            # what a renderer shows may make the claim stricter, never merely other: an
+            # override drawn inside "may\u202ebe 5 ..." shows a bare "may", which must not
+            # turn the written approximation into a technical hedge of the same action
+            if shown_hits and (not found or _stricter(shown_hits, found)):
+                found += shown_hits
+                found.sort(key=_hit_order)
         if not found:
             return HedgeReport(action=_NONE)
         # `hits` sorts block categories first, so the first hit decides; a block category

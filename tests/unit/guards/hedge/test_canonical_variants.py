@@ -404,3 +404,15 @@ def _disguised(draw: st.DrawFn) -> tuple[str, str, str]:
 def test_a_disguised_phrase_gets_the_plain_phrases_outcome(case: tuple[str, str, str]) -> None:
     phrase, frame, disguised = case
     assert outcome(disguised) == outcome(_embed(frame, phrase)), disguised
+
+
+def test_an_override_inside_a_word_does_not_recategorise_it() -> None:
+    # found by the property above: drawn, "may\u202ebe 5 ..." shows a bare "may" (a
+    # technical hedge) where the text as written is an approximation; what is shown may
+    # make a claim stricter, never merely other
+    plain = outcome("maybe 5 the cache is rebuilt every night.")
+    assert outcome("may\u202ebe 5 the cache is rebuilt every night.") == plain
+    # control: an override that hides a stricter hedge still brings it out
+    assert outcome("\u202ekniht I the cache is rebuilt every night.") == outcome(
+        "I think the cache is rebuilt every night."
+    )
