@@ -47,7 +47,7 @@ from groundwire.guards.grounding.lexical.roles import (
     swapped_arguments,
     swapped_roles,
 )
-from groundwire.guards.grounding.lexical.spelling import same_name_in
+from groundwire.guards.grounding.lexical.spelling import may_name
 from groundwire.guards.grounding.lexical.text import (
     FIRST_PERSON,
     NEGATIONS_BUT_NO,
@@ -164,7 +164,7 @@ def analyze(
         for i in _entities(cw, claim_text)
         if clows[i] not in known_names and clows[i] not in src_lows and cstems[i] not in src_stems
     ]
-    respelled = {i for i in unnamed if same_name_in(craws[i], sentences) is not None}
+    respelled = {i for i in unnamed if may_name(craws[i], ev)}
     if respelled:
         at = itertools.compress(range(len(cmask)), cmask)
         found = [ok or i in respelled for ok, i in zip(found, at, strict=True)]
