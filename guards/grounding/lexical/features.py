@@ -33,7 +33,7 @@ from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.labels import explained_labels
-from groundwire.guards.grounding.lexical.names import swapped_names
+from groundwire.guards.grounding.lexical.names import stem_only_names, swapped_names
 from groundwire.guards.grounding.lexical.owner import (
     owner_elsewhere,
     owner_swaps,
@@ -140,12 +140,25 @@ def analyze(
     and the ones it rejected), not for conversations, where it costs more than it finds."""
     claim_text = fold_disguises(claim_text)  # same offsets: read as its words show
     cw = claim_words(claim_text)
+    ev = evidence_for(turns)
+    # A name matches the source only as the whole word: one the source has only by stem
+    # ("Daniela" / "Daniel") gets a stem no source word has, so every signal below reads
+    # it as absent (`names.stem_only_names`); "#" is in no stem.
+    loose = [
+        i
+        for i in stem_only_names(cw, claim_text, ev.lows, ev.stems, known_names)
+        if not may_name(cw.raws[i], ev)  # "Cincinnatti": the source's
+    ]
+    if loose:
+        own = list(cw.stems)
+        for i in loose:
+            own[i] = "#" + cw.lows[i].removesuffix("'s")
+        cw = cw._replace(stems=tuple(own))
     craws, clows, cstems, cnums = cw.raws, cw.lows, cw.stems, cw.numbers
     # whether each claim word is a content word (and not a known name)
     cmask: Sequence[bool] = cw.content
     if known_names:
         cmask = [c and low not in known_names for c, low in zip(cmask, clows, strict=True)]
-    ev = evidence_for(turns)
     sentences = ev.sentences
     src_stems = ev.stems
     src_lows = ev.lows

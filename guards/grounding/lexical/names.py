@@ -16,8 +16,10 @@ contradiction (docs/grounding.md §Verdicts), so `swapped_names` reads it as one
   "Marco is the CTO" has a name, "Budget is $5M" and "Yesterday the CTO resigned" do not;
   a name that is also a common word ("Bill", "Grace") is read as one only inside a
   sentence, or where the text writes it so elsewhere;
-* the source never uses it (in any case, possessive or not) and it is not the memory's
-  owner (`known_names`);
+* the source never uses it as the whole word (in any case, possessive or not: a word of
+  the same stem is no use, "Daniela" is not "Daniel", `stem_only_names`), it is not the
+  source's name written differently (`spelling.same_name_in`: "Wallstreet", "NY",
+  "Anette" / "Annette") and it is not the memory's owner (`known_names`);
 * the rest of its clause (its other content words) is held, `ALIGNED` of it and at least
   one word, by a source sentence that names someone else: a name (as above, or a speaker
   of the transcript) that the claim does not use;
@@ -35,7 +37,6 @@ CTO" / "Dana became CTO") has no competitor: "Dana" is the claim's own.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from collections.abc import Sequence
@@ -43,6 +44,7 @@ from importlib import resources
 
 from groundwire.guards.grounding.lexical.antonyms import _DETACH
 from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.spelling import same_name_in
 from groundwire.guards.grounding.lexical.text import (
     CONJUNCTIONS,
     STOPWORDS,
@@ -53,7 +55,7 @@ from groundwire.guards.grounding.lexical.text import (
     word_set,
 )
 
-__all__ = ["LINKING", "common_word", "swapped_names"]
+__all__ = ["LINKING", "common_word", "stem_only_names", "swapped_names"]
 
 # Share of the rest of the claim clause a source sentence must hold (as `features.ALIGNED`).
 ALIGNED = 0.6
@@ -100,11 +102,18 @@ def _lexicon() -> frozenset[str]:
     return frozenset(w for w in path.read_text("utf-8").splitlines() if not w.startswith("#"))
 
 
+# WordNet undoes a bare "-es" for verbs only ("goes", "fixes"), and English writes one
+# only after these endings; the lexicon has no parts of speech, so the spelling decides:
+# "Frances" is no form of "franc".
+_BARE_ES = ("s", "x", "z", "ch", "sh", "o")
+
+
 @functools.lru_cache(maxsize=16_384)
 def common_word(low: str) -> bool:
     """Whether `low` (lower case) is a common English word: a lower-case WordNet lemma,
     an irregular form of one, or one with a regular ending undone (WordNet's detachment
-    rules: "budgets", "approved"); a function word counts as common too."""
+    rules: "budgets", "approved"; a bare "-es" only where English writes one,
+    `_BARE_ES`); a function word counts as common too."""
     if low in STOPWORDS or low in _FUNCTION or low in CONJUNCTIONS:
         return True
     lexicon = _lexicon()
@@ -115,6 +124,7 @@ def common_word(low: str) -> bool:
             len(low) > len(suffix) + 1
             and low.endswith(suffix)
             and low[: -len(suffix)] + repl in lexicon
+            and (suffix != "es" or repl or low[:-2].endswith(_BARE_ES))
         ):
             return True
     return False
@@ -233,15 +243,63 @@ def _aligned(claim: list[tuple[int, bool]], source: list[tuple[int, bool]]) -> b
     return any(dc == ds or vc or vs for dc, vc in claim for ds, vs in source)
 
 
-def _respelled(a: str, b: str) -> bool:
-    """Whether two names of six letters or more are one name spelled two ways (same first
-    letter, nearly the same letters: "Tchaikozsky" / "Tchaikowsky"): not two people."""
-    a, b = _base(a.lower()), _base(b.lower())
-    return (
-        min(len(a), len(b)) >= 6
-        and a[0] == b[0]
-        and difflib.SequenceMatcher(None, a, b).ratio() >= 0.85
-    )
+def stem_only_names(
+    words: ClaimWords,
+    text: str,
+    src_lows: set[str] | frozenset[str],
+    src_stems: set[str] | frozenset[str],
+    known_names: set[str],
+) -> list[int]:
+    """Positions of the claim's names that the source has only by stem: a name, read as
+    `swapped_names` reads one (`_is_name`; not an acronym's plural, "APIs"), that the
+    source never writes as the whole word (any case, possessive or not) though it has a
+    word of the same stem. The stem truncates to six letters and strips endings, so
+    "Daniela" ~ "Daniel", "Christina" ~ "Christine" and "Hans" ~ "Han": for a name that
+    is another person, and `features.analyze` reads these words as absent from the
+    source (coverage, the unsupported-name signal, and the swapped-name rule). A plural
+    or a demonym in "-n" is no exception: the "-s" of a name is as often a family name
+    of its own ("Williams", "Roberts"), and "-n" makes given names ("Julia" / "Julian");
+    the derivations in `_DERIVED` are ("Vietnamese" / "Vietnam")."""
+    raws, lows, stems, spans = words.raws, words.lows, words.stems, words.spans
+    # the cheap tests first: most claims use their names as the source does
+    loose = [
+        i
+        for i in capitals(raws)
+        if lows[i] not in src_lows
+        and stems[i] in src_stems
+        and _name_shaped(raws[i])
+        and not _in_source(_base(lows[i]), src_lows)
+        and _base(lows[i]) not in known_names
+    ]
+    if not loose:
+        return []
+    inside = {_base(lows[i]) for i in capitals(raws) if i and not _opens(text, spans[i][0])}
+    return [
+        i
+        for i in loose
+        if not (raws[i].endswith("s") and raws[i][:-1].isupper())  # "APIs", "CTOs"
+        and not _derived(_base(lows[i]), src_lows)
+        and _is_name(raws[i], _opens(text, spans[i][0]), inside)
+    ]
+
+
+# Endings that make an adjective or an abstract noun of a name and (almost) never
+# another name: of Faker's given and family names (bench/measure_name_slips.py), 2
+# pairs differ by "-ese"
+# ("Anneli" / "Anneliese") and none by the others, where "-s" makes 304 pairs ("Adam" /
+# "Adams"), "-n" 213 ("Aida" / "Aidan"), "-an" 60, "-ian" 17 ("Emil" / "Emilian").
+_DERIVED = ("ese", "ity", "ism", "ist")
+
+
+def _derived(base: str, src_lows: set[str] | frozenset[str]) -> bool:
+    """Whether `base` and a source word are a name and its derivation ("Vietnamese" /
+    "Vietnam", "Christianity" / "Christian"), either way round: the same name's word."""
+    for ending in _DERIVED:
+        if base.endswith(ending) and _in_source(base[: -len(ending)], src_lows):
+            return True
+        if _in_source(base + ending, src_lows):
+            return True
+    return False
 
 
 def swapped_names(
@@ -278,6 +336,7 @@ def swapped_names(
         for i in unheard
         if _is_name(raws[i], _opens(text, spans[i][0]), inside)
         and not _part_of_known(i, words, text, src_lows, sentences)
+        and same_name_in(raws[i], sentences) is None  # the source's name, respelled
     ]
     if not absent:
         return []
@@ -310,7 +369,7 @@ def swapped_names(
             other = _competitor(
                 s, held, links, (claim_bases, own), claim_stems, possessive, speakers, sentences
             )
-            if other is not None and not _respelled(raws[i], other):
+            if other is not None:
                 if common_word(_base(lows[i])) and common_word(_base(other.lower())):
                     continue  # two common words ("Paper", "Book"): a title's, likely
                 out.append((raws[i][:-2] if possessive else raws[i], other))

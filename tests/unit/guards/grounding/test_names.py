@@ -14,8 +14,11 @@ import pytest
 
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.faithfulness.score import AnswerScorer
-from groundwire.guards.grounding.lexical.names import common_word
+from groundwire.guards.grounding.lexical.evidence import evidence_for
+from groundwire.guards.grounding.lexical.names import common_word, stem_only_names
+from groundwire.guards.grounding.lexical.text import claim_words
 from groundwire.topics.answers import Answer, ContextSource
+from groundwire.topics.records import SourceTurn
 from groundwire.topics.vocab import AnswerClaimVerdict, ClaimKind, GroundingVerdict
 from tests.unit.guards.grounding.test_assertion import NOT_SUPPORTED, verify
 
@@ -91,7 +94,8 @@ def test_the_sources_own_names_stay_approvable(
         ("Marco is the CTO.", "Dana and the CTO met on Monday."),  # "and": two people
         ("Marco is the CTO.", "Dana reports to the CTO."),  # another verb: not the role
         ("Marco is the CTO.", "Dana's CTO approved the contract."),  # a possessive
-        ("Tchaikowsky donated his skull.", "Tchaikovsky donated his skull to the theatre."),
+        # one name spelled with a doubled letter written once: not another person
+        ("Mohamed donated his skull.", "Mohammed donated his skull to the theatre."),
         ("Bob Marley sold 75 million records.", "Marley, of the Wailers, sold 75 million records."),
     ],
 )
@@ -142,3 +146,127 @@ def test_read_time_answers_read_the_same_rule() -> None:
     name is contradicted there (it was supported: an opening name was no specific)."""
     assert _read_time("Marco is the CTO.", CTO) == [AnswerClaimVerdict.CONTRADICTED]
     assert _read_time("Dana is the CTO.", CTO) == [AnswerClaimVerdict.SUPPORTED]
+
+
+# --- a name matches only as the whole word ------------------------------------------------
+# The stem truncates to six letters and strips endings: "Daniela" ~ "Daniel", "Christina" ~
+# "Christine", "Hans" ~ "Han". A name is matched only by the whole word (any case, "'s"
+# removed), so another person's near-name is absent, and in the slot of the source's name
+# a swap (`names.stem_only_names`).
+LED = "The platform team is led by Daniel."
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "named", "instead"),
+    [
+        ("The platform team is led by Daniela.", LED, "Daniela", "Daniel"),
+        (
+            "Daniela leads the platform team.",
+            "Daniel leads the platform team.",
+            "Daniela",
+            "Daniel",
+        ),
+        (
+            "Christina approved the budget.",
+            "Christine approved the budget.",
+            "Christina",
+            "Christine",
+        ),
+        (
+            "The budget was approved by Marcela.",
+            "Marcelo approved the budget.",
+            "Marcela",
+            "Marcelo",
+        ),
+        ("Francis approved the budget.", "Frances approved the budget.", "Francis", "Frances"),
+        (
+            "Fernanda's team runs the gateway.",
+            "Fernando's team runs the gateway.",
+            "Fernanda",
+            "Fernando",
+        ),
+        ("Hans wrote the design doc.", "Han wrote the design doc.", "Hans", "Han"),  # not a plural
+        # "-n" makes given names: no demonym
+        ("Julian leads the platform team.", "Julia leads the platform team.", "Julian", "Julia"),
+        (
+            "The merge was approved by Williams.",
+            "William approved the merge.",
+            "Williams",
+            "William",
+        ),
+    ],
+)
+def test_a_near_name_is_another_person(claim: str, source: str, named: str, instead: str) -> None:
+    report = verify(claim, source)
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+    assert (
+        f"names {named!r} where the source names {instead!r}" in report.reasoning
+        or f"{named!r} where the source says {instead!r}" in report.reasoning
+    )
+    assert _read_time(claim, source) == [AnswerClaimVerdict.CONTRADICTED]
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "verdict"),
+    [
+        ("daniel leads the platform team.", "Daniel leads the platform team.", SUPPORTED),
+        ("The platform team is led by DANIEL.", LED, SUPPORTED),
+        ("The platform is owned by Daniel's team.", "Daniel owns the platform team.", SUPPORTED),
+        (
+            "The platform team is led by Daniel.",
+            "Daniel's platform team is led by Daniel.",
+            SUPPORTED,
+        ),
+        ("Daniel leads the platform team.", "Daniel Kim leads the platform team.", SUPPORTED),
+        (
+            "Our supplier is based in Cincinnatti.",
+            "Our supplier is based in Cincinnati.",
+            SUPPORTED,
+        ),
+        (
+            "The APIs are owned by the platform team.",
+            "The API is owned by the platform team.",
+            SUPPORTED,
+        ),
+        ("Budgets were approved on Friday.", "The budget was approved on Friday.", SUPPORTED),
+        ("Directors signed the contract.", "The director signed the contract.", SUPPORTED),
+        # a name's derivation in -ese, -ity, -ism, -ist names no other person
+        (
+            "The film is set during the Vietnamese war.",
+            "The film is set during the Vietnam war.",
+            SUPPORTED,
+        ),
+        ("It is a branch of Christianity.", "It is a Christian branch.", SUPPORTED),
+        ("Christine Baker approved the budget.", "Christine approved the budget.", PARTIAL),
+    ],
+)
+def test_the_same_name_in_another_form_is_still_found(
+    claim: str, source: str, verdict: GroundingVerdict
+) -> None:
+    report = verify(claim, source)
+    assert report.verdict is verdict, report.reasoning
+    assert "where the source names" not in report.reasoning
+
+
+def test_stem_only_names_are_the_names_the_source_has_only_by_stem() -> None:
+    claim = "Daniela and DANIEL met the directors about the APIs of Marcela's team."
+    source = "Daniel met the director about the API of Marcelo's team."
+    ev = evidence_for([SourceTurn(id="t", text=source, source="user")])
+    words = claim_words(claim)
+    found = stem_only_names(words, claim, ev.lows, ev.stems, set())
+    assert [words.raws[i] for i in found] == ["Daniela", "Marcela's"]
+    # the owner of the memory is named by the claim as it likes
+    owned = stem_only_names(words, claim, ev.lows, ev.stems, {"daniela"})
+    assert [words.raws[i] for i in owned] == ["Marcela's"]
+
+
+@pytest.mark.parametrize("word", ["frances", "moses", "charles"])
+def test_a_bare_es_is_undone_only_where_english_writes_one(word: str) -> None:
+    # "frances" is no form of "franc": WordNet undoes a bare "-es" for verbs after s, x,
+    # z, ch, sh or o only ("goes", "fixes")
+    assert not common_word(word)
+
+
+@pytest.mark.parametrize("word", ["goes", "fixes", "passes", "watches", "approves"])
+def test_verbs_in_es_are_still_common(word: str) -> None:
+    assert common_word(word)

@@ -22,8 +22,11 @@ SOURCES = [
     "Mark will bring the cake. Ann will bring the cake. They flew to Poland in May.",
     "Dana: The Global Ledger Service runs in eu-west. Marco: ok, GLS it is!",
 ]
-# respellings (joined, initials, one or two slips) and different names, with controls
+# respellings (joined, initials, a doubled letter written once or twice, two neighbours
+# swapped) and near spellings that are other names and different names, with controls
 WORDS = [
+    "Taiwaan",
+    "Chriurgien",
     "Japana",
     "Japn",
     "Chirugien",

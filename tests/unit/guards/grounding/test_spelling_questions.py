@@ -1,8 +1,10 @@
 """Two general causes of misreads on public dialogue data, each tested both ways.
 
-* A name the claim spells differently from the source (one slip in a long name, two
-  words joined, initials) is the source's name: found, not an invented or swapped one.
-  A different name in the same slot is still a swap.
+* A name the claim spells differently from the source (a doubled letter written once or
+  two neighbours swapped in a long name, two words joined, initials) is the source's
+  name: found, not an invented or swapped one. A different name in the same slot is
+  still a swap, and so is a letter added, dropped or changed ("Daniela" / "Daniel"):
+  that makes another person's name as easily as a typo (`spelling.one_name`).
 * A claim that only asks states nothing, so nothing in it is supported; a question that
   tells what follows ("Did you know that ...?") and a statement followed by a question
   are read as before.
@@ -16,7 +18,7 @@ from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding.lexical import LexicalVerifier, analyze
 from groundwire.guards.grounding.lexical.assertion import asks_only, speaks_of_itself
 from groundwire.guards.grounding.lexical.evidence import evidence_for
-from groundwire.guards.grounding.lexical.spelling import same_name_in
+from groundwire.guards.grounding.lexical.spelling import one_name, same_name_in
 from groundwire.guards.grounding.lexical.text import claim_words
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, GroundingReport, SourceTurn
@@ -41,9 +43,11 @@ def _verify(content: str, text: str, verifier: LexicalVerifier | None = None) ->
 @pytest.mark.parametrize(
     ("claim_word", "source", "found"),
     [
-        ("Japana", "Cat cafes are common in Japan and Taiwan.", "Japan"),
-        ("Chirugien", "He wrote Le Chirurgien Dentiste in 1728.", "Chirurgien"),
+        ("Chirrurgien", "He wrote Le Chirurgien Dentiste in 1728.", "Chirurgien"),
         ("Stockohlm", "The office moved to Stockholm last year.", "Stockholm"),  # a swap
+        ("Anette", "The venue was suggested by Annette.", "Annette"),  # doubled letter
+        ("Phillip", "The talk was given by Philip.", "Philip"),
+        ("Missisippi", "The team met in Mississippi's capital.", "Mississippi's"),
         ("Wallstreet", "The film is set on Wall Street in New York.", "Wall Street"),
         ("NY", "A large community lives in Queens, New York.", "New York"),
     ],
@@ -62,6 +66,16 @@ def test_a_respelled_name_is_the_source_name(claim_word: str, source: str, found
         ("NY", "It was a new yard in the north."),  # initials of lower-case words
         ("IT", "It Takes Two is a game."),  # initials of stop words
         ("Portugal", "They flew to Poland in May."),
+        # a letter added, dropped or changed: another name as easily as a typo
+        ("Daniela", "The platform team is led by Daniel."),
+        ("Christina", "The budget was approved by Christine."),
+        ("Marcela", "The budget was approved by Marcelo."),
+        ("Francis", "The budget was approved by Frances."),  # the ending differs
+        ("Alexandra", "The new CTO is Alexander."),  # two edits in nine letters
+        ("Adriana", "The onboarding is run by Ariana."),  # a dropped letter
+        ("Japana", "Cat cafes are common in Japan and Taiwan."),
+        ("Chirugien", "He wrote Le Chirurgien Dentiste in 1728."),
+        ("Marina", "The invoice was sent to Marian."),  # neighbours swapped at the end
     ],
 )
 def test_a_different_name_is_not_a_respelling(claim_word: str, source: str) -> None:
@@ -75,10 +89,53 @@ DENTIST = (
 
 
 def test_a_misspelled_title_is_neither_invented_nor_swapped() -> None:
-    claim = "Pierre Fauchard wrote Le Chirugien Dentiste, the first complete description."
+    claim = "Pierre Fauchard wrote Le Chirrurgien Dentiste, the first complete description."
     a = analyze(claim, _turns(DENTIST), set())
     assert a.missing_entities == [] and a.conflicts == []
     assert _verify(claim, DENTIST).verdict is not GroundingVerdict.NOT_SUPPORTED
+
+
+def test_a_letter_dropped_reads_as_another_name() -> None:
+    # a dropped letter is no mechanical slip: "Chirugien" could be another word as
+    # "Ariana" is another name than "Adriana"; in the slot of the source's, a swap
+    claim = "Pierre Fauchard wrote Le Chirugien Dentiste, the first complete description."
+    a = analyze(claim, _turns(DENTIST), set())
+    assert a.missing_entities == ["Chirugien"]
+    assert ("Chirugien", "Chirurgien") in a.conflicts
+    assert _verify(claim, DENTIST).verdict is GroundingVerdict.NOT_SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("annette", "anette"),  # a doubled letter written once, either way round
+        ("anette", "annette"),
+        ("mohammed", "mohamed"),
+        ("stockholm", "stockohlm"),  # two neighbours swapped
+        ("mississippi", "missisippi"),
+    ],
+)
+def test_one_name_takes_the_mechanical_slips(a: str, b: str) -> None:
+    assert one_name(a, b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("daniela", "daniel"),  # a letter added
+        ("christina", "christine"),  # a letter changed at the end
+        ("frances", "francis"),  # ... before the last one
+        ("adriana", "ariana"),  # a letter dropped, not a doubled one
+        ("tchaikovsky", "tchaikowsky"),  # a letter changed inside
+        ("marian", "marina"),  # neighbours swapped in the ending
+        ("philipp", "philip"),  # a doubled letter at the end: "-pp" is no "-ip"
+        ("dennis", "denis"),  # five letters: too short to tell
+        ("daniel", "daniel"),  # the same word is no slip
+        ("kaspar", "jaspar"),  # another first letter
+    ],
+)
+def test_one_name_refuses_what_makes_another_name(a: str, b: str) -> None:
+    assert not one_name(a, b)
 
 
 def test_another_name_in_the_same_slot_still_contradicts() -> None:
