@@ -131,4 +131,11 @@ def test_an_age_is_not_the_decade_of_the_calendar() -> None:
 def test_plain_numbers_compare_as_before() -> None:
     assert _missing("The team has 3 engineers", "The team has 3 engineers.") == []
     assert _missing("The team has 5 engineers", "The team has 3 engineers.") == ["5"]
+    assert _missing("Joined in 1960", "I joined in 1960.") == []
+
+
+def test_a_year_is_not_its_decade() -> None:
+    # the claim's year says more than the source's decade, and the other way round: a
+    # number the source lacks (before, "1960s" was read as the number 1960)
     assert _missing("Grew up in 1960", "I grew up in the 1960s.") == ["1960"]
+    assert _missing("Grew up in the 1960s", "I grew up in 1960.") == ["1960s"]
