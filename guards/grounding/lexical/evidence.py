@@ -39,6 +39,7 @@ from groundwire.guards.grounding.lexical.text import (
     fold_disguises,
     has_implicative,
     parts_of,
+    read_decades,
     tokenize,
     word_offsets,
 )
@@ -344,6 +345,8 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
         if not raws:
             continue
         s_lows, s_stems, s_content, s_nums = zip(*parts_of(raws), strict=True)
+        # "in her 60s" is an age, not the 1960s; "the 1960 's" is the 1960s
+        s_stems, s_nums = read_decades(s_lows, s_stems, s_nums)
         if "own" in s_lows:
             s_content = _own_as_verb(s_lows, s_content)
         seq = list(itertools.compress(s_stems, s_content))

@@ -25,7 +25,7 @@ import itertools
 import math
 import operator
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.assertion import unasserted
@@ -49,6 +49,7 @@ from groundwire.guards.grounding.lexical.roles import (
 )
 from groundwire.guards.grounding.lexical.spelling import may_name
 from groundwire.guards.grounding.lexical.text import (
+    DECADES,
     FIRST_PERSON,
     NEGATIONS_BUT_NO,
     SECOND_PERSON,
@@ -59,8 +60,10 @@ from groundwire.guards.grounding.lexical.text import (
     claim_words,
     fold_disguises,
     has_implicative,
+    number_in,
     number_value,
     parts_of,
+    same_number,
 )
 from groundwire.guards.grounding.lexical.transcript import renamed_participants
 from groundwire.guards.grounding.lexical.units import (
@@ -154,6 +157,8 @@ def analyze(
         for i in loose:
             own[i] = "#" + cw.lows[i].removesuffix("'s")
         cw = cw._replace(stems=tuple(own))
+    if not DECADES.isdisjoint(cw.numbers):
+        cw = _decades_as_the_sources(cw, ev.stems, ev.numbers)
     craws, clows, cstems, cnums = cw.raws, cw.lows, cw.stems, cw.numbers
     # whether each claim word is a content word (and not a known name)
     cmask: Sequence[bool] = cw.content
@@ -209,7 +214,11 @@ def analyze(
     missing_numbers = [
         raw
         for raw, low, num in zip(craws, clows, cnums, strict=True)  # num: number_value(low)
-        if num is not None and num not in src_numbers and low not in src_lows
+        if num is not None
+        and not number_in(num, src_numbers)
+        # the same word is the same number, but for "60s": a decade, or an age after a
+        # possessive ("in her 60s"; `text.read_decades`)
+        and (low not in src_lows or low[-1] == "s")
     ]
     listed: list[tuple[str, str]] = []
     if missing_numbers:  # a count the source states as a list ("A, B and C"): one it
@@ -386,7 +395,7 @@ def _conflicts(
             continue
         clow, stemmed = clows[i], cstems[i]
         candidates: Sequence[Sentence] = sentences
-        value = number_value(clow)
+        value = words.numbers[i]  # as the claim reads it ("in her 60s": an age)
         if text in present:  # only the sentences aligned with the rest of the claim
             assert aligned is not None
             shared, claim_stems = aligned
@@ -407,8 +416,9 @@ def _conflicts(
                 for j, low in enumerate(st):
                     if low in claim_lows:
                         continue
+                    other = number_value(low) if is_num else None
                     same_kind = (
-                        (number_value(low) not in (None, value))
+                        (other is not None and not same_number(other, value))
                         if is_num
                         else (raws[j][:1].isupper() and low not in STOPWORDS and j > 0)
                     )
@@ -422,6 +432,27 @@ def _conflicts(
             if out and out[-1][0] == text:
                 break
     return out
+
+
+def _decades_as_the_sources(
+    cw: ClaimWords, src_stems: Set[str], src_numbers: Set[str]
+) -> ClaimWords:
+    """The claim with each decade the source writes otherwise given the source's stem.
+
+    A decade word's stem is its decade value (`text.word_parts`: "60s", "60's" and
+    "sixties" share "'60s"), but "the 60s" and "the 1960s" are one decade written with
+    and without its century (`text.same_number`): the claim word takes the source's stem,
+    so the overlap, the sentence it matches and the runs of words read it as found, as
+    they read "the sixties" against "the 60s"."""
+    stems = list(cw.stems)
+    for i, value in enumerate(cw.numbers):
+        if value is None or value != stems[i] or value in src_stems:
+            continue  # no decade (or an age: "her 60s"), or the source's own spelling
+        for other in sorted(src_numbers & src_stems):
+            if other != value and same_number(value, other):
+                stems[i] = other
+                break
+    return cw._replace(stems=tuple(stems))
 
 
 def _longest_run(stems: Sequence[str], positions: dict[str, tuple[int, ...]]) -> int:

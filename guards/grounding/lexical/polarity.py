@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from groundwire.guards.grounding.lexical.antonyms import codes, opposites
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.text import (
+    DECADES,
     DEGREE,
     EXCEPTIONS,
     IMPLICATIVES,
@@ -46,7 +47,9 @@ from groundwire.guards.grounding.lexical.text import (
     ClaimWords,
     has_implicative,
     implicative_at,
+    number_in,
     number_value,
+    read_decades,
     word_set,
 )
 
@@ -497,7 +500,17 @@ def same_specifics(
         return True
     lows = s.lows
     have = {number_value(lows[j]) for j in d_pos}
-    return need <= have or need <= have.union(map(number_value, d_stems))
+    if not (DECADES.isdisjoint(have) and DECADES.isdisjoint(need)):
+        # "in her 60s" is an age, "the 1960 's" the 1960s (`text.read_decades`)
+        read = read_decades(lows, s.word_stems, tuple(map(number_value, lows)))[1]
+        have = {read[j] for j in d_pos}
+    if need <= have or need <= have.union(map(number_value, d_stems)):
+        return True
+    if DECADES.isdisjoint(need):
+        return False
+    # a decade without its century stands in one with it (`text.same_number`)
+    have.update(map(number_value, d_stems))
+    return all(n is not None and number_in(n, have) for n in need)
 
 
 # Antonym pairs read per claim at most: real claims hold a handful; a claim and source at

@@ -15,7 +15,7 @@ import functools
 import itertools
 import operator
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Set
 from typing import NamedTuple
 
 from groundwire.guards.canonical import canonical
@@ -24,6 +24,7 @@ __all__ = [
     "AUXILIARIES",
     "CONJUNCTIONS",
     "COORDINATORS",
+    "DECADES",
     "DEGREE",
     "EXCEPTIONS",
     "FIRST_PERSON",
@@ -43,8 +44,11 @@ __all__ = [
     "fold_disguises",
     "has_implicative",
     "implicative_at",
+    "number_in",
     "number_value",
     "parts_of",
+    "read_decades",
+    "same_number",
     "stem",
     "tokenize",
     "word_offsets",
@@ -243,13 +247,112 @@ def _restored(base: str) -> str:
     return base
 
 
+# A decade is a value of its own kind, not the number it is written with: "the 60s",
+# "the 60's", "the '60s" (the apostrophe is no word character) and "the sixties" are the
+# decade "'60s"; "the 1960s" is "1960s", the decade with its century stated. Written
+# without a century, a decade is any century's ("the 20s": the 1920s or the 2020s), so
+# "'60s" is the same value as "1960s" or "1860s" (`same_number`), while two stated
+# centuries must agree ("1960s" vs "1860s" or "1970s" differ). Only tens are decades:
+# "5s" or "400s" read as before (their number).
+_DECADE = re.compile(r"(?:[0-9]{2})?[0-9]0(?:'s|s)")
+_DECADE_WORDS = {
+    f"{word}ties": f"'{tens}0s"
+    for word, tens in (("twen", 2), ("thir", 3), ("for", 4), ("fif", 5), ("six", 6))
+}
+_DECADE_WORDS.update({"seventies": "'70s", "eighties": "'80s", "nineties": "'90s"})
+# every decade value there is (the short ones and all four-digit ones), for a C-level test
+# of whether a column holds one at all (`read_decades`)
+DECADES = frozenset(
+    [f"'{t}0s" for t in range(10)] + [f"{c:02d}{t}0s" for c in range(100) for t in range(10)]
+)
+# possessive determiners: "in her 60s" is her age, not the 1960s; "early", "mid", "late"
+# may stand between ("in my late 30s", "in his mid-40s": "mid" is a word of its own)
+_POSSESSIVES = frozenset(_words("my your his her its our their one's"))
+_AGE_STEPS = frozenset(_words("early mid late"))
+
+
+def _decade(lowered: str) -> str | None:
+    """The decade value of a word ("60s" -> "'60s", "1960's" -> "1960s"), else None."""
+    if lowered in _DECADE_WORDS:
+        return _DECADE_WORDS[lowered]
+    if _DECADE.fullmatch(lowered) is None:
+        return None
+    digits = lowered[: -2 if lowered.endswith("'s") else -1]
+    return f"{digits}s" if len(digits) == 4 else f"'{digits}s"
+
+
+def same_number(a: str | None, b: str | None) -> bool:
+    """Whether two number values (`number_value`) name the same value: equal, or a decade
+    without its century ("'60s") and one with it that ends the same way ("1960s")."""
+    if a == b:
+        return True
+    if a is None or b is None or a[-1:] != "s" or b[-1:] != "s":
+        return False
+    if a[0] == "'" and b[0] != "'":
+        return b[2:] == a[1:] and b in DECADES
+    if b[0] == "'" and a[0] != "'":
+        return a[2:] == b[1:] and a in DECADES
+    return False
+
+
+def number_in(value: str, values: Set[str] | Set[str | None]) -> bool:
+    """Whether `value` is among `values` as `same_number` reads them (a set look-up unless
+    `value` is a decade)."""
+    if value in values:
+        return True
+    if value not in DECADES:
+        return False
+    if value[0] == "'":  # a decade of no stated century: any century's
+        return any(v is not None and v[2:] == value[1:] and v in DECADES for v in values)
+    return f"'{value[2:]}" in values
+
+
+def read_decades(
+    lows: Sequence[str], stems: tuple[str, ...], numbers: tuple[str | None, ...]
+) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
+    """The stem and number columns of a sentence with its decades read in context.
+
+    A decade after a possessive is the age it names: "in her 60s" is her age, never the
+    1960s. The age keeps the plain number it was read as before decades were values
+    ("60"), so the existing number rules compare it ("in his 40s" is not "I'm 25"; "in
+    her 60s" is not "the 1960s"). And a decade split from its "'s" by tokenised text ("in
+    the 1960 's": the apostrophe is no word character, so "1960" and "s") is the decade
+    it writes: "1960" takes the value and stem "1960s". Most columns hold neither and
+    are given back as they are."""
+    if DECADES.isdisjoint(numbers) and "s" not in lows:
+        return stems, numbers
+    out = list(numbers)
+    own = list(stems)
+    last = len(lows) - 1
+    for i, value in enumerate(numbers):
+        if value is None:
+            continue
+        if i < last and lows[i + 1] == "s":
+            split = _decade(lows[i] + "s")
+            if split is not None:
+                value = out[i] = own[i] = split
+        if value[0] != "'" or value not in DECADES or i == 0:
+            continue  # a stated century ("her 1960s") is a decade still
+        k = i - 1
+        if lows[k] in _AGE_STEPS and k > 0:
+            k -= 1
+        if lows[k] in _POSSESSIVES:
+            out[i] = value[1:3]
+    return tuple(own), tuple(out)
+
+
 @functools.lru_cache(maxsize=65_536)
 def number_value(word: str) -> str | None:
     """The number a word states ('five' -> '5', '1,200' -> '1200', '2.5k' -> '2500', 'v2'
-    -> 'v2': a version is a value too), else None; cached."""
+    -> 'v2': a version is a value too; '60s' -> "'60s", '1960s' -> '1960s': a decade,
+    `_DECADE`), else None; cached."""
     lowered = word.lower()
     if lowered in NUMBER_WORDS:
         return NUMBER_WORDS[lowered]
+    if lowered[-1:] == "s":
+        decade = _decade(lowered)
+        if decade is not None:
+            return decade
     if lowered[:1] == "v" and lowered[1:2].isdigit():  # a version: "v2", "v1.4"
         version = _NUMBER.fullmatch(lowered, 1)
         return f"v{version.group(0)}" if version else None
@@ -281,7 +384,10 @@ def _compute_parts(raw: str) -> tuple[str, str, bool, str | None]:
     content = (
         (low not in STOPWORDS or raw == "May") and low != "%" and (len(low) > 1 or low.isdigit())
     )
-    return low, stem(low), content, number_value(low)
+    value = number_value(low)
+    if value is not None and value in DECADES:  # "60s", "60's", "sixties": one decade
+        return low, value, content, value
+    return low, stem(low), content, value
 
 
 # raw word -> (lowercase, stem, is-content, number value): a plain dict (read in bulk with
@@ -441,6 +547,7 @@ def claim_words(text: str) -> ClaimWords:
         return ClaimWords((), (), (), (), (), ())
     raws = tuple(map(_GROUP, matches))
     lows, stems, content, numbers = zip(*parts_of(raws), strict=True)
+    stems, numbers = read_decades(lows, stems, numbers)
     return ClaimWords(raws, lows, stems, content, numbers, tuple(map(_SPAN, matches)))
 
 

@@ -19,7 +19,13 @@ import re
 from collections.abc import Iterator, Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
-from groundwire.guards.grounding.lexical.text import ClaimWords, number_value, word_set
+from groundwire.guards.grounding.lexical.text import (
+    ClaimWords,
+    number_in,
+    number_value,
+    same_number,
+    word_set,
+)
 
 __all__ = ["bound_swaps", "counts_one", "date_swaps", "unit_swaps"]
 
@@ -142,7 +148,7 @@ def unit_swaps(
             if lows[i] not in _ONE or not _unit_after(lows, i):
                 continue
             value, one = "1", True  # "an hour", "a day": one of the unit
-        elif value not in source_numbers:
+        elif not number_in(value, source_numbers):
             continue
         mine = _unit(lows, i, claim_text, words.spans[i])
         if mine is None:
@@ -206,7 +212,7 @@ def _other_unit(
     mention has `mine`'s unit."""
     other: str | None = None
     for s, j, low in _words_of(sentences, shared):
-        if number_value(low) != value and not (
+        if not same_number(number_value(low), value) and not (
             value == "1" and low in _ONE and _unit_after(s.lows, j)
         ):
             continue
@@ -313,7 +319,7 @@ def bound_swaps(
             continue
         plain: str | None = None
         for s, j, low in _words_of(sentences, shared):
-            if number_value(low) != value:
+            if not same_number(number_value(low), value):
                 continue
             if j and (s.lows[j - 1] in _QUALIFIERS or s.lows[j - 1] == "~"):
                 plain = None  # a mention with a bound or approximation of its own
