@@ -58,7 +58,7 @@ from groundwire.guards.grounding.lexical.text import (
     word_set,
 )
 
-__all__ = ["LINKING", "common_word", "stem_only_names", "swapped_names"]
+__all__ = ["LINKING", "common_word", "opens_sentence", "stem_only_names", "swapped_names"]
 
 # Share of the rest of the claim clause a source sentence must hold (as `features.ALIGNED`).
 ALIGNED = 0.6
@@ -201,6 +201,9 @@ def _opens(text: str, start: int) -> bool:
         if text[k:j].lower() in _TITLES and (k == 0 or not text[k - 1].isalnum()):
             return False
     return text[j] in _OPENERS
+
+
+opens_sentence = _opens  # for `features._entities`: one reading of a sentence start
 
 
 def _subject(at: int, raws: Sequence[str], spans: Sequence[tuple[int, int]], text: str) -> bool:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import pytest
 
+from groundwire.guards.grounding.lexical.features import analyze
 from groundwire.guards.grounding.lexical.names import _opens
+from groundwire.topics.records import SourceTurn
 from groundwire.topics.vocab import AnswerClaimVerdict, GroundingVerdict
 from tests.unit.guards.grounding.test_assertion import NOT_SUPPORTED, verify
 from tests.unit.guards.grounding.test_names import _read_time
@@ -94,3 +96,16 @@ def test_read_time_reads_the_same_rule() -> None:
     assert _read_time("Grace periods are 30 days.", "Grace periods are 30 days, Dana said.") == [
         AnswerClaimVerdict.SUPPORTED
     ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "missing"),
+    [
+        ("Mr. Johnston approved the budget.", ["Johnston"]),  # inside its sentence
+        ("Johnston approved the budget.", []),  # opens it: not the entity signal's
+        ("The budget is done. Johnston approved it.", []),
+    ],
+)
+def test_the_entity_signal_reads_a_titles_stop_the_same(claim: str, missing: list[str]) -> None:
+    turns = [SourceTurn(id="t1", text="The budget was approved on Friday.", source="user")]
+    assert analyze(claim, turns, set()).missing_entities == missing
