@@ -33,7 +33,11 @@ from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.labels import explained_labels
-from groundwire.guards.grounding.lexical.names import stem_only_names, swapped_names
+from groundwire.guards.grounding.lexical.names import (
+    opens_sentence,
+    stem_only_names,
+    swapped_names,
+)
 from groundwire.guards.grounding.lexical.owner import (
     owner_elsewhere,
     owner_swaps,
@@ -119,11 +123,9 @@ def _entities(words: ClaimWords, text: str) -> list[int]:
     for i in capitals(raws):
         if i == 0 or (lows[i] in STOPWORDS and raws[i] != "May"):  # the month, not the modal
             continue
-        # last non-blank character before the word (text[:start].rstrip()[-1])
-        j = spans[i][0] - 1
-        while j >= 0 and text[j].isspace():
-            j -= 1
-        if j < 0 or text[j] in ".!?:\"'(":
+        # after a sentence mark, colon, quote or parenthesis; not a title's full stop
+        # ("Mr. Johnston" names Johnston inside the sentence, `names.opens_sentence`)
+        if opens_sentence(text, spans[i][0]):
             continue
         found.append(i)
     return found

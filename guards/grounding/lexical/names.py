@@ -14,8 +14,11 @@ contradiction (docs/grounding.md §Verdicts), so `swapped_names` reads it as one
   scripts/build_lexicon.py; proper nouns are the lemmas WordNet writes with a capital)
   unless the claim or the source also writes it with a capital inside a sentence. So
   "Marco is the CTO" has a name, "Budget is $5M" and "Yesterday the CTO resigned" do not;
-  a name that is also a common word ("Bill", "Grace") is read as one only inside a
-  sentence, or where the text writes it so elsewhere;
+  a name that is also a common word ("Bill", "Grace") is read as one inside a sentence,
+  where the text writes it so elsewhere, or where it opens a sentence as a bare subject
+  (`_subject`: "Grace is the CTO", "Christian approved it"; not "Grace periods are ...",
+  "Mark the date", "Security reviewed it", "Hometown is Porto"). A title's full stop
+  ("Mr. Johnston", `_TITLES`) opens no sentence;
 * the source never uses it as the whole word (in any case, possessive or not: a word of
   the same stem is no use, "Daniela" is not "Daniel", `stem_only_names`), it is not the
   source's name written differently (`spelling.same_name_in`: "Wallstreet", "NY",
@@ -55,7 +58,7 @@ from groundwire.guards.grounding.lexical.text import (
     word_set,
 )
 
-__all__ = ["LINKING", "common_word", "stem_only_names", "swapped_names"]
+__all__ = ["LINKING", "common_word", "opens_sentence", "stem_only_names", "swapped_names"]
 
 # Share of the rest of the claim clause a source sentence must hold (as `features.ALIGNED`).
 ALIGNED = 0.6
@@ -93,6 +96,33 @@ _CALENDAR = word_set(
     december monday tuesday wednesday thursday friday saturday sunday"""
 )
 _OPENERS = frozenset(".!?:\"'(")
+# Titles written before a name with a full stop ("Mr. Johnston", "Dr. Patel"): that stop
+# ends no sentence, and the title itself is no name. A closed class.
+_TITLES = word_set("mr mrs ms mx dr prof rev")
+# What follows a sentence's subject and never a bare common noun opening one: a verb
+# that agrees with a singular subject (a modal, a copula or "has"/"does" in its
+# singular form, `_FINITE`), a linking verb (`LINKING`: "became"), or a past tense in
+# "-ed" ("approved"). "Grace is the CTO", "Tom became CTO", "Christian approved it"
+# have one; "Grace periods are 30 days", "Mark the date", "Bill the client" do not.
+_FINITE = word_set("is was has does will would can could should shall must might")
+# The endings of English abstract nouns, which open a sentence bare as subjects
+# ("Security reviewed the contract", "Funding was approved") and make almost no given
+# name: of Faker's given names of 11 locales that are WordNet lemmas too, 4 of 300 end so
+# ("Lance", "Clarence", "Aisling", "Ascension"; bench/measure_initial_names.py).
+_ABSTRACT = (
+    "ity",
+    "ion",
+    "ment",
+    "ness",
+    "ance",
+    "ence",
+    "ing",
+    "ship",
+    "hood",
+    "ism",
+    "ure",
+    "age",
+)
 
 
 @functools.cache
@@ -152,6 +182,7 @@ def _name_shaped(raw: str) -> bool:
         and letters.lower() not in STOPWORDS
         and letters.lower() not in _FUNCTION
         and letters.lower() not in _CALENDAR
+        and letters.lower() not in _TITLES
     )
 
 
@@ -161,7 +192,41 @@ def _opens(text: str, start: int) -> bool:
     j = start - 1
     while j >= 0 and text[j].isspace():
         j -= 1
-    return j < 0 or text[j] in _OPENERS
+    if j < 0:
+        return True
+    if text[j] == ".":  # "Mr. Johnston": the stop of a title ends no sentence
+        k = j
+        while k > 0 and text[k - 1].isalpha():
+            k -= 1
+        if text[k:j].lower() in _TITLES and (k == 0 or not text[k - 1].isalnum()):
+            return False
+    return text[j] in _OPENERS
+
+
+opens_sentence = _opens  # for `features._entities`: one reading of a sentence start
+
+
+def _subject(at: int, raws: Sequence[str], spans: Sequence[tuple[int, int]], text: str) -> bool:
+    """Whether the capitalised word at `at`, opening a sentence, is a singular subject
+    with no determiner: the next word, right after it (blanks only between), is a verb
+    that agrees with it (`_FINITE`, `LINKING`, or a common word's "-ed" past). A common
+    noun opens a sentence so only in headline style; a name does so all the time:
+    "Grace is the CTO" / "Grace periods are 30 days". A copula followed by a name or a
+    number is a memory's label and its value ("Hometown is Porto", `labels.py`), not a
+    person."""
+    k = at + 1
+    if k >= len(raws) or text[spans[at][1] : spans[k][0]].strip():
+        return False
+    nxt = raws[k]
+    if not nxt.isalpha() or not nxt.islower() or raws[at].lower().endswith(_ABSTRACT):
+        return False
+    if nxt in _VIA and k + 1 < len(raws) and not raws[k + 1][:1].islower():
+        return False  # "Hometown is Porto", "Budget is $5M": a label and its value
+    return (
+        nxt in _FINITE
+        or stem(nxt) in LINKING
+        or (nxt.endswith("ed") and len(nxt) > 4 and common_word(nxt))
+    )
 
 
 def _is_name(raw: str, opens: bool, capitalised_inside: set[str]) -> bool:
@@ -279,8 +344,20 @@ def stem_only_names(
         for i in loose
         if not (raws[i].endswith("s") and raws[i][:-1].isupper())  # "APIs", "CTOs"
         and not _derived(_base(lows[i]), src_lows)
-        and _is_name(raws[i], _opens(text, spans[i][0]), inside)
+        and (
+            _is_name(raws[i], _opens(text, spans[i][0]), inside)
+            or (_subject(i, raws, spans, text) and _only_names(stems[i], src_lows))
+        )
     ]
+
+
+def _only_names(st: str, src_lows: set[str] | frozenset[str]) -> bool:
+    """Whether every source word of the stem `st` is no common word: the source has that
+    stem only as a name, so a bare subject of the claim with it is another name
+    ("Christian is the product owner" / "Christina is ..."), where one with a common
+    word of it is that word ("Design is done" / "the designs are done")."""
+    kin = [low for low in src_lows if stem(low) == st]
+    return bool(kin) and not any(common_word(_base(low)) for low in kin)
 
 
 # Endings that make an adjective or an abstract noun of a name and (almost) never
@@ -334,7 +411,7 @@ def swapped_names(
     absent = [
         i
         for i in unheard
-        if _is_name(raws[i], _opens(text, spans[i][0]), inside)
+        if (_is_name(raws[i], _opens(text, spans[i][0]), inside) or _subject(i, raws, spans, text))
         and not _part_of_known(i, words, text, src_lows, sentences)
         and same_name_in(raws[i], sentences) is None  # the source's name, respelled
     ]
@@ -433,7 +510,11 @@ def _competitor(
             continue
         if offsets is None:
             offsets = s.word_spans()
-        if not (_base(low) in speakers or _source_name(raw, s, offsets[j][0], sentences)):
+        if not (
+            _base(low) in speakers
+            or _source_name(raw, s, offsets[j][0], sentences)
+            or (_name_shaped(raw) and _subject(j, raws, offsets, s.text))
+        ):
             continue
         run = _run(j, raws, offsets, s.text)
         beside = {_base(lows[k]) for k in run} & claim_bases
