@@ -38,6 +38,7 @@ from groundwire.guards.dedup import build_dedup_index
 from groundwire.guards.dedup.minhash import (
     NEGATION_HASHES,
     PIECE_BREAK,
+    SENTENCE_BREAK,
     claim_words,
     contrasts,
     jaccard,
@@ -147,7 +148,8 @@ def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
         toks = frozenset(words)
         qmarks = frozenset(marks(toks) + names)
         qcon = contrasts(words, openers)
-        order = [token_hash(w) if w else PIECE_BREAK for w in order_breaks(req.text)]
+        breaks = {",": PIECE_BREAK, ".": SENTENCE_BREAK}
+        order = [breaks[w] if w in breaks else token_hash(w) for w in order_breaks(req.text)]
         # the claim's negations in other spellings ("can't" / "cannot" / "can not")
         spells = {n: (one, aux) for n, one, aux in negation_spellings(req.text, toks)}
         covered = toks.union(*(one + (("not",) if aux else ()) for one, aux in spells.values()))

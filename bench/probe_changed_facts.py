@@ -169,6 +169,15 @@ CHANGED: list[tuple[str, str, str]] = [
         B15,
         edit(edit(B15, "Alice approved", "Bob approved"), "Bob signed", "Alice signed"),
     ),
+    (
+        "two things exchanged across two sentences",
+        "Ann asks Mike to buy milk for the weekend trip to the lake and Mike confirms it "
+        "before leaving the office. Later, Mike asks Ann if there is any butter left at home, "
+        "and after checking the kitchen, Ann confirms there is some in the fridge.",
+        "Ann asks Mike to buy butter for the weekend trip to the lake and Mike confirms it "
+        "before leaving the office. Later, Mike asks Ann if there is any milk left at home, "
+        "and after checking the kitchen, Ann confirms there is some in the fridge.",
+    ),
     # the same word "not", another auxiliary: ability against fact is a change
     ("negation, other auxiliary", edit(B4, "cannot", "does not"), B4),
     (

@@ -52,7 +52,12 @@ first): a Lua error midway would leave the writes before it in place.
 
 from __future__ import annotations
 
-from groundwire.guards.dedup.minhash import NEGATION_HASHES, NOT_HASH, PIECE_BREAK
+from groundwire.guards.dedup.minhash import (
+    NEGATION_HASHES,
+    NOT_HASH,
+    PIECE_BREAK,
+    SENTENCE_BREAK,
+)
 
 PURGE_PER_CALL = 64
 
@@ -71,6 +76,7 @@ def _negations_table() -> str:
         + "}\n"
         + f"local NOT = {_lua_bytes(NOT_HASH)}\n"
         + f"local BREAK = {_lua_bytes(PIECE_BREAK)}\n"
+        + f"local SBREAK = {_lua_bytes(SENTENCE_BREAK)}\n"
     )
 
 
@@ -319,36 +325,41 @@ local function differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto, no
   end
   if not ordered or #qorder < 12 then return false end
   -- the record's places of the claim's content words, in the claim's order, and the
-  -- piece of the claim's lists each is in (four zero bytes: a break between pieces)
-  local q, pc, piece = {}, {}, 0
+  -- piece of the claim's lists and the sentence each is in (4-byte 0: a break between
+  -- pieces, 1: between sentences)
+  local q, pc, sc, piece, sentence = {}, {}, {}, 0, 0
   for i = 1, #qorder - 3, 4 do
     local t = string.sub(qorder, i, i + 3)
     if t == BREAK then
       piece = piece + 1
+    elseif t == SBREAK then
+      piece = piece + 1
+      sentence = sentence + 1
     else
       local p = cset[t]
       if p then
         q[#q + 1] = p
         pc[#q] = piece
+        sc[#q] = sentence
       end
     end
   end
-  -- three in reverse order, two of them in one piece (a list's items read in another
-  -- order are no roles)
+  -- three in reverse order, two of them in one piece or not all in one sentence (a
+  -- list's items read in another order are no roles)
   for j = 2, #q - 1 do
-    local mid, pj, before, same = q[j], pc[j], false, false
+    local mid, pj, sj, before, good = q[j], pc[j], sc[j], false, false
     for i = 1, j - 1 do
       if q[i] > mid then
         before = true
-        if pc[i] == pj then
-          same = true
+        if pc[i] == pj or sc[i] ~= sj then
+          good = true
           break
         end
       end
     end
     if before then
       for k = j + 1, #q do
-        if q[k] < mid and (same or pc[k] == pj) then return true end
+        if q[k] < mid and (good or pc[k] == pj or sc[k] ~= sj) then return true end
       end
     end
   end

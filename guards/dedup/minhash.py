@@ -126,18 +126,22 @@ def order_words(tokens: Sequence[str]) -> list[str]:
     return found if len(found) >= 3 else []
 
 
-# In a claim's content words in order (`order_breaks`), the place of a list separator: a
-# comma, "and", "or", or the end of a sentence. A word whose hash is 0 reads as one (a
-# missed role swap in one word of 2^32, never a false variant).
+# In a claim's content words in order (`order_breaks`), the place of a list separator (a
+# comma, "and", "or") and of a sentence end. A word whose hash is 0 or 1 reads as one (a
+# missed role swap in one word of 2^31, never a false variant).
 PIECE_BREAK = 0
+SENTENCE_BREAK = 1
 _LIST_WORDS = frozenset(("and", "or"))
-_PIECE_ENDS = (",", *(".", "!", "?", ":", ";"))
+_SENTENCE_MARKS = (".", "!", "?", ":", ";")
+
+
+_BREAKS = (",", ".")
 
 
 def order_breaks(text: str) -> list[str]:
-    """`order_words` of the text with "" where a comma, "and", "or" or a sentence end
-    separates two of them: the pieces a list's items are ("Postgres, Redis and Kafka"), so
-    a list read in another order is no role swap (`reversed_roles`)."""
+    """`order_words` of the text with "," where a comma, "and" or "or" separates two of
+    them and "." where a sentence ends: the pieces a list's items are ("Postgres, Redis
+    and Kafka"), so a list read in another order is no role swap (`reversed_roles`)."""
     raws = canonical(text).casefold().split()
     return _breaks(raws, [w.strip(_STRIP) for w in raws])
 
@@ -148,8 +152,8 @@ def _breaks(raws: Sequence[str], lows: Sequence[str]) -> list[str]:
     count = 0
     for raw, word in zip(raws, lows, strict=True):
         if word in _LIST_WORDS:
-            if out and out[-1]:
-                out.append("")
+            if out and out[-1] not in _BREAKS:
+                out.append(",")
             continue
         if word and word not in seen and word not in _NOT_ROLES:
             if count == MAX_ORDER:
@@ -157,48 +161,60 @@ def _breaks(raws: Sequence[str], lows: Sequence[str]) -> list[str]:
             seen.add(word)
             out.append(word)
             count += 1
-        if out and out[-1] and raw.rstrip(_CLOSERS).endswith(_PIECE_ENDS):
-            out.append("")
-    if out and not out[-1]:
+        if not out:
+            continue
+        end = raw.rstrip(_CLOSERS)
+        if end.endswith(_SENTENCE_MARKS):
+            if out[-1] == ",":
+                out[-1] = "."
+            elif out[-1] != ".":
+                out.append(".")
+        elif end.endswith(",") and out[-1] not in _BREAKS:
+            out.append(",")
+    while out and out[-1] in _BREAKS:
         out.pop()
     return out if count >= 3 else []
 
 
 def reversed_roles(order: Sequence[int], positions: dict[int, int]) -> bool:
     """Three content words of the claim (`order`: their hashes in the claim's order,
-    `PIECE_BREAK` between the pieces of a list) stand in the reverse order in the other
-    text (`positions`: hash -> place of its first occurrence), two of them in one piece:
-    "Alice reports Bob" against "Bob reports Alice", the roles on either side of the
-    relation exchanged. A phrase moved to the front or the end keeps the relation
-    between its two roles and reverses no three words; the items of a list read in
-    another order ("Kafka, Postgres and Redis") reverse words of three pieces, each item
-    in its own order, which is no role. A decreasing run of three places, O(n^2) on at
-    most `MAX_ORDER` words."""
+    `PIECE_BREAK` between the pieces of a list, `SENTENCE_BREAK` between sentences) stand
+    in the reverse order in the other text (`positions`: hash -> place of its first
+    occurrence): "Alice reports Bob" against "Bob reports Alice", the roles on either
+    side of the relation exchanged. A phrase moved to the front or the end keeps the
+    relation between its two roles and reverses no three words. The items of one list
+    read in another order ("Kafka, Postgres and Redis") reverse words of three pieces of
+    one sentence, each item in its own order, which is no role: three reversed words
+    count when two are in one piece or they are not all in one sentence. A decreasing
+    run of three places, O(n^2) on at most `MAX_ORDER` words."""
     q: list[int] = []
     pieces: list[int] = []
-    piece = 0
+    sentences: list[int] = []
+    piece = sentence = 0
     for h in order:
-        if h == PIECE_BREAK:
+        if h in (PIECE_BREAK, SENTENCE_BREAK):
             piece += 1
+            sentence += h == SENTENCE_BREAK
             continue
         p = positions.get(h)
         if p is not None:
             q.append(p)
             pieces.append(piece)
+            sentences.append(sentence)
     n = len(q)
     for j in range(1, n - 1):
-        mid, pj = q[j], pieces[j]
-        before = same = False
+        mid, pj, sj = q[j], pieces[j], sentences[j]
+        before = good = False
         for i in range(j):
             if q[i] > mid:
                 before = True
-                if pieces[i] == pj:
-                    same = True
+                if pieces[i] == pj or sentences[i] != sj:
+                    good = True
                     break
         if not before:
             continue
         for k in range(j + 1, n):
-            if q[k] < mid and (same or pieces[k] == pj):
+            if q[k] < mid and (good or pieces[k] == pj or sentences[k] != sj):
                 return True
     return False
 

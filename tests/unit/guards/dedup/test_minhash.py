@@ -13,6 +13,7 @@ from datasketch.hashfunc import sha1_hash32 as datasketch_sha1_hash32
 from groundwire.guards.dedup.memory import _replaced
 from groundwire.guards.dedup.minhash import (
     PIECE_BREAK,
+    SENTENCE_BREAK,
     MinHasher,
     affine32_permutations,
     antonym_forms,
@@ -187,7 +188,8 @@ def test_ordered_tokens_keep_the_first_occurrence_order_of_the_word_set() -> Non
 
 
 def _swapped(claim: str, other: str) -> bool:
-    order = [token_hash(w) if w else PIECE_BREAK for w in order_breaks(claim)]
+    breaks = {",": PIECE_BREAK, ".": SENTENCE_BREAK}
+    order = [breaks[w] if w in breaks else token_hash(w) for w in order_breaks(claim)]
     places = {token_hash(w): i for i, w in enumerate(ordered_tokens(other))}
     return bool(order) and reversed_roles(order, places)
 
@@ -207,6 +209,11 @@ def _swapped(claim: str, other: str) -> bool:
         (
             "Bob approved the budget, and Alice signed the contract",
             "Alice approved the budget, and Bob signed the contract",
+        ),
+        # two things exchanged across two sentences: no list of one sentence
+        (
+            "Ann asks Mike to buy milk. Later Mike asks Ann for butter",
+            "Ann asks Mike to buy butter. Later Mike asks Ann for milk",
         ),
     ],
 )
@@ -294,13 +301,9 @@ def test_an_antonym_the_claim_uses_itself_is_no_replacement() -> None:
 
 def test_the_pieces_of_a_list_are_apart_in_the_claims_order() -> None:
     """Commas, "and", "or" and sentence ends separate the pieces a list's items are."""
-    assert order_breaks("Uses Postgres, Redis and Kafka.") == [
-        "uses",
-        "postgres",
-        "",
-        "redis",
-        "",
-        "kafka",
+    assert order_breaks("Uses Postgres, Redis and Kafka. Then Bob left") == [
+        *("uses", "postgres", ",", "redis", ",", "kafka", "."),
+        *("bob", "left"),
     ]
     assert order_breaks("Alice reports to Bob") == ["alice", "reports", "bob"]
 
