@@ -161,7 +161,7 @@ def _breaks(raws: Sequence[str], lows: Sequence[str]) -> list[str]:
             seen.add(word)
             out.append(word)
             count += 1
-        if not out:
+        if not out or raw[-1].isalnum():  # most words end in a letter: no break
             continue
         end = raw.rstrip(_CLOSERS)
         if end.endswith(_SENTENCE_MARKS):
