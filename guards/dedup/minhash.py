@@ -301,7 +301,8 @@ def claim_parts(text: str) -> ClaimParts:
     found.pop("", None)
     words = tuple(found)
     names, openers = _names(text.split())
-    return words, names, openers, _breaks(raws, lows), _spellings(lows, frozenset(words))
+    spells = [] if _NEGATION_TOKENS.isdisjoint(words) else _spellings(lows, frozenset(words))
+    return words, names, openers, _breaks(raws, lows), spells
 
 
 def claim_words(text: str) -> tuple[tuple[str, ...], list[str], list[str]]:
