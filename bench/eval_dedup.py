@@ -37,11 +37,14 @@ from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import build_dedup_index
 from groundwire.guards.dedup.minhash import (
     NEGATION_HASHES,
+    PIECE_BREAK,
+    SENTENCE_BREAK,
     claim_words,
     contrasts,
     jaccard,
     marks,
-    order_words,
+    negation_spellings,
+    order_breaks,
     reversed_roles,
     token_hash,
     tokenize,
@@ -119,6 +122,15 @@ def build_stream(sentences: list[str], seed: int, tenants: int = 4) -> Stream:
 Answer = tuple[str | None, str | None]  # (duplicate of, variant of)
 
 
+def _spelled(spelling: tuple[tuple[str, ...], tuple[str, ...]] | None, mem: frozenset[str]) -> bool:
+    """The memory writes the claim's negation another way: a one-word spelling, or an
+    auxiliary and "not"."""
+    if spelling is None:
+        return False
+    one, aux = spelling
+    return any(w in mem for w in one) or ("not" in mem and any(a in mem for a in aux))
+
+
 def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
     """Sequential exact scan (length filter only: J > t needs min/max size > t). A memory
     above the threshold that the claim differs from in a negation or a number makes it a
@@ -126,7 +138,8 @@ def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
     is one the claim has every word of but with roles swapped, or one whose own negation or
     number the claim dropped; so is one the claim put a name or an antonym in the place of
     a word of (`minhash.contrasts`), or one whose own name the claim dropped for another
-    word."""
+    word. A negation the other side writes another way ("can't" / "cannot" / "can not",
+    `minhash.negation_spellings`) is the same negation."""
     Memory = tuple[str, frozenset[str], dict[int, int], list[str]]
     memories: dict[str, dict[int, list[Memory]]] = {}
     out: list[Answer] = []
@@ -135,7 +148,11 @@ def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
         toks = frozenset(words)
         qmarks = frozenset(marks(toks) + names)
         qcon = contrasts(words, openers)
-        order = [token_hash(w) for w in order_words(words)]
+        breaks = {",": PIECE_BREAK, ".": SENTENCE_BREAK}
+        order = [breaks[w] if w in breaks else token_hash(w) for w in order_breaks(req.text)]
+        # the claim's negations in other spellings ("can't" / "cannot" / "can not")
+        spells = {n: (one, aux) for n, one, aux in negation_spellings(req.text, toks)}
+        covered = toks.union(*(one + (("not",) if aux else ()) for one, aux in spells.values()))
         by_len = memories.setdefault(req.tenant_id, {})
         best: tuple[float, str] | None = None
         variant: tuple[float, str] | None = None
@@ -147,9 +164,9 @@ def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
                 if j <= threshold:
                     continue
                 differs = (
-                    bool(qmarks - mem)
-                    or (not toks <= mem and any(w not in toks for w in marks(mem) + mem_names))
-                    or any(token_hash(w) in NEGATION_HASHES for w in mem - toks)
+                    any(not _spelled(spells.get(w), mem) for w in qmarks - mem)
+                    or (not toks <= mem and any(w not in covered for w in marks(mem) + mem_names))
+                    or any(token_hash(w) in NEGATION_HASHES for w in mem - covered)
                     or (bool(order) and reversed_roles(order, places))
                     or any(
                         any(f in mem and f not in toks for f in forms)

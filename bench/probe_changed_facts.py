@@ -103,6 +103,16 @@ B12 = (
     "weekly sync covers hiring plans, vendor renewals and the shared on-call rotation for "
     "the storage services."
 )
+B14 = (
+    "The platform team confirmed that the new ingestion pipeline uses Postgres, Redis and "
+    "Kafka in production, and the same stack will back the billing service, the search API "
+    "and the auth gateway after the migration this quarter."
+)
+B15 = (
+    "During the vendor review, Alice approved the renewal of the monitoring contract, and "
+    "Bob signed the new support agreement after the finance team checked the pricing "
+    "tiers with procurement."
+)
 B13 = (
     "The mobile app keeps the synchronous upload path for small attachments, while large "
     "videos go through the resumable background queue that the media team maintains for "
@@ -113,6 +123,11 @@ B13 = (
 def edit(base: str, old: str, new: str) -> str:
     assert old in base, (old, base)
     return base.replace(old, new, 1)
+
+
+def both(base: str, old: str, first: str, second: str) -> tuple[str, str]:
+    """(memory, claim): `old` written as `first` in the memory and as `second` in the claim."""
+    return edit(base, old, first), edit(base, old, second)
 
 
 # (what changed, memory, claim)
@@ -149,6 +164,27 @@ CHANGED: list[tuple[str, str, str]] = [
     ("roles swapped", B12, edit(B12, "Maria reports to Tom", "Tom reports to Maria")),
     ("product", B2, edit(B2, "checkout API", "search API")),
     ("vendor tool", B1, edit(B1, "finance team", "Finance team at Stripe")),
+    (
+        "roles swapped across two clauses",
+        B15,
+        edit(edit(B15, "Alice approved", "Bob approved"), "Bob signed", "Alice signed"),
+    ),
+    (
+        "two things exchanged across two sentences",
+        "Ann asks Mike to buy milk for the weekend trip to the lake and Mike confirms it "
+        "before leaving the office. Later, Mike asks Ann if there is any butter left at home, "
+        "and after checking the kitchen, Ann confirms there is some in the fridge.",
+        "Ann asks Mike to buy butter for the weekend trip to the lake and Mike confirms it "
+        "before leaving the office. Later, Mike asks Ann if there is any milk left at home, "
+        "and after checking the kitchen, Ann confirms there is some in the fridge.",
+    ),
+    # the same word "not", another auxiliary: ability against fact is a change
+    ("negation, other auxiliary", edit(B4, "cannot", "does not"), B4),
+    (
+        "negation, other contraction",
+        edit(B13, "keeps", "doesn't keep"),
+        edit(B13, "keeps", "can't keep"),
+    ),
 ]
 
 # (what was done, memory, claim): the same fact
@@ -187,6 +223,22 @@ SAME: list[tuple[str, str, str]] = [
             "the shared on-call rotation, vendor renewals and hiring plans",
         ),
     ),
+    ("list reordered 5", B14, edit(B14, "Postgres, Redis and Kafka", "Kafka, Postgres and Redis")),
+    (
+        "list of multi-word items reordered",
+        B14,
+        edit(
+            B14,
+            "the billing service, the search API and the auth gateway",
+            "the auth gateway, the billing service and the search API",
+        ),
+    ),
+    (
+        "list with or reversed",
+        *both(
+            B14, "Postgres, Redis and Kafka", "Postgres, Redis or Kafka", "Kafka, Redis or Postgres"
+        ),
+    ),
     ("synonym", B6, edit(B6, "noticeably", "significantly")),
     ("synonym 2", B1, edit(B1, "finished", "complete")),
     ("synonym 3", B3, edit(B3, "refunded", "reimbursed")),
@@ -198,6 +250,29 @@ SAME: list[tuple[str, str, str]] = [
     ("quotes", B2, edit(B2, "checkout API", '"checkout" API')),
     ("typographic apostrophe", B4, B4.replace("cannot", "can\u2019t").replace("cannot", "can't")),
     ("word dropped", B13, edit(B13, " today", "")),
+    # one negation, two spellings (docs/dedup.md §Variants)
+    ("negation spelled: cannot / can not", B4 + " " + B1, edit(B4 + " " + B1, "cannot", "can not")),
+    ("negation spelled: can't / cannot", edit(B4, "cannot", "can't"), B4),
+    (
+        "negation spelled: does not / doesn't",
+        *both(B13 + " " + B6, "keeps", "does not keep", "doesn't keep"),
+    ),
+    (
+        "negation spelled: doesn't / does not",
+        *both(B13 + " " + B6, "keeps", "doesn't keep", "does not keep"),
+    ),
+    (
+        "negation spelled: is not / isn't",
+        *both(B5 + " " + B3, "is reachable", "is not reachable", "isn't reachable"),
+    ),
+    (
+        "negation spelled: won't / will not",
+        *both(B10 + " " + B9, "will be", "won't be", "will not be"),
+    ),
+    (
+        "negation spelled: do not / dont (chat)",
+        *both(B7 + " " + B8, "receive", "do not receive", "dont receive"),
+    ),
     ("word dropped 2", B11, edit(B11, " in their review", " in review")),
     (
         "clause moved",

@@ -40,16 +40,20 @@ import numpy as np
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup.memory import MemoryStore
 from groundwire.guards.dedup.minhash import (
+    PIECE_BREAK,
+    SENTENCE_BREAK,
     Fingerprint,
     MinHasher,
+    Spelling,
+    Spellings,
     choose_bands,
-    claim_words,
+    claim_parts,
     contrast_hashes,
     hash_token_sets,
     jaccard,
     marks,
-    order_words,
     ordered_tokens,
+    spelling_hashes,
     token_hash,
     tokenize,
 )
@@ -94,9 +98,13 @@ def _mark_hashes(words: frozenset[str], names: list[str]) -> tuple[int, ...]:
     return tuple(token_hash(w) for w in found) if found else ()
 
 
-def _order_hashes(tokens: tuple[str, ...]) -> tuple[int, ...]:
-    """The hashes of a claim's content words in order (the role-swap check)."""
-    return tuple(map(token_hash, order_words(tokens)))
+def _order_hashes(breaks: list[str]) -> tuple[int, ...]:
+    """The hashes of a claim's content words in order, `PIECE_BREAK` between the pieces
+    of a list (the role-swap check, `minhash.order_breaks`)."""
+    return tuple(_BREAK_HASHES[w] if w in _BREAK_HASHES else token_hash(w) for w in breaks)
+
+
+_BREAK_HASHES = {",": PIECE_BREAK, ".": SENTENCE_BREAK}
 
 
 def _contrast_hashes(tokens: tuple[str, ...], openers: list[str]) -> Contrasts:
@@ -183,21 +191,21 @@ class MinHashDedupIndex:
         positions: dict[str, list[int]] = {}
         try:
             word_sets: list[tuple[str, ...]] = []
-            name_sets: list[tuple[list[str], list[str]]] = []
+            name_sets: list[tuple[list[str], list[str], list[str], list[Spelling]]] = []
             valid: list[int] = []
             for i, req in enumerate(batch):
                 problem = self._validate(req)
                 if problem:
                     results[i] = _failed(problem)
                     continue
-                words, names, openers = claim_words(req.text)
+                words, names, openers, breaks, spells = claim_parts(req.text)
                 if len(words) > self.cfg.max_tokens:
                     results[i] = _failed(
                         f"text has {len(words)} distinct words, limit {self.cfg.max_tokens}"
                     )
                     continue
                 word_sets.append(words)
-                name_sets.append((names, openers))
+                name_sets.append((names, openers, breaks, spells))
                 valid.append(i)
             token_sets = hash_token_sets(word_sets)
             salts: dict[str, int] = {}
@@ -210,15 +218,16 @@ class MinHashDedupIndex:
                 mode = (PENDING if req.pending else MEMORY) if req.insert else LOOK
                 fp = _salted(fp, salt) if salt else fp
                 words = word_sets[k]
-                names, openers = name_sets[k]
+                names, openers, breaks, spells = name_sets[k]
                 item = Item(
                     req.claim_id,
                     mode,
                     fp,
                     salt,
                     _mark_hashes(frozenset(words), names),
-                    _order_hashes(words),
+                    _order_hashes(breaks),
                     _contrast_hashes(words, openers),
+                    spelling_hashes(spells),
                 )
                 group = groups.get(req.tenant_id)
                 if group is None:
@@ -309,11 +318,12 @@ class MinHashDedupIndex:
         problem = self._validate(DedupRequest(tenant_id, claim_id, text or ""))
         if problem:
             raise ValueError(problem)
-        words, names, openers = claim_words(text) if text else ((), [], [])
+        words, names, openers, breaks, spells_ = claim_parts(text) if text else ((), [], [], [], [])
         marks = _mark_hashes(frozenset(words), names) if words else ()
-        order = _order_hashes(words) if words else ()
+        order = _order_hashes(breaks) if words else ()
         kinds = _contrast_hashes(words, openers) if words else ()
-        d = await self._promote_pending(tenant_id, claim_id, marks, order, kinds)
+        spells = spelling_hashes(spells_) if words else ()
+        d = await self._promote_pending(tenant_id, claim_id, marks, order, kinds, spells)
         if d.status == DUPLICATE:
             return DedupResult(True, d.duplicate_of, d.similarity)
         if d.status != NOT_PENDING:
@@ -327,7 +337,7 @@ class MinHashDedupIndex:
             raise DedupStoreError(result.error or "dedup promote failed")
         if result.variant_of is not None:
             # checked in as a variant, so queued as pending: approved, it is a memory
-            d = await self._promote_pending(tenant_id, claim_id, marks, order, kinds)
+            d = await self._promote_pending(tenant_id, claim_id, marks, order, kinds, spells)
             if d.status == DUPLICATE:  # a copy approved in between
                 return DedupResult(True, d.duplicate_of, d.similarity)
             return DedupResult(False)
@@ -340,6 +350,7 @@ class MinHashDedupIndex:
         marks: tuple[int, ...],
         order: tuple[int, ...],
         kinds: Contrasts = (),
+        spells: Spellings = (),
     ) -> Decision:
         try:
             async with asyncio.timeout(self._batch_timeout_s):
@@ -351,6 +362,7 @@ class MinHashDedupIndex:
                     marks=marks,
                     order=order,
                     contrasts=kinds,
+                    spellings=spells,
                 )
         except DedupStoreError:
             raise

@@ -52,7 +52,12 @@ first): a Lua error midway would leave the writes before it in place.
 
 from __future__ import annotations
 
-from groundwire.guards.dedup.minhash import NEGATION_HASHES
+from groundwire.guards.dedup.minhash import (
+    NEGATION_HASHES,
+    NOT_HASH,
+    PIECE_BREAK,
+    SENTENCE_BREAK,
+)
 
 PURGE_PER_CALL = 64
 
@@ -65,7 +70,14 @@ def _lua_bytes(h: int) -> str:
 def _negations_table() -> str:
     """The negations' token hashes as a Lua set of 4-byte big-endian strings."""
     keys = (f"[{_lua_bytes(h)}]=true" for h in sorted(NEGATION_HASHES))
-    return "local NEGATIONS = {" + ", ".join(keys) + "}\n"
+    return (
+        "local NEGATIONS = {"
+        + ", ".join(keys)
+        + "}\n"
+        + f"local NOT = {_lua_bytes(NOT_HASH)}\n"
+        + f"local BREAK = {_lua_bytes(PIECE_BREAK)}\n"
+        + f"local SBREAK = {_lua_bytes(SENTENCE_BREAK)}\n"
+    )
 
 
 _PRELUDE = (
@@ -228,6 +240,44 @@ local function contrast_names(qcon)
   return table.concat(out)
 end
 
+-- the claim's negations' other spellings (`qspell`: groups of a 4-byte negation hash, a
+-- 4-byte count and the one-word spellings' hashes, a 4-byte count and the auxiliaries'
+-- hashes; minhash.py `spelling_hashes`) as {negation -> {singles, auxes}} and the set of
+-- the record negations they spell (minhash.py `spelled_cover`)
+local function spellings(qspell)
+  local groups, cover, i = {}, {}, 1
+  while i + 11 <= #qspell do
+    local neg = string.sub(qspell, i, i + 3)
+    local ns = u32(qspell, i + 4)
+    local singles = {}
+    for j = i + 8, i + 4 + 4 * ns, 4 do
+      local t = string.sub(qspell, j, j + 3)
+      singles[#singles + 1] = t
+      cover[t] = true
+    end
+    i = i + 8 + 4 * ns
+    local na = u32(qspell, i)
+    local auxes = {}
+    for j = i + 4, i + 4 * na, 4 do auxes[#auxes + 1] = string.sub(qspell, j, j + 3) end
+    if na > 0 then cover[NOT] = true end
+    i = i + 4 + 4 * na
+    groups[neg] = {singles, auxes}
+  end
+  return groups, cover
+end
+
+-- the record (`cset`) has the claim's negation `t` in another spelling: a one-word one,
+-- or an auxiliary and "not" (minhash.py `spelled_in`)
+local function spelled_in(t, groups, cset)
+  local g = groups[t]
+  if not g then return false end
+  for _, s in ipairs(g[1]) do if cset[s] then return true end end
+  if cset[NOT] then
+    for _, a in ipairs(g[2]) do if cset[a] then return true end end
+  end
+  return false
+end
+
 -- the claim and a near-duplicate (a record from `from`) differ in a mark: one of the
 -- claim's negations or numbers (`qmarks`, 4-byte hashes) is not in the record, or one of
 -- the record's negations is not in the claim; the claim put a name or an antonym in the
@@ -237,24 +287,25 @@ end
 -- stand in the reverse order in it: swapped roles (minhash.py `reversed_roles`, the same
 -- loop)
 local function differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto, novel, qcon,
-                       lacks)
+                       lacks, sgroups, scover)
   -- one of the record's own marks is not in the claim: a negation, or a number with
   -- another word in its place (`novel`: the claim has a word the record lacks; a claim
   -- that only leaves a number out says less, not something else)
   for j = mfrom, mto - 3, 4 do
     local t = string.sub(blob, j, j + 3)
-    if not qset[t] and (novel or NEGATIONS[t]) then return true end
+    if not qset[t] and not scover[t] and (novel or NEGATIONS[t]) then return true end
   end
   local cset = {}
   local k = 0
   for j = from, #blob - 3, 4 do
     local t = string.sub(blob, j, j + 3)
-    if NEGATIONS[t] and not qset[t] then return true end
+    if NEGATIONS[t] and not qset[t] and not scover[t] then return true end
     k = k + 1
     cset[t] = k
   end
   for i = 1, #qmarks - 3, 4 do
-    if not cset[string.sub(qmarks, i, i + 3)] then return true end
+    local t = string.sub(qmarks, i, i + 3)
+    if not cset[t] and not spelled_in(t, sgroups, cset) then return true end
   end
   -- a name or an antonym in the place of one of the record's words: a name opening one
   -- of the claim's sentences that the record lacks while the record has a word the claim
@@ -273,17 +324,43 @@ local function differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto, no
     g = g + 8 + 4 * k
   end
   if not ordered or #qorder < 12 then return false end
-  -- the record's places of the claim's content words, in the claim's order
-  local q = {}
+  -- the record's places of the claim's content words, in the claim's order, and the
+  -- piece of the claim's lists and the sentence each is in (4-byte 0: a break between
+  -- pieces, 1: between sentences)
+  local q, pc, sc, piece, sentence = {}, {}, {}, 0, 0
   for i = 1, #qorder - 3, 4 do
-    local p = cset[string.sub(qorder, i, i + 3)]
-    if p then q[#q + 1] = p end
+    local t = string.sub(qorder, i, i + 3)
+    if t == BREAK then
+      piece = piece + 1
+    elseif t == SBREAK then
+      piece = piece + 1
+      sentence = sentence + 1
+    else
+      local p = cset[t]
+      if p then
+        q[#q + 1] = p
+        pc[#q] = piece
+        sc[#q] = sentence
+      end
+    end
   end
+  -- three in reverse order, two of them in one piece or not all in one sentence (a
+  -- list's items read in another order are no roles)
   for j = 2, #q - 1 do
-    local mid, before = q[j], false
-    for i = 1, j - 1 do if q[i] > mid then before = true break end end
+    local mid, pj, sj, before, good = q[j], pc[j], sc[j], false, false
+    for i = 1, j - 1 do
+      if q[i] > mid then
+        before = true
+        if pc[i] == pj or sc[i] ~= sj then
+          good = true
+          break
+        end
+      end
+    end
     if before then
-      for i = j + 1, #q do if q[i] < mid then return true end end
+      for k = j + 1, #q do
+        if q[k] < mid and (good or pc[k] == pj or sc[k] ~= sj) then return true end
+      end
     end
   end
   return false
@@ -294,8 +371,9 @@ end
 -- or nil, the same for pending entries, the band lookups (kept for an insert), and the
 -- most similar memory above the threshold that the query differs from in a mark (a
 -- variant; pending entries it differs from are no match at all).
-local function scan(qset, qn, bands, threshold, now, qmarks, qorder, qcon)
+local function scan(qset, qn, bands, threshold, now, qmarks, qorder, qcon, qspell)
   local bkeys, bshards, bvals = {}, {}, {}
+  local sgroups, scover = spellings(qspell)
   local mb, pb, vb = nil, nil, nil
   if qn == 0 then return mb, pb, bkeys, bshards, bvals, vb end
   local seen = {}
@@ -323,7 +401,7 @@ local function scan(qset, qn, bands, threshold, now, qmarks, qorder, qcon)
               if sim > threshold and (pb == nil or sim > pb[5]
                                       or (sim == pb[5] and id < pb[1]))
                  and not differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto,
-                                 inter < qn, qcon, inter < cn) then
+                                 inter < qn, qcon, inter < cn, sgroups, scover) then
                 pb = {id, cid, inter, union, sim}
               end
             end
@@ -338,7 +416,7 @@ local function scan(qset, qn, bands, threshold, now, qmarks, qorder, qcon)
               if sim > threshold then
                 local best = mb
                 local variant = differs(qset, qmarks, blob, from, qorder, ordered, mfrom,
-                                        mto, inter < qn, qcon, inter < cn)
+                                        mto, inter < qn, qcon, inter < cn, sgroups, scover)
                 if variant then best = vb end
                 if best == nil or sim > best[5] or (sim == best[5] and id < best[1]) then
                   best = {id, string.sub(blob, 3, 2 + l), inter, union, sim}
@@ -381,8 +459,9 @@ local n = tonumber(ARGV[4])
 -- claim has one; mcounts: 2 bytes per claim (its marks: negations and numbers); allmarks:
 -- every claim's 4-byte mark hashes back to back; ocounts, allorder: the same for its
 -- content words in order (the role-swap check); ccounts, allcon: the same for its
--- contrasts (4-byte words: hash, count, forms; names and antonyms); then one claim_id
--- per claim from ARGV[19]
+-- contrasts (4-byte words: hash, count, forms; names and antonyms); scounts, allspell:
+-- the same for its negations' other spellings (`spellings`); then one claim_id per claim
+-- from ARGV[21]
 local flags, counts, alltoks, allbands = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local bw = tonumber(ARGV[9])
 local now = tonumber(ARGV[10])
@@ -391,7 +470,8 @@ local salts = ARGV[12]
 local mcounts, allmarks = ARGV[13], ARGV[14]
 local ocounts, allorder = ARGV[15], ARGV[16]
 local ccounts, allcon = ARGV[17], ARGV[18]
-local mpos, opos, cpos = 1, 1, 1
+local scounts, allspell = ARGV[19], ARGV[20]
+local mpos, opos, cpos, spos = 1, 1, 1, 1
 local no_salt = string.rep('\0', 8)
 local nb_bytes = string.char(math.floor(bw / 8 / 256), (bw / 8) % 256)
 local tpos = 1
@@ -447,7 +527,7 @@ local function answer(c, code, best)
   out[#out + 1] = best[2]; out[#out + 1] = best[3]; out[#out + 1] = best[4]
 end
 for c = 0, n - 1 do
-  local cid = ARGV[19 + c]
+  local cid = ARGV[21 + c]
   local mode = string.byte(flags, c + 1)
   local cnt = string.byte(counts, 2 * c + 1) * 256 + string.byte(counts, 2 * c + 2)
   local toks = string.sub(alltoks, tpos, tpos + 4 * cnt - 1)
@@ -462,6 +542,9 @@ for c = 0, n - 1 do
   local ccnt = string.byte(ccounts, 2 * c + 1) * 256 + string.byte(ccounts, 2 * c + 2)
   local qcon = string.sub(allcon, cpos, cpos + 4 * ccnt - 1)
   cpos = cpos + 4 * ccnt
+  local scnt = string.byte(scounts, 2 * c + 1) * 256 + string.byte(scounts, 2 * c + 2)
+  local qspell = string.sub(allspell, spos, spos + 4 * scnt - 1)
+  spos = spos + 4 * scnt
   local known = redis.call('HEXISTS', ids, cid) == 1
   local queued = false
   if not known then
@@ -482,14 +565,14 @@ for c = 0, n - 1 do
     local vb = nil
     if queued and mode == 49 then
       local qset, qn = token_set(toks)
-      vb = select(6, scan(qset, qn, bands, threshold, now, qmarks, qorder, qcon))
+      vb = select(6, scan(qset, qn, bands, threshold, now, qmarks, qorder, qcon, qspell))
     end
     if vb then answer(c, '5', vb) else status[c + 1] = '1' end
   else
     local qset, qn = token_set(toks)
     -- band lookups are kept for the insert below: nothing writes in between
     local mb, pb, bkeys, bshards, bvals, vb = scan(qset, qn, bands, threshold, now, qmarks,
-                                                   qorder, qcon)
+                                                   qorder, qcon, qspell)
     if mb then
       answer(c, '2', mb)
     else
@@ -583,7 +666,8 @@ return 1
 
 # ARGV: band prefix, threshold, claim_id, now (ms), the claim's marks (4-byte hashes; may
 # be empty), its content words in order (4-byte hashes; may be empty), its contrasts
-# (names and antonyms, as in CHECK_AND_INSERT; may be empty). A pending entry
+# (names and antonyms, as in CHECK_AND_INSERT; may be empty), its negations' other
+# spellings (as in CHECK_AND_INSERT; may be empty). A pending entry
 # becomes a memory unless a memory is now its near-duplicate (a memory it is a variant of
 # does not stop it: a person approved the difference). Reply:
 # {'0'} promoted; {'1'} already a memory; {'2', claim_id, intersection, union} a memory is
@@ -596,6 +680,7 @@ local threshold, cid, now = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
 local qmarks = ARGV[5] or ''
 local qorder = ARGV[6] or ''
 local qcon = ARGV[7] or ''
+local qspell = ARGV[8] or ''
 if redis.call('HEXISTS', ids, cid) == 1 then return {'1'} end
 local pid = redis.call('HGET', pids, cid)
 if not pid then return {'4'} end
@@ -609,7 +694,7 @@ local _, pos = header(blob)
 local _, bands, from = pending_parts(blob)
 local toks = string.sub(blob, from)
 local qset, qn = token_set(toks)
-local mb = scan(qset, qn, bands, threshold, now, qmarks, qorder, qcon)
+local mb = scan(qset, qn, bands, threshold, now, qmarks, qorder, qcon, qspell)
 if mb then
   purge_pending(pid)
   save_meta()

@@ -22,7 +22,10 @@ from groundwire.guards.dedup.minhash import (
     MAX_RECORD_MARKS,
     NEGATION_HASHES,
     Fingerprint,
+    Spellings,
     reversed_roles,
+    spelled_cover,
+    spelled_in,
 )
 from groundwire.guards.dedup.store import (
     DUPLICATE,
@@ -108,6 +111,7 @@ class _Tenant:
         marks: tuple[int, ...] = (),
         order: tuple[int, ...] = (),
         contrasts: Contrasts = (),
+        spellings: Spellings = (),
     ) -> tuple[Decision | None, Decision | None, Decision | None]:
         """(best memory, best live pending entry, best memory it is a variant of) above
         the threshold, as decisions."""
@@ -117,6 +121,8 @@ class _Tenant:
         if not query:
             return None, None, None
         seen: set[int] = set()
+        # the memory's negations the claim writes another way count as in the claim
+        covered = query | spelled_cover(spellings) if spellings else query
         for key in keys:
             for posting in self.buckets.get(key, ()):
                 if posting in seen:
@@ -136,7 +142,7 @@ class _Tenant:
                 if sim <= threshold:
                     continue
                 variant = (
-                    _differs(query, marks, rec)
+                    _differs(query, marks, rec, covered, spellings)
                     or _replaced(query, contrasts, rec.token_set)
                     or (bool(order) and reversed_roles(order, rec.positions()))
                 )
@@ -175,15 +181,25 @@ class _Tenant:
             self.buckets.setdefault(key, []).append(mid)
 
 
-def _differs(query: frozenset[int], marks: tuple[int, ...], rec: _Record) -> bool:
+def _differs(
+    query: frozenset[int],
+    marks: tuple[int, ...],
+    rec: _Record,
+    covered: frozenset[int],
+    spellings: Spellings = (),
+) -> bool:
     """The two word sets differ in a mark: one of the claim's negations or numbers is not
     in the record; one of the record's negations is not in the claim; or one of the
     record's own numbers is not, with another word of the claim in its place (a claim that
-    only leaves a number out says less, not something else)."""
+    only leaves a number out says less, not something else). A negation written another
+    way on the other side is the same negation (`covered`: the query and the record
+    negations its negations spell; `minhash.spelled_in`)."""
     other = rec.token_set
-    if any(m not in other for m in marks) or any(h in NEGATION_HASHES for h in other - query):
+    if any(m not in other and not spelled_in(m, spellings, other) for m in marks):
         return True
-    return bool(rec.marks) and not query <= other and any(m not in query for m in rec.marks)
+    if any(h in NEGATION_HASHES for h in other - covered):
+        return True
+    return bool(rec.marks) and not query <= other and any(m not in covered for m in rec.marks)
 
 
 def _replaced(query: frozenset[int], contrasts: Contrasts, other: frozenset[int]) -> bool:
@@ -252,13 +268,27 @@ class MemoryStore:
                     variant = None
                     if item.mode == MEMORY:
                         variant = state.scan(
-                            query, keys, threshold, now_ms, item.marks, item.order, item.contrasts
+                            query,
+                            keys,
+                            threshold,
+                            now_ms,
+                            item.marks,
+                            item.order,
+                            item.contrasts,
+                            item.spellings,
                         )[2]
                     out.append(variant or Decision(INDEXED))
                     continue
                 state.purge_pending(pid)
             memory, pending, variant = state.scan(
-                query, keys, threshold, now_ms, item.marks, item.order, item.contrasts
+                query,
+                keys,
+                threshold,
+                now_ms,
+                item.marks,
+                item.order,
+                item.contrasts,
+                item.spellings,
             )
             if memory is not None:
                 out.append(memory)
@@ -315,6 +345,7 @@ class MemoryStore:
         marks: tuple[int, ...] = (),
         order: tuple[int, ...] = (),
         contrasts: Contrasts = (),
+        spellings: Spellings = (),
     ) -> Decision:
         with self._lock:
             state = self._tenants.setdefault(tenant_id, _Tenant())
@@ -328,7 +359,7 @@ class MemoryStore:
                 state.purge_pending(pid)
                 return Decision(NOT_PENDING)
             memory = state.scan(
-                rec.token_set, rec.keys, threshold, now_ms, marks, order, contrasts
+                rec.token_set, rec.keys, threshold, now_ms, marks, order, contrasts, spellings
             )[0]
             state.purge_pending(pid)
             if memory is not None:

@@ -41,7 +41,13 @@ brute-force evaluation) see exactly the same numbers:
 * Word order is kept where it costs nothing: a memory's hashed words are stored in the
   order they first occur (`ordered_tokens`), so a claim that has the memory's words with
   two roles swapped round a third word ("Bob reports to Alice" / "Alice reports to Bob")
-  is a variant too (`order_words`, `reversed_roles`).
+  is a variant too (`order_words`, `reversed_roles`); a list's items read in another
+  order are not (`order_breaks`: commas, "and", "or" separate the pieces of a list, and a
+  role swap needs two reversed words in one piece).
+* One negation written two ways ("cannot" / "can't" / "can not", "does not" / "doesn't")
+  is no change: the claim sends its negations' other spellings (`negation_spellings`),
+  so both sides' negations are compared as spellings of one thing, against records of
+  every version.
 """
 
 from __future__ import annotations
@@ -52,7 +58,7 @@ import math
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate, chain
+from itertools import accumulate, chain, pairwise
 
 import numpy as np
 import numpy.typing as npt
@@ -120,19 +126,96 @@ def order_words(tokens: Sequence[str]) -> list[str]:
     return found if len(found) >= 3 else []
 
 
+# In a claim's content words in order (`order_breaks`), the place of a list separator (a
+# comma, "and", "or") and of a sentence end. A word whose hash is 0 or 1 reads as one (a
+# missed role swap in one word of 2^31, never a false variant).
+PIECE_BREAK = 0
+SENTENCE_BREAK = 1
+_LIST_WORDS = frozenset(("and", "or"))
+_SENTENCE_MARKS = (".", "!", "?", ":", ";")
+
+
+_BREAKS = (",", ".")
+
+
+def order_breaks(text: str) -> list[str]:
+    """`order_words` of the text with "," where a comma, "and" or "or" separates two of
+    them and "." where a sentence ends: the pieces a list's items are ("Postgres, Redis
+    and Kafka"), so a list read in another order is no role swap (`reversed_roles`)."""
+    raws = canonical(text).casefold().split()
+    return _breaks(raws, [w.strip(_STRIP) for w in raws])
+
+
+def _breaks(raws: Sequence[str], lows: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    seen: set[str] = set()
+    count = 0
+    for raw, word in zip(raws, lows, strict=True):
+        if word in _LIST_WORDS:
+            if out and out[-1] not in _BREAKS:
+                out.append(",")
+            continue
+        if word and word not in seen and word not in _NOT_ROLES:
+            if count == MAX_ORDER:
+                break  # the check reads no further
+            seen.add(word)
+            out.append(word)
+            count += 1
+        if not out or raw[-1].isalnum():  # most words end in a letter: no break
+            continue
+        end = raw.rstrip(_CLOSERS)
+        if end.endswith(_SENTENCE_MARKS):
+            if out[-1] == ",":
+                out[-1] = "."
+            elif out[-1] != ".":
+                out.append(".")
+        elif end.endswith(",") and out[-1] not in _BREAKS:
+            out.append(",")
+    while out and out[-1] in _BREAKS:
+        out.pop()
+    return out if count >= 3 else []
+
+
 def reversed_roles(order: Sequence[int], positions: dict[int, int]) -> bool:
-    """Three content words of the claim (`order`: their hashes in the claim's order) stand
+    """Three content words of the claim (`order`: their hashes in the claim's order,
+    `PIECE_BREAK` between the pieces of a list, `SENTENCE_BREAK` between sentences) stand
     in the reverse order in the other text (`positions`: hash -> place of its first
-    occurrence): "Alice reports Bob" against "Bob reports Alice", the roles on either side
-    of the relation exchanged. A phrase moved to the front or the end keeps the relation
-    between its two roles and reverses no three words. A decreasing run of three places,
-    O(n^2) on at most `MAX_ORDER` words."""
-    q = [p for p in map(positions.get, order) if p is not None]
+    occurrence): "Alice reports Bob" against "Bob reports Alice", the roles on either
+    side of the relation exchanged. A phrase moved to the front or the end keeps the
+    relation between its two roles and reverses no three words. The items of one list
+    read in another order ("Kafka, Postgres and Redis") reverse words of three pieces of
+    one sentence, each item in its own order, which is no role: three reversed words
+    count when two are in one piece or they are not all in one sentence. A decreasing
+    run of three places, O(n^2) on at most `MAX_ORDER` words."""
+    q: list[int] = []
+    pieces: list[int] = []
+    sentences: list[int] = []
+    piece = sentence = 0
+    for h in order:
+        if h in (PIECE_BREAK, SENTENCE_BREAK):
+            piece += 1
+            sentence += h == SENTENCE_BREAK
+            continue
+        p = positions.get(h)
+        if p is not None:
+            q.append(p)
+            pieces.append(piece)
+            sentences.append(sentence)
     n = len(q)
     for j in range(1, n - 1):
-        mid = q[j]
-        if any(q[i] > mid for i in range(j)) and any(q[k] < mid for k in range(j + 1, n)):
-            return True
+        mid, pj, sj = q[j], pieces[j], sentences[j]
+        before = good = False
+        for i in range(j):
+            if q[i] > mid:
+                before = True
+                if pieces[i] == pj or sentences[i] != sj:
+                    good = True
+                    break
+        if not before:
+            continue
+        for k in range(j + 1, n):
+            if q[k] < mid and (good or pieces[k] == pj or sentences[k] != sj):
+                return True
     return False
 
 
@@ -143,6 +226,83 @@ def marks(words: frozenset[str]) -> list[str]:
     if not _MARK_WORDS.isdisjoint(words):
         found += words & _MARK_WORDS
     return found
+
+
+# A negation spelled as one word with its auxiliary ("can't", "cannot", "cant", "won't")
+# says what the auxiliary and "not" say as two words: token -> that auxiliary.
+_AUX_STEMS = {"ca": "can", "wo": "will", "sha": "shall"}
+
+
+def _negation_aux(word: str) -> str | None:
+    if word == "cannot":
+        return "can"
+    if word.endswith("n't"):
+        stem = word[:-3]
+    elif word.endswith("nt") and word[:-2] + "n't" in _NEGATION_TOKENS:
+        stem = word[:-2]
+    else:
+        return None
+    return _AUX_STEMS.get(stem, stem) or None
+
+
+NEGATION_AUX: dict[str, str] = {
+    w: aux for w in sorted(_NEGATION_TOKENS) if (aux := _negation_aux(w)) is not None
+}
+# auxiliary -> its one-word negations ("can" -> "can't", "cannot", "cant")
+_ONE_WORD: dict[str, tuple[str, ...]] = {}
+for _w, _aux in NEGATION_AUX.items():
+    _ONE_WORD[_aux] = (*_ONE_WORD.get(_aux, ()), _w)
+
+
+Spelling = tuple[str, tuple[str, ...], tuple[str, ...]]
+
+
+def negation_spellings(text: str, words: frozenset[str]) -> list[Spelling]:
+    """The other spellings of the claim's negations, as (negation, one-word spellings,
+    auxiliaries): "can't" -> ("cannot", "cant"), ("can",): a memory that writes the same
+    negation another way ("can not", "cannot") has not changed it (docs/dedup.md
+    §Variants). An auxiliary stands for the two-word spelling, that word and "not" both in
+    the memory. A "not" after an auxiliary in the claim ("do not") has that auxiliary's
+    one-word negations ("don't", "dont"). Empty for a claim without a negation (most)."""
+    if _NEGATION_TOKENS.isdisjoint(words):
+        return []
+    return _spellings([w.strip(_STRIP) for w in canonical(text).casefold().split()], words)
+
+
+def _spellings(lows: Sequence[str], words: frozenset[str]) -> list[Spelling]:
+    negs = words & _NEGATION_TOKENS
+    if not negs:
+        return []
+    befores: dict[str, None] = {}
+    if "not" in negs:
+        pairs = pairwise(lows)
+        befores = dict.fromkeys(a for a, b in pairs if b == "not" and a in _ONE_WORD)
+    out: list[Spelling] = []
+    for neg in sorted(negs):
+        aux = NEGATION_AUX.get(neg)
+        if aux is not None:
+            singles = tuple(w for w in _ONE_WORD[aux] if w != neg)
+            out.append((neg, singles, (aux,)))
+        elif neg == "not" and befores:
+            out.append((neg, tuple(chain.from_iterable(_ONE_WORD[a] for a in befores)), ()))
+    return out
+
+
+ClaimParts = tuple[tuple[str, ...], list[str], list[str], list[str], list[Spelling]]
+
+
+def claim_parts(text: str) -> ClaimParts:
+    """`claim_words`, `order_breaks` and `negation_spellings` of the text from one
+    canonical pass (the index's per-claim work)."""
+    text = canonical(text)
+    raws = text.casefold().split()
+    lows = [w.strip(_STRIP) for w in raws]
+    found = dict.fromkeys(lows)
+    found.pop("", None)
+    words = tuple(found)
+    names, openers = _names(text.split())
+    spells = [] if _NEGATION_TOKENS.isdisjoint(words) else _spellings(lows, frozenset(words))
+    return words, names, openers, _breaks(raws, lows), spells
 
 
 def claim_words(text: str) -> tuple[tuple[str, ...], list[str], list[str]]:
@@ -344,6 +504,44 @@ def token_hash(token: str) -> int:
 NEGATION_HASHES: frozenset[int] = frozenset(
     sha1_hash32(w.encode("utf-8")) for w in sorted(_NEGATION_TOKENS)
 )
+
+
+# "not": a two-word negation ("can not") needs it in the memory with its auxiliary.
+NOT_HASH: int = sha1_hash32(b"not")
+
+# (negation hash, one-word spellings' hashes, auxiliaries' hashes): `Item.spellings`
+Spellings = tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+
+
+def spelling_hashes(spellings: Sequence[Spelling]) -> Spellings:
+    """`negation_spellings` as the index sends them (hashes)."""
+    return tuple(
+        (token_hash(neg), tuple(map(token_hash, singles)), tuple(map(token_hash, auxes)))
+        for neg, singles, auxes in spellings
+    )
+
+
+def spelled_cover(spellings: Spellings) -> frozenset[int]:
+    """The memory's negation hashes the claim's negations spell another way: a memory's
+    "cannot" is no negation the claim lacks when the claim says "can't"; its "not" none
+    when the claim says "don't" (the two-word spelling)."""
+    out: set[int] = set()
+    for _, singles, auxes in spellings:
+        out.update(singles)
+        if auxes:
+            out.add(NOT_HASH)
+    return frozenset(out)
+
+
+def spelled_in(neg: int, spellings: Spellings, other: frozenset[int]) -> bool:
+    """The memory (`other`) has the claim's negation `neg` in another spelling: a one-word
+    one, or an auxiliary and "not" (records keep no adjacency: both words anywhere)."""
+    for h, singles, auxes in spellings:
+        if h == neg:
+            return any(s in other for s in singles) or (
+                NOT_HASH in other and any(a in other for a in auxes)
+            )
+    return False
 
 
 def clear_token_cache() -> None:

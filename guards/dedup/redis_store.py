@@ -27,7 +27,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
 from groundwire.guards.dedup.lua import CHECK_AND_INSERT, DISCARD, FETCH_TOKENS, PROMOTE, REMOVE
-from groundwire.guards.dedup.minhash import Fingerprint
+from groundwire.guards.dedup.minhash import Fingerprint, Spellings
 from groundwire.guards.dedup.store import (
     DUPLICATE,
     INDEXED,
@@ -52,6 +52,19 @@ def _contrast_words(contrasts: Contrasts) -> list[int]:
         out.append(word)
         out.append(len(forms))
         out.extend(forms)
+    return out
+
+
+def _spelling_words(spellings: Spellings) -> list[int]:
+    """A claim's negation spellings as the script reads them: per negation its hash, the
+    number of its one-word spellings, their hashes, the number of its auxiliaries, theirs."""
+    out: list[int] = []
+    for neg, singles, auxes in spellings:
+        out.append(neg)
+        out.append(len(singles))
+        out.extend(singles)
+        out.append(len(auxes))
+        out.extend(auxes)
     return out
 
 
@@ -118,6 +131,8 @@ class RedisStore:
         ocounts = np.fromiter((len(o) for o in orders), dtype=">u2", count=len(orders))
         cons = [_contrast_words(item.contrasts) for item in items]
         ccounts = np.fromiter((len(c) for c in cons), dtype=">u2", count=len(cons))
+        spells = [_spelling_words(item.spellings) for item in items]
+        scounts = np.fromiter((len(c) for c in spells), dtype=">u2", count=len(spells))
         return [
             band_prefix,
             repr(float(threshold)),
@@ -137,6 +152,8 @@ class RedisStore:
             np.fromiter(chain.from_iterable(orders), dtype=">u4").tobytes(),
             ccounts.tobytes(),
             np.fromiter(chain.from_iterable(cons), dtype=">u4").tobytes(),
+            scounts.tobytes(),
+            np.fromiter(chain.from_iterable(spells), dtype=">u4").tobytes(),
             *(item.claim_id for item in items),
         ]
 
@@ -246,6 +263,7 @@ class RedisStore:
         marks: tuple[int, ...] = (),
         order: tuple[int, ...] = (),
         contrasts: Contrasts = (),
+        spellings: Spellings = (),
     ) -> Decision:
         keys, bprefix = self.keys(tenant_id)
         marks_blob = np.array(marks, dtype=">u4").tobytes()
@@ -259,6 +277,7 @@ class RedisStore:
             marks_blob,
             order_blob,
             con_blob,
+            np.array(_spelling_words(spellings), dtype=">u4").tobytes(),
         ]
         reply = await self._evalsha(self._promote, keys, args)
         if not isinstance(reply, list) or not reply:

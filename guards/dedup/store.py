@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from groundwire.guards.dedup.minhash import Fingerprint
+from groundwire.guards.dedup.minhash import Fingerprint, Spellings
 
 UNIQUE = 0  # not a duplicate (inserted when asked to and the text has words)
 INDEXED = 1  # this claim_id is already indexed (a memory or pending): a replay, unique
@@ -58,6 +58,9 @@ class Item:
     # (word hash, its antonyms' form hashes) per word that may have replaced one of a
     # memory's (`minhash.contrasts`); no forms: a name. Its names join a record's marks.
     contrasts: Contrasts = ()
+    # its negations' other spellings (`minhash.negation_spellings`): "can't" against a
+    # memory's "cannot" or "can not" is the same negation, no change
+    spellings: Spellings = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +115,7 @@ class DedupStore(Protocol):
         marks: tuple[int, ...] = (),
         order: tuple[int, ...] = (),
         contrasts: Contrasts = (),
+        spellings: Spellings = (),
     ) -> Decision:
         """Turn a live pending entry into a memory: UNIQUE (promoted), INDEXED (already a
         memory), DUPLICATE (a memory is its near-duplicate; the entry is dropped, nothing

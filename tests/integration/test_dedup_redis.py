@@ -341,3 +341,34 @@ async def test_records_keep_their_names_and_older_records_are_compared_as_before
     assert lower.duplicate_of == "m"  # as before session 11
     assert named.variant_of == "m" and antonym.variant_of == "m"
     assert await index.remove(t, "m") is True
+
+
+async def test_a_negation_spelled_another_way_against_records_of_every_version(
+    index: MinHashDedupIndex, raw: aioredis.Redis, cfg: DedupConfig, unique_tenant: str
+) -> None:
+    """A claim's negation in another spelling ("can't", "can not" for the memory's
+    "cannot") is no change against a record of today, and against one written before
+    session 10 (no marks kept, hashes in any order: its negations known by hash only);
+    the negation dropped is a change against both (docs/dedup.md §Variants)."""
+    t = unique_tenant
+    text = pending.EXPORT.replace("keeps", "cannot keep")
+    await index.check_and_insert([DedupRequest(t, "m", text)])
+    prefix = f"{cfg.redis_prefix}:{{{t}}}:"
+    sid = await raw.hget(prefix + "i", "m")
+    blob = await raw.hget(prefix + "r", sid)
+    head = int.from_bytes(blob[:2], "big")
+    assert head & 0x2000 and head & 0x1FFF == 1  # marks kept; claim_id "m"
+    claims = [
+        DedupRequest(t, "c1", text.replace("cannot", "can't"), insert=False),
+        DedupRequest(t, "c2", text.replace("cannot", "can not"), insert=False),
+        DedupRequest(t, "c3", text.replace("cannot", "can"), insert=False),
+    ]
+    today = await index.check_and_insert(claims)
+    tokens = [blob[i : i + 4] for i in range(4 + 4 * blob[3], len(blob), 4)]
+    legacy = (head & 0x1FFF).to_bytes(2, "big") + blob[2:3] + b"".join(reversed(tokens))
+    await raw.hset(prefix + "r", sid, legacy)
+    older = await index.check_and_insert(claims)
+    for got in (today, older):
+        assert [r.duplicate_of for r in got] == ["m", "m", None]
+        assert got[2].variant_of == "m"
+    assert await index.remove(t, "m") is True

@@ -12,6 +12,8 @@ from datasketch.hashfunc import sha1_hash32 as datasketch_sha1_hash32
 
 from groundwire.guards.dedup.memory import _replaced
 from groundwire.guards.dedup.minhash import (
+    PIECE_BREAK,
+    SENTENCE_BREAK,
     MinHasher,
     affine32_permutations,
     antonym_forms,
@@ -24,7 +26,8 @@ from groundwire.guards.dedup.minhash import (
     jaccard,
     miss_probability,
     name_words,
-    order_words,
+    negation_spellings,
+    order_breaks,
     ordered_tokens,
     reversed_roles,
     sha1_hash32,
@@ -185,7 +188,8 @@ def test_ordered_tokens_keep_the_first_occurrence_order_of_the_word_set() -> Non
 
 
 def _swapped(claim: str, other: str) -> bool:
-    order = [token_hash(w) for w in order_words(ordered_tokens(claim))]
+    breaks = {",": PIECE_BREAK, ".": SENTENCE_BREAK}
+    order = [breaks[w] if w in breaks else token_hash(w) for w in order_breaks(claim)]
     places = {token_hash(w): i for i, w in enumerate(ordered_tokens(other))}
     return bool(order) and reversed_roles(order, places)
 
@@ -199,6 +203,18 @@ def _swapped(claim: str, other: str) -> bool:
             "the production cluster copies data from the staging cluster",
         ),
         ("Luke invites Joe to Kyiv in January", "Joe invites Luke to Kyiv in January"),
+        # a list elsewhere in the text does not hide a swap inside one of its pieces
+        ("Bob reports to Alice, Carol and Dan", "Alice reports to Bob, Carol and Dan"),
+        # nor across two clauses: each clause's words leave their order
+        (
+            "Bob approved the budget, and Alice signed the contract",
+            "Alice approved the budget, and Bob signed the contract",
+        ),
+        # two things exchanged across two sentences: no list of one sentence
+        (
+            "Ann asks Mike to buy milk. Later Mike asks Ann for butter",
+            "Ann asks Mike to buy butter. Later Mike asks Ann for milk",
+        ),
     ],
 )
 def test_roles_swapped_round_a_relation_are_reversed(claim: str, other: str) -> None:
@@ -213,6 +229,13 @@ def test_roles_swapped_round_a_relation_are_reversed(claim: str, other: str) -> 
         ("the cache is Redis", "Redis is the cache"),  # no relation word between them
         ("on Mondays we deploy the API", "we deploy the API on Mondays"),  # a fronted phrase
         ("deploy the API quickly", "deploy API the quickly"),  # neighbours swapped
+        # a list's items in another order: each item keeps its words' order
+        ("uses Kafka, Redis and Postgres", "uses Postgres, Redis and Kafka"),
+        ("uses Kafka, Redis or Postgres", "uses Postgres, Redis or Kafka"),
+        (
+            "backs the auth gateway, the search API and the billing service",
+            "backs the billing service, the search API and the auth gateway",
+        ),
     ],
 )
 def test_a_reordering_that_keeps_the_roles_is_not_reversed(claim: str, other: str) -> None:
@@ -274,3 +297,27 @@ def test_an_antonym_the_claim_uses_itself_is_no_replacement() -> None:
     assert not _replaced(claim, hashed[1:], both)  # the same words but a name
     external = claim - {token_hash("internal")}
     assert _replaced(claim - {token_hash("external")}, hashed[1:], external)
+
+
+def test_the_pieces_of_a_list_are_apart_in_the_claims_order() -> None:
+    """Commas, "and", "or" and sentence ends separate the pieces a list's items are."""
+    assert order_breaks("Uses Postgres, Redis and Kafka. Then Bob left") == [
+        *("uses", "postgres", ",", "redis", ",", "kafka", "."),
+        *("bob", "left"),
+    ]
+    assert order_breaks("Alice reports to Bob") == ["alice", "reports", "bob"]
+
+
+def test_a_negation_has_its_other_spellings() -> None:
+    """One negation, written another way: the one-word spellings with the same auxiliary
+    and the auxiliary for the two-word one; a "not" after an auxiliary has its one-word
+    spellings; "never" has none (docs/dedup.md §Variants)."""
+    text = "we can't deploy"
+    assert negation_spellings(text, tokenize(text)) == [("can't", ("cannot", "cant"), ("can",))]
+    text = "it won't be retired"
+    assert negation_spellings(text, tokenize(text)) == [("won't", ("wont",), ("will",))]
+    text = "we do not deploy, it is not safe"
+    (found,) = negation_spellings(text, tokenize(text))
+    assert found[0] == "not" and set(found[1]) == {"don't", "dont", "isn't", "isnt"}
+    text = "we never deploy and not on fridays"
+    assert negation_spellings(text, tokenize(text)) == []

@@ -378,10 +378,93 @@ async def scenario_the_same_fact_in_other_form_stays_a_copy(build: Build, cfg: D
     await index.aclose()
 
 
+# two sentences (about 50 words): a two-word negation ("does not") in the place of a
+# one-word one adds a word and leaves the pair above the threshold
+EXPORT = PLANNED + " " + OPENED
+
+
+async def scenario_a_negation_spelled_another_way_stays_a_copy(
+    build: Build, cfg: DedupConfig
+) -> None:
+    """One negation in two spellings ("cannot" / "can't" / "can not", "does not" /
+    "doesn't" / "doesnt") is no change: a copy, not a variant (docs/dedup.md §Variants);
+    the word "not" with another auxiliary, or a negation dropped, still is one."""
+    index = build(cfg, Clock())
+    cannot = EXPORT.replace("keeps", "cannot keep")
+    does_not = EXPORT.replace("keeps", "does not keep")
+    doesnt = EXPORT.replace("keeps", "doesn't keep")
+    # two tenants: "cannot keep" and "doesn't keep" are variants of each other
+    await index.check_and_insert(
+        [approve("t", "m-cannot", cannot), approve("u", "m-doesnt", doesnt)]
+    )
+    res = await index.check_and_insert(
+        [
+            DedupRequest("t", "c1", cannot.replace("cannot", "can't"), insert=False),
+            DedupRequest("t", "c2", cannot.replace("cannot", "can not"), insert=False),
+            DedupRequest("u", "c3", does_not, insert=False),
+            DedupRequest("u", "c4", doesnt.replace("doesn't", "doesnt"), insert=False),
+            # controls: another auxiliary (ability against fact), the negation dropped
+            DedupRequest("t", "c5", cannot.replace("cannot", "won't"), insert=False),
+            DedupRequest("t", "c6", cannot.replace("cannot", "can"), insert=False),
+            DedupRequest("u", "c7", doesnt.replace("doesn't", "can't"), insert=False),
+        ]
+    )
+    copies = ["m-cannot", "m-cannot", "m-doesnt", "m-doesnt"]
+    assert [r.duplicate_of for r in res] == [*copies, None, None, None]
+    assert [r.variant_of for r in res[4:]] == ["m-cannot", "m-cannot", "m-doesnt"]
+    # the other way round: the memory writes two words, the claim one
+    await index.check_and_insert([approve("v", "m-does-not", does_not)])
+    (back,) = await index.check_and_insert([DedupRequest("v", "c8", doesnt, insert=False)])
+    assert back.duplicate_of == "m-does-not"
+    await index.aclose()
+
+
+STACK = (
+    "The platform team confirmed that the new ingestion pipeline uses Postgres, Redis and "
+    "Kafka in production, and the same stack will back the billing service, the search API "
+    "and the auth gateway after the migration this quarter."
+)
+SIGNED = (
+    "During the vendor review, Alice approved the renewal of the monitoring contract, and "
+    "Bob signed the new support agreement after the finance team checked the pricing "
+    "tiers with procurement."
+)
+
+
+async def scenario_a_list_in_another_order_is_no_role_swap(build: Build, cfg: DedupConfig) -> None:
+    """The items of a list (joined by commas, "and", "or") read in another order are the
+    same fact: a copy. Roles swapped inside one item, or across two clauses, still make a
+    variant (docs/dedup.md §Variants)."""
+    index = build(cfg, Clock())
+    await index.check_and_insert([approve("t", "m-stack", STACK), approve("t", "m-signed", SIGNED)])
+    reordered = [
+        STACK.replace("Postgres, Redis and Kafka", "Kafka, Redis and Postgres"),
+        STACK.replace(
+            "the billing service, the search API and the auth gateway",
+            "the auth gateway, the search API and the billing service",
+        ),
+        STACK.replace("Postgres, Redis and Kafka", "Kafka, Redis or Postgres").replace(
+            " or ", " and "
+        ),
+    ]
+    res = await index.check_and_insert(
+        [DedupRequest("t", f"c{i}", text, insert=False) for i, text in enumerate(reordered)]
+    )
+    assert [r.duplicate_of for r in res] == ["m-stack"] * 3
+    swapped = SIGNED.replace("Alice approved", "@").replace("Bob signed", "Alice signed")
+    (swap,) = await index.check_and_insert(
+        [DedupRequest("t", "c-swap", swapped.replace("@", "Bob approved"), insert=False)]
+    )
+    assert not swap.is_duplicate and swap.variant_of == "m-signed"
+    await index.aclose()
+
+
 SCENARIOS: list[Callable[[Build, DedupConfig], Awaitable[None]]] = [
     scenario_a_name_or_an_antonym_in_place_makes_a_variant,
     scenario_the_same_fact_in_other_form_stays_a_copy,
     scenario_swapped_roles_make_a_variant,
+    scenario_a_negation_spelled_another_way_stays_a_copy,
+    scenario_a_list_in_another_order_is_no_role_swap,
     scenario_a_memorys_number_replaced_makes_a_variant,
     scenario_a_symmetric_relation_or_no_relation_is_no_swap,
     scenario_a_negation_or_number_makes_a_variant,
