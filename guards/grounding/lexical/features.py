@@ -64,6 +64,7 @@ from groundwire.guards.grounding.lexical.text import (
     claim_words,
     fold_disguises,
     has_implicative,
+    in_decade,
     number_in,
     number_value,
     parts_of,
@@ -410,24 +411,34 @@ def _conflicts(
         is_num = value is not None
         prev = clows[i - 1] if i > 0 else None
         nxt = clows[i + 1] if i + 1 < len(clows) else None
+        # a decade takes its article ("in the 1970s" against "in 1962"): the word before
+        # the article is its neighbour too
+        prev2 = clows[i - 2] if is_num and prev == "the" and i > 1 else None
         for s in candidates:
             st = s.lows
             # a word of the sentence can only match with one of the claim word's neighbours
-            if prev in st or nxt in st:
+            if prev in st or nxt in st or (prev2 is not None and prev2 in st):
                 raws = s.raws
                 for j, low in enumerate(st):
                     if low in claim_lows:
                         continue
                     other = number_value(low) if is_num else None
                     same_kind = (
-                        (other is not None and not same_number(other, value))
+                        (
+                            other is not None
+                            and not same_number(other, value)
+                            and not in_decade(other, value)
+                            and not in_decade(value, other)
+                        )
                         if is_num
                         else (raws[j][:1].isupper() and low not in STOPWORDS and j > 0)
                     )
                     if not same_kind:
                         continue
-                    if (prev is not None and j > 0 and st[j - 1] == prev) or (
-                        nxt is not None and j + 1 < len(st) and st[j + 1] == nxt
+                    if (
+                        (prev is not None and j > 0 and st[j - 1] == prev)
+                        or (nxt is not None and j + 1 < len(st) and st[j + 1] == nxt)
+                        or (prev2 is not None and value in DECADES and j > 0 and st[j - 1] == prev2)
                     ):
                         out.append((text, raws[j]))
                         break

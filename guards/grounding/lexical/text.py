@@ -44,6 +44,7 @@ __all__ = [
     "fold_disguises",
     "has_implicative",
     "implicative_at",
+    "in_decade",
     "number_in",
     "number_value",
     "parts_of",
@@ -293,6 +294,17 @@ def same_number(a: str | None, b: str | None) -> bool:
     if b[0] == "'" and a[0] != "'":
         return a[2:] == b[1:] and a in DECADES
     return False
+
+
+def in_decade(year: str | None, decade: str | None) -> bool:
+    """Whether a year (a four-digit `number_value`) falls in a decade ("1962" in "1960s",
+    or in "'60s" of no stated century): the decade says less than the year, never
+    against it."""
+    if year is None or decade is None or decade not in DECADES or not year.isdigit():
+        return False
+    if len(year) != 4:
+        return False
+    return year[:3] == decade[:3] if decade[0] != "'" else year[2] == decade[1]
 
 
 def number_in(value: str, values: Set[str] | Set[str | None]) -> bool:

@@ -17,6 +17,7 @@ from groundwire.guards.grounding.lexical.text import (
 )
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+from groundwire.topics.vocab import GroundingVerdict
 
 CFG = GroundingConfig()
 
@@ -139,3 +140,35 @@ def test_a_year_is_not_its_decade() -> None:
     # number the source lacks (before, "1960s" was read as the number 1960)
     assert _missing("Grew up in 1960", "I grew up in the 1960s.") == ["1960"]
     assert _missing("Grew up in the 1960s", "I grew up in 1960.") == ["1960s"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Was born in the 1970s.", "I was born in 1962."),
+        ("Was born in the 70s.", "I was born in 1962."),
+        ("Joined Acme in the 2010s.", "I joined Acme in 2021."),
+    ],
+)
+def test_a_decade_that_does_not_hold_the_sources_year_contradicts_it(
+    claim: str, source: str
+) -> None:
+    # "in the 1970s" stands where the source says "in 1962": the article is no neighbour
+    # of its own, and a year outside the decade is another value, not an added detail
+    report = _verify(claim, source)
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED, report.reasoning
+    assert "where the source says '" in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Was born in the 1960s.", "I was born in 1962."),
+        ("Was born in the 60s.", "I was born in 1962."),
+        ("Was born in 1962.", "I was born in the 1960s."),
+        ("Joined Acme in the 2020s.", "I joined Acme in 2021."),
+    ],
+)
+def test_a_year_inside_the_decade_is_no_contradiction(claim: str, source: str) -> None:
+    report = _verify(claim, source)
+    assert report.verdict is not GroundingVerdict.NOT_SUPPORTED, report.reasoning
