@@ -13,7 +13,8 @@ and prints µs per claim and the ratio to the baseline. The baseline shares the 
 size limits (one opposed pair repeated: "my sister X works at Acme" against "my brother Y"
 in 8 turns of 60 KB) is timed through the lexical verifier, cold, against the baseline on
 it: every copy was paired with every other before (36 s at 7 KB; over 10 min at the
-limits). Nothing is asserted: timings belong here, not in tests.
+limits). The WordNet antonym table's load time is timed against reading its text.
+Nothing is asserted: timings belong here, not in tests.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import statistics
 import string
 import sys
 import time
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +34,7 @@ import numpy as np
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import build_verifier
 from groundwire.guards.grounding.evaluation import baseline_supported, load_examples
-from groundwire.guards.grounding.lexical import clear_turn_caches
+from groundwire.guards.grounding.lexical import antonyms, clear_turn_caches
 from groundwire.guards.protocols import GroundingRequest, GroundingVerifier
 from groundwire.topics.records import Claim, SourceTurn
 
@@ -95,6 +97,21 @@ def time_hostile(verifier: GroundingVerifier) -> tuple[float, float]:
     claim = hostile_claim()
     base = time_baseline([claim], rounds=3)
     return time_verifier(verifier, [claim], rounds=3, cold=True), base
+
+
+def time_antonym_table() -> tuple[float, float]:
+    """(parse, read) ms of the WordNet antonym table, best of five: `antonyms._load` against
+    reading the same file's text, the floor any loader pays."""
+    path = resources.files("groundwire.guards.grounding").joinpath("data/antonyms.tsv")
+    parse = read = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        path.read_text("utf-8")
+        read = min(read, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        antonyms._load()
+        parse = min(parse, time.perf_counter() - t0)
+    return parse * 1e3, read * 1e3
 
 
 def time_model(verifier: GroundingVerifier, claims: list) -> str:
@@ -162,6 +179,11 @@ def main(argv: list[str]) -> None:
     lcold = time_verifier(learned, claims, rounds=3, cold=True)
     print(f"learned, turn cache cleared:      {lcold:8.1f} µs/claim   ratio {lcold / base:.1f}x")
     print(f"learned model: loaded in {load_ms:.1f} ms; " + time_model(learned, claims))
+    parse_ms, read_ms = time_antonym_table()
+    print(
+        f"antonym table: loaded in {parse_ms:.1f} ms   ratio {parse_ms / read_ms:.1f}x "
+        f"(reading its text {read_ms:.1f} ms)"
+    )
     if args.embedding:
         emb = build_verifier(GroundingConfig(verifier="embedding"))
         if emb.name != "embedding":

@@ -526,25 +526,22 @@ local function answer(c, code, best)
   status[c + 1] = code
   out[#out + 1] = best[2]; out[#out + 1] = best[3]; out[#out + 1] = best[4]
 end
+-- claim c's part of a packed argument: its count (2 bytes in `cnts`) of 4-byte hashes,
+-- read from `all` at `pos`; returns the part and where the next claim's starts
+local function take(all, pos, cnts, c)
+  local cnt = string.byte(cnts, 2 * c + 1) * 256 + string.byte(cnts, 2 * c + 2)
+  return string.sub(all, pos, pos + 4 * cnt - 1), pos + 4 * cnt
+end
 for c = 0, n - 1 do
   local cid = ARGV[21 + c]
   local mode = string.byte(flags, c + 1)
-  local cnt = string.byte(counts, 2 * c + 1) * 256 + string.byte(counts, 2 * c + 2)
-  local toks = string.sub(alltoks, tpos, tpos + 4 * cnt - 1)
-  tpos = tpos + 4 * cnt
+  local toks, qmarks, qorder, qcon, qspell
+  toks, tpos = take(alltoks, tpos, counts, c)
   local bands = string.sub(allbands, c * bw + 1, (c + 1) * bw)
-  local mcnt = string.byte(mcounts, 2 * c + 1) * 256 + string.byte(mcounts, 2 * c + 2)
-  local qmarks = string.sub(allmarks, mpos, mpos + 4 * mcnt - 1)
-  mpos = mpos + 4 * mcnt
-  local ocnt = string.byte(ocounts, 2 * c + 1) * 256 + string.byte(ocounts, 2 * c + 2)
-  local qorder = string.sub(allorder, opos, opos + 4 * ocnt - 1)
-  opos = opos + 4 * ocnt
-  local ccnt = string.byte(ccounts, 2 * c + 1) * 256 + string.byte(ccounts, 2 * c + 2)
-  local qcon = string.sub(allcon, cpos, cpos + 4 * ccnt - 1)
-  cpos = cpos + 4 * ccnt
-  local scnt = string.byte(scounts, 2 * c + 1) * 256 + string.byte(scounts, 2 * c + 2)
-  local qspell = string.sub(allspell, spos, spos + 4 * scnt - 1)
-  spos = spos + 4 * scnt
+  qmarks, mpos = take(allmarks, mpos, mcounts, c)
+  qorder, opos = take(allorder, opos, ocounts, c)
+  qcon, cpos = take(allcon, cpos, ccounts, c)
+  qspell, spos = take(allspell, spos, scounts, c)
   local known = redis.call('HEXISTS', ids, cid) == 1
   local queued = false
   if not known then

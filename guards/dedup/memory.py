@@ -261,35 +261,18 @@ class MemoryStore:
             fp = item.fingerprint
             query = frozenset(fp.tokens.tolist())
             keys = fp.band_keys.tolist()
+            marks = (item.marks, item.order, item.contrasts, item.spellings)
             pid = state.pending_ids.get(item.claim_id)
             if pid is not None:
                 if state.live(pid, now_ms) is not None:
                     # a replay; one asked in as a memory was queued as a variant: still one?
                     variant = None
                     if item.mode == MEMORY:
-                        variant = state.scan(
-                            query,
-                            keys,
-                            threshold,
-                            now_ms,
-                            item.marks,
-                            item.order,
-                            item.contrasts,
-                            item.spellings,
-                        )[2]
+                        variant = state.scan(query, keys, threshold, now_ms, *marks)[2]
                     out.append(variant or Decision(INDEXED))
                     continue
                 state.purge_pending(pid)
-            memory, pending, variant = state.scan(
-                query,
-                keys,
-                threshold,
-                now_ms,
-                item.marks,
-                item.order,
-                item.contrasts,
-                item.spellings,
-            )
+            memory, pending, variant = state.scan(query, keys, threshold, now_ms, *marks)
             if memory is not None:
                 out.append(memory)
                 continue

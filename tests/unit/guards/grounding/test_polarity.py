@@ -8,7 +8,6 @@ clause, so the tests fail when the rule becomes too eager as well as when it mis
 
 from __future__ import annotations
 
-import time
 from importlib import resources
 
 import pytest
@@ -34,15 +33,14 @@ def verify(content: str, *texts: str) -> GroundingReport:
 # --- the WordNet table ------------------------------------------------------------------
 
 
-def test_the_table_ships_with_its_licence_and_loads_in_milliseconds() -> None:
+def test_the_table_ships_with_its_licence_and_loads() -> None:
+    # its load time is a line of bench/bench_grounding.py, not an assertion here
     data = resources.files("groundwire.guards.grounding").joinpath("data")
     licence = data.joinpath("WORDNET-LICENSE.txt").read_text("utf-8")
     assert "WordNet 3.1 Copyright 2011 by Princeton University" in licence
     head = data.joinpath("antonyms.tsv").read_text("utf-8").splitlines()[:2]
     assert "WordNet 3.1" in head[0] and "build_antonyms.py" in head[1]
-    t0 = time.perf_counter()
     words, _, troponyms = ant._load()
-    assert time.perf_counter() - t0 < 0.5  # a few ms; generous for a loaded CI machine
     words_now, exceptions = ant.table_size()
     assert words_now == len(words) > 15_000 and exceptions > 1_000
     assert len(troponyms) > 1_000 and "grow" in troponyms and "grow" not in words
