@@ -35,7 +35,6 @@ from groundwire.guards.grounding.base import (
     unknown_report,
 )
 from groundwire.guards.grounding.lexical.assertion import (
-    SPEAKER_WORDS,
     STRONG,
     asks_only,
     may_speak_of_itself,
@@ -59,6 +58,7 @@ from groundwire.guards.grounding.lexical.model import (
 )
 from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_owner
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
+from groundwire.guards.grounding.lexical.speaking import someone_speaks
 from groundwire.guards.grounding.lexical.text import claim_words, fold_disguises
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
@@ -199,7 +199,7 @@ class LexicalVerifier:
         )
         own = (
             may_speak_of_itself(claim.content)
-            and SPEAKER_WORDS.isdisjoint(evidence_for(turns).lows)
+            and not someone_speaks(turns, evidence_for(turns).lows)
             and speaks_of_itself(claim_words(claim.content), claim.content)
         )
         if (
@@ -249,7 +249,12 @@ class LexicalVerifier:
     def _core_supported(
         self, claim: Claim, a: Analysis, turns: Sequence[SourceTurn], floor: float
     ) -> bool:
-        """Score the claim again with its unsupported numbers and names removed."""
+        """Score the claim again with its unsupported numbers and names removed.
+
+        The core must be in the source as stated: a core whose negation differs from its
+        best-matching source sentence ("The team did not migrate the ledger in 2023"
+        against "The team migrated the ledger last year") is the source's fact turned
+        round, not its fact with a detail added, so it rescues nothing (session 12)."""
         drop = {w.lower() for w in (*a.missing_numbers, *a.missing_entities)}
         core = " ".join(
             w for w in claim.content.split() if w.strip(".,;:!?%()\"'").lower() not in drop
@@ -258,7 +263,12 @@ class LexicalVerifier:
             return False
         b = analyze(core, turns, known_names(claim, turns), self.aligned_swaps)
         b.features.update(self.extra_features(core, turns))
-        return self.score(b) >= floor and not b.missing_numbers and not b.missing_entities
+        return (
+            self.score(b) >= floor
+            and not b.missing_numbers
+            and not b.missing_entities
+            and not b.negation_flip
+        )
 
 
 def _owner_left_out(claim: Claim, turns: Sequence[SourceTurn], s: Sentence) -> bool:
