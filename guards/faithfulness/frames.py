@@ -483,14 +483,13 @@ def presupposed_relatives(text: str) -> list[tuple[Framed, Framed]]:
         a, first = ante
         if word in ("that", "being") and not _verb_first(text[m.end() :], word):
             continue  # "the fact that X", "the same that": no clause of a noun's own
+        b: int | None
         if commas and word in ("which", "who"):
             stop = _RELATIVE_END.search(text, m.end())
             b = stop.start() if stop is not None else len(text.rstrip(" .!?"))
         else:
             b = _restrictive_end(tokens, m.end())
-            if b is None:
-                continue
-        if b - m.end() < 3:
+        if b is None or b - m.end() < 3:
             continue
         out.append((Framed(a, first, "a noun phrase"), Framed(m.end(), b, word)))
     return out
