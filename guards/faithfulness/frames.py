@@ -318,10 +318,29 @@ _MAYBE = re.compile(r"\b(?:might|may|could|would|probably|perhaps|maybe)\b", re.
 _REASON = re.compile(r"\b(because|given that|now that|seeing that|since)\s+(?!of\b)", re.I)
 
 
+# a clause of time before advice takes its event as given: "After Dana became CFO in
+# 2023, ask her about it", "Once the $8M budget is approved, tell Dana" ("if", "unless"
+# and "before" do not: what they name may never happen)
+_WHEN = re.compile(
+    r"^(when|whenever|once|after|as soon as|ever since|now that)\s+([^,;]{8,200}),\s+\S",
+    re.IGNORECASE,
+)
+
+
 def reason_given(clause: str) -> Framed | None:
     """The statement given as the reason for advice or an opinion, or None. After
     "since" only a clause with a verb counts ("since last year" is a time); a reason
-    hedged with a modal ("because you might like it") is a guess, not read."""
+    hedged with a modal ("because you might like it") is a guess, not read. A clause of
+    time that opens the advice ("When Dana became CFO, ...", session 12) is read the same
+    way, when it names a specific (`needs_specific`)."""
+    when = _WHEN.match(clause)
+    if (
+        when is not None
+        and not _MAYBE.search(when.group(2))
+        and _is_clause(when.group(2), after_that=True)
+    ):
+        frame = " ".join(when.group(1).lower().split())
+        return Framed(when.start(2), when.end(2), frame, needs_specific=True)
     for m in _REASON.finditer(clause):
         rest = clause[m.end() :].rstrip(" .!")
         if _MAYBE.search(rest):  # "because you might like it": a guess, not a fact

@@ -626,8 +626,10 @@ def _reason_claims(
     inner = clause[reason.start : reason.end]
     if classify(inner)[0] is not ClaimKind.FACTUAL:
         return []
-    if kind is ClaimKind.OPINION and not _has_specific(inner):
-        return []  # "I love Redis because it is fast": a taste and its grounds
+    if (kind is ClaimKind.OPINION or reason.needs_specific) and not _has_specific(inner):
+        # "I love Redis because it is fast": a taste and its grounds; "When it breaks,
+        # call me": a time that names nothing
+        return []
     a = text.find(inner[:16], c_start, c_end)
     a = a if a >= 0 else c_start
     atomic = _atomic(inner, s_start, s_end, a, min(c_end, a + len(inner)))

@@ -475,3 +475,12 @@ def test_a_name_with_a_possessive_makes_a_definite_description() -> None:
     assert factual("Hope Dana's move to CFO goes well.") == ["Dana's move to CFO"]
     assert factual("Hope Dana's move went well.") == []  # it names nothing more
     assert factual("It's great news.") == []  # "It's" opens the sentence: no possessive
+
+
+def test_a_clause_of_time_before_advice_is_read_when_it_names_a_specific() -> None:
+    assert "Dana became CFO in 2023" in factual("After Dana became CFO in 2023, ask her.")
+    assert "the $8M budget is approved" in factual("Once the $8M budget is approved, tell Dana.")
+    # nothing named, or a supposition ("if", "before": it may never happen)
+    assert factual("When it breaks, call me.") == []
+    assert factual("If Dana becomes CFO in 2027, tell me.") == []
+    assert factual("Before Dana leaves on Friday, ask her.") == []
