@@ -1,4 +1,4 @@
-"""Whether two values of one preference compete (docs/consistency.md, "Choices").
+"""Whether two values of one preference compete (docs/spec.md §Store-time consistency).
 
 "The user prefers tea" and "The user prefers coffee" are one choice made two ways: a
 person drinks one thing by preference. "The user prefers tea" and "The user prefers
