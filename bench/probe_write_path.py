@@ -15,7 +15,7 @@ date, negation, label, name) and an `expect`:
 Every claim goes through the whole write path (`Validator.validate_batch`, as
 `groundwire check -f` and the pipeline call it) in the default configuration, with user
 turns admissible (`provenance.allowed_sources: [corpus, user]`), an ADR directory
-holding ADR-003 only, no git repository and URL checks off (no network: a URL is
+holding ADR-003 only, a git repository of one commit and URL checks off (no network: a URL is
 `verified: null`, which neither approves nor prevents approval). Each claim has a tenant
 of its own, so dedup never compares two lines.
 
@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -41,11 +42,14 @@ from groundwire.topics.records import Claim, RoutedResult, SourceTurn
 from groundwire.topics.vocab import Source
 
 
-async def run(rows: list[dict[str, Any]], adr_dir: Path) -> list[RoutedResult]:
+async def run(
+    rows: list[dict[str, Any]], adr_dir: Path, repo: Path | None = None
+) -> list[RoutedResult]:
     """The routed result of each row, in order."""
     cfg = GuardsConfig()
     cfg.provenance.allowed_sources = ["corpus", "user"]
     cfg.citation.adr_dirs = [adr_dir]
+    cfg.citation.git_repos = [repo] if repo is not None else []
     cfg.citation.cache_backend = "memory"
     services = GuardServices(verify_urls=False)
     citations = build_citation_verifier(cfg, services)
@@ -80,7 +84,14 @@ def main() -> None:
             "# ADR-003: Postgres for the billing service\n\n"
             "We chose Postgres for the billing service.\n"
         )
-        results = asyncio.run(run(rows, Path(tmp)))
+        repo = Path(tmp) / "repo"
+        repo.mkdir()
+        git = ["git", "-C", str(repo), "-c", "user.name=probe", "-c", "user.email=probe@invalid"]
+        subprocess.run([*git, "init", "-q"], check=True)
+        (repo / "README").write_text("probe\n")
+        subprocess.run([*git, "add", "README"], check=True)
+        subprocess.run([*git, "commit", "-q", "-m", "probe"], check=True)
+        results = asyncio.run(run(rows, Path(tmp), repo))
     by_kind: dict[str, list[int]] = {}
     caught = kept = n_caught = n_kept = 0
     for row, result in zip(rows, results, strict=True):
