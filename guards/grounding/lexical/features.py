@@ -29,6 +29,7 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.assertion import unasserted
+from groundwire.guards.grounding.lexical.cessation import ceased
 from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
@@ -299,6 +300,7 @@ def analyze(
     )
     conflicts += polarity.antonyms
     conflicts += listed
+    conflicts += ceased(cw, sentences)  # "has stopped approving" / "approves"
     names_swapped: list[tuple[str, str]] = []
     if uniq:  # a name the source never uses, where a source sentence puts another one
         said = {c for c, _ in conflicts}
