@@ -62,6 +62,8 @@ def test_a_changed_magnitude_still_contradicts(claim: str, source: str) -> None:
         "The database migration finished on May 5, 2024.",
         "The database migration finished on March 5, 2023.",
         "The database migration finished on 6 March 2024.",
+        "The database migration finished in March 2023.",  # a month of another year
+        "The database migration finished in May 2024.",
     ],
 )
 def test_a_changed_date_in_another_form_contradicts(claim: str) -> None:
@@ -76,6 +78,7 @@ def test_a_changed_date_in_another_form_contradicts(claim: str) -> None:
         "The database migration finished on March 5, 2024.",
         "The database migration finished on 5 March 2024.",
         "The database migration finished on the 5th of March, 2024.",
+        "The database migration finished in March 2024.",  # the month holds the date
     ],
 )
 def test_the_same_date_in_another_form_is_no_contradiction(claim: str) -> None:
@@ -88,7 +91,9 @@ def test_the_readings() -> None:
         ("Mar. 5th, 2024", {(2024, 3, 5)}),
         ("7 June 2023", {(2023, 6, 7)}),
     ]
-    assert written_dates("in March 2024, 45 people") == []  # no day: no date
+    ((_, days),) = written_dates("in March 2024, 45 people")  # a month: each of its days
+    assert len(days) == 31 and (2024, 3, 5) in days
+    assert written_dates("on March 5") == []  # no year: no date
     text = "raised $5M, then 0.2 s and 5m"
     w = claim_words(text)
     read = {w.raws[i]: (dim, size) for i, dim, size, _ in magnitudes(w.raws, w.lows, w.spans, text)}
