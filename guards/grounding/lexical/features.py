@@ -29,10 +29,12 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.assertion import unasserted
+from groundwire.guards.grounding.lexical.cessation import ceased
 from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.labels import explained_labels
+from groundwire.guards.grounding.lexical.magnitudes import as_the_sources
 from groundwire.guards.grounding.lexical.names import (
     opens_sentence,
     stem_only_names,
@@ -162,6 +164,11 @@ def analyze(
         cw = cw._replace(stems=tuple(own))
     if not DECADES.isdisjoint(cw.numbers):
         cw = _decades_as_the_sources(cw, ev.stems, ev.numbers)
+    if any(
+        v is not None and (low not in ev.lows or not number_in(v, ev.numbers))
+        for v, low in zip(cw.numbers, cw.lows, strict=True)
+    ):  # a number the source does not write so: "$5,000,000" / "$5 million"
+        cw = as_the_sources(cw, claim_text, ev.sentences)
     craws, clows, cstems, cnums = cw.raws, cw.lows, cw.stems, cw.numbers
     # whether each claim word is a content word (and not a known name)
     cmask: Sequence[bool] = cw.content
@@ -293,6 +300,7 @@ def analyze(
     )
     conflicts += polarity.antonyms
     conflicts += listed
+    conflicts += ceased(cw, sentences)  # "has stopped approving" / "approves"
     names_swapped: list[tuple[str, str]] = []
     if uniq:  # a name the source never uses, where a source sentence puts another one
         said = {c for c, _ in conflicts}

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from groundwire.guards.grounding.lexical.dates import written_dates
 from groundwire.guards.grounding.lexical.evidence import Sentence
 from groundwire.guards.grounding.lexical.text import (
     ClaimWords,
@@ -246,6 +247,7 @@ def _written(
 # of its numbers ("03", "05") is in the other. ISO dates, and dates with slashes read
 # both ways round ("03/05/2024" is 5 March or 3 May: either reading agrees).
 _ISO_DATE = re.compile(r"(?<![0-9])([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?![0-9])")
+_YEAR_DIGITS = re.compile(r"[0-9]{4}")
 _SLASH_DATE = re.compile(r"(?<![0-9/])([0-9]{1,2})/([0-9]{1,2})/([0-9]{4}|[0-9]{2})(?![0-9/])")
 
 
@@ -261,6 +263,8 @@ def _dates(text: str) -> list[tuple[str, set[tuple[int, int, int]]]]:
             a, b, y = map(int, m.groups())
             y = y + 2000 if y < 100 else y
             out.append((m.group(0), {(y, a, b), (y, b, a)}))
+    if _YEAR_DIGITS.search(text):  # "March 5, 2024", "5 March 2024" (`dates.py`)
+        out += written_dates(text)
     return out
 
 
