@@ -56,6 +56,7 @@ from groundwire.guards.grounding.lexical.model import (
     WEIGHTS,
     probability,
 )
+from groundwire.guards.grounding.lexical.opinion import added_evaluations, judges_only
 from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_owner
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
@@ -228,6 +229,16 @@ class LexicalVerifier:
             penalty = round(min(hi_pen, lo_pen + 0.05 * (len(specifics) - 1)), 4)
         else:
             verdict = GroundingVerdict.NOT_SUPPORTED
+        added = (
+            []
+            if verdict is GroundingVerdict.NOT_SUPPORTED
+            else added_evaluations(claim.content, turns)
+        )
+        if added and judges_only(added):  # what a clause says is a judgement nobody made
+            verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
+        elif added and verdict is GroundingVerdict.SUPPORTED:  # a judgement added on
+            verdict = GroundingVerdict.PARTIAL
+            penalty = round(max(self.cfg.penalty_min, self.cfg.penalty_max), 4)
         rewritten = None
         if verdict is GroundingVerdict.PARTIAL and self.cfg.rewrite_partial:
             stems = evidence_for(turns).stems
@@ -241,7 +252,8 @@ class LexicalVerifier:
             verifier=self.name,
             score=p,
             spans=a.spans,
-            reasoning=_explain(verdict, a, asked, own),
+            reasoning=_explain(verdict, a, asked, own)
+            + "".join(f"; an evaluation the source does not make: {x.word!r}" for x in added[:3]),
             penalty=penalty,
             rewritten_content=rewritten,
         )
