@@ -29,6 +29,12 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.assertion import unasserted
+from groundwire.guards.grounding.lexical.changed_values import (
+    MONTHS,
+    WEEKDAYS,
+    changed_amounts,
+    changed_days,
+)
 from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
@@ -339,10 +345,19 @@ def analyze(
         conflicts.append(("(the user)", other))
     if any(cnums):  # a number: read with its unit, and a date as one value
         conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
+        said = {c.split()[0] for c, _ in conflicts}  # a value another rule already reads
+        conflicts += [
+            pair
+            for pair in changed_amounts(cw, claim_text, sentences, shared, src_numbers)
+            if pair[0].split()[0] not in said
+        ]
         conflicts += date_swaps(claim_text, sentences, shared)
         conflicts += bound_swaps(cw, sentences, shared)
     elif counts_one(clows):  # "an hour": one of a unit
         conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
+    if not WEEKDAYS.isdisjoint(clows) or not MONTHS.isdisjoint(clows):
+        said = {c for c, _ in conflicts}
+        conflicts += [p for p in changed_days(cw, sentences, shared, src_lows) if p[0] not in said]
     if top >= 2:  # some sentence holds two claim stems: a clause of two may be crossed
         conflicts += crossed_clauses(cw, clauses, sentences, shared, sizes, uniq)
     features["conflicts"] = float(min(len(conflicts), 2))
