@@ -38,6 +38,7 @@ from groundwire.guards.grounding.lexical.changed_values import (
 from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
+from groundwire.guards.grounding.lexical.found_order import swapped_arguments_of_found
 from groundwire.guards.grounding.lexical.labels import explained_labels
 from groundwire.guards.grounding.lexical.names import (
     opens_sentence,
@@ -333,6 +334,12 @@ def analyze(
         conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
         if len(uniq) in map(len, shared):  # a sentence with every claim word: the order
             for pair in swapped_arguments(cw, cw.content, sentences, shared, uniq):
+                if pair not in conflicts:
+                    conflicts.append(pair)
+        else:  # several sentences, none held whole by one source sentence: each alone
+            for pair in swapped_arguments_of_found(
+                cw, claim_text, cw.content, sentences, src_stems
+            ):
                 if pair not in conflicts:
                     conflicts.append(pair)
     if "from" in clows:
