@@ -62,7 +62,12 @@ def swapped_arguments_of_found(
         shared = [own & s.stems for s in sentences]
         if len(own) not in map(len, shared):
             continue
-        for pair in swapped_arguments(words, mask, sentences, shared, own):
+        # every content word of the sentence takes part in the order, found or not: a
+        # word of the claim's own between the two ("fewer" for the source's "more") is a
+        # relation the source does not state, and no swap is read across it
+        whole = [False] * len(found)
+        whole[part.start : part.stop] = content[part.start : part.stop]
+        for pair in swapped_arguments(words, whole, sentences, shared, own):
             if pair not in out:
                 out.append(pair)
     return out

@@ -71,3 +71,12 @@ def test_a_sentence_mostly_of_its_own_words_is_not_read() -> None:
     assert not any(c in ("ledger", "billing") for c, _ in _conflicts(claim))
     # the same order in a sentence of mostly found words is read
     assert ("ledger", "billing") in _conflicts("Sadly the ledger service calls billing.")
+
+
+def test_a_relation_word_of_the_claims_own_between_the_two_is_no_swap() -> None:
+    """A converse ("fewer" for the source's "more") reverses the order and says the same."""
+    turns = [SourceTurn(id="s", text="The new cluster has more nodes than the old one.")]
+    claim = "Honestly, the old cluster has fewer nodes than the new one."
+    assert analyze(claim, turns, set()).conflicts == []
+    reversed_claim = "Honestly, the old cluster has more nodes than the new one."
+    assert analyze(reversed_claim, turns, set()).conflicts != []
