@@ -338,7 +338,7 @@ def analyze(
                     conflicts.append(pair)
         else:  # several sentences, none held whole by one source sentence: each alone
             for pair in swapped_arguments_of_found(
-                cw, claim_text, cw.content, sentences, src_stems
+                cw, claim_text, cw.content, sentences, shared, src_stems
             ):
                 if pair not in conflicts:
                     conflicts.append(pair)

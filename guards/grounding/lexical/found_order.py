@@ -37,6 +37,7 @@ __all__ = ["FOUND_SHARE", "swapped_arguments_of_found"]
 FOUND_SHARE = 0.6
 # A claim sentence ends at ".", "!" or "?" followed by whitespace or the end.
 _END = re.compile(r"[.!?]+(?=\s|$)")
+_NONE: frozenset[str] = frozenset()
 
 
 def swapped_arguments_of_found(
@@ -44,30 +45,29 @@ def swapped_arguments_of_found(
     text: str,
     content: Sequence[bool],
     sentences: Sequence[Sentence],
+    shared: Sequence[Set[str]],
     source_stems: Set[str],
 ) -> list[tuple[str, str]]:
     """(claim word, source word) pairs that `roles.swapped_arguments` finds over the
     content words of one claim sentence that `source_stems` has (module docstring);
-    `content`: which claim words are content words."""
-    found = [c and st in source_stems for c, st in zip(content, words.stems, strict=True)]
+    `content`: which claim words are content words; `shared[k]`: the claim's content
+    stems that source sentence k has."""
+    stems = words.stems
     out: list[tuple[str, str]] = []
     for part in _sentences(words, text):
-        mask = [False] * len(found)
-        mask[part.start : part.stop] = found[part.start : part.stop]
-        own = {st for c, st in zip(mask, words.stems, strict=True) if c}
-        if len(own) < 3 or len(own) < FOUND_SHARE * len(
-            {words.stems[i] for i in part if content[i]}
-        ):
+        mine = {stems[i] for i in part if content[i]}
+        own = mine & source_stems
+        if len(own) < 3 or len(own) < FOUND_SHARE * len(mine):
             continue  # mostly words of its own: the found ones may be any phrase's
-        shared = [own & s.stems for s in sentences]
-        if len(own) not in map(len, shared):
-            continue
+        holding = [own if own <= hit else _NONE for hit in shared]
+        if not any(holding):
+            continue  # no source sentence has every found word of this sentence
         # every content word of the sentence takes part in the order, found or not: a
         # word of the claim's own between the two ("fewer" for the source's "more") is a
         # relation the source does not state, and no swap is read across it
-        whole = [False] * len(found)
+        whole = [False] * len(stems)
         whole[part.start : part.stop] = content[part.start : part.stop]
-        for pair in swapped_arguments(words, whole, sentences, shared, own):
+        for pair in swapped_arguments(words, whole, sentences, holding, own):
             if pair not in out:
                 out.append(pair)
     return out
