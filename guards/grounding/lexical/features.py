@@ -30,9 +30,16 @@ from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.assertion import unasserted
 from groundwire.guards.grounding.lexical.cessation import ceased
+from groundwire.guards.grounding.lexical.changed_values import (
+    MONTHS,
+    WEEKDAYS,
+    changed_amounts,
+    changed_days,
+)
 from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
+from groundwire.guards.grounding.lexical.found_order import swapped_arguments_of_found
 from groundwire.guards.grounding.lexical.labels import explained_labels
 from groundwire.guards.grounding.lexical.magnitudes import as_the_sources
 from groundwire.guards.grounding.lexical.names import (
@@ -337,6 +344,12 @@ def analyze(
             for pair in swapped_arguments(cw, cw.content, sentences, shared, uniq):
                 if pair not in conflicts:
                     conflicts.append(pair)
+        else:  # several sentences, none held whole by one source sentence: each alone
+            for pair in swapped_arguments_of_found(
+                cw, claim_text, cw.content, sentences, shared, src_stems
+            ):
+                if pair not in conflicts:
+                    conflicts.append(pair)
     if "from" in clows:
         conflicts += reversed_direction(cw, cw.content, sentences, shared)
     if "only" in clows:
@@ -347,10 +360,19 @@ def analyze(
         conflicts.append(("(the user)", other))
     if any(cnums):  # a number: read with its unit, and a date as one value
         conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
+        said = {c.split()[0] for c, _ in conflicts}  # a value another rule already reads
+        conflicts += [
+            pair
+            for pair in changed_amounts(cw, claim_text, sentences, shared, src_numbers)
+            if pair[0].split()[0] not in said
+        ]
         conflicts += date_swaps(claim_text, sentences, shared)
         conflicts += bound_swaps(cw, sentences, shared)
     elif counts_one(clows):  # "an hour": one of a unit
         conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
+    if not WEEKDAYS.isdisjoint(clows) or not MONTHS.isdisjoint(clows):
+        said = {c for c, _ in conflicts}
+        conflicts += [p for p in changed_days(cw, sentences, shared, src_lows) if p[0] not in said]
     if top >= 2:  # some sentence holds two claim stems: a clause of two may be crossed
         conflicts += crossed_clauses(cw, clauses, sentences, shared, sizes, uniq)
     features["conflicts"] = float(min(len(conflicts), 2))

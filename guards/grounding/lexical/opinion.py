@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from groundwire.guards.grounding.lexical.evidence import evidence_for
+from groundwire.guards.grounding.lexical.labels import label_parts
 from groundwire.guards.grounding.lexical.names import common_word
 from groundwire.guards.grounding.lexical.text import (
     NEGATIONS,
@@ -149,6 +150,14 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
     hits = [k for k, low in enumerate(words.lows) if low in table and words.content[k]]
     if not hits:
         return []
+    label = label_parts(words, claim, frozenset())
+    if (
+        label is not None
+        and ":" in claim[words.spans[label.stop - 1][1] : words.spans[label.stop][0]]
+    ):
+        hits = [k for k in hits if k not in label]  # "Favorite food: sushi": a field's name
+        if not hits:
+            return []
     stems = evidence_for(turns).stems
     names = _source_names(turns)
     clause = clause_ids(claim, words.spans, words.lows)

@@ -28,7 +28,15 @@ from groundwire.guards.grounding.lexical.text import (
     word_set,
 )
 
-__all__ = ["bound_swaps", "counts_one", "date_swaps", "unit_swaps"]
+__all__ = [
+    "QUALIFIERS",
+    "bound_swaps",
+    "counts_one",
+    "date_swaps",
+    "unit_of",
+    "unit_swaps",
+    "written",
+]
 
 
 def _table() -> dict[str, tuple[str, str]]:
@@ -333,3 +341,10 @@ def bound_swaps(
             start = i - 2 if i > 1 and (lows[i - 2], lows[i - 1]) in _STRICT_TWO else i - 1
             out.append((" ".join(raws[start : i + 1]), plain))
     return out
+
+
+# Read by `changed_values.py`: a number's unit, the number as written, the qualifiers
+# that make a number a bound or an estimate.
+unit_of = _unit
+written = _written
+QUALIFIERS = _QUALIFIERS

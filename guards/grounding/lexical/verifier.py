@@ -34,6 +34,7 @@ from groundwire.guards.grounding.base import (
     penalty_for,
     unknown_report,
 )
+from groundwire.guards.grounding.lexical.added_facts import added_specific
 from groundwire.guards.grounding.lexical.assertion import (
     STRONG,
     asks_only,
@@ -273,6 +274,8 @@ class LexicalVerifier:
         )
         if not core.strip():
             return False
+        if added_specific(claim.content, drop, evidence_for(turns).stems) is not None:
+            return False  # a specific of a sentence the source does not state: added
         b = analyze(core, turns, known_names(claim, turns), self.aligned_swaps)
         b.features.update(self.extra_features(core, turns))
         return (

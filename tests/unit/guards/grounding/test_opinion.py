@@ -118,3 +118,11 @@ def test_the_lexicon_keeps_judgements_and_leaves_out_events_tastes_and_boosters(
         assert word not in table, word
     data = resources.files("groundwire.guards.grounding").joinpath("data")
     assert "MIT" in data.joinpath("VADER-LICENSE.txt").read_text("utf-8")
+
+
+def test_the_name_of_a_memory_field_is_no_judgement_but_its_value_can_be() -> None:
+    # "Favorite" names the field of a "Label: value" memory, not an opinion of the writer
+    assert added("Favorite food: sushi", "I love sushi.") == []
+    assert added("Best friend: Dana", "Dana and I have been close since school.") == []
+    # control: a judgement given as the value is still the writer's own
+    assert added("Launch status: terrible", LAUNCH) == ["terrible"]
