@@ -138,7 +138,6 @@ def slot_swaps(
     content: Sequence[bool],
     clause: Sequence[int],
     sentences: Sequence[Sentence],
-    shared: Sequence[Set[str]],
     src_lows: Set[str],
     src_stems: Set[str],
     said: Set[str] = frozenset(),
@@ -146,11 +145,11 @@ def slot_swaps(
     """(claim word, source word) for each common word of the claim swapped in place for
     another of the source (module docstring). `content`: whether each claim word is a
     content word and not a known name; `clause`: the clause number of each claim word
-    (`text.clause_ids`); `shared`: the claim stems each sentence holds; `said`: claim
-    words another rule already reported."""
+    (`text.clause_ids`); `said`: claim words another rule already reported."""
     raws, lows, stems = words.raws, words.lows, words.stems
     claim_lows, claim_stems = set(lows), set(stems)
     n = len(raws)
+    uniq = {st for st, c in zip(stems, content, strict=True) if c}
     out: list[tuple[str, str]] = []
     for i in range(1, n - 1):
         if not content[i] or raws[i] in said:
@@ -171,8 +170,11 @@ def slot_swaps(
             stems[k] for k in range(n) if content[k] and clause[k] == clause[i] and stems[k] != st
         }
         found: tuple[str, str] | None = None
-        for s, hit in zip(sentences, shared, strict=True):
-            if n_stem not in hit or len(hit) < 2:
+        for s in sentences:
+            if n_stem not in s.stems:
+                continue
+            hit = uniq.intersection(s.stems)  # the claim stems the sentence holds
+            if len(hit) < 2:
                 continue  # the head alone does not align the sentence with the claim
             if len(rest.intersection(hit)) < ALIGN * len(rest):
                 continue  # the sentence says something else about the head
@@ -221,7 +223,5 @@ def claim_slot_swaps(
     content = [
         c and low not in known_names for c, low in zip(words.content, words.lows, strict=True)
     ]
-    uniq = {st for st, c in zip(words.stems, content, strict=True) if c}
-    shared = [uniq.intersection(s.stems) for s in ev.sentences]
     clause = clause_ids(words_text, words.spans, words.lows)
-    return slot_swaps(words, content, clause, ev.sentences, shared, ev.lows, ev.stems, said)
+    return slot_swaps(words, content, clause, ev.sentences, ev.lows, ev.stems, said)

@@ -192,8 +192,10 @@ class LexicalVerifier:
         # a common word swapped in place ("the sales team" / "the payments team"): a
         # contradiction, read after the score (`slot_swaps.py`), so the fitted signals
         # are the ones the weights were fitted on
-        reported = {c for c, _ in a.conflicts}
-        a.conflicts += claim_slot_swaps(claim.content, turns, known_names(claim, turns), reported)
+        if any(w[:1].islower() for w in a.missing_words):  # a common word the source lacks
+            reported = {c for c, _ in a.conflicts}
+            names = known_names(claim, turns)
+            a.conflicts += claim_slot_swaps(claim.content, turns, names, reported)
         hi, lo = self.supported_threshold, self.partial_threshold
         specifics = [*a.missing_numbers, *a.missing_entities]
         contradiction = bool(a.conflicts or a.polarity_flips)
