@@ -8,8 +8,9 @@ and two thresholds; on top of the score, the structural cues decide:
   its score: the weights learn from paraphrases, and a short exact quote looks thin,
 * a swapped number or name, an antonym in the slot the source fills, or a negation the
   aligned source clause does not have (`polarity.py`) contradicts the source
-  (NOT_SUPPORTED), as does a claim whose every checked clause is attributed to a speaker
-  who did not say it,
+  (NOT_SUPPORTED), as does a common word swapped in place ("the sales team" where the
+  source says "the payments team", `slot_swaps.py`) and a claim whose every checked
+  clause is attributed to a speaker who did not say it,
 * an unsupported number or entity, or a negation flip, caps the verdict at PARTIAL: a
   claim that adds a specific the source lacks is at best partially grounded. Such a
   claim scoring below PARTIAL is still PARTIAL when its core (the claim without those
@@ -60,6 +61,7 @@ from groundwire.guards.grounding.lexical.model import (
 from groundwire.guards.grounding.lexical.opinion import added_evaluations, judges_only
 from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_owner
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
+from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
 from groundwire.guards.grounding.lexical.text import claim_words, fold_disguises
 from groundwire.guards.protocols import GroundingRequest
@@ -189,6 +191,13 @@ class LexicalVerifier:
         already: the learned verifier scores a whole batch at once) and the signals."""
         if p is None:
             p = self.score(a)
+        # a common word swapped in place ("the sales team" / "the payments team"): a
+        # contradiction, read after the score (`slot_swaps.py`), so the fitted signals
+        # are the ones the weights were fitted on
+        if any(w[:1].islower() for w in a.missing_words):  # a common word the source lacks
+            reported = {c for c, _ in a.conflicts}
+            names = known_names(claim, turns)
+            a.conflicts += claim_slot_swaps(claim.content, turns, names, reported)
         hi, lo = self.supported_threshold, self.partial_threshold
         specifics = [*a.missing_numbers, *a.missing_entities]
         contradiction = bool(a.conflicts or a.polarity_flips)
