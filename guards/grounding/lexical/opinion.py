@@ -16,18 +16,28 @@ evaluation* when
   weaker, left to the other checks), not under a modal ("cats can be cool"), not after
   a verb of saying or judging in its sentence ("they agree that it is impressive"),
 * it is no reply to the other speaker ("true", "agreed", "okay"; "Yeah, that's cool."),
-  no feeling of a person ("Sam is unsure"), no person's preference ("their favorite
-  places") and no part of a name ("the Great Barrier Reef"),
+  no feeling of a person ("Sam is unsure", and a second predicate of the same person:
+  "Alex is interested and eager"), no person's preference ("their favorite places") and
+  no part of a name ("the Great Barrier Reef"),
 * the source has neither the word (by stem) nor one of its WordNet synonyms, and
 * no source sentence about the same thing (sharing a content stem with the word's
   clause) has an evaluative word of the same sign: the source's own judgement in other
   words ("great" where the claim says "excellent").
 
+Evaluative nouns (`data/evaluative_nouns.tsv`: "disaster", "triumph", "success", derived
+the same way through WordNet's links to the adjectives) count only as a predicate: "The
+launch was a disaster" judges, "the disaster relief fund" names a thing.
+
+A comment frame ("It's interesting that ...") and an interjection set off on its own
+("Cool, ...") stay the speaker's evaluation: BEGIN and FaithDial label them so on the fit
+half (docs/grounding.md, Session 12).
+
 The verifier (`verifier.py`) caps a claim with an added evaluation at PARTIAL, and makes
 it NOT_SUPPORTED when the evaluation is what the claim asserts (`judges_only`): its
 clause says nothing else ("that's cute", "the ending sounds weird"), or it stands in the
 predicate ("the launch was a huge success", "She did an amazing job") rather than as a
-modifier opening the clause's noun phrase ("The amazing film premiered in 2017").
+modifier opening the clause's noun phrase ("The amazing film premiered in 2017"); its
+PARTIAL rewrite drops the word ("The film premiered in 2017").
 """
 
 from __future__ import annotations
@@ -51,7 +61,7 @@ from groundwire.guards.grounding.lexical.text import (
 )
 from groundwire.topics.records import SourceTurn
 
-__all__ = ["Added", "added_evaluations", "evaluative_words", "judges_only"]
+__all__ = ["Added", "added_evaluations", "evaluative_nouns", "evaluative_words", "judges_only"]
 
 # Words that answer the other speaker (assent, agreement, acknowledgement) rather than
 # judge what the claim is about: "Yes that is true", "Agreed.", "Okay, ...". VADER rates
@@ -94,6 +104,11 @@ _NOUN_PHRASE_OPENERS = word_set(
 # ("Sam is unsure", "she was happy"), which the other checks read; an evaluation judges a
 # thing ("the ending sounds weird", "the launch was a huge success").
 _PERSONS = word_set("i i'm he she we they you he's she's we're they're you're")
+# What joins a second predicate to the first one's subject: "Alex is interested and eager".
+_COORDINATORS = word_set("and or but yet nor")
+# What may stand between a copula's indefinite article and an evaluative noun: "was a
+# complete disaster", "was an absolute triumph" (at most this many words).
+_NOUN_MODIFIERS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +124,19 @@ class Added:
 @functools.cache
 def evaluative_words() -> dict[str, tuple[float, frozenset[str]]]:
     """word -> (valence, WordNet synonyms), from the package's data file."""
-    text = resources.files("groundwire.guards.grounding").joinpath("data/evaluative.tsv")
+    return _read_table("data/evaluative.tsv")
+
+
+@functools.cache
+def evaluative_nouns() -> dict[str, tuple[float, frozenset[str]]]:
+    """noun -> (valence, its evaluative adjectives and WordNet synonyms): "disaster",
+    "triumph", "success" (scripts/build_evaluative.py). Read only as a predicate, see
+    `_predicate_noun`."""
+    return _read_table("data/evaluative_nouns.tsv")
+
+
+def _read_table(name: str) -> dict[str, tuple[float, frozenset[str]]]:
+    text = resources.files("groundwire.guards.grounding").joinpath(name)
     out: dict[str, tuple[float, frozenset[str]]] = {}
     for line in text.read_text(encoding="utf-8").splitlines():
         if not line or line.startswith("#"):
@@ -146,8 +173,14 @@ def _in_quotes(text: str, at: int) -> bool:
 def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
     """The evaluations the claim adds to the source (see the module's docstring)."""
     table = evaluative_words()
+    nouns = evaluative_nouns()
     words = claim_words(claim)
-    hits = [k for k, low in enumerate(words.lows) if low in table and words.content[k]]
+    hits = [
+        k
+        for k, low in enumerate(words.lows)
+        if words.content[k]
+        and (low in table or (low in nouns and _predicate_noun(words, claim, k)))
+    ]
     if not hits:
         return []
     label = label_parts(words, claim, frozenset())
@@ -173,7 +206,7 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
             continue
         if words.raws[k][:1].isupper() and not _opens_sentence(words, claim, k):
             continue  # part of a name: "the Great Barrier Reef", "Best Buy"
-        valence, synonyms = table[low]
+        valence, synonyms = table.get(low) or nouns[low]
         if words.stems[k] in stems or any(stem(s) in stems for s in synonyms):
             continue
         same = [j for j in range(len(words.lows)) if clause[j] == clause[k]]
@@ -189,14 +222,20 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
             continue  # "cats can be cool": a possibility, not a judgement stated as fact
         if before and words.lows[before[0]] in _BACK and _opens_sentence(words, claim, before[0]):
             continue  # "That's cool": a reply to the other speaker
-        if _feeling(claim, words, before, k, names):
-            continue  # "Sam is unsure": how a person feels
+        if _feeling(claim, words, before, k, names) or _shared_feeling(
+            claim, words, clause, before, k, names
+        ):
+            continue  # "Sam is unsure", "Alex is interested and eager": how a person feels
         prev = words.lows[k - 1] if k else ""
         if prev in _POSSESSIVES or (prev.endswith("'s") and prev not in STOPWORDS):
             continue  # "their favorite places": whose preference it is
         if any(words.lows[j] in _REPORTING for j in _sentence_before(claim, words.spans, k)):
             continue  # "they agree that it is impressive": someone's view, reported
-        if k + 1 < len(words.lows) and words.lows[k + 1] in _DETERMINERS:
+        if (
+            k + 1 < len(words.lows)
+            and words.lows[k + 1] in _DETERMINERS
+            and not _punct_between(claim, words.spans[k][1], words.spans[k + 1][0])
+        ):  # "Cool, the film ...": set off, no verb
             continue  # a verb: "and alert his friends", "free the slaves"
         end = words.spans[same[-1]][1]
         rest = claim[end:].lstrip(" \"”'")
@@ -212,8 +251,81 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
             and words.lows[j] not in table
         ]
         modifier = all(words.lows[j] in _NOUN_PHRASE_OPENERS for j in before)
-        out.append(Added(words.raws[k], valence, len(others) <= 1 or not modifier))
+        judges = low not in table or len(others) <= 1 or not modifier  # a noun: a predicate
+        out.append(Added(words.raws[k], valence, judges))
     return out
+
+
+def _predicate_noun(words: ClaimWords, text: str, k: int) -> bool:
+    """Whether the noun `k` is what a copula says its subject is, with an indefinite
+    article and at most `_NOUN_MODIFIERS` words between ("The launch was a disaster", "the
+    talk was an absolute triumph"), and no noun after it ("a disaster movie" names a
+    kind of film). Elsewhere such a noun names a thing rather than judging one ("the
+    disaster relief fund", "success rates")."""
+    if (
+        k + 1 < len(words.lows)
+        and words.content[k + 1]
+        and not _punct_between(text, words.spans[k][1], words.spans[k + 1][0])
+    ):
+        return False
+    for j in range(k - 1, max(-1, k - 2 - _NOUN_MODIFIERS), -1):
+        if words.lows[j] in ("a", "an"):
+            if j == 0:
+                return False
+            link = words.lows[j - 1]
+            return link in _COPULAS or link in _LINKING or link.endswith(("'s", "'re"))
+        if words.lows[j] in _DETERMINERS or words.lows[j] in _COPULAS:
+            return False
+    return False
+
+
+def _punct_between(text: str, start: int, end: int) -> bool:
+    """Whether punctuation separates two words (offsets of the gap between them)."""
+    return any(c in ",;:.!?()" for c in text[start:end])
+
+
+def _shared_feeling(
+    claim: str,
+    words: ClaimWords,
+    clause: Sequence[int],
+    before: Sequence[int],
+    k: int,
+    names: frozenset[str],
+) -> bool:
+    """Whether the evaluative word `k` is a second predicate of the previous clause's
+    person ("Alex is interested and eager", "she was tired but happy"): its own clause
+    opens with a coordinator and has no subject, and the previous clause says how a person
+    is (`_feeling`). "Alex is interested and the film is weird" judges the film."""
+    if not before or words.lows[before[0]] not in _COORDINATORS:
+        return False
+    if not all(words.lows[j] in STOPWORDS or words.lows[j].endswith("ly") for j in before):
+        return False
+    prev = [j for j in range(k) if clause[j] == clause[k] - 1]
+    subject = next(
+        (
+            j
+            for j in prev
+            if words.lows[j] not in STOPWORDS or _person(words.raws[j], words.lows[j], names)
+        ),
+        None,
+    )
+    if subject is None:
+        return False
+    first = next(
+        (
+            j
+            for j in prev
+            if j > subject
+            and words.content[j]
+            and words.lows[j] not in _COPULAS
+            and words.lows[j] not in _LINKING
+            and not words.lows[j].endswith("ly")
+        ),
+        None,
+    )
+    if first is None:
+        return False
+    return _feeling(claim, words, [j for j in prev if j < first], first, names)
 
 
 def _opens_sentence(words: ClaimWords, text: str, k: int) -> bool:

@@ -11,7 +11,9 @@ rule from the same signals that made the verdict PARTIAL:
   own phrase with the same preposition and a shared word ("by April 30" -> "by end of
   April"), or dropped when the evidence has none ("with 95% confidence");
 * in the other phrases, the numbers and names the evidence never gives are dropped
-  ("the Inbox3 MVP" -> "the MVP");
+  ("the Inbox3 MVP" -> "the MVP"), and so is an evaluation the source never makes
+  (`lexical/opinion.py`; the verifier passes its words with the names: "The amazing
+  film premiered at Cannes" -> "The film premiered at Cannes");
 * a fact the claim lists after a semicolon, none of whose content words the evidence
   has, is dropped whole ("Lives in Berlin; moved from Munich in 2023" from "I live in
   Berlin" -> "Lives in Berlin", not "Lives in Berlin moved");

@@ -252,7 +252,9 @@ class LexicalVerifier:
         rewritten = None
         if verdict is GroundingVerdict.PARTIAL and self.cfg.rewrite_partial:
             stems = evidence_for(turns).stems
-            rewritten = rewrite_partial(claim.content, specifics, stems, turns, a.spans)
+            # an added evaluation is dropped like an unsupported name ("The film premiered")
+            drop = [*specifics, *(x.word for x in added)]
+            rewritten = rewrite_partial(claim.content, drop, stems, turns, a.spans)
             if moods == {"intended"}:  # "Works at Acme" from "I'm hoping to work at Acme"
                 said = next(text for text, mood in a.unasserted if mood == "intended")
                 rewritten = restate_intention(rewritten or claim.content, said) or rewritten

@@ -13,7 +13,11 @@ import pytest
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import grounding_blocks
 from groundwire.guards.grounding.lexical import LexicalVerifier
-from groundwire.guards.grounding.lexical.opinion import added_evaluations, evaluative_words
+from groundwire.guards.grounding.lexical.opinion import (
+    added_evaluations,
+    evaluative_nouns,
+    evaluative_words,
+)
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, GroundingReport, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
@@ -126,3 +130,83 @@ def test_the_name_of_a_memory_field_is_no_judgement_but_its_value_can_be() -> No
     assert added("Best friend: Dana", "Dana and I have been close since school.") == []
     # control: a judgement given as the value is still the writer's own
     assert added("Launch status: terrible", LAUNCH) == ["terrible"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "word"),
+    [
+        ("The Q3 launch was a disaster.", LAUNCH, "disaster"),
+        ("The Q3 launch was a complete disaster.", LAUNCH, "disaster"),
+        ("The film, which premiered at Cannes, was a triumph.", FILM, "triumph"),
+    ],
+)
+def test_an_evaluative_noun_as_predicate_is_an_added_judgement(
+    claim: str, source: str, word: str
+) -> None:
+    assert added(claim, source) == [word]
+    assert verify(claim, source).verdict is GroundingVerdict.NOT_SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # the source's own judgement: its adjective, or the noun's WordNet synonym
+        ("The launch was a disaster.", "The launch was disastrous for sales."),
+        ("The launch was a disaster.", "The launch was a catastrophe."),
+        # the noun names a thing, not a judgement: no copula and article before it
+        ("The disaster relief fund opened in Europe.", LAUNCH),
+        ("It was a disaster movie.", FILM),
+        ("The Q3 launch was not a disaster.", LAUNCH),  # negated
+    ],
+)
+def test_an_evaluative_noun_the_source_makes_or_that_names_a_thing_is_no_judgement(
+    claim: str, source: str
+) -> None:
+    assert added(claim, source) == []
+
+
+def test_the_noun_list_is_derived_and_keeps_events_and_persons_out() -> None:
+    nouns = evaluative_nouns()
+    for word in ("disaster", "triumph", "success", "mess"):
+        assert word in nouns, word
+    assert "disastrous" in nouns["disaster"][1]  # the adjective it is linked to
+    for word in ("war", "death", "critic", "friend", "amazing"):
+        assert word not in nouns, word
+
+
+def test_a_second_predicate_of_a_person_is_how_the_person_feels() -> None:
+    source = "Alex asked about the film and the tickets."
+    assert added("Alex is interested and eager.", source) == []
+    assert added("She was tired and happy.", source) == []
+    # controls: a second clause with a subject of its own judges that subject
+    assert added("Alex is interested and the film is weird.", FILM) == ["weird"]
+    assert added("The tickets are expensive and terrible.", source) == ["terrible"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "word"),
+    [
+        # a comment frame or an interjection set off on its own is the speaker's opinion:
+        # BEGIN and FaithDial label it a hallucination (fit half), so it stays one
+        ("It's interesting that the film premiered at Cannes in 2017.", "interesting"),
+        ("Funny enough, the film premiered at Cannes in 2017.", "Funny"),
+        ("Cool, the film premiered at Cannes in 2017.", "Cool"),  # once read as a verb
+        ("The film premiered at Cannes. Cool! The ending was weird.", "Cool"),
+        ("The film is cool.", "cool"),
+    ],
+)
+def test_a_comment_frame_or_interjection_is_the_speakers_evaluation(claim: str, word: str) -> None:
+    assert word in added(claim, FILM)
+    assert verify(claim, FILM).verdict is GroundingVerdict.NOT_SUPPORTED
+
+
+def test_a_reply_and_a_verb_before_a_determiner_stay_as_they_were() -> None:
+    # controls: "That's cool, ..." answers the other speaker; "clean the set" is a verb
+    assert added("That's cool, the film premiered at Cannes in 2017.", FILM) == []
+    assert added("Ana helped clean the set of the film.", FILM) == []
+
+
+def test_the_partial_rewrite_drops_the_added_evaluation() -> None:
+    report = verify("The amazing film premiered at Cannes in 2017.", FILM)
+    assert report.verdict is GroundingVerdict.PARTIAL
+    assert report.rewritten_content == "The film premiered at Cannes in 2017"
