@@ -52,7 +52,6 @@ brute-force evaluation) see exactly the same numbers:
 
 from __future__ import annotations
 
-import bisect
 import functools
 import hashlib
 import math
@@ -321,19 +320,16 @@ def claim_parts(text: str) -> ClaimParts:
 
 # A word's reading, the same in every claim: (case-folded and stripped, what it does in
 # `_breaks` (bits below), its name when it can be one (`_names`) or "", whether the word
-# after it starts a sentence, itself when it is a content word or "", its break bits)
-_WordInfo = tuple[str, int, str, bool, str, int]
+# after it starts a sentence)
+_WordInfo = tuple[str, int, str, bool]
 _LOW = itemgetter(0)
 _NAME = itemgetter(2)
-_CONTENT_WORD = itemgetter(4)
-_SPECIAL = itemgetter(5)
 _WORD_INFO: dict[str, _WordInfo] = {}
 _WORD_INFO_MAX = 1 << 17  # words kept (emptied when full, as `_HASH_CACHE` is)
 _WORD_INFO_LEN = 48  # longer words are read each time, never kept (bounds the table's bytes)
 # `_breaks`' reading of one word, as bits: a list word ("and"), a content word, a word
 # that ends a sentence, a word that ends a list item (a comma)
 _LIST, _CONTENT, _ENDS_SENTENCE, _ENDS_ITEM = 1, 2, 4, 8
-_BREAK_BITS = _LIST | _ENDS_SENTENCE | _ENDS_ITEM
 
 
 def _word_info(raw: str) -> _WordInfo:
@@ -360,8 +356,7 @@ def _word_info(raw: str) -> _WordInfo:
             if folded not in _NOT_NAMES and _DIGITS.isdisjoint(folded):
                 name = folded
     starts_next = raw.rstrip(_CLOSERS).endswith(_SENTENCE_ENDS) or not raw.strip(_STRIP)
-    content = low if kind & _CONTENT else ""
-    return low, kind, name, starts_next, content, kind & _BREAK_BITS
+    return low, kind, name, starts_next
 
 
 def _fill_infos(raws: Sequence[str]) -> list[_WordInfo]:
@@ -390,52 +385,34 @@ def _infos_names(infos: Sequence[_WordInfo]) -> tuple[list[str], list[str]]:
 
 
 def _infos_breaks(infos: Sequence[_WordInfo]) -> list[str]:
-    """`_breaks` from the words' readings. `_breaks` reads word by word; here the content
-    words in order come from C-level passes (`dict.fromkeys`), and only the few words that
-    place a break (a list word, a word ending a sentence or a list item) are visited:
-    each break goes after the content words first seen up to it."""
-    cwords = list(map(_CONTENT_WORD, infos))
-    found = dict.fromkeys(cwords)
-    found.pop("", None)
-    words = list(found)
-    count = min(len(words), MAX_ORDER)
-    if count < 3:
-        return []
-    n = len(infos)
-    marks = list(compress(range(n), map(_SPECIAL, infos)))
-    if not marks:
-        return words[:count]
-    # where each content word first stands (a later duplicate is no new word)
-    first_at = dict(zip(reversed(cwords), range(n - 1, -1, -1), strict=True))
-    firsts = list(map(first_at.__getitem__, words))
-    # `_breaks` stops at the first new word past `MAX_ORDER`, before its own end marks
-    limit = firsts[MAX_ORDER] if len(words) > MAX_ORDER else n
+    """`_breaks` from the words' readings (the same steps, each word's tests read from
+    its bits instead of made again)."""
     out: list[str] = []
-    done = 0
-    for p in marks:
-        if p >= limit:
-            break
-        k = bisect.bisect_right(firsts, p)  # content words first seen up to this one
-        if k > done:
-            out += words[done:k]
-            done = k
-        if not out:
-            continue
-        kind = infos[p][1]
+    seen: set[str] = set()
+    count = 0
+    for word, kind, _, _ in infos:
         if kind & _LIST:
-            if out[-1] not in _BREAKS:
+            if out and out[-1] not in _BREAKS:
                 out.append(",")
-        elif kind & _ENDS_SENTENCE:
+            continue
+        if kind & _CONTENT and word not in seen:
+            if count == MAX_ORDER:
+                break  # the check reads no further
+            seen.add(word)
+            out.append(word)
+            count += 1
+        if kind < _ENDS_SENTENCE or not out:  # most words end in a letter: no break
+            continue
+        if kind & _ENDS_SENTENCE:
             if out[-1] == ",":
                 out[-1] = "."
             elif out[-1] != ".":
                 out.append(".")
         elif out[-1] not in _BREAKS:
             out.append(",")
-    out += words[done:count]
     while out and out[-1] in _BREAKS:
         out.pop()
-    return out
+    return out if count >= 3 else []
 
 
 def claim_words(text: str) -> tuple[tuple[str, ...], list[str], list[str]]:
