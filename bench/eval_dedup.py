@@ -45,6 +45,7 @@ from groundwire.guards.dedup.minhash import (
     marks,
     negation_spellings,
     order_breaks,
+    replaced_in_place,
     reversed_roles,
     token_hash,
     tokenize,
@@ -139,8 +140,10 @@ def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
     number the claim dropped; so is one the claim put a name or an antonym in the place of
     a word of (`minhash.contrasts`), or one whose own name the claim dropped for another
     word. A negation the other side writes another way ("can't" / "cannot" / "can not",
-    `minhash.negation_spellings`) is the same negation."""
-    Memory = tuple[str, frozenset[str], dict[int, int], list[str]]
+    `minhash.negation_spellings`) is the same negation. Since session 12: one whose unit,
+    lower-case month or weekday, or particle the claim replaced (`minhash.class_forms`),
+    or whose word before a word both have the claim replaced (`replaced_in_place`)."""
+    Memory = tuple[str, frozenset[str], dict[int, int], list[str], list[int]]
     memories: dict[str, dict[int, list[Memory]]] = {}
     out: list[Answer] = []
     for req in requests:
@@ -153,13 +156,14 @@ def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
         # the claim's negations in other spellings ("can't" / "cannot" / "can not")
         spells = {n: (one, aux) for n, one, aux in negation_spellings(req.text, toks)}
         covered = toks.union(*(one + (("not",) if aux else ()) for one, aux in spells.values()))
+        qhashes = frozenset(map(token_hash, covered))
         by_len = memories.setdefault(req.tenant_id, {})
         best: tuple[float, str] | None = None
         variant: tuple[float, str] | None = None
         n = len(toks)
         lo, hi = int(n * threshold), int(n / threshold) + 1 if threshold > 0 else 10**9
         for size in range(lo, hi + 1):
-            for cid, mem, places, mem_names in by_len.get(size, ()):
+            for cid, mem, places, mem_names, hashes in by_len.get(size, ()):
                 j = jaccard(toks, mem)
                 if j <= threshold:
                     continue
@@ -168,6 +172,7 @@ def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
                     or (not toks <= mem and any(w not in covered for w in marks(mem) + mem_names))
                     or any(token_hash(w) in NEGATION_HASHES for w in mem - covered)
                     or (bool(order) and reversed_roles(order, places))
+                    or (bool(order) and replaced_in_place(order, places, hashes, qhashes))
                     or any(
                         any(f in mem and f not in toks for f in forms)
                         if forms
@@ -181,8 +186,9 @@ def brute_force(requests: list[DedupRequest], threshold: float) -> list[Answer]:
                     best = (j, cid)
         out.append((best[1], None) if best else (None, variant[1] if variant else None))
         if best is None and variant is None and toks and req.insert:
-            places = {token_hash(w): i for i, w in enumerate(words)}
-            by_len.setdefault(n, []).append((req.claim_id, toks, places, names + openers))
+            hashes = [token_hash(w) for w in words]
+            places = {h: i for i, h in enumerate(hashes)}
+            by_len.setdefault(n, []).append((req.claim_id, toks, places, names + openers, hashes))
     return out
 
 

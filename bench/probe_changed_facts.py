@@ -10,8 +10,11 @@ reordered list, a synonym, case and punctuation) and must stay duplicates.
 Consistency scan (guards/consistency): each case is two short memories of one user;
 contradictions ("prefers tea" / "prefers coffee", "likes dogs" / "dislikes dogs") must
 end in one cluster judged a contradiction by the rule judge; controls (another subject,
-another object of a relation that holds several, the same statement twice) must not be
-judged a contradiction.
+another object of a relation that holds several, the same statement twice, two
+preferences of two kinds) must not be judged a contradiction. Since session 12 a bare
+choice is one only with a shared domain or values of one kind (guards/consistency/
+kinds.py), so "email" / "phone", "tabs" / "spaces", "trains" / "planes" (no kind the
+offline judge can see) are misses by design.
 
     python bench/probe_changed_facts.py [--redis redis://127.0.0.1:6379/0] [-v]
 
@@ -187,6 +190,32 @@ CHANGED: list[tuple[str, str, str]] = [
     ),
 ]
 
+B16 = (
+    "The on-call engineer confirmed that the payment webhook retries every 30 seconds "
+    "after a failure, and the support team turned on the alerts for the billing dashboard "
+    "before the launch in june."
+)
+B17 = (
+    "After the incident review, the platform team agreed that the checkout API times out "
+    "under heavy load, so the database team will add a read replica and tune the "
+    "connection pool next sprint."
+)
+# session 12: changed facts in plain words (a modifier noun, a unit, a month or a
+# weekday written in lower case, a verb's particle)
+CHANGED += [
+    ("modifier noun", B17, edit(B17, "checkout API", "search API")),
+    ("modifier noun 2", B2, edit(B2, "integration suite", "regression suite")),
+    ("modifier noun 3", B6, edit(B6, "search indexer", "billing indexer")),
+    ("unit", B16, edit(B16, "30 seconds", "30 minutes")),
+    ("month in lower case", B16, edit(B16, "in june", "in july")),
+    ("weekday in lower case", B16.replace("june", "monday"), edit(B16, "june", "friday")),
+    ("particle on / off", B16, edit(B16, "turned on", "turned off")),
+    (
+        "particle up / down",
+        *both(B11, "increase the number", "scale up the number", "scale down the number"),
+    ),
+]
+
 # (what was done, memory, claim): the same fact
 SAME: list[tuple[str, str, str]] = [
     ("please note", B1, "Please note: " + B1),
@@ -284,6 +313,11 @@ SAME: list[tuple[str, str, str]] = [
     ("article changed", B5, edit(B5, "the corporate VPN", "a corporate VPN")),
     ("tense", B8, edit(B8, "accepted", "accept")),
     ("contraction", B1, edit(B1, "is finished", "has finished")),
+    # session 12: rewording around a kept noun, which the in-place rule must not read
+    ("adverb reworded before a noun", B17, edit(B17, "heavy load", "very heavy load")),
+    ("synonym verb before a noun", B16, edit(B16, "confirmed", "verified")),
+    ("article before a modifier", B17, edit(B17, "the checkout API", "our checkout API")),
+    ("word dropped before a noun", B17, edit(B17, "read replica", "replica")),
 ]
 
 
@@ -350,6 +384,19 @@ CONTRADICT: list[tuple[str, str, str]] = [
     ("metric / imperial", "Ivo prefers metric units.", "Ivo prefers imperial units."),
     ("train / plane", "The user prefers trains.", "The user prefers planes."),
     ("likes / dislikes Python", "The user likes Python.", "The user dislikes Python."),
+    # session 12: a choice within a stated domain, or between values of one kind
+    (
+        "one channel for updates",
+        "The user prefers email for updates.",
+        "The user prefers Slack for updates.",
+    ),
+    (
+        "favourite colour",
+        "The user's favourite colour is blue.",
+        "The user's favourite colour is green.",
+    ),
+    ("beer / wine", "Omar prefers beer.", "Omar prefers wine."),
+    ("bus / car", "The user prefers buses.", "The user prefers cars."),
 ]
 DISTINCT: list[tuple[str, str, str]] = [
     ("two subjects like / dislike", "Amara likes jazz.", "Bilal dislikes jazz."),
@@ -370,6 +417,24 @@ DISTINCT: list[tuple[str, str, str]] = [
     ("likes same, two people", "The user likes sushi.", "Maria likes sushi."),
     ("two preferences of two kinds", "The user prefers dark mode.", "The user prefers tea."),
     ("two preferences, one word each", "The user prefers tea.", "The user prefers email."),
+    # session 12
+    (
+        "two channels for two purposes",
+        "The user prefers email for updates.",
+        "The user prefers Slack for alerts.",
+    ),
+    (
+        "two drinks at two times",
+        "The user prefers tea in the morning.",
+        "The user prefers coffee in the evening.",
+    ),
+    (
+        "two favourites of two kinds",
+        "The user's favourite colour is blue.",
+        "The user's favourite food is pizza.",
+    ),
+    ("a drink and a game", "Omar prefers tea.", "Omar prefers chess."),
+    ("a drink and a time", "The user prefers coffee.", "The user prefers mornings."),
 ]
 
 _AT = datetime(2026, 4, 10, 12, 0, tzinfo=UTC)

@@ -70,7 +70,7 @@ class CitationConfig(Section):
 # runs it (a verb alternation first cost ~4 us a turn on the dev file, this ~1).
 _MODEL_NAMES = (
     r"(?:an? )?(?:ai|llm|language model|assistant|chatgpt|gpt-?[0-9o]?[\w.-]*|claude|gemini"
-    r"|copilot)\b"
+    r"|copilot|bard|llama[\w.-]*|mistral|mixtral|qwen[\w.-]*|deepseek|grok)\b"
 )
 _WROTE = (
     "generated",
@@ -134,7 +134,8 @@ class ProvenanceConfig(Section):
             # brackets after the name ("Assistant (GPT-4o):").
             r"^[\s#*>_+-]*(?:\[[^\]\n]{1,24}\]\s*|\d[\d:./ -]{3,24}\s)?[*_]*"
             r"(?:ai assistant|chatbot|bot|chatgpt|gpt-?[0-9o][\w.-]*|claude|gemini"
-            r"|copilot|assistant|ai|llm|ассистент|асистент|помощник|помічник|助手|助理"
+            r"|copilot|bard|llama[\w.-]*|mistral|mixtral|qwen[\w.-]*|deepseek|grok"
+            r"|assistant|ai|llm|ассистент|асистент|помощник|помічник|助手|助理"
             r"|アシスタント|어시스턴트|सहायक|مساعد|asistente|assistente|assistent|asystent"
             r"|asistent|asistan|assistentti|asszisztens|trợ lý)"
             r"(?:\s*\([^)\n]{1,24}\))?[*_]*\s*:",
@@ -161,6 +162,16 @@ class ProvenanceConfig(Section):
             *(_written_with(preposition) for preposition in ("by", "with", "using")),
             r"\bai[- ]generated\b",
             r"^\s*model output\s*:",
+            # session 12: model families beyond the first five as a line's speaker or
+            # author (above: "Bard:", "Llama-3:", "written by Mistral"); a model's reply
+            # named as such ("Response from GPT-4:", "Output of Claude:"); and a markdown
+            # heading that is only the assistant's name ("### Assistant" on a line of its
+            # own, a transcript's turn header with no colon)
+            r"(?:response|reply|answer|output|message|completion) (?:from|of|by) "
+            + _MODEL_NAMES
+            + r"\s*:",
+            r"^#{1,6}\s*(?:assistant|ai assistant|chatbot|chatgpt|gpt-?[0-9o][\w.-]*|claude"
+            r"|gemini|copilot|bard)\s*$",
         ]
     )
     # Evidence newer than the claim cannot be what it was extracted from. A claim without

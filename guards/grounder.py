@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from groundwire.guards.cited_text import without_verified_citations
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.grounding.base import no_evidence_report, verify_batch_safely
 from groundwire.guards.protocols import GroundingRequest, GroundingVerifier
@@ -65,11 +66,16 @@ class Grounder:
                 reports.append(no_evidence_report(s.claim, PROVENANCE_VERIFIER))
                 continue
             reports.append(None)
-            pending.append((i, GroundingRequest(claim=s.claim, turns=turns)))
+            # a verified citation's own words are no claim content (`cited_text.py`)
+            claim = without_verified_citations(s.claim, s.citations) or s.claim
+            pending.append((i, GroundingRequest(claim=claim, turns=turns)))
         if pending:
             assert self.verifier is not None  # skip_reason skips every claim without one
             results = await verify_batch_safely(self.verifier, [r for _, r in pending])
-            for (i, _), report in zip(pending, results, strict=True):
+            for (i, request), report in zip(pending, results, strict=True):
+                if request.claim is not screened[i].claim and report.rewritten_content:
+                    # a restatement of the text without its citation would drop it
+                    report = report.model_copy(update={"rewritten_content": None})
                 reports[i] = report
         done = [r for r in reports if r is not None]
         assert len(done) == len(screened)

@@ -12,6 +12,7 @@ phrases (docs/spec.md §Store-time consistency, "The extractor"):
 | uses X as/for its database, X's database is Y, stores its data in | uses_database |
 | reports to | reports_to |
 | prefers, likes, dislikes, uses | prefers, likes, dislikes, uses |
+| X's favourite <kind> is Y (session 12) | favourite_<kind> ("favourite_colour") |
 
 Anything else yields no triple: such a memory takes part only in the semantic signal;
 so does a denied verb phrase ("The user no longer likes jazz", "Nobody uses Redis"). An
@@ -135,9 +136,23 @@ def first_sentence(content: str, max_chars: int) -> str:
     return _SENTENCE_END.split(text, maxsplit=1)[0].rstrip(".!? ")
 
 
+# "The user's favourite colour is blue": a favourite names its kind, so the predicate is
+# the kind's ("favourite_colour"): one value of that kind at a time
+_FAVOURITE = re.compile(
+    r"^(?P<s>.+?)(?:'s|’s) (?:all-time |current )?(?P<f>favou?rite) "
+    r"(?P<k>[a-z][a-z -]{0,30}?) (?:is|are|was|were|has been)\s+(?P<o>.+)$",
+    re.IGNORECASE,
+)
+
+
 def extract_from_text(content: str, max_chars: int = 2_000) -> tuple[str, str, str] | None:
     """(subject, predicate, object) from the first sentence, or None (see the table)."""
     sentence = first_sentence(content, max_chars)
+    favourite = _FAVOURITE.match(sentence)
+    if favourite is not None and _object(favourite.group("o")):
+        kind = "_".join(favourite.group("k").lower().split())
+        subject = _clean(favourite.group("s"))
+        return subject, f"{favourite.group('f').lower()}_{kind}", _object(favourite.group("o"))
     for pattern, predicate in _PATTERNS:
         match = pattern.match(sentence)
         if match is None:

@@ -26,7 +26,10 @@
   one thing over another the other way round ("email over calls" / "calls over
   email") contradict, and so do two that differ in one content word each where they
   state a choice ("prefers tea" / "prefers coffee", "favourite colour is blue" / "is
-  green"); opposite wording (a
+  green") when the choice is one: the two share a domain beyond their subject ("for
+  updates", "seats", "colour") or the values are of one kind by their WordNet
+  definitions (kinds.py: "tea" / "coffee", both a beverage); "prefers tea" / "prefers
+  email" are two preferences, distinct; opposite wording (a
   number against another number,
   a negation on one side, WordNet antonyms; and, read by the offline grounding
   verifier's rules in both directions, a swapped name or frequency, swapped roles, a
@@ -61,6 +64,7 @@ from typing import Protocol
 
 from groundwire.guards.consistency.config import ConsistencyConfig
 from groundwire.guards.consistency.extract import object_key, predicate_key, subject_key
+from groundwire.guards.consistency.kinds import shared_domain, shared_kind
 from groundwire.guards.consistency.memory import is_stateful
 from groundwire.guards.consistency.signals import Cluster
 from groundwire.guards.grounding.lexical import analyze
@@ -348,8 +352,17 @@ def _pair(
         and not (only_a | only_b) & STOPWORDS
         and _words(a.content) & _CHOICE
     ):
-        # "prefers tea" / "prefers coffee", "favourite colour is blue" / "... green"
-        why = f"one choice, two values: {min(only_a)} / {min(only_b)}"
+        # "prefers tea" / "prefers coffee", "favourite colour is blue" / "... green":
+        # one choice when the two share a domain or the values are of one kind
+        x, y = min(only_a), min(only_b)
+        subject = _words(a.subject) | _words(b.subject)
+        domain = shared_domain(_words(a.content), _words(b.content), subject, _CHOICE | _CHANGE)
+        kind = [] if domain else shared_kind(x, y)
+        if not domain and not kind:
+            why = f"two preferences, no domain or kind in common: {x} / {y}"
+            return ConsistencyVerdict.DISTINCT, why
+        said = f"both {domain[0]!r}" if domain else f"both {'/'.join(kind[:2])}"
+        why = f"one choice, two values: {x} / {y} ({said})"
         changed = _changed(a, b, drift) if drift is not None else None
         if changed is not None:
             return ConsistencyVerdict.TEMPORAL_EVOLUTION, f"{why}; {changed}"

@@ -283,9 +283,10 @@ end
 -- the record's negations is not in the claim; the claim put a name or an antonym in the
 -- place of one of the record's words (`qcon`, minhash.py `contrasts`; `lacks`: the record
 -- has a word the claim lacks); or, for a record whose hashes are in the
--- text's order, three of the claim's content words (`qorder`, in the claim's order)
--- stand in the reverse order in it: swapped roles (minhash.py `reversed_roles`, the same
--- loop)
+-- text's order, a word of the claim's in the place of the record's before a word both
+-- have (minhash.py `replaced_in_place`), or three of the claim's content words
+-- (`qorder`, in the claim's order) stand in the reverse order in it: swapped roles
+-- (minhash.py `reversed_roles`, the same loop)
 local function differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto, novel, qcon,
                        lacks, sgroups, scover)
   -- one of the record's own marks is not in the claim: a negation, or a number with
@@ -295,13 +296,14 @@ local function differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto, no
     local t = string.sub(blob, j, j + 3)
     if not qset[t] and not scover[t] and (novel or NEGATIONS[t]) then return true end
   end
-  local cset = {}
+  local cset, arr = {}, {}
   local k = 0
   for j = from, #blob - 3, 4 do
     local t = string.sub(blob, j, j + 3)
     if NEGATIONS[t] and not qset[t] and not scover[t] then return true end
     k = k + 1
     cset[t] = k
+    arr[k] = t
   end
   for i = 1, #qmarks - 3, 4 do
     local t = string.sub(qmarks, i, i + 3)
@@ -324,6 +326,24 @@ local function differs(qset, qmarks, blob, from, qorder, ordered, mfrom, mto, no
     g = g + 8 + 4 * k
   end
   if not ordered or #qorder < 12 then return false end
+  -- a content word of the claim the record lacks, right before one it has, where the
+  -- record has a word the claim lacks right before that one: a word in the place of
+  -- another ("the search API" / "the checkout API"; minhash.py `replaced_in_place`)
+  local prev = nil
+  for i = 1, #qorder - 3, 4 do
+    local t = string.sub(qorder, i, i + 3)
+    if t == BREAK or t == SBREAK then
+      prev = nil
+    else
+      if prev and not cset[prev] then
+        local p = cset[t]
+        if p and p > 1 and not qset[arr[p - 1]] and not scover[arr[p - 1]] then
+          return true
+        end
+      end
+      prev = t
+    end
+  end
   -- the record's places of the claim's content words, in the claim's order, and the
   -- piece of the claim's lists and the sentence each is in (4-byte 0: a break between
   -- pieces, 1: between sentences)

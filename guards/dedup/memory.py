@@ -23,6 +23,7 @@ from groundwire.guards.dedup.minhash import (
     NEGATION_HASHES,
     Fingerprint,
     Spellings,
+    replaced_in_place,
     reversed_roles,
     spelled_cover,
     spelled_in,
@@ -144,7 +145,13 @@ class _Tenant:
                 variant = (
                     _differs(query, marks, rec, covered, spellings)
                     or _replaced(query, contrasts, rec.token_set)
-                    or (bool(order) and reversed_roles(order, rec.positions()))
+                    or (
+                        bool(order)
+                        and (
+                            reversed_roles(order, rec.positions())
+                            or replaced_in_place(order, rec.positions(), rec.tokens, covered)
+                        )
+                    )
                 )
                 if posting < 0 and variant:
                     continue  # a pending entry it differs from is no near-duplicate

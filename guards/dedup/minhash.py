@@ -44,6 +44,13 @@ brute-force evaluation) see exactly the same numbers:
   is a variant too (`order_words`, `reversed_roles`); a list's items read in another
   order are not (`order_breaks`: commas, "and", "or" separate the pieces of a list, and a
   role swap needs two reversed words in one piece).
+* A word put in the place of another changes a fact when the other is its rival in a
+  closed class (session 12: a unit, "30 seconds" / "30 minutes"; a month or weekday in
+  lower case; a verb's particle, "turned on" / "turned off": `class_forms`, sent as
+  forms as antonyms are), or when it stands right before a content word the memory
+  has, in the place of the memory's own word before it ("the checkout API" / "the search
+  API": `replaced_in_place`, from the claim's words in order and the record's ordered
+  hashes).
 * One negation written two ways ("cannot" / "can't" / "can not", "does not" / "doesn't")
   is no change: the claim sends its negations' other spellings (`negation_spellings`),
   so both sides' negations are compared as spellings of one thing, against records of
@@ -525,15 +532,137 @@ def _inflect(lemma: str, ending: str) -> str:
     return lemma[:-1] + "i" + ending if y_after_consonant else lemma + ending
 
 
+# Closed classes whose members exclude one another in one slot: "30 seconds" and "30
+# minutes" are two facts, as "in june" and "in july" are (a capital makes a month a name
+# already; chat writes it without one), or "turned on" and "turned off". Each class is a
+# tuple of groups, a group the spellings of one value; a word's rivals are the other
+# groups' words. "may" (a modal), "sun" and "sat" are left out: too often something else.
+_CLASSES: tuple[tuple[tuple[str, ...], ...], ...] = (
+    (
+        ("millisecond", "milliseconds", "ms", "msec"),
+        ("second", "seconds", "sec", "secs"),
+        ("minute", "minutes", "min", "mins"),
+        ("hour", "hours", "hr", "hrs"),
+        ("day", "days"),
+        ("week", "weeks"),
+        ("month", "months"),
+        ("year", "years", "yr", "yrs"),
+    ),
+    (
+        ("byte", "bytes"),
+        ("kb", "kib", "kilobyte", "kilobytes"),
+        ("mb", "mib", "megabyte", "megabytes"),
+        ("gb", "gib", "gigabyte", "gigabytes"),
+        ("tb", "tib", "terabyte", "terabytes"),
+        ("pb", "pib", "petabyte", "petabytes"),
+    ),
+    (
+        ("mm", "millimeter", "millimeters", "millimetre", "millimetres"),
+        ("cm", "centimeter", "centimeters", "centimetre", "centimetres"),
+        ("meter", "meters", "metre", "metres"),
+        ("km", "kilometer", "kilometers", "kilometre", "kilometres"),
+        ("mile", "miles"),
+        ("foot", "feet", "ft"),
+        ("inch", "inches"),
+    ),
+    (
+        ("mg", "milligram", "milligrams"),
+        ("gram", "grams"),
+        ("kg", "kilogram", "kilograms", "kilo", "kilos"),
+        ("pound", "pounds", "lb", "lbs"),
+        ("ounce", "ounces", "oz"),
+    ),
+    tuple(
+        (m,)
+        for m in [
+            "january",
+            "february",
+            "march",
+            "april",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ]
+    ),
+    tuple(
+        (d,) for d in ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+    ),
+    (("on",), ("off",)),
+    (("up",), ("down",)),
+    (("in",), ("out",)),
+)
+_RIVALS: dict[str, tuple[str, ...]] = {
+    word: tuple(w for other in groups if other is not group for w in other)
+    for groups in _CLASSES
+    for group in groups
+    for word in group
+}
+MAX_CONTRAST_FORMS = 32  # per word, antonyms' forms and rivals together
+
+
+def class_forms(word: str) -> tuple[str, ...]:
+    """The word's rivals in a closed class (`_CLASSES`): the words a memory would have in
+    its place to say another unit, month, weekday or particle ("minutes" -> "seconds",
+    "hours", ...; "off" -> "on"); () for a word in no class."""
+    return _RIVALS.get(word, ())
+
+
+@functools.lru_cache(maxsize=65_536)
+def contrast_forms(word: str) -> tuple[str, ...]:
+    """What a memory would have in the word's place to state another fact: its
+    antonyms' forms (`antonym_forms`) and its rivals in a closed class (`class_forms`),
+    at most `MAX_CONTRAST_FORMS`."""
+    rivals = class_forms(word)
+    opposite = antonym_forms(word)
+    if not rivals:
+        return opposite
+    return tuple(dict.fromkeys(rivals + opposite))[:MAX_CONTRAST_FORMS]
+
+
+def replaced_in_place(
+    order: Sequence[int],
+    positions: dict[int, int],
+    tokens: Sequence[int] | npt.NDArray[np.uint32],
+    query: frozenset[int],
+) -> bool:
+    """A content word of the claim that the memory lacks stands right before one of the
+    claim's content words (`order`: their hashes in the claim's order, breaks between
+    list pieces and sentences) that the memory has, where the memory has, right before
+    that word, a word the claim lacks (`positions`: hash -> place in `tokens`, the
+    memory's hashes in the order they first occur): one word in the place of another
+    before the same noun, "the search API" for "the checkout API", "the billing indexer"
+    for "the search indexer". A word only added ("the very heavy load") or only dropped
+    ("the replica" for "the read replica") leaves a word the claim has, or none, in that
+    place; a reworded verb before "that the ..." leaves "the" there. A word that first
+    occurs earlier in the memory is not seen here (its place is its first one). `query`
+    is the claim's hashes with its negations' other spellings ("can't" for "cannot")."""
+    prev: int | None = None
+    for h in order:
+        if h in (PIECE_BREAK, SENTENCE_BREAK):
+            prev = None
+            continue
+        if prev is not None and prev not in positions:
+            p = positions.get(h)
+            if p is not None and p > 0 and tokens[p - 1] not in query:
+                return True
+        prev = h
+    return False
+
+
 def contrasts(tokens: Sequence[str], openers: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
     """What the claim may have put in the place of a memory's word to change a fact,
     as (word, forms): a name that opens a sentence with no forms (a variant when the
     memory lacks it and has a word the claim lacks), and a word with the forms of its
-    antonyms (a variant when the memory has one of them that the claim does not use
-    itself: "internal" replaced by "external", even in a text that says "external"
-    elsewhere too). At most `MAX_ORDER` antonym words and `MAX_RECORD_MARKS` names."""
+    antonyms and its rivals in a closed class (`contrast_forms`; a variant when the
+    memory has one of them that the claim does not use itself: "internal" replaced by
+    "external", even in a text that says "external" elsewhere too). At most `MAX_ORDER`
+    words with forms and `MAX_RECORD_MARKS` names."""
     out: list[tuple[str, tuple[str, ...]]] = [(n, ()) for n in openers[:MAX_RECORD_MARKS]]
-    with_forms = [(w, f) for w, f in zip(tokens, map(antonym_forms, tokens), strict=True) if f]
+    with_forms = [(w, f) for w, f in zip(tokens, map(contrast_forms, tokens), strict=True) if f]
     out.extend(with_forms[:MAX_ORDER])
     return out
 
@@ -555,7 +684,7 @@ def contrast_hashes(
             _CONTRAST_CACHE.clear()
         for word in tokens:
             if word not in _CONTRAST_CACHE:
-                forms = antonym_forms(word)
+                forms = contrast_forms(word)
                 _CONTRAST_CACHE[word] = (
                     (token_hash(word), tuple(map(token_hash, forms))) if forms else ()
                 )

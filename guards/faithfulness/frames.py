@@ -60,7 +60,9 @@ __all__ = [
     "Framed",
     "emotive_statement",
     "framed_statement",
+    "parenthesised",
     "presupposed_descriptions",
+    "presupposed_relatives",
     "reads_as_statement",
     "reason_given",
 ]
@@ -316,10 +318,29 @@ _MAYBE = re.compile(r"\b(?:might|may|could|would|probably|perhaps|maybe)\b", re.
 _REASON = re.compile(r"\b(because|given that|now that|seeing that|since)\s+(?!of\b)", re.I)
 
 
+# a clause of time before advice takes its event as given: "After Dana became CFO in
+# 2023, ask her about it", "Once the $8M budget is approved, tell Dana" ("if", "unless"
+# and "before" do not: what they name may never happen)
+_WHEN = re.compile(
+    r"^(when|whenever|once|after|as soon as|ever since|now that)\s+([^,;]{8,200}),\s+\S",
+    re.IGNORECASE,
+)
+
+
 def reason_given(clause: str) -> Framed | None:
     """The statement given as the reason for advice or an opinion, or None. After
     "since" only a clause with a verb counts ("since last year" is a time); a reason
-    hedged with a modal ("because you might like it") is a guess, not read."""
+    hedged with a modal ("because you might like it") is a guess, not read. A clause of
+    time that opens the advice ("When Dana became CFO, ...", session 12) is read the same
+    way, when it names a specific (`needs_specific`)."""
+    when = _WHEN.match(clause)
+    if (
+        when is not None
+        and not _MAYBE.search(when.group(2))
+        and _is_clause(when.group(2), after_that=True)
+    ):
+        frame = " ".join(when.group(1).lower().split())
+        return Framed(when.start(2), when.end(2), frame, needs_specific=True)
     for m in _REASON.finditer(clause):
         rest = clause[m.end() :].rstrip(" .!")
         if _MAYBE.search(rest):  # "because you might like it": a guess, not a fact
@@ -364,11 +385,14 @@ def _plain(token: str) -> bool:
 
 def presupposed_descriptions(text: str) -> list[Framed]:
     """The definite descriptions of `text` that name a specific ("the Monday launch",
-    "the $8M budget", "your trip to Rome", "the launch on Friday"): whatever the
+    "the $8M budget", "your trip to Rome", "the launch on Friday", "Dana's move to
+    CFO"): whatever the
     sentence around one does (a wish, a request to be told, a question), it takes the
     thing it describes as given, so the description states that it exists as described.
 
-    A description is a possessive or "the" / "this" / "these" / "those" (not "that",
+    A description is a possessive (a pronoun, or a name with "'s" inside the sentence:
+    "Dana's move to CFO" takes the move as given as "her move to CFO" does) or "the" /
+    "this" / "these" / "those" (not "that",
     which also joins clauses), up to two plain words, then a run of specific tokens and at
     most one plain head word ("the new Q3 budget"), or a plain head and a preposition
     before a run of specific tokens ("the launch on Friday", "the budget of $8M"); a
@@ -381,7 +405,7 @@ def presupposed_descriptions(text: str) -> list[Framed]:
     i = 0
     while i < len(tokens):
         word, start, _ = tokens[i]
-        if word.lower() not in _DEFINITE:
+        if word.lower() not in _DEFINITE and not _possessive_name(word, i):
             i += 1
             continue
         j, end, named = i + 1, 0, False
@@ -423,4 +447,152 @@ def presupposed_descriptions(text: str) -> list[Framed]:
         if named and described:
             out.append(Framed(start, end, "a definite description"))
         i = max(i + 1, p if named else i + 1)
+    return out
+
+
+def _possessive_name(token: str, index: int) -> bool:
+    """A name with "'s" inside a sentence ("Dana's", "Acme's"): a possessive that makes a
+    definite description as "her" does. Not the first word, where any word has a capital
+    and "It's", "That's" are "it is"."""
+    low = token.lower().replace("\u2019", "'")
+    return index > 0 and token[:1].isupper() and low.endswith("'s") and len(low) > 3
+
+
+# -- relative clauses --------------------------------------------------------------------
+
+# "X, which ...", "X who ...", "X that moved ...", "X being moved ...": the clause that
+# describes X, after a noun phrase
+_RELATIVE = re.compile(r"(,\s*)?\b(which|who|that|being)\s+", re.IGNORECASE)
+_RELATIVE_END = re.compile(r"\s*(?:[,;:!?()]|\.(?:\s|$)|\s[-\u2013\u2014]\s|[\u2013\u2014])")
+# words that cannot end the noun phrase a relative clause describes: a verb of saying or
+# thinking takes "that" as a conjunction ("I hope that ...", "glad that ..."), and so does
+# an adjective of feeling or a function word
+_NOT_ANTECEDENT = _NOT_HEAD | word_set(
+    """hope hoped hoping wish think thought believe know knew say said glad happy sorry
+    sure certain great good nice true so such way fact news"""
+)
+
+
+def presupposed_relatives(text: str) -> list[tuple[Framed, Framed]]:
+    """The relative clauses of `text` and the noun phrases they describe, as (phrase,
+    clause) spans: "the vendor, which raised prices by 40%", "Dana, who became CFO last
+    year", "the launch that moved to Monday", "the launch being moved to Monday". A wish,
+    an opinion, advice or a question does not assert its own clause, but a relative
+    clause in it describes its noun phrase as the speaker takes it to be ("Hope the
+    launch that moved to Monday works for everyone" takes it that the launch moved): the
+    phrase and the clause read together ("the launch moved to Monday") are a statement.
+
+    The phrase is a name (a run of capitalised words) or up to three plain words after a
+    determiner, right before the relative word. A non-restrictive clause (after a comma)
+    runs to the next comma or the sentence's end; a restrictive one ("that", "being",
+    "which" without a comma) runs to the end of the first run of specific tokens after
+    its verb ("that moved to Monday works for everyone": "moved to Monday"), since where
+    it ends and the main verb begins is not marked; one without a specific is not read.
+    "that" counts only after a noun phrase and before a verb (not "hope that")."""
+    tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    out: list[tuple[Framed, Framed]] = []
+    for m in _RELATIVE.finditer(text):
+        word = m.group(2).lower()
+        commas = m.group(1) is not None
+        if word == "being" and commas:
+            continue  # "..., being new to the team": an adjunct, not a relative
+        ante = _antecedent(tokens, m.start())
+        if ante is None:
+            continue
+        a, first = ante
+        if word in ("that", "being") and not _verb_first(text[m.end() :], word):
+            continue  # "the fact that X", "the same that": no clause of a noun's own
+        b: int | None
+        if commas and word in ("which", "who"):
+            stop = _RELATIVE_END.search(text, m.end())
+            b = stop.start() if stop is not None else len(text.rstrip(" .!?"))
+        else:
+            b = _restrictive_end(tokens, m.end())
+        if b is None or b - m.end() < 3:
+            continue
+        out.append((Framed(a, first, "a noun phrase"), Framed(m.end(), b, word)))
+    return out
+
+
+def _antecedent(tokens: list[tuple[str, int, int]], at: int) -> tuple[int, int] | None:
+    """The span of the noun phrase right before offset `at`: a run of capitalised names
+    ("Priya Nair"), or a determiner and up to three plain or specific words ("the new
+    API", "Dana's move"); None when the word before is no noun's."""
+    k = max((i for i, t in enumerate(tokens) if t[2] <= at), default=-1)
+    if k < 0:
+        return None
+    last = tokens[k][0]
+    if last.lower().replace("\u2019", "'") in _NOT_ANTECEDENT or not last[:1].isalnum():
+        return None
+    if _specific_token(last) and last[:1].isupper():
+        j = k
+        while j > 0 and tokens[j - 1][0][:1].isupper() and tokens[j - 1][0].isalpha():
+            j -= 1
+        if j == 0 and j < k:
+            j = 1  # the sentence's first word has a capital whatever it is
+        if tokens[j][0].lower() in _DEFINITE or tokens[j][0].lower() in _NOT_HEAD:
+            return None
+        return tokens[j][1], tokens[k][2]
+    j = k
+    while j > 0 and k - j < 3 and (_plain(tokens[j - 1][0]) or _specific_token(tokens[j - 1][0])):
+        j -= 1
+    det = tokens[j - 1][0] if j > 0 else ""
+    if det and (det.lower() in _DEFINITE or _possessive_name(det, j - 1)):
+        return tokens[j - 1][1], tokens[k][2]
+    return None
+
+
+def _verb_first(rest: str, word: str) -> bool:
+    """Whether the clause after "that" or "being" opens with a verb ("that moved", "that
+    is", "being moved"): a subject relative, not "that" as a conjunction."""
+    words = [w.lower().replace("\u2019", "'") for w in _WORD.findall(rest)[:2]]
+    if not words:
+        return False
+    first = words[0]
+    if word == "being":
+        return first.endswith("ed") or first in _PAST
+    return (
+        first in _FINITE
+        or (first.endswith(("ed", "es")) and len(first) > 3)
+        or first in _PAST
+        or (first.endswith("s") and not first.endswith("ss") and first not in _NOT_HEAD)
+    )
+
+
+def _restrictive_end(tokens: list[tuple[str, int, int]], at: int) -> int | None:
+    """Where a restrictive relative clause starting at offset `at` ends: after the first
+    run of specific tokens, within eight tokens; None when there is none (or a comma
+    comes first)."""
+    start = next((i for i, t in enumerate(tokens) if t[1] >= at), len(tokens))
+    for i in range(start, min(start + 8, len(tokens))):
+        word = tokens[i][0]
+        if not word[:1].isalnum():
+            return None  # a comma or a stop before any specific
+        if _specific_token(word):
+            j = i
+            while j + 1 < len(tokens) and _specific_token(tokens[j + 1][0]):
+                j += 1
+            return tokens[j][2]
+    return None
+
+
+_PARENTHESIS = re.compile(r"\(([^()]{3,160})\)")
+
+
+def parenthesised(text: str) -> list[tuple[Framed | None, Framed]]:
+    """The asides in parentheses of `text`, as (the noun phrase right before one, or
+    None; its content): "Try the API (it allows 500 requests per minute)" states a clause
+    of its own, "Hope the launch (now on Monday) goes well" says of the launch that it is
+    now on Monday, "Ask Dana (our CFO)" that Dana is the CFO. A wish or advice does not
+    assert its own clause, but an aside in it is the speaker's statement, set apart."""
+    tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    out: list[tuple[Framed | None, Framed]] = []
+    for m in _PARENTHESIS.finditer(text):
+        inner = Framed(m.start(1), m.end(1), "an aside in parentheses")
+        if _is_clause(m.group(1), after_that=False):  # "(it allows ...)": a verb of its own
+            out.append((None, inner))
+            continue
+        ante = _antecedent(tokens, m.start())
+        phrase = Framed(ante[0], ante[1], "a noun phrase") if ante is not None else None
+        out.append((phrase, inner))
     return out

@@ -35,7 +35,9 @@ from groundwire.guards.faithfulness.frames import (
     Framed,
     emotive_statement,
     framed_statement,
+    parenthesised,
     presupposed_descriptions,
+    presupposed_relatives,
     reads_as_statement,
     reason_given,
 )
@@ -249,6 +251,12 @@ def _has_specific(text: str) -> bool:
     return any(w[:1].isupper() and w.lower() not in ("i", "i'm", "i've") for w in words[1:])
 
 
+def _without_relatives(text: str) -> str:
+    """`text` without its relative clauses (`presupposed_relatives`)."""
+    found = presupposed_relatives(text)
+    return _without(text, [(c.start, c.end) for _, c in found]) if found else text
+
+
 def classify(text: str) -> tuple[ClaimKind, str]:
     """The kind of one sentence (citation markers already removed) and why."""
     low = _low(text)
@@ -284,7 +292,9 @@ def classify(text: str) -> tuple[ClaimKind, str]:
         return ClaimKind.ADVICE, f"advice ({advice.group(0)!r})"
     specific = _has_specific(text)
     taste = _TASTE.search(bare)
-    if taste is not None and not _DIGIT.search(text):  # "I love Paris": taste, named or not
+    if taste is not None and not _DIGIT.search(_without_relatives(text)):
+        # "I love Paris": taste, named or not; a number in a relative clause ("I love
+        # Redis, which handles 1M ops per second") is that clause's, read on its own
         return ClaimKind.OPINION, f"an opinion: the speaker's taste ({taste.group(0)!r})"
     belief = _BELIEF.match(bare)
     if belief is not None and not specific:
@@ -545,6 +555,61 @@ def _description_claims(
         for piece in _atomic(described, s_start, s_end, a, b):
             piece.why += f", presupposed by a definite description in {_IN[kind]}"
             out.append(piece)
+    out.extend(_relative_claims(text, said, kind, s_start, s_end, read))
+    out.extend(_aside_claims(text, said, kind, s_start, s_end))
+    return out
+
+
+def _aside_claims(text: str, said: str, kind: ClaimKind, s_start: int, s_end: int) -> list[Piece]:
+    """What an aside in parentheses states in an excluded piece ("Try the API (it allows
+    500 requests per minute)", "Hope the launch (now on Monday) goes well": "the launch is
+    now on Monday"): a clause is read as it stands; a phrase after a noun phrase says what
+    that is. Read only when it names a specific ("(if you can)", "(see above)" do not)."""
+    out: list[Piece] = []
+    for phrase, inner in parenthesised(said):
+        content = said[inner.start : inner.end].strip()
+        if not _has_specific(content):
+            continue
+        if phrase is None:
+            stated = content
+        else:
+            head = said[phrase.start : phrase.end]
+            stated = f"{head} is {content}"
+        if classify(stated)[0] is not ClaimKind.FACTUAL:
+            continue
+        a = text.find(content, s_start, s_end)
+        a, b = (a, a + len(content)) if a >= 0 else (s_start, s_end)
+        for piece in _atomic(stated, s_start, s_end, a, b):
+            piece.why += f", an aside in parentheses in {_IN[kind]}"
+            out.append(piece)
+    return out
+
+
+def _relative_claims(
+    text: str, said: str, kind: ClaimKind, s_start: int, s_end: int, read: Sequence[str]
+) -> list[Piece]:
+    """What the relative clauses of an excluded piece state about their noun phrases ("I
+    really like Dana, who became CFO last year": "Dana became CFO last year"; "Hope the
+    launch that moved to Monday works for everyone": "the launch moved to Monday"), each
+    checked as any claim when it names a specific. In a question only a name's clause
+    is read: "Who is the person that runs Acme?" asks who does."""
+    out: list[Piece] = []
+    for phrase, clause in presupposed_relatives(said):
+        head = said[phrase.start : phrase.end]
+        if kind is ClaimKind.QUESTION and not head[:1].isupper():
+            continue
+        stated = f"{head} {said[clause.start : clause.end].strip()}"
+        named = _has_specific(stated) or head[:1].isupper()  # "Priya leads the team"
+        if not named or classify(stated)[0] is not ClaimKind.FACTUAL:
+            continue
+        if any(stated.lower() in r.lower() for r in read):
+            continue
+        a = text.find(head, s_start, s_end)
+        b = text.find(said[clause.start : clause.end], max(a, s_start), s_end)
+        a, b = (a, b + clause.end - clause.start) if a >= 0 and b >= 0 else (s_start, s_end)
+        for piece in _atomic(stated, s_start, s_end, a, b):
+            piece.why += f", a relative clause ({clause.frame!r}) in {_IN[kind]}"
+            out.append(piece)
     return out
 
 
@@ -561,8 +626,10 @@ def _reason_claims(
     inner = clause[reason.start : reason.end]
     if classify(inner)[0] is not ClaimKind.FACTUAL:
         return []
-    if kind is ClaimKind.OPINION and not _has_specific(inner):
-        return []  # "I love Redis because it is fast": a taste and its grounds
+    if (kind is ClaimKind.OPINION or reason.needs_specific) and not _has_specific(inner):
+        # "I love Redis because it is fast": a taste and its grounds; "When it breaks,
+        # call me": a time that names nothing
+        return []
     a = text.find(inner[:16], c_start, c_end)
     a = a if a >= 0 else c_start
     atomic = _atomic(inner, s_start, s_end, a, min(c_end, a + len(inner)))

@@ -150,6 +150,9 @@ _ADMITTED: tuple[_Spec, ...] = (
     ("iirc afaik afaict", r"(?:iirc|afaik|afaict)\b"),
     # The chat forms of "I don't know" ("idk", "dunno").
     ("idk dunno", r"(?:idk|dunno)\b"),
+    # Session 12: the shrug, "I don't know" drawn: the kaomoji's face "(ツ)" (what the
+    # canonical text keeps of "¯\_(ツ)_/¯") and the emoji U+1F937 (any modifier after it)
+    ("(ツ) 🤷", r"(?:\(ツ\)|🤷)"),
     ("quote", r"(?:don't|do not) quote me\b"),
     ("top", r"off the top of my head\b"),
     ("know tell remember", r"as far as i (?:know|can tell|remember)\b"),
@@ -449,7 +452,7 @@ _APPROXIMATION: tuple[_Spec, ...] = (
     ("so", r"or so\b"),
 )
 # Triggers that are characters or word endings rather than words: checked as substrings.
-_SUBSTRING_TRIGGERS = frozenset({"~", "≈", "ish", "(?)"})
+_SUBSTRING_TRIGGERS = frozenset({"~", "≈", "ish", "(?)", "(ツ)", "🤷"})
 
 
 # Which post-match filter a pattern needs (decided once, when the pattern is built):
@@ -593,7 +596,14 @@ def candidates(lower: str, tokens: Iterable[bytes] | None = None) -> Sequence[in
     if tokens is None:
         tokens = byte_words(lower)
     words = TRIGGER_WORDS.intersection(tokens)
-    if "~" in lower or "\u2248" in lower or "ish" in lower or "(?)" in lower:
+    if (
+        "~" in lower
+        or "\u2248" in lower
+        or "ish" in lower
+        or "(?)" in lower
+        or "(\u30c4)" in lower  # the shrug's face, "(ツ)"
+        or "\U0001f937" in lower  # the shrug emoji
+    ):
         chosen: set[int] = set()
         for word in words:
             chosen.update(_BY_BYTES[word])

@@ -309,8 +309,9 @@ async def test_records_keep_their_names_and_older_records_are_compared_as_before
 ) -> None:
     """Since session 11 a record keeps its names among its marks (header bit 0x2000), so a
     claim that puts a word without a capital in a name's place is a variant; a record
-    written before (no names kept) cannot tell that claim from a copy, as before, while
-    what the claim's own words show (a name of its own, an antonym) counts against it."""
+    written before (no names kept) tells it by the word's place since session 12 (the
+    name stood before a word both have), and what the claim's own words show (a name of
+    its own, an antonym) counts against it as before."""
     t = unique_tenant
     # its marks: "quarterly", "nightly" (frequencies are numbers), two names and "During"
     text = pending.PLANNED
@@ -338,7 +339,9 @@ async def test_records_keep_their_names_and_older_records_are_compared_as_before
             DedupRequest(t, "c4", text.replace("enabled", "disabled"), insert=False),
         ]
     )
-    assert lower.duplicate_of == "m"  # as before session 11
+    # no name kept, but "bob" stands where the record has "alice", before "confirmed",
+    # which both have: a word replaced in place (session 12), read from the record's order
+    assert lower.variant_of == "m"
     assert named.variant_of == "m" and antonym.variant_of == "m"
     assert await index.remove(t, "m") is True
 

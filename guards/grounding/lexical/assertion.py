@@ -149,8 +149,13 @@ def _cue(raws: Sequence[str], lows: Sequence[str], k: int) -> str | None:
         return "hypothetical"
     if low in _DENIALS:
         return "denied" if _denial_at(lows, k) else None
-    if low == "used" and nxt == "to" and k and lows[k - 1] in _SUBJECTS:
-        return "past"  # "we used to deploy", not "a device used to measure"
+    if (
+        low == "used"
+        and nxt == "to"
+        and k
+        and (lows[k - 1] in _SUBJECTS or _named(raws, lows, k - 1))
+    ):
+        return "past"  # "we used to deploy", "Alice used to", not "a device used to measure"
     if low == "let's" and nxt == "say":
         return "hypothetical"
     if low in _UNREALISING and nxt and nxt not in _ROUNDED and not nxt.endswith("ly"):
@@ -158,6 +163,16 @@ def _cue(raws: Sequence[str], lows: Sequence[str], k: int) -> str | None:
     if low in _UNTIL and _past_before(lows, k):
         return "past"  # "Alice owned the service until March": no longer so
     return None
+
+
+def _named(raws: Sequence[str], lows: Sequence[str], k: int) -> bool:
+    """Whether the word at k is a name opening its clause, so a subject: a capital, then
+    lower case ("Alice"; not "API", "The"), first in the sentence or after a coordinator
+    ("The tool Alice used to approve it": a relative clause, no habit)."""
+    raw = raws[k]
+    if not (len(raw) > 1 and raw[0].isupper() and raw[1:].isalpha() and raw[1:].islower()):
+        return False
+    return k == 0 or lows[k - 1] in COORDINATORS
 
 
 # after "I'd", "we'd": the past participles (and adverbs) that make it "had", not "would"

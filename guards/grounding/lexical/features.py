@@ -29,10 +29,19 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.assertion import unasserted
+from groundwire.guards.grounding.lexical.cessation import ceased
+from groundwire.guards.grounding.lexical.changed_values import (
+    MONTHS,
+    WEEKDAYS,
+    changed_amounts,
+    changed_days,
+)
 from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
+from groundwire.guards.grounding.lexical.found_order import swapped_arguments_of_found
 from groundwire.guards.grounding.lexical.labels import explained_labels
+from groundwire.guards.grounding.lexical.magnitudes import as_the_sources
 from groundwire.guards.grounding.lexical.names import (
     opens_sentence,
     stem_only_names,
@@ -162,6 +171,11 @@ def analyze(
         cw = cw._replace(stems=tuple(own))
     if not DECADES.isdisjoint(cw.numbers):
         cw = _decades_as_the_sources(cw, ev.stems, ev.numbers)
+    if any(
+        v is not None and (low not in ev.lows or not number_in(v, ev.numbers))
+        for v, low in zip(cw.numbers, cw.lows, strict=True)
+    ):  # a number the source does not write so: "$5,000,000" / "$5 million"
+        cw = as_the_sources(cw, claim_text, ev.sentences)
     craws, clows, cstems, cnums = cw.raws, cw.lows, cw.stems, cw.numbers
     # whether each claim word is a content word (and not a known name)
     cmask: Sequence[bool] = cw.content
@@ -293,6 +307,7 @@ def analyze(
     )
     conflicts += polarity.antonyms
     conflicts += listed
+    conflicts += ceased(cw, sentences)  # "has stopped approving" / "approves"
     names_swapped: list[tuple[str, str]] = []
     if uniq:  # a name the source never uses, where a source sentence puts another one
         said = {c for c, _ in conflicts}
@@ -330,6 +345,12 @@ def analyze(
             for pair in swapped_arguments(cw, cw.content, sentences, shared, uniq):
                 if pair not in conflicts:
                     conflicts.append(pair)
+        else:  # several sentences, none held whole by one source sentence: each alone
+            for pair in swapped_arguments_of_found(
+                cw, claim_text, cw.content, sentences, shared, src_stems
+            ):
+                if pair not in conflicts:
+                    conflicts.append(pair)
     if "from" in clows:
         conflicts += reversed_direction(cw, cw.content, sentences, shared)
     if "only" in clows:
@@ -340,10 +361,19 @@ def analyze(
         conflicts.append(("(the user)", other))
     if any(cnums):  # a number: read with its unit, and a date as one value
         conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
+        said = {c.split()[0] for c, _ in conflicts}  # a value another rule already reads
+        conflicts += [
+            pair
+            for pair in changed_amounts(cw, claim_text, sentences, shared, src_numbers)
+            if pair[0].split()[0] not in said
+        ]
         conflicts += date_swaps(claim_text, sentences, shared)
         conflicts += bound_swaps(cw, sentences, shared)
     elif counts_one(clows):  # "an hour": one of a unit
         conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
+    if not WEEKDAYS.isdisjoint(clows) or not MONTHS.isdisjoint(clows):
+        said = {c for c, _ in conflicts}
+        conflicts += [p for p in changed_days(cw, sentences, shared, src_lows) if p[0] not in said]
     if top >= 2:  # some sentence holds two claim stems: a clause of two may be crossed
         conflicts += crossed_clauses(cw, clauses, sentences, shared, sizes, uniq)
     features["conflicts"] = float(min(len(conflicts), 2))

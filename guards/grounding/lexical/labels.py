@@ -50,6 +50,13 @@ from importlib import resources
 
 from groundwire.guards.grounding.lexical.assertion import sentence_moods
 from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.label_events import (
+    ahead,
+    bare_after,
+    between_subject,
+    result_wording,
+    time_tail,
+)
 from groundwire.guards.grounding.lexical.text import (
     NEGATIONS,
     STOPWORDS,
@@ -87,6 +94,15 @@ _DETACH: tuple[tuple[str, str], ...] = (
     *(("s", ""), ("ses", "s"), ("xes", "x"), ("ches", "ch"), ("shes", "sh"), ("men", "man")),
     *(("ies", "y"), ("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
 )
+# ... and for verbs, read only for a turn's words ("moved" -> "move": its entry has
+# "residence" and "location"): the table's lemmas are base forms, and a turn tells events
+# in the past. Not "-ing": "I'm moving to Porto" is under way or planned, no state yet
+_DETACH_VERB: tuple[tuple[str, str], ...] = (
+    *(("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", "")),
+)
+# British spellings the table (American, as WordNet) writes otherwise: "favourite",
+# "colour", "centre"
+_SPELLINGS: tuple[tuple[str, str], ...] = (("our", "or"), ("tre", "ter"))
 
 
 @functools.cache
@@ -102,6 +118,11 @@ def gloss_stems(low: str) -> frozenset[str]:
     """The stems of the content words of the WordNet definitions of `low` (a lower-case
     word, reduced to a noun or adjective lemma the table knows), empty when none."""
     table = _table()
+    if low not in table:  # "favourite": the table's "favorite"
+        low = next(
+            (low.replace(a, b) for a, b in _SPELLINGS if a in low and low.replace(a, b) in table),
+            low,
+        )
     found = [low] if low in table else []
     found += [
         low[: -len(suffix)] + base
@@ -222,6 +243,9 @@ def _fills(
     where no clause does."""
     clause_of = s.clause_of()
     holding = {clause_of[j] for j, st in enumerate(s.word_stems) if s.content[j] and st in value}
+    value_lows = sorted(
+        {s.lows[j] for j, st in enumerate(s.word_stems) if s.content[j] and st in value}
+    )
     moods = sentence_moods(s)
     found = None
     for clause in sorted(holding):
@@ -231,6 +255,8 @@ def _fills(
             continue
         if not NEGATIONS.isdisjoint(lows) or has_implicative(lows) or any(j in moods for j in at):
             continue
+        if ahead(lows):
+            continue  # "I'm moving to Porto next year": a state still to come
         if _accompanies(s, at, value):
             continue  # "I work with a nurse": the value is someone beside the subject
         extra = [j for j in at if s.content[j] and s.word_stems[j] not in value]
@@ -246,9 +272,11 @@ def _fills(
         others = [j for j in mine if j not in own]
         be = _bare(s, at, value)
         if be is not None:  # "I'm 34", "My sister is 34": the subject is next to "be"
-            lows = [s.lows[j] for j in at if j <= be and j >= be - 1]
+            subject = between_subject(s.lows, at, be)  # "I just turned 34"
+            lows = [s.lows[j] for j in at if j in (be, subject)]
         wording = [s.lows[j] for j in extra if not (j and s.lows[j - 1] in _NOUN_AFTER)]
-        if be is None and not all(_linked(claim_lows[i], wording) for i in missing):
+        wording += result_wording([s.lows[j] for j in at])  # "moved" -> "live"
+        if be is None and not _worded(claim_lows, missing, wording, value_lows):
             continue
         if not _SPEAKER.isdisjoint(lows) or own:
             return ""
@@ -259,6 +287,19 @@ def _fills(
         elif not _THIRD.isdisjoint(lows):
             found = found or next(s.raws[j] for j in at if s.lows[j] in _THIRD)
     return found
+
+
+def _worded(
+    claim_lows: Sequence[str], missing: list[int], wording: Sequence[str], value: Sequence[str]
+) -> bool:
+    """Whether the clause's wording fits every missing label word: each is linked to a
+    word of it (`_linked`), or, when another label word is, it names the value's own
+    class ("food" in "Favourite food: sushi" for "I love sushi": "favourite" is linked to
+    "love", and WordNet has sushi a dish, a dish food; `_classifies`)."""
+    linked = [i for i in missing if _linked(claim_lows[i], wording)]
+    if not linked:
+        return False
+    return all(i in linked or _classifies(claim_lows[i], value) for i in missing)
 
 
 def _named(s: Sentence, at: Sequence[int], value: set[str]) -> bool:
@@ -289,7 +330,10 @@ def _bare(s: Sentence, at: Sequence[int], value: set[str]) -> int | None:
     lows, stems, content = s.lows, s.word_stems, s.content
     for n, j in enumerate(at):
         perfect = lows[j] == "been" and n > 0 and lows[at[n - 1]] in _HAVE
-        if lows[j] not in _BE and not perfect:  # "I've been a nurse": still one
+        # "I turned 34", "I became a nurse": the state the change results in
+        following = lows[at[n + 1]] if n + 1 < len(at) else None
+        result = bare_after(lows[j], following)
+        if lows[j] not in _BE and not perfect and not result:  # "I've been a nurse": still one
             continue
         k = n + 1
         while k < len(at) and lows[at[k]] in _DETERMINERS:
@@ -300,13 +344,49 @@ def _bare(s: Sentence, at: Sequence[int], value: set[str]) -> int | None:
                 break
             seen.add(stems[at[k]])
             k += 1
-        if value <= seen and (k == len(at) or lows[at[k]] in _PREPOSITIONS):
+        rest = [lows[at[m]] for m in range(k, len(at))]
+        # a preposition's phrase or a time adverbial may close it ("I turned 34 last week")
+        if value <= seen and (not rest or rest[0] in _PREPOSITIONS or time_tail(rest)):
             return j
     return None
 
 
 def _linked(label: str, words: Sequence[str]) -> bool:
-    """Whether a WordNet definition links the label to one of the turn's words, either way."""
+    """Whether a WordNet definition links the label to one of the turn's words, either
+    way (a turn's verb read at its base form too: "moved" is "move")."""
     own = gloss_stems(label)
     target = stem(label)
-    return any(stem(w) in own or target in gloss_stems(w) for w in words)
+    return any(
+        stem(w) in own or target in gloss_stems(w) or target in _verb_gloss(w) for w in words
+    )
+
+
+@functools.lru_cache(maxsize=4_096)
+def _verb_gloss(low: str) -> frozenset[str]:
+    """The gloss stems of the verb lemmas of `low` by WordNet's detachment rules for
+    verbs (morph.c): "moved" -> "move", "loves" -> "love"; empty when none is in the table."""
+    table = _table()
+    out: frozenset[str] = frozenset()
+    for suffix, base in _DETACH_VERB:
+        lemma = low[: -len(suffix)] + base
+        if low.endswith(suffix) and lemma != low and lemma in table:
+            out |= gloss_stems(lemma)
+    return out
+
+
+def _classifies(category: str, value: Sequence[str]) -> bool:
+    """Whether the label word `category` names a class the value belongs to by WordNet,
+    within two steps of its entry ("food" for "sushi": sushi -> *dish* -> *food*;
+    "colour" for "blue"): in "Favourite food: sushi" the category is the slot's name and
+    the value's own kind, so a turn that names the value ("I love sushi") need not name it.
+    A value the table does not have (a proper name) is classified by nothing."""
+    target = stem(category)
+    table = _table()
+    for low in value:
+        first = gloss_stems(low)
+        if target in first:
+            return True
+        words = table.get(low, "").split()
+        if any(target in gloss_stems(w) for w in words if w not in STOPWORDS):
+            return True
+    return False

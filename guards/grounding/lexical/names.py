@@ -47,6 +47,7 @@ from importlib import resources
 
 from groundwire.guards.grounding.lexical.antonyms import _DETACH
 from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.name_roles import after_apposition, passive_with_agent
 from groundwire.guards.grounding.lexical.spelling import same_name_in
 from groundwire.guards.grounding.lexical.text import (
     CONJUNCTIONS,
@@ -213,12 +214,23 @@ def _subject(at: int, raws: Sequence[str], spans: Sequence[tuple[int, int]], tex
     noun opens a sentence so only in headline style; a name does so all the time:
     "Grace is the CTO" / "Grace periods are 30 days". A copula followed by a name or a
     number is a memory's label and its value ("Hometown is Porto", `labels.py`), not a
-    person."""
-    k = at + 1
-    if k >= len(raws) or text[spans[at][1] : spans[k][0]].strip():
+    person. An apposition set off by commas may stand between ("Grace, the CTO,
+    approved it": `name_roles.after_apposition`)."""
+    k = after_apposition(at, raws, spans, text)
+    if k is None:
+        k = at + 1
+        if k >= len(raws) or text[spans[at][1] : spans[k][0]].strip():
+            return False
+    if raws[at].lower().endswith(_ABSTRACT):
         return False
+    return _verb_at(k, raws)
+
+
+def _verb_at(k: int, raws: Sequence[str]) -> bool:
+    """Whether the word at `k` is a verb agreeing with a singular subject before it
+    (`_subject`)."""
     nxt = raws[k]
-    if not nxt.isalpha() or not nxt.islower() or raws[at].lower().endswith(_ABSTRACT):
+    if not nxt.isalpha() or not nxt.islower():
         return False
     if nxt in _VIA and k + 1 < len(raws) and not raws[k + 1][:1].islower():
         return False  # "Hometown is Porto", "Budget is $5M": a label and its value
@@ -227,6 +239,18 @@ def _subject(at: int, raws: Sequence[str], spans: Sequence[tuple[int, int]], tex
         or stem(nxt) in LINKING
         or (nxt.endswith("ed") and len(nxt) > 4 and common_word(nxt))
     )
+
+
+def _acts(at: int, raws: Sequence[str], spans: Sequence[tuple[int, int]], text: str) -> bool:
+    """Whether the name at `at` is the subject of an active verb right after it, or after
+    its apposition ("Dana, the CFO, reported costs"), not of a passive ("Dana was hired
+    by ...")."""
+    k = after_apposition(at, raws, spans, text)
+    if k is None:
+        k = at + 1
+        if k >= len(raws) or text[spans[at][1] : spans[k][0]].strip():
+            return False
+    return _verb_at(k, raws) and not passive_with_agent(at, raws, spans, text)
 
 
 def _is_name(raw: str, opens: bool, capitalised_inside: set[str]) -> bool:
@@ -432,15 +456,21 @@ def swapped_names(
     for i in absent:
         if i in told:
             continue  # "Marco Kim": one name, one report
+        # a name set off before its apposition is the subject of the clause after it
+        # ("Grace, the CTO, approved the budget": the commas cut no clause of hers)
+        after = after_apposition(i, raws, spans, text)
+        mine = {clause[i]} if after is None else {clause[k] for k in range(i, after + 1)}
         rest = {
             stems[k]
             for k in range(len(lows))
-            if clause[k] == clause[i] and content[k] and stems[k] not in absent_stems
+            if clause[k] in mine and content[k] and stems[k] not in absent_stems
         }
         if not rest:
             continue
         possessive = lows[i].endswith("'s")
         run = _run(i, raws, spans, text)
+        # "Revenue was reported by the CFO": the patient, no agent's rival
+        patient = passive_with_agent(run[-1], raws, spans, text)
         own = {_base(lows[k]) for k in run}
         for s, hit in zip(sentences, shared, strict=True):
             held = set(hit & rest)
@@ -450,8 +480,9 @@ def swapped_names(
             if not links:
                 continue
             other = _competitor(
-                s, held, links, (claim_bases, own), claim_stems, possessive, speakers, sentences
-            )
+                s, held, links, (claim_bases, own), claim_stems, possessive, speakers, sentences,
+                patient,
+            )  # fmt: skip
             if other is not None:
                 if common_word(_base(lows[i])) and common_word(_base(other.lower())):
                     continue  # two common words ("Paper", "Book"): a title's, likely
@@ -499,6 +530,7 @@ def _competitor(
     possessive: bool,
     speakers: dict[str, set[str]],
     sentences: Sequence[Sentence],
+    patient: bool = False,
 ) -> str | None:
     """The first name of `s` the claim does not use, possessive as the claim's is, and
     linked to the shared words `held` in the place the claim's name is (`links`, its
@@ -506,7 +538,9 @@ def _competitor(
     of the claim's name (its run). A source name written beside a word of the claim is
     part of a name the claim uses ("Cinematic" in "Marvel Cinematic Universe" against
     "the Marvel universe"), unless the claim's own name stands beside that word too
-    ("Dana Kim" against "Marco Kim")."""
+    ("Dana Kim" against "Marco Kim"). With `patient` (the claim's name is the subject of
+    a passive whose agent is named, `name_roles.passive_with_agent`) a source name that
+    acts ("Dana, the CFO, reported costs") is in another place."""
     claim_bases, own = bases
     raws, lows = s.raws, s.lows
     offsets: Sequence[tuple[int, int]] | None = None
@@ -523,6 +557,8 @@ def _competitor(
         ):
             continue
         run = _run(j, raws, offsets, s.text)
+        if patient and _acts(run[-1], raws, offsets, s.text):
+            continue  # the agent, where the claim's name is the patient
         beside = {_base(lows[k]) for k in run} & claim_bases
         if not beside <= own:
             continue

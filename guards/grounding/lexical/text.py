@@ -80,7 +80,7 @@ def word_set(text: str) -> frozenset[str]:
 # the role-swap check of near-duplicates, `guards/dedup/minhash.py`).
 SYMMETRIC_RELATIONS = word_set(
     """with met meet meets meeting married marry marries marrying dated date dates dating
-    and or between versus vs against together each other same"""
+    and or between versus vs against together each other same exchange exchanged"""
 )
 
 # Function words carry no claim content; kept short and generic on purpose.

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from groundwire.guards.grounding.lexical.dates import written_dates
 from groundwire.guards.grounding.lexical.evidence import Sentence
 from groundwire.guards.grounding.lexical.text import (
     ClaimWords,
@@ -27,7 +28,15 @@ from groundwire.guards.grounding.lexical.text import (
     word_set,
 )
 
-__all__ = ["bound_swaps", "counts_one", "date_swaps", "unit_swaps"]
+__all__ = [
+    "QUALIFIERS",
+    "bound_swaps",
+    "counts_one",
+    "date_swaps",
+    "unit_of",
+    "unit_swaps",
+    "written",
+]
 
 
 def _table() -> dict[str, tuple[str, str]]:
@@ -246,6 +255,7 @@ def _written(
 # of its numbers ("03", "05") is in the other. ISO dates, and dates with slashes read
 # both ways round ("03/05/2024" is 5 March or 3 May: either reading agrees).
 _ISO_DATE = re.compile(r"(?<![0-9])([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?![0-9])")
+_YEAR_DIGITS = re.compile(r"[0-9]{4}")
 _SLASH_DATE = re.compile(r"(?<![0-9/])([0-9]{1,2})/([0-9]{1,2})/([0-9]{4}|[0-9]{2})(?![0-9/])")
 
 
@@ -261,6 +271,8 @@ def _dates(text: str) -> list[tuple[str, set[tuple[int, int, int]]]]:
             a, b, y = map(int, m.groups())
             y = y + 2000 if y < 100 else y
             out.append((m.group(0), {(y, a, b), (y, b, a)}))
+    if _YEAR_DIGITS.search(text):  # "March 5, 2024", "5 March 2024" (`dates.py`)
+        out += written_dates(text)
     return out
 
 
@@ -329,3 +341,10 @@ def bound_swaps(
             start = i - 2 if i > 1 and (lows[i - 2], lows[i - 1]) in _STRICT_TWO else i - 1
             out.append((" ".join(raws[start : i + 1]), plain))
     return out
+
+
+# Read by `changed_values.py`: a number's unit, the number as written, the qualifiers
+# that make a number a bound or an estimate.
+unit_of = _unit
+written = _written
+QUALIFIERS = _QUALIFIERS

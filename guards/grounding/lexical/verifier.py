@@ -8,8 +8,9 @@ and two thresholds; on top of the score, the structural cues decide:
   its score: the weights learn from paraphrases, and a short exact quote looks thin,
 * a swapped number or name, an antonym in the slot the source fills, or a negation the
   aligned source clause does not have (`polarity.py`) contradicts the source
-  (NOT_SUPPORTED), as does a claim whose every checked clause is attributed to a speaker
-  who did not say it,
+  (NOT_SUPPORTED), as does a common word swapped in place ("the sales team" where the
+  source says "the payments team", `slot_swaps.py`) and a claim whose every checked
+  clause is attributed to a speaker who did not say it,
 * an unsupported number or entity, or a negation flip, caps the verdict at PARTIAL: a
   claim that adds a specific the source lacks is at best partially grounded. Such a
   claim scoring below PARTIAL is still PARTIAL when its core (the claim without those
@@ -34,8 +35,8 @@ from groundwire.guards.grounding.base import (
     penalty_for,
     unknown_report,
 )
+from groundwire.guards.grounding.lexical.added_facts import added_specific
 from groundwire.guards.grounding.lexical.assertion import (
-    SPEAKER_WORDS,
     STRONG,
     asks_only,
     may_speak_of_itself,
@@ -57,8 +58,11 @@ from groundwire.guards.grounding.lexical.model import (
     WEIGHTS,
     probability,
 )
+from groundwire.guards.grounding.lexical.opinion import added_evaluations, judges_only
 from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_owner
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
+from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps
+from groundwire.guards.grounding.lexical.speaking import someone_speaks
 from groundwire.guards.grounding.lexical.text import claim_words, fold_disguises
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
@@ -187,6 +191,13 @@ class LexicalVerifier:
         already: the learned verifier scores a whole batch at once) and the signals."""
         if p is None:
             p = self.score(a)
+        # a common word swapped in place ("the sales team" / "the payments team"): a
+        # contradiction, read after the score (`slot_swaps.py`), so the fitted signals
+        # are the ones the weights were fitted on
+        if any(w[:1].islower() for w in a.missing_words):  # a common word the source lacks
+            reported = {c for c, _ in a.conflicts}
+            names = known_names(claim, turns)
+            a.conflicts += claim_slot_swaps(claim.content, turns, names, reported)
         hi, lo = self.supported_threshold, self.partial_threshold
         specifics = [*a.missing_numbers, *a.missing_entities]
         contradiction = bool(a.conflicts or a.polarity_flips)
@@ -199,7 +210,7 @@ class LexicalVerifier:
         )
         own = (
             may_speak_of_itself(claim.content)
-            and SPEAKER_WORDS.isdisjoint(evidence_for(turns).lows)
+            and not someone_speaks(turns, evidence_for(turns).lows)
             and speaks_of_itself(claim_words(claim.content), claim.content)
         )
         if (
@@ -228,6 +239,16 @@ class LexicalVerifier:
             penalty = round(min(hi_pen, lo_pen + 0.05 * (len(specifics) - 1)), 4)
         else:
             verdict = GroundingVerdict.NOT_SUPPORTED
+        added = (
+            []
+            if verdict is GroundingVerdict.NOT_SUPPORTED
+            else added_evaluations(claim.content, turns)
+        )
+        if added and judges_only(added):  # what a clause says is a judgement nobody made
+            verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
+        elif added and verdict is GroundingVerdict.SUPPORTED:  # a judgement added on
+            verdict = GroundingVerdict.PARTIAL
+            penalty = round(max(self.cfg.penalty_min, self.cfg.penalty_max), 4)
         rewritten = None
         if verdict is GroundingVerdict.PARTIAL and self.cfg.rewrite_partial:
             stems = evidence_for(turns).stems
@@ -241,7 +262,8 @@ class LexicalVerifier:
             verifier=self.name,
             score=p,
             spans=a.spans,
-            reasoning=_explain(verdict, a, asked, own),
+            reasoning=_explain(verdict, a, asked, own)
+            + "".join(f"; an evaluation the source does not make: {x.word!r}" for x in added[:3]),
             penalty=penalty,
             rewritten_content=rewritten,
         )
@@ -249,16 +271,28 @@ class LexicalVerifier:
     def _core_supported(
         self, claim: Claim, a: Analysis, turns: Sequence[SourceTurn], floor: float
     ) -> bool:
-        """Score the claim again with its unsupported numbers and names removed."""
+        """Score the claim again with its unsupported numbers and names removed.
+
+        The core must be in the source as stated: a core whose negation differs from its
+        best-matching source sentence ("The team did not migrate the ledger in 2023"
+        against "The team migrated the ledger last year") is the source's fact turned
+        round, not its fact with a detail added, so it rescues nothing (session 12)."""
         drop = {w.lower() for w in (*a.missing_numbers, *a.missing_entities)}
         core = " ".join(
             w for w in claim.content.split() if w.strip(".,;:!?%()\"'").lower() not in drop
         )
         if not core.strip():
             return False
+        if added_specific(claim.content, drop, evidence_for(turns).stems) is not None:
+            return False  # a specific of a sentence the source does not state: added
         b = analyze(core, turns, known_names(claim, turns), self.aligned_swaps)
         b.features.update(self.extra_features(core, turns))
-        return self.score(b) >= floor and not b.missing_numbers and not b.missing_entities
+        return (
+            self.score(b) >= floor
+            and not b.missing_numbers
+            and not b.missing_entities
+            and not b.negation_flip
+        )
 
 
 def _owner_left_out(claim: Claim, turns: Sequence[SourceTurn], s: Sentence) -> bool:

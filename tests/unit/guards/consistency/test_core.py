@@ -23,6 +23,7 @@ from groundwire.guards.consistency.extract import (
     subject_key,
 )
 from groundwire.guards.consistency.judge import RuleJudge, conflicting_text, rule_verdict
+from groundwire.guards.consistency.kinds import shared_domain, shared_kind
 from groundwire.guards.consistency.llm_judge import LlmJudge
 from groundwire.guards.consistency.memory import (
     confirm,
@@ -781,6 +782,22 @@ def test_subject_and_object_swapped_is_a_contradiction() -> None:
             None,
             ConsistencyVerdict.DISTINCT,
         ),
+        # session 12: one choice needs a shared domain or values of one kind
+        (
+            "The user prefers email for updates",
+            "The user prefers Slack for updates",
+            None,
+            ConsistencyVerdict.CONTRADICTION,
+        ),
+        ("Omar prefers beer", "Omar prefers wine", None, ConsistencyVerdict.CONTRADICTION),
+        ("The user prefers tea", "The user prefers email", None, ConsistencyVerdict.DISTINCT),
+        ("Omar prefers tea", "Omar prefers chess", None, ConsistencyVerdict.DISTINCT),
+        (
+            "The user prefers email for updates",
+            "The user prefers Slack for alerts",
+            None,
+            ConsistencyVerdict.DISTINCT,
+        ),
     ],
 )
 def test_one_choice_with_two_values(
@@ -790,3 +807,46 @@ def test_one_choice_with_two_values(
     members = (memory("a", a, created=when[0]), memory("b", b, created=when[1]))
     judgement = rule_verdict(Cluster(members, frozenset({ConsistencySignal.SEMANTIC})), CFG)
     assert judgement.verdict is expected, judgement.reason
+
+
+def test_a_favourite_names_its_kind_as_its_predicate() -> None:
+    """ "X's favourite colour is Y" is a triple of its own (session 12), so two short
+    memories of one favourite meet by subject and predicate, and two favourites of two
+    kinds do not."""
+    assert extract_from_text("The user's favourite colour is blue.") == (
+        "The user",
+        "favourite_colour",
+        "blue",
+    )
+    assert extract_from_text("The user's colour is blue.") is None
+    pair = [
+        memory("a", "The user's favourite colour is blue."),
+        memory("b", "The user's favourite colour is green."),
+    ]
+    short = [c for c in find_clusters(pair, CFG, SemanticIndex(CFG)) if not c.structural]
+    assert [rule_verdict(c, CFG).verdict for c in short] == [ConsistencyVerdict.CONTRADICTION]
+    kinds = [
+        memory("a", "The user's favourite colour is blue."),
+        memory("b", "The user's favourite food is pizza."),
+    ]
+    assert find_clusters(kinds, CFG, SemanticIndex(CFG)) == []
+
+
+def test_values_of_one_kind_share_rare_definition_words() -> None:
+    assert shared_kind("tea", "coffee") and shared_kind("buses", "cars")
+    assert shared_kind("tea", "email") == [] and shared_kind("tennis", "phone") == []
+    assert shared_domain(
+        {"prefers", "email", "updates"},
+        {"prefers", "slack", "updates"},
+        {"user"},
+        frozenset({"prefers"}),
+    ) == ["updates"]
+    assert (
+        shared_domain(
+            {"user's", "favourite", "colour"},
+            {"user's", "favourite", "food"},
+            {"user"},
+            frozenset({"favourite"}),
+        )
+        == []
+    )

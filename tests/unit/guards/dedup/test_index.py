@@ -10,7 +10,17 @@ import pytest
 
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
-from groundwire.guards.dedup.minhash import Fingerprint, jaccard, tokenize
+from groundwire.guards.dedup.minhash import (
+    PIECE_BREAK,
+    SENTENCE_BREAK,
+    Fingerprint,
+    jaccard,
+    order_breaks,
+    ordered_tokens,
+    replaced_in_place,
+    token_hash,
+    tokenize,
+)
 from groundwire.guards.dedup.store import Decision, Item
 from groundwire.guards.protocols import DedupIndex, DedupRequest
 from tests.support.text_edits import random_edit
@@ -54,9 +64,13 @@ async def test_similarity_is_exact_word_jaccard_and_threshold_is_strict() -> Non
             [DedupRequest("t", "a", text), DedupRequest("t", "b", edited)]
         )
         true_j = jaccard(tokenize(text), tokenize(edited))
-        assert res[1].is_duplicate == (true_j > 0.92)
+        # above the threshold: a duplicate, or a variant when a word was replaced in
+        # place (docs/dedup.md §Variants); the similarity is the exact Jaccard either way
+        assert (res[1].is_duplicate or res[1].variant_of is not None) == (true_j > 0.92)
         if res[1].is_duplicate:
             assert res[1].similarity == true_j
+        elif res[1].variant_of is not None:
+            assert res[1].variant_similarity == true_j
 
 
 async def test_threshold_boundary_equal_is_not_a_duplicate() -> None:
@@ -188,19 +202,31 @@ async def test_store_failure_gives_failed_results_never_unique() -> None:
 
 
 def _brute_force(batch: Sequence[DedupRequest], threshold: float) -> list[str | None]:
-    """Sequential exact scan: the reference the index must reproduce."""
-    memories: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    """Sequential exact scan: the reference the index must reproduce. The synthetic
+    words have no marks, names or antonyms; a word replaced in place before a word both
+    have makes a variant (`replaced_in_place`), neither a duplicate nor a memory."""
+    memories: dict[str, list[tuple[str, frozenset[str], tuple[int, ...]]]] = {}
     out: list[str | None] = []
     for req in batch:
         toks = tokenize(req.text)
+        breaks = {",": PIECE_BREAK, ".": SENTENCE_BREAK}
+        order = tuple(breaks.get(w, token_hash(w)) for w in order_breaks(req.text))
+        query = frozenset(map(token_hash, toks))
         best: tuple[float, int, str] | None = None
-        for pos, (cid, mem) in enumerate(memories.get(req.tenant_id, [])):
+        variant = False
+        for pos, (cid, mem, ordered) in enumerate(memories.get(req.tenant_id, [])):
             j = jaccard(toks, mem)
-            if j > threshold and (best is None or j > best[0]):
+            if j <= threshold:
+                continue
+            places = {h: i for i, h in enumerate(ordered)}
+            if replaced_in_place(order, places, ordered, query):
+                variant = True
+            elif best is None or j > best[0]:
                 best = (j, pos, cid)
         out.append(best[2] if best else None)
-        if best is None and toks and req.insert:
-            memories.setdefault(req.tenant_id, []).append((req.claim_id, toks))
+        if best is None and not variant and toks and req.insert:
+            ordered = tuple(map(token_hash, ordered_tokens(req.text)))
+            memories.setdefault(req.tenant_id, []).append((req.claim_id, toks, ordered))
     return out
 
 

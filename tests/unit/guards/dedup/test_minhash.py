@@ -19,6 +19,8 @@ from groundwire.guards.dedup.minhash import (
     antonym_forms,
     choose_bands,
     claim_words,
+    class_forms,
+    contrast_forms,
     contrast_hashes,
     contrasts,
     hash_tokens,
@@ -29,6 +31,7 @@ from groundwire.guards.dedup.minhash import (
     negation_spellings,
     order_breaks,
     ordered_tokens,
+    replaced_in_place,
     reversed_roles,
     sha1_hash32,
     token_hash,
@@ -321,3 +324,40 @@ def test_a_negation_has_its_other_spellings() -> None:
     assert found[0] == "not" and set(found[1]) == {"don't", "dont", "isn't", "isnt"}
     text = "we never deploy and not on fridays"
     assert negation_spellings(text, tokenize(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("word", "rival"),
+    [("minutes", "seconds"), ("gb", "mb"), ("july", "june"), ("friday", "monday"), ("off", "on")],
+)
+def test_a_unit_month_weekday_or_particle_has_its_rivals_as_forms(word: str, rival: str) -> None:
+    assert rival in class_forms(word) and rival in contrast_forms(word)
+    assert word not in class_forms(word)
+
+
+def test_words_in_no_class_have_only_their_antonyms() -> None:
+    assert class_forms("may") == () and class_forms("cache") == ()  # "may": a modal
+    assert contrast_forms("enabled") == antonym_forms("enabled")
+    assert "off" in contrast_forms("on") and antonym_forms("on") == ()
+
+
+def _in_place(claim: str, memory: str) -> bool:
+    breaks = {",": PIECE_BREAK, ".": SENTENCE_BREAK}
+    order = [breaks.get(w, token_hash(w)) for w in order_breaks(claim)]
+    tokens = [token_hash(w) for w in ordered_tokens(memory)]
+    query = frozenset(map(token_hash, tokenize(claim)))
+    return replaced_in_place(order, {h: i for i, h in enumerate(tokens)}, tokens, query)
+
+
+def test_a_word_replaced_before_a_word_both_have_is_in_place() -> None:
+    memory = "the checkout API times out under heavy load"
+    assert _in_place("the search API times out under heavy load", memory)
+    assert not _in_place(memory, memory)
+    assert not _in_place("the new checkout API times out under heavy load", memory)  # added
+    assert not _in_place("the API times out under heavy load", memory)  # dropped
+    # a reworded adverb before "for": the memory's word there is one the claim has
+    assert not _in_place(
+        "latency improved significantly for users", "latency improved noticeably for users"
+    )
+    # a break between the two words: no slot of one noun phrase
+    assert not _in_place("the search, API times out under heavy load", memory)

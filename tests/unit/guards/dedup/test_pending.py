@@ -17,7 +17,18 @@ import pytest
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import MinHashDedupIndex, build_dedup_index
 from groundwire.guards.dedup.index import scope_key
-from groundwire.guards.dedup.minhash import NEGATION_HASHES, jaccard, marks, token_hash, tokenize
+from groundwire.guards.dedup.minhash import (
+    NEGATION_HASHES,
+    PIECE_BREAK,
+    SENTENCE_BREAK,
+    jaccard,
+    marks,
+    order_breaks,
+    ordered_tokens,
+    replaced_in_place,
+    token_hash,
+    tokenize,
+)
 from groundwire.guards.protocols import DedupRequest, DedupResult
 from tests.support.text_edits import random_edit
 
@@ -459,7 +470,45 @@ async def scenario_a_list_in_another_order_is_no_role_swap(build: Build, cfg: De
     await index.aclose()
 
 
+WEBHOOK = (
+    "The on-call engineer confirmed that the payment webhook retries every 30 seconds after "
+    "a failure, and the support team turned on the alerts for the billing dashboard before "
+    "the launch in june."
+)  # 32 distinct words, in lower case but for the first
+
+
+async def scenario_a_plain_word_replaced_in_place_makes_a_variant(
+    build: Build, cfg: DedupConfig
+) -> None:
+    """Session 12: another modifier before the same noun ("the checkout API" / "the search
+    API"), another unit, a month in lower case, a verb's other particle: a changed fact
+    in plain words, a variant; a word added, dropped or reworded elsewhere is not."""
+    index = build(cfg, Clock())
+    await index.check_and_insert([approve("t", "m", WEBHOOK)])
+    changed = [
+        WEBHOOK.replace("payment webhook", "refund webhook"),  # a modifier noun
+        WEBHOOK.replace("billing dashboard", "sales dashboard"),
+        WEBHOOK.replace("30 seconds", "30 minutes"),  # a unit
+        WEBHOOK.replace("in june", "in july"),  # a month without its capital
+        WEBHOOK.replace("turned on", "turned off"),  # a particle
+    ]
+    same = [
+        WEBHOOK.replace("confirmed", "verified"),  # a verb before "that the ..."
+        WEBHOOK.replace("the billing dashboard", "the main billing dashboard"),  # added
+        WEBHOOK.replace("payment webhook", "webhook"),  # dropped
+        "Hi team, " + WEBHOOK,
+    ]
+    res = await index.check_and_insert(
+        [DedupRequest("t", f"c{i}", text, insert=False) for i, text in enumerate(changed + same)]
+    )
+    assert [(r.is_duplicate, r.variant_of) for r in res] == [(False, "m")] * len(changed) + [
+        (True, None)
+    ] * len(same)
+    await index.aclose()
+
+
 SCENARIOS: list[Callable[[Build, DedupConfig], Awaitable[None]]] = [
+    scenario_a_plain_word_replaced_in_place_makes_a_variant,
     scenario_a_name_or_an_antonym_in_place_makes_a_variant,
     scenario_the_same_fact_in_other_form_stays_a_copy,
     scenario_swapped_roles_make_a_variant,
@@ -565,40 +614,62 @@ def _mark_edit(rng: random.Random, text: str) -> str:
     return " ".join(words)
 
 
-def _differs(query: frozenset[str], qmarks: frozenset[str], other: frozenset[str]) -> bool:
+def _differs(
+    query: frozenset[str],
+    qmarks: frozenset[str],
+    other: frozenset[str],
+    qorder: Sequence[int] = (),
+    ordered: Sequence[int] = (),
+) -> bool:
     """The variant rule in words: a mark of the query the other lacks, or a mark of the
-    other's the query lacks (records keep their marks since session 10)."""
+    other's the query lacks (records keep their marks since session 10); or a word of the
+    query's in the place of the other's before a word both have (session 12)."""
+    places = {h: i for i, h in enumerate(ordered)}
     return (
         bool(qmarks - other)
         or (not query <= other and any(w not in query for w in marks(other)))
         or any(token_hash(w) in NEGATION_HASHES for w in other - query)
+        or replaced_in_place(qorder, places, ordered, frozenset(map(token_hash, query)))
     )
+
+
+def _order(text: str | None) -> tuple[int, ...]:
+    """The query's content words in order, as the index sends them."""
+    breaks = {",": PIECE_BREAK, ".": SENTENCE_BREAK}
+    return tuple(breaks.get(w, token_hash(w)) for w in order_breaks(text)) if text else ()
+
+
+def _ordered(text: str) -> tuple[int, ...]:
+    """A record's hashes in the order its words first occur."""
+    return tuple(map(token_hash, ordered_tokens(text)))
 
 
 def brute_force(steps: Sequence[Step], threshold: float, retention: float) -> list[object]:
     """Sequential exact scan over memories and live pending entries."""
-    memories: dict[str, list[tuple[str, frozenset[str], str]]] = {}
+    Row = tuple[str, frozenset[str], str, tuple[int, ...]]
+    memories: dict[str, list[Row]] = {}
     pending: dict[str, list[tuple[str, frozenset[str], str, float, str]]] = {}
     out: list[object] = []
 
     def best(
-        rows: Sequence[tuple[str, frozenset[str], str]],
+        rows: Sequence[Row],
         toks: frozenset[str],
         scope: str,
         qmarks: frozenset[str],
         variants: bool = False,
+        qorder: Sequence[int] = (),
     ) -> tuple[str, float] | None:
         """The most similar row above the threshold that is (`variants`) or is not a
         variant of the query."""
         found: tuple[str, float] | None = None
-        for cid, words, sc in rows:
+        for cid, words, sc, ordered in rows:
             j = jaccard(toks, words)
             better = found is None or j > found[1]
             if (
                 sc == scope
                 and j > threshold
                 and better
-                and _differs(toks, qmarks, words) == variants
+                and _differs(toks, qmarks, words, qorder, ordered) == variants
             ):
                 found = (cid, j)
         return found
@@ -636,12 +707,12 @@ def brute_force(steps: Sequence[Step], threshold: float, retention: float) -> li
                     if s.request is not None
                     and (s.request.tenant_id, s.request.claim_id) == (tenant, cid)
                 )
-            hit = best(mems, toks, scope, qmarks)
+            hit = best(mems, toks, scope, qmarks, qorder=_order(text))
             if hit is not None:
                 out.append(("duplicate", hit[0]))
             else:
                 if toks:
-                    mems.append((cid, toks, scope))
+                    mems.append((cid, toks, scope, _ordered(entry[4] if entry else text or "")))
                 out.append(("unique", None))
             continue
         req = step.request
@@ -656,21 +727,24 @@ def brute_force(steps: Sequence[Step], threshold: float, retention: float) -> li
             continue
         if any(p[0] == req.claim_id for p in pend):
             # a replay; one asked in as a memory but found pending is a variant, if still one
-            vhit = best(mems, toks, req.scope, qmarks, variants=True) if as_memory else None
+            qorder = _order(req.text)
+            vhit = best(mems, toks, req.scope, qmarks, True, qorder) if as_memory else None
             out.append((None, None, vhit[0] if vhit else None))
             continue
-        hit = best(mems, toks, req.scope, qmarks)
+        qorder = _order(req.text)
+        hit = best(mems, toks, req.scope, qmarks, qorder=qorder)
         if hit is not None:
             out.append((hit[0], None, None))
             continue
-        vhit = best(mems, toks, req.scope, qmarks, variants=True)
-        phit = best([(p[0], p[1], p[2]) for p in pend], toks, req.scope, qmarks)
+        vhit = best(mems, toks, req.scope, qmarks, True, qorder)
+        rows = [(p[0], p[1], p[2], _ordered(p[4])) for p in pend]
+        phit = best(rows, toks, req.scope, qmarks, qorder=qorder)
         out.append((None, None if vhit else phit[0] if phit else None, vhit[0] if vhit else None))
         if req.insert and toks:
             if req.pending or vhit:
                 pend.append((req.claim_id, toks, req.scope, step.at + retention, req.text))
             else:
-                mems.append((req.claim_id, toks, req.scope))
+                mems.append((req.claim_id, toks, req.scope, _ordered(req.text)))
     return out
 
 

@@ -405,3 +405,82 @@ def test_a_postscript_label_is_not_text() -> None:
     assert claims_of("PS: let me know if anything changes.") == [
         (ClaimKind.GREETING, "let me know if anything changes.")
     ]
+
+
+def factual(answer: str) -> list[str]:
+    return [p.text for p in split_answer(answer) if p.kind is ClaimKind.FACTUAL]
+
+
+@pytest.mark.parametrize(
+    ("answer", "stated"),
+    [
+        # a wish over a clause whose subject a relative clause describes
+        ("Hope the launch that moved to Monday works for everyone.", "the launch moved to Monday"),
+        ("Hope the launch, which moved to Monday, goes well.", "the launch moved to Monday"),
+        ("Hope the launch being moved to Monday works out.", "the launch moved to Monday"),
+        # an opinion and advice: the relative clause is the speaker's statement
+        ("I really like Dana, who became CFO last year.", "Dana became CFO last year"),
+        ("Try the API, which allows 500 requests a minute.", "API allows 500 requests a minute"),
+        ("Ask Priya, who leads the sales team, about it.", "Priya leads the sales team"),
+    ],
+)
+def test_a_relative_clause_in_an_excluded_sentence_is_checked(answer: str, stated: str) -> None:
+    assert stated in factual(answer)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I hope that the launch goes well.",  # "that" joins the wish's own clause
+        "I'm glad that you asked.",
+        "Who is the person that runs Acme?",  # a question asks who does
+        "Let me know which option works for you.",
+        "I really like Dana, who is great.",  # nothing specific in the clause
+    ],
+)
+def test_no_relative_clause_is_read_where_there_is_none_to_check(answer: str) -> None:
+    assert factual(answer) == []
+
+
+def test_a_number_in_a_relative_clause_leaves_a_taste_an_opinion() -> None:
+    pieces = split_answer("I love Redis, which handles 1M ops per second.")
+    assert [(p.kind, p.text) for p in pieces] == [
+        (ClaimKind.OPINION, "I love Redis, which handles 1M ops per second."),
+        (ClaimKind.FACTUAL, "Redis handles 1M ops per second"),
+    ]
+    # a number of the taste itself still makes the sentence a statement
+    assert split_answer("I love the 4 engineers on the platform team.")[0].kind is ClaimKind.FACTUAL
+
+
+@pytest.mark.parametrize(
+    ("answer", "stated"),
+    [
+        ("Try the API (it allows 500 requests per minute).", "it allows 500 requests per minute"),
+        ("Hope the launch (now on Monday) goes well.", "the launch is now on Monday"),
+        ("Ask Dana (our CFO) about the budget.", "Dana is our CFO"),
+    ],
+)
+def test_an_aside_in_parentheses_in_an_excluded_sentence_is_checked(
+    answer: str, stated: str
+) -> None:
+    assert stated in factual(answer)
+
+
+def test_an_aside_that_names_nothing_is_not_read() -> None:
+    assert factual("Ask Dana (when you can) about the budget.") == []
+    assert factual("Try it again (if you like).") == []
+
+
+def test_a_name_with_a_possessive_makes_a_definite_description() -> None:
+    assert factual("Hope Dana's move to CFO goes well.") == ["Dana's move to CFO"]
+    assert factual("Hope Dana's move went well.") == []  # it names nothing more
+    assert factual("It's great news.") == []  # "It's" opens the sentence: no possessive
+
+
+def test_a_clause_of_time_before_advice_is_read_when_it_names_a_specific() -> None:
+    assert "Dana became CFO in 2023" in factual("After Dana became CFO in 2023, ask her.")
+    assert "the $8M budget is approved" in factual("Once the $8M budget is approved, tell Dana.")
+    # nothing named, or a supposition ("if", "before": it may never happen)
+    assert factual("When it breaks, call me.") == []
+    assert factual("If Dana becomes CFO in 2027, tell me.") == []
+    assert factual("Before Dana leaves on Friday, ask her.") == []

@@ -1,0 +1,147 @@
+"""A number written at another scale or in another unit is the same number: "$5,000,000"
+is the source's "$5 million", "0.2 s" its "200 ms", "5 million" its "5,000,000".
+
+Word overlap compares the digits as written, so the claim's number is "not in the
+source", and the swapped-specific rule reads it as a different number between the same
+neighbours ("'5,000,000' where the source says '5'"): a true restatement was blocked.
+Each number is read as a magnitude: its value, times a scale word after it ("million",
+"bn", "thousand") or a scale letter written onto it after a currency sign ("$5M", "€2bn":
+without the sign "5m" may be metres or minutes), times its unit's size in the unit's
+dimension (`units._unit`: time in seconds, data in bytes, frequency in hertz; a currency
+is its own dimension, so "$5M" is never "€5M"). A claim number whose magnitude and
+dimension equal a source number's, written differently, takes that source number's words
+(`as_the_sources`), so every later rule reads it as the source's own; a different
+magnitude ("$50M", "$0.5M", "200 s") is left as it was and caught as before. Months and
+years are not converted (their length varies), nor are kibibytes told from kilobytes
+(the unit table reads both as kB): a number these leave apart is only not matched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.text import ClaimWords, number_value
+from groundwire.guards.grounding.lexical.units import _SIGNS, _unit
+
+__all__ = ["as_the_sources", "magnitudes"]
+
+_SCALE_WORDS = {
+    "thousand": 1e3,
+    "k": 1e3,
+    "million": 1e6,
+    "mln": 1e6,
+    "mn": 1e6,
+    "billion": 1e9,
+    "bn": 1e9,
+    "trillion": 1e12,
+    "tn": 1e12,
+}
+# scale letters written onto a number after a currency sign ("$5M", "$5MM", "€2bn")
+_SCALE_SUFFIXES = {"m": 1e6, "mm": 1e6, "mn": 1e6, "bn": 1e9, "b": 1e9, "tn": 1e12}
+# the size of each unit (`units._table`'s names) in its dimension's base unit
+_SIZES = {
+    "ns": 1e-9,
+    "µs": 1e-6,
+    "ms": 1e-3,
+    "s": 1.0,
+    "min": 60.0,
+    "h": 3600.0,
+    "day": 86400.0,
+    "wk": 604800.0,
+    "byte": 1.0,
+    "kb": 1e3,
+    "mb": 1e6,
+    "gb": 1e9,
+    "tb": 1e12,
+    "pb": 1e15,
+    "hz": 1.0,
+    "khz": 1e3,
+    "mhz": 1e6,
+    "ghz": 1e9,
+}
+
+# (position of the number, dimension, magnitude, positions of its scale and unit words)
+Magnitude = tuple[int, str, float, tuple[int, ...]]
+
+
+def magnitudes(
+    raws: Sequence[str],
+    lows: Sequence[str],
+    spans: Sequence[tuple[int, int]],
+    text: str,
+) -> list[Magnitude]:
+    """Each number of the words with its dimension ("" for a count, "money:dollar",
+    "time", ...), its magnitude in the dimension's base unit, and the positions of the
+    separate scale and unit words that belong to it."""
+    out: list[Magnitude] = []
+    for i, low in enumerate(lows):
+        value = number_value(low)
+        if value is None or low in _SCALE_WORDS or not value[:1].isdigit():
+            continue  # no number, a scale word itself, a version or a decade
+        try:
+            size = float(value)
+        except ValueError:
+            continue
+        extra: list[int] = []
+        start, end = spans[i]
+        signed = bool(start) and text[start - 1] in _SIGNS
+        suffix = low.lstrip("0123456789.,")
+        if signed and suffix in _SCALE_SUFFIXES:
+            size *= _SCALE_SUFFIXES[suffix]
+        if i + 1 < len(lows) and lows[i + 1] in _SCALE_WORDS and lows[i + 1] != "k":
+            size *= _SCALE_WORDS[lows[i + 1]]
+            extra.append(i + 1)
+        unit = _unit(lows, i, text, (start, end))
+        dimension = ""
+        if unit is not None:
+            kind, name = unit
+            if kind == "money":
+                dimension = f"money:{name}"
+            elif name in _SIZES:
+                dimension, size = kind, size * _SIZES[name]
+                after = (extra[-1] if extra else i) + 1
+                if not suffix and after < len(lows) and not lows[after][:1].isdigit():
+                    extra.append(after)
+            else:
+                continue  # months, years, times of day: not converted
+        out.append((i, dimension, size, tuple(extra)))
+    return out
+
+
+def _same(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(abs(a), abs(b))
+
+
+def as_the_sources(cw: ClaimWords, text: str, sentences: Sequence[Sentence]) -> ClaimWords:
+    """The claim with each number that the source writes at another scale or in another
+    unit given the source's words (module docstring): the number takes the source
+    number's word, and its scale or unit word the source's scale or unit word in the
+    same place, or the number's word where the source has none ("$5,000,000" against "$5
+    million": "5"; "0.2 s" against "200 ms": "200", "ms")."""
+    mine = [m for m in magnitudes(cw.raws, cw.lows, cw.spans, text) if cw.numbers[m[0]] is not None]
+    if not mine:
+        return cw
+    lows, stems, numbers = list(cw.lows), list(cw.stems), list(cw.numbers)
+    changed = False
+    theirs = [(s, m) for s in sentences for m in magnitudes(s.raws, s.lows, s.word_spans(), s.text)]
+    for i, dimension, size, extra in mine:
+        for s, (j, other_dim, other_size, other_extra) in theirs:
+            if other_dim != dimension or not _same(size, other_size):
+                continue
+            written = (cw.lows[i], *(cw.lows[k] for k in extra))
+            if written == (s.lows[j], *(s.lows[k] for k in other_extra)):
+                break  # written as the source writes it: nothing to do
+            lows[i], stems[i], numbers[i] = s.lows[j], s.word_stems[j], number_value(s.lows[j])
+            for n, k in enumerate(extra):
+                at = other_extra[n] if n < len(other_extra) else j
+                lows[k], stems[k], numbers[k] = (
+                    s.lows[at],
+                    s.word_stems[at],
+                    number_value(s.lows[at]),
+                )
+            changed = True
+            break
+    if not changed:
+        return cw
+    return cw._replace(lows=tuple(lows), stems=tuple(stems), numbers=tuple(numbers))

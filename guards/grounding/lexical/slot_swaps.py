@@ -1,0 +1,231 @@
+"""A common word swapped in place: the claim says "sales" where the source says "payments".
+
+Word overlap reads "Priya leads the sales team" against "Priya leads the payments team
+since March" as three words of four found, a partial grounding at worst, and the claim
+passes; yet it changes the fact. The swapped-specific rule (`features._conflicts`) reads
+only numbers and names in such a slot, the antonym rule (`polarity.py`) only opposites.
+This rule reads the common words in between:
+
+* **the slot.** A content word of the claim that the source never uses (neither the word
+  nor its stem) stands between two words, and a source sentence has, between the same two
+  words (compared by stem: "team" / "teams", "API" / "api"), one other content word that
+  the claim never uses ("the *sales* team" / "the *payments* team", "a *red* car" / "a
+  *blue* car", "the *checkout* API" / "the *search* API"). The word after the slot must be
+  a content word both have (a head noun or its object: what the two words qualify), so a
+  verb before a function word ("leads the" / "manages the") is not read: a verb reworded
+  is a paraphrase more often than a changed fact. A word only added ("the busy sales
+  team" / "the sales team") or only dropped has no counterpart between the same two words.
+* **the same thing.** The pair is no contradiction when the two words are one thing:
+  one of them is among the words WordNet defines the other with (`labels.gloss_stems`:
+  the definitions of its first senses, its synonyms and its direct hypernyms; "large" /
+  "big", "car" / "vehicle", "buy" / "purchase"), they share a stem or one's stem begins
+  the other's (derived forms: "pay" / "payment"), or they are one word spelled two ways
+  ("colour" / "color", "grey" / "gray", a typo of a chat: one edit apart, five letters or
+  more, or two edits apart at eight or more).
+
+Names and numbers are left to their own rules (`names.py`, `features._conflicts`,
+`units.py`), and a pair another rule already reported is not reported twice. A found
+pair is a contradiction (NOT_SUPPORTED), as an antonym in the slot is; the report says
+"'sales' where the source says 'payments'".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence, Set
+
+from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
+from groundwire.guards.grounding.lexical.labels import gloss_stems
+from groundwire.guards.grounding.lexical.polarity import ALIGN
+from groundwire.guards.grounding.lexical.text import (
+    ClaimWords,
+    claim_words,
+    clause_ids,
+    fold_disguises,
+    number_value,
+    word_set,
+)
+from groundwire.topics.records import SourceTurn
+
+__all__ = ["claim_slot_swaps", "same_thing", "slot_swaps"]
+
+# Pairs read per claim at most: a real claim swaps one or two words.
+MAX_SWAPS = 4
+# What may stand right before the slot: a determiner or a preposition (closed classes of
+# English), so the slot holds a modifier or a noun ("the *sales* team", "with *easy*
+# lyrics"), not a verb ("I *love* dogs" / "I *like* dogs", "to *visit* Paris" / "to
+# *see* Paris": a verb reworded is a paraphrase more often than a changed fact), or
+# another content word both have ("a big *red* car") unless it is an adverb in -ly, which
+# qualifies a verb ("she accidentally *injures* Anna").
+_BEFORE = word_set(
+    """a an the this that these those my your his her its our their some any each every
+    another no of in on at for with from by about into onto over under"""
+)
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance with a transposition counting one (optimal string alignment)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def _spelled_alike(a: str, b: str) -> bool:
+    """One word spelled two ways: one edit apart at five letters or more ("colour" /
+    "color", "recieve" / "receive"), two at eight or more; "grey" / "gray" (a vowel
+    changed in a four-letter word with the same ends) too. Shorter words one edit apart
+    are other words ("car" / "cat", "red" / "bed")."""
+    shorter = min(len(a), len(b))
+    if abs(len(a) - len(b)) > 2:
+        return False
+    d = _edits(a, b)
+    if d <= 1 and shorter >= 5:
+        return True
+    if d <= 2 and shorter >= 8:
+        return True
+    return (
+        d == 1
+        and len(a) == len(b) == 4
+        and a[0] == b[0]
+        and a[-1] == b[-1]
+        and all(x == y or (x in "aeiou" and y in "aeiou") for x, y in zip(a, b, strict=True))
+    )
+
+
+_VERB_ENDINGS: tuple[tuple[str, str], ...] = (("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"))
+
+
+def _defined(low: str) -> frozenset[str]:
+    """The WordNet definition stems of a word (`labels.gloss_stems`, which undoes plural
+    and comparative endings), or of its base form without "-ing" / "-ed" ("billing":
+    "bill"); empty when WordNet's common words do not define it."""
+    found = gloss_stems(low)
+    if found:
+        return found
+    for suffix, base in _VERB_ENDINGS:
+        if low.endswith(suffix) and len(low) > len(suffix) + 2:
+            found = gloss_stems(low[: -len(suffix)] + base)
+            if found:
+                return found
+    return frozenset()
+
+
+def same_thing(a_low: str, a_stem: str, b_low: str, b_stem: str) -> bool:
+    """Whether two words (lower case, with their stems) name one thing, so one in the
+    other's place changes no fact: WordNet defines one with the other, they are forms of
+    one word, or one word spelled two ways (module docstring)."""
+    if a_stem == b_stem:
+        return True
+    short, long_ = sorted((a_stem, b_stem), key=len)
+    if len(short) >= 3 and long_.startswith(short):
+        return True  # "pay" / "payment", "drive" / "driver"
+    if b_stem in _defined(a_low) or a_stem in _defined(b_low):
+        return True
+    return _spelled_alike(a_low, b_low)
+
+
+def _same(a_low: str, a_stem: str, b_low: str, b_stem: str) -> bool:
+    return a_low == b_low or a_stem == b_stem
+
+
+def slot_swaps(
+    words: ClaimWords,
+    content: Sequence[bool],
+    clause: Sequence[int],
+    sentences: Sequence[Sentence],
+    src_lows: Set[str],
+    src_stems: Set[str],
+    said: Set[str] = frozenset(),
+) -> list[tuple[str, str]]:
+    """(claim word, source word) for each common word of the claim swapped in place for
+    another of the source (module docstring). `content`: whether each claim word is a
+    content word and not a known name; `clause`: the clause number of each claim word
+    (`text.clause_ids`); `said`: claim words another rule already reported."""
+    raws, lows, stems = words.raws, words.lows, words.stems
+    claim_lows, claim_stems = set(lows), set(stems)
+    n = len(raws)
+    uniq = {st for st, c in zip(stems, content, strict=True) if c}
+    out: list[tuple[str, str]] = []
+    for i in range(1, n - 1):
+        if not content[i] or raws[i] in said:
+            continue
+        low, st = lows[i], stems[i]
+        if low in src_lows or st in src_stems or words.numbers[i] is not None:
+            continue
+        if raws[i][:1].isupper() or not low.isalpha():
+            continue  # a name (`names.py`), or a token of digits and signs
+        nxt = i + 1
+        if not content[nxt] or stems[nxt] not in src_stems:
+            continue  # the slot qualifies a content word both have
+        if lows[i - 1] not in _BEFORE and not (
+            content[i - 1] and stems[i - 1] in src_stems and not lows[i - 1].endswith("ly")
+        ):
+            continue  # no determiner, preposition or shared modifier before it: a verb,
+            # maybe; an adverb in -ly before it qualifies a verb ("accidentally *injures*")
+        p_low, p_stem, n_low, n_stem = lows[i - 1], stems[i - 1], lows[nxt], stems[nxt]
+        # the rest of the claim's clause: a source sentence must hold `ALIGN` of it
+        rest = {
+            stems[k] for k in range(n) if content[k] and clause[k] == clause[i] and stems[k] != st
+        }
+        found: tuple[str, str] | None = None
+        for s in sentences:
+            if n_stem not in s.stems:
+                continue
+            hit = uniq.intersection(s.stems)  # the claim stems the sentence holds
+            if len(hit) < 2:
+                continue  # the head alone does not align the sentence with the claim
+            if len(rest.intersection(hit)) < ALIGN * len(rest):
+                continue  # the sentence says something else about the head
+            s_lows, s_stems, s_content = s.lows, s.word_stems, s.content
+            for j in range(1, len(s_lows) - 1):
+                if not s_content[j] or s_lows[j] in claim_lows or s_stems[j] in claim_stems:
+                    continue
+                if not _same(s_lows[j + 1], s_stems[j + 1], n_low, n_stem):
+                    continue
+                if not _same(s_lows[j - 1], s_stems[j - 1], p_low, p_stem):
+                    continue
+                other = s_lows[j]
+                if number_value(other) is not None or not other.isalpha():
+                    continue
+                if s.raws[j][:1].isupper():
+                    continue  # a name of the source's: its own rules read names
+                if not (_defined(low) and _defined(other)):
+                    continue  # a word WordNet does not define: whether it differs is unknown
+                if same_thing(low, st, other, s_stems[j]):
+                    continue
+                found = (raws[i], s.raws[j])
+                break
+            if found is not None:
+                break
+        if found is not None:
+            out.append(found)
+            if len(out) >= MAX_SWAPS:
+                break
+    return out
+
+
+def claim_slot_swaps(
+    claim_text: str,
+    turns: Sequence[SourceTurn],
+    known_names: Set[str],
+    said: Set[str] = frozenset(),
+) -> list[tuple[str, str]]:
+    """`slot_swaps` of a claim against its turns, read as `features.analyze` reads them
+    (the claim's disguises folded, known names not content words). The verifier calls it
+    after the analysis, so the fitted score's signals are the ones it was fitted on."""
+    words_text = fold_disguises(claim_text)
+    words = claim_words(words_text)
+    if len(words.raws) < 3:
+        return []
+    ev = evidence_for(turns)
+    content = [
+        c and low not in known_names for c, low in zip(words.content, words.lows, strict=True)
+    ]
+    clause = clause_ids(words_text, words.spans, words.lows)
+    return slot_swaps(words, content, clause, ev.sentences, ev.lows, ev.stems, said)

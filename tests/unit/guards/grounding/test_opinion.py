@@ -1,0 +1,128 @@
+"""An evaluation the source never makes (`lexical/opinion.py`): a judgement the claim adds
+to the source's facts caps the claim at PARTIAL, and makes it NOT_SUPPORTED when the
+judgement is what the claim asserts; the source's own judgement in other words, a user's
+reported taste, a negated or quoted or reported opinion, a reply to the other speaker and
+a person's feeling are left as they were."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+
+from groundwire.guards.config import GroundingConfig
+from groundwire.guards.grounding import grounding_blocks
+from groundwire.guards.grounding.lexical import LexicalVerifier
+from groundwire.guards.grounding.lexical.opinion import added_evaluations, evaluative_words
+from groundwire.guards.protocols import GroundingRequest
+from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+from groundwire.topics.vocab import GroundingVerdict
+
+CFG = GroundingConfig()
+LAUNCH = "The Q3 launch went out on October 2 to all customers in Europe."
+TICKET = "Ticket 4412: the vendor's support team replied after two days and closed the ticket."
+FILM = "The film premiered at Cannes in 2017 and was directed by Ana Ruiz."
+
+
+def verify(content: str, *texts: str, source: str = "user") -> GroundingReport:
+    turns = [SourceTurn(id=f"t{i}", text=t, source=source) for i, t in enumerate(texts)]
+    claim = Claim(claim_id="c1", tenant_id="t1", content=content, source="chat", source_turns=turns)
+    return LexicalVerifier(CFG).verify_one(GroundingRequest(claim, turns))
+
+
+def added(content: str, text: str) -> list[str]:
+    return [a.word for a in added_evaluations(content, [SourceTurn(id="t1", text=text)])]
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("The Q3 launch to all customers in Europe was terrible.", LAUNCH),
+        ("The vendor's support team is terrible.", TICKET),
+        ("It is an amazing film that premiered at Cannes in 2017.", FILM),
+        ("The film, which premiered at Cannes in 2017, is amazing.", FILM),
+        ("Ana Ruiz did an amazing job directing the film.", FILM),
+        ("The film premiered at Cannes in 2017, that's cute.", FILM),
+    ],
+)
+def test_a_judgement_the_source_never_makes_is_not_supported(claim: str, source: str) -> None:
+    report = verify(claim, source)
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED
+    assert "an evaluation the source does not make" in report.reasoning
+    assert grounding_blocks(report, CFG)
+
+
+def test_a_judgement_modifying_the_subject_caps_the_claim_at_partial() -> None:
+    # the claim's assertion is the premiere; "amazing" rides on its subject
+    report = verify("The amazing film premiered at Cannes in 2017.", FILM)
+    assert report.verdict is GroundingVerdict.PARTIAL
+    assert "'amazing'" in report.reasoning
+    # control: the same claim without the judgement is supported
+    plain = verify("The film premiered at Cannes in 2017.", FILM)
+    assert plain.verdict is GroundingVerdict.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # the source's own words, or its synonym in WordNet
+        ("The new dashboard is great.", "The new dashboard is great, the team says."),
+        ("The deploy on Friday was awful.", "We deployed on Friday and it was terrible."),
+        # the same judgement in other words of the same sign
+        ("The new dashboard is excellent.", "The team finds the new dashboard great."),
+        # a user's taste reported from the user's own words
+        ("User loves sushi.", "I love sushi."),
+        ("The pasta at Luigi's was delicious.", "Dinner at Luigi's: I had the pasta. Delicious!"),
+    ],
+)
+def test_a_judgement_the_source_makes_is_no_added_evaluation(claim: str, source: str) -> None:
+    assert added(claim, source) == []
+    report = verify(claim, source)
+    assert "an evaluation the source does not make" not in report.reasoning
+    assert report.verdict is not GroundingVerdict.NOT_SUPPORTED
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The film is not bad.",  # negated praise
+        'The critic called the film "amazing".',  # quoted
+        "Reviewers say the film is amazing.",  # reported
+        "Yeah, that's cool. The film premiered at Cannes.",  # a reply to the other speaker
+        "Ana is happy with the film.",  # a person's feeling
+        "Ana eventually wins, but she 's terrified of the film.",  # the same, split "'s"
+        "Films like this can be amazing.",  # a possibility, not a judgement stated as fact
+        "Ana talked about her favorite film.",  # whose preference
+        "Is the film amazing?",  # asked
+        "Yes, that is true.",  # assent
+        "Ana visited the Great Barrier Reef in 2017.",  # a name
+    ],
+)
+def test_negated_quoted_reported_replies_and_feelings_add_no_evaluation(claim: str) -> None:
+    assert added(claim, FILM) == []
+
+
+def test_an_added_judgement_is_found_in_the_claim() -> None:
+    # controls of the controls: the same words, asserted, are found
+    assert added("The film is amazing.", FILM) == ["amazing"]
+    assert added("The film is bad.", FILM) == ["bad"]
+    assert added("Ana is unsure, and the film is weird.", FILM) == ["weird"]
+
+
+def test_the_lexicon_keeps_judgements_and_leaves_out_events_tastes_and_boosters() -> None:
+    table = evaluative_words()
+    for word in ("amazing", "cute", "terrible", "weird", "great", "interesting"):
+        assert word in table, word
+    assert table["great"][0] > 0 > table["terrible"][0]
+    for word in ("killed", "war", "won", "stopped", "love", "like", "definitely"):
+        assert word not in table, word
+    data = resources.files("groundwire.guards.grounding").joinpath("data")
+    assert "MIT" in data.joinpath("VADER-LICENSE.txt").read_text("utf-8")
+
+
+def test_the_name_of_a_memory_field_is_no_judgement_but_its_value_can_be() -> None:
+    # "Favorite" names the field of a "Label: value" memory, not an opinion of the writer
+    assert added("Favorite food: sushi", "I love sushi.") == []
+    assert added("Best friend: Dana", "Dana and I have been close since school.") == []
+    # control: a judgement given as the value is still the writer's own
+    assert added("Launch status: terrible", LAUNCH) == ["terrible"]
