@@ -40,8 +40,6 @@ import numpy as np
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup.memory import MemoryStore
 from groundwire.guards.dedup.minhash import (
-    PIECE_BREAK,
-    SENTENCE_BREAK,
     Fingerprint,
     MinHasher,
     Spelling,
@@ -52,6 +50,7 @@ from groundwire.guards.dedup.minhash import (
     hash_token_sets,
     jaccard,
     marks,
+    order_hashes,
     ordered_tokens,
     spelling_hashes,
     token_hash,
@@ -101,10 +100,7 @@ def _mark_hashes(words: frozenset[str], names: list[str]) -> tuple[int, ...]:
 def _order_hashes(breaks: list[str]) -> tuple[int, ...]:
     """The hashes of a claim's content words in order, `PIECE_BREAK` between the pieces
     of a list (the role-swap check, `minhash.order_breaks`)."""
-    return tuple(_BREAK_HASHES[w] if w in _BREAK_HASHES else token_hash(w) for w in breaks)
-
-
-_BREAK_HASHES = {",": PIECE_BREAK, ".": SENTENCE_BREAK}
+    return order_hashes(breaks)
 
 
 def _contrast_hashes(tokens: tuple[str, ...], openers: list[str]) -> Contrasts:

@@ -323,6 +323,7 @@ def analyze(
                 src_lows,
                 src_stems,
                 ev.speakers,
+                lambda raw: may_name(raw, ev),
             )
             if pair[0] not in said
         ]

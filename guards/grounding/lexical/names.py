@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 
 from groundwire.guards.grounding.lexical.antonyms import _DETACH
@@ -413,10 +413,14 @@ def swapped_names(
     src_lows: set[str],
     src_stems: set[str],
     speakers: dict[str, set[str]],
+    respelled: Callable[[str], bool] | None = None,
 ) -> list[tuple[str, str]]:
     """(claim name, source name) pairs: a name the source never uses, put where a source
     sentence puts another name (see the module docstring). `content` marks the claim's
-    content words, `shared` the claim stems each sentence holds."""
+    content words, `shared` the claim stems each sentence holds. `respelled(raw)` tells
+    whether the sentences write the name `raw` another way (`same_name_in` finds it); the
+    verifier passes `spelling.may_name`, which answers the same from an index of the
+    evidence built once, instead of a pass over every source word per claim name."""
     raws, lows, stems, spans = words.raws, words.lows, words.stems, words.spans
     # the cheap tests first: set lookups, then the shape; most claims stop here
     unheard = [
@@ -437,7 +441,9 @@ def swapped_names(
         for i in unheard
         if (_is_name(raws[i], _opens(text, spans[i][0]), inside) or _subject(i, raws, spans, text))
         and not _part_of_known(i, words, text, src_lows, sentences)
-        and same_name_in(raws[i], sentences) is None  # the source's name, respelled
+        and not (  # the source's name, respelled
+            respelled(raws[i]) if respelled else same_name_in(raws[i], sentences) is not None
+        )
     ]
     if not absent:
         return []
