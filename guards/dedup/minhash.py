@@ -75,10 +75,12 @@ from groundwire.guards.canonical import canonical
 from groundwire.guards.grounding.lexical.antonyms import antonym_lemmas, lemmas
 from groundwire.guards.grounding.lexical.text import (
     DEGREE,
+    MONTH_NAMES,
     NEGATIONS,
     NUMBER_WORDS,
     STOPWORDS,
     SYMMETRIC_RELATIONS,
+    WEEKDAY_NAMES,
 )
 
 # ASCII punctuation plus the typographic quotes and dashes that word processors and LLMs emit.
@@ -572,25 +574,8 @@ _CLASSES: tuple[tuple[tuple[str, ...], ...], ...] = (
         ("pound", "pounds", "lb", "lbs"),
         ("ounce", "ounces", "oz"),
     ),
-    tuple(
-        (m,)
-        for m in [
-            "january",
-            "february",
-            "march",
-            "april",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        ]
-    ),
-    tuple(
-        (d,) for d in ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-    ),
+    tuple((m,) for m in MONTH_NAMES if m != "may"),  # "may" is mostly the modal
+    tuple((d,) for d in WEEKDAY_NAMES),
     (("on",), ("off",)),
     (("up",), ("down",)),
     (("in",), ("out",)),

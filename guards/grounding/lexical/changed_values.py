@@ -28,28 +28,19 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
-from groundwire.guards.grounding.lexical.text import ClaimWords, number_in, number_value
+from groundwire.guards.grounding.lexical.text import (
+    MONTH_NAMES,
+    WEEKDAY_NAMES,
+    ClaimWords,
+    number_in,
+    number_value,
+)
 from groundwire.guards.grounding.lexical.units import QUALIFIERS, unit_of, written
 
 __all__ = ["MONTHS", "WEEKDAYS", "changed_amounts", "changed_days"]
 
-WEEKDAYS = frozenset(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
-MONTHS = frozenset(
-    (
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    )
-)
+WEEKDAYS = frozenset(WEEKDAY_NAMES)
+MONTHS = frozenset(MONTH_NAMES)
 # Words before a number that bound it or make it approximate ("at least 5", "up to 5").
 _BOUNDS = frozenset(("least", "most", "to", "than", "under", "over", "some"))
 

@@ -50,6 +50,7 @@ from groundwire.guards.grounding.lexical.evidence import Sentence
 from groundwire.guards.grounding.lexical.name_roles import after_apposition, passive_with_agent
 from groundwire.guards.grounding.lexical.spelling import same_name_in
 from groundwire.guards.grounding.lexical.text import (
+    CALENDAR,
     CONJUNCTIONS,
     STOPWORDS,
     ClaimWords,
@@ -89,12 +90,6 @@ _FUNCTION = word_set(
     amongst without within during toward towards against beside besides per via despite
     whichever whoever whomever whenever wherever however everyone everybody anyone anybody
     someone somebody everything itself yourselves hey oops"""
-)
-# Months and weekdays are written as names but are dates, which hold no role: a
-# different date is a swapped specific (`features._conflicts`), not a different person.
-_CALENDAR = word_set(
-    """january february march april may june july august september october november
-    december monday tuesday wednesday thursday friday saturday sunday"""
 )
 _OPENERS = frozenset(".!?:\"'(")
 # Titles written before a name with a full stop ("Mr. Johnston", "Dr. Patel"): that stop
@@ -182,7 +177,7 @@ def _name_shaped(raw: str) -> bool:
         and not letters.isupper()
         and letters.lower() not in STOPWORDS
         and letters.lower() not in _FUNCTION
-        and letters.lower() not in _CALENDAR
+        and letters.lower() not in CALENDAR
         and letters.lower() not in _TITLES
     )
 

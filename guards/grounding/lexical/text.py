@@ -76,6 +76,28 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+# The calendar's names, in their order: written like names but dates, which hold no role
+# (a different date is a swapped specific, not a different person: `names.py`; a
+# transcript gives them as "tomorrow", "TGIF": `transcript.py`), compared as values of
+# their own kind (`changed_values.py`, the dedup guard's rival words).
+MONTH_NAMES = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+CALENDAR = frozenset(MONTH_NAMES + WEEKDAY_NAMES)
+
+
 # Relations that hold both ways: swapping their two sides says the same (`roles.py`, and
 # the role-swap check of near-duplicates, `guards/dedup/minhash.py`).
 SYMMETRIC_RELATIONS = word_set(

@@ -43,7 +43,12 @@ from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
 from groundwire.guards.grounding.lexical.spelling import same_name_in
-from groundwire.guards.grounding.lexical.text import CONJUNCTIONS, ClaimWords, capitals, word_set
+from groundwire.guards.grounding.lexical.text import (
+    CALENDAR,
+    CONJUNCTIONS,
+    ClaimWords,
+    capitals,
+)
 
 __all__ = ["MIN_HELD", "WINDOW", "renamed_participants"]
 
@@ -52,12 +57,6 @@ __all__ = ["MIN_HELD", "WINDOW", "renamed_participants"]
 # the dev file (docs/grounding.md, Session 11), not per example.
 WINDOW = 4
 MIN_HELD = 2
-# Months and weekdays are written as names but are dates: a transcript gives them as
-# "tomorrow", "TGIF", "next week" (a closed class).
-_CALENDAR = word_set(
-    """january february march april may june july august september october november
-    december monday tuesday wednesday thursday friday saturday sunday"""
-)
 _OPENERS = frozenset(".!?:\"'(")
 # what ends a name's context: a sentence mark (a comma does not: "Marco, a big star")
 _BREAK = re.compile(r"[.;!?]")
@@ -75,7 +74,7 @@ def _name_shaped(raw: str) -> bool:
         and letters.isalpha()
         and letters[0].isupper()
         and letters[1:].islower()
-        and letters.lower() not in _CALENDAR
+        and letters.lower() not in CALENDAR
     )
 
 
