@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from groundwire.guards.bibrefs import phantom_bibrefs
 from groundwire.guards.citations import detect
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.grounding.lexical import LexicalVerifier, tokenize
@@ -259,10 +260,14 @@ def named_references(text: str) -> list[str]:
 def phantom_references(
     claim: Claim, sources: Iterable[str], owner: Sequence[str] = ()
 ) -> list[str]:
-    """Names in the claim that none of `sources` contains (at most `MAX_PHANTOMS`)."""
-    names = _named(claim.content[:MAX_CLAIM_CHARS])
+    """Names in the claim that none of `sources` contains (at most `MAX_PHANTOMS`), then
+    bibliographic references none contains (footnotes, author-year, standards:
+    `guards/bibrefs.py`)."""
+    sources = list(sources)
+    text = claim.content[:MAX_CLAIM_CHARS]
+    names = _named(text)
     if not names:
-        return []
+        return phantom_bibrefs(text, sources)[:MAX_PHANTOMS]
     plain = " ".join(_plain(s) for s in sources)
     joined = _SEPARATORS.sub("", plain)
     spaced = _SPACES.sub(" ", _SEPARATORS.sub(" ", plain))
@@ -274,7 +279,7 @@ def phantom_references(
         out.append(name)
         if len(out) == MAX_PHANTOMS:
             break
-    return out
+    return (out + phantom_bibrefs(text, sources))[:MAX_PHANTOMS]
 
 
 def check_artifacts(screened: ScreenedClaim, cfg: GuardsConfig) -> ScreenedClaim:
