@@ -18,6 +18,7 @@ that read the artifacts (the screen stage, `groundwire check`, a library caller)
   review. A claim that is nothing but the reference ("See <url>") has nothing to check:
   its support stays unset.
 * **phantom references.** File paths, file names, fields and parameters the claim names
+  (and, `bibrefs.py`, footnotes, author-year citations and standards it cites)
   (`src/worker/retry_policy.py`, `max_retries`, `maxRetries`, `--timeout`, `` `name` ``,
   `retry()`) that no admissible source turn and no cited artifact contains are listed in
   `ScreenedClaim.phantoms`; the policy never approves such a claim. The check runs only
@@ -260,14 +261,10 @@ def named_references(text: str) -> list[str]:
 def phantom_references(
     claim: Claim, sources: Iterable[str], owner: Sequence[str] = ()
 ) -> list[str]:
-    """Names in the claim that none of `sources` contains (at most `MAX_PHANTOMS`), then
-    bibliographic references none contains (footnotes, author-year, standards:
-    `guards/bibrefs.py`)."""
-    sources = list(sources)
-    text = claim.content[:MAX_CLAIM_CHARS]
-    names = _named(text)
+    """Names in the claim that none of `sources` contains (at most `MAX_PHANTOMS`)."""
+    names = _named(claim.content[:MAX_CLAIM_CHARS])
     if not names:
-        return phantom_bibrefs(text, sources)[:MAX_PHANTOMS]
+        return []
     plain = " ".join(_plain(s) for s in sources)
     joined = _SEPARATORS.sub("", plain)
     spaced = _SPACES.sub(" ", _SEPARATORS.sub(" ", plain))
@@ -279,7 +276,7 @@ def phantom_references(
         out.append(name)
         if len(out) == MAX_PHANTOMS:
             break
-    return (out + phantom_bibrefs(text, sources))[:MAX_PHANTOMS]
+    return out
 
 
 def check_artifacts(screened: ScreenedClaim, cfg: GuardsConfig) -> ScreenedClaim:
@@ -297,7 +294,11 @@ def check_artifacts(screened: ScreenedClaim, cfg: GuardsConfig) -> ScreenedClaim
     sources = [t.text[:budget] for t in turns] + texts
     if any(sources):
         owner = [claim.user_id, claim.subject or ""]
-        screened.phantoms = phantom_references(claim, sources, owner)
+        # and citations of documents no source gives ("[1]", "RFC 9999": `bibrefs.py`);
+        # write path only: an answer's own citations are read by `faithfulness/citations`
+        found = phantom_references(claim, sources, owner)
+        found += phantom_bibrefs(claim.content[:MAX_CLAIM_CHARS], sources)
+        screened.phantoms = found[:MAX_PHANTOMS]
     return screened
 
 

@@ -61,7 +61,8 @@ def test_bibliographic_references(text: str, refs: list[str]) -> None:
 )
 def test_phantom_bibrefs(text: str, sources: list[str], phantoms: list[str]) -> None:
     assert phantom_bibrefs(text, sources) == phantoms
-    assert phantom_references(claim(text), sources) == phantoms
+    # the names check (shared with read-time faithfulness) is not the place for them
+    assert phantom_references(claim(text), sources) == []
 
 
 def test_a_phantom_citation_is_not_approved() -> None:
