@@ -18,6 +18,7 @@ that read the artifacts (the screen stage, `groundwire check`, a library caller)
   review. A claim that is nothing but the reference ("See <url>") has nothing to check:
   its support stays unset.
 * **phantom references.** File paths, file names, fields and parameters the claim names
+  (and, `bibrefs.py`, footnotes, author-year citations and standards it cites)
   (`src/worker/retry_policy.py`, `max_retries`, `maxRetries`, `--timeout`, `` `name` ``,
   `retry()`) that no admissible source turn and no cited artifact contains are listed in
   `ScreenedClaim.phantoms`; the policy never approves such a claim. The check runs only
@@ -34,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from groundwire.guards.bibrefs import phantom_bibrefs
 from groundwire.guards.citations import detect
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.grounding.lexical import LexicalVerifier, tokenize
@@ -292,7 +294,11 @@ def check_artifacts(screened: ScreenedClaim, cfg: GuardsConfig) -> ScreenedClaim
     sources = [t.text[:budget] for t in turns] + texts
     if any(sources):
         owner = [claim.user_id, claim.subject or ""]
-        screened.phantoms = phantom_references(claim, sources, owner)
+        # and citations of documents no source gives ("[1]", "RFC 9999": `bibrefs.py`);
+        # write path only: an answer's own citations are read by `faithfulness/citations`
+        found = phantom_references(claim, sources, owner)
+        found += phantom_bibrefs(claim.content[:MAX_CLAIM_CHARS], sources)
+        screened.phantoms = found[:MAX_PHANTOMS]
     return screened
 
 

@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from groundwire.guards.canonical import canonical, shown_readings
 from groundwire.guards.config import HedgeConfig
+from groundwire.guards.hedge.abbrev import expand, needs_expanding
 from groundwire.guards.hedge.lexicon import (
     CARDINALS,
     CATEGORY_ORDER,
@@ -224,6 +225,11 @@ class HedgeDetector:
                 norm = normalize(respelled)
                 lower = norm.lower()
                 tokens = byte_words(lower)
+        if ("." in lower or "approx" in lower) and needs_expanding(frozenset(tokens)):
+            # "(prob.)", "approx. 10 ms": an abbreviated hedge adverb (`abbrev.py`)
+            norm = normalize(expand(norm))
+            lower = norm.lower()
+            tokens = byte_words(lower)
         words = _WATCHED.intersection(tokens)
         pairs = needs_rejoin(words)
         if pairs:

@@ -58,8 +58,10 @@ from groundwire.guards.grounding.lexical.model import (
     WEIGHTS,
     probability,
 )
+from groundwire.guards.grounding.lexical.negation_forms import plain_negation
 from groundwire.guards.grounding.lexical.opinion import added_evaluations, judges_only
 from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_owner
+from groundwire.guards.grounding.lexical.restated_dates import restate_dates
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
@@ -122,6 +124,11 @@ class LexicalVerifier:
             turns = bounded_turns(req.turns, self.cfg.max_evidence_chars)
             if not turns:
                 return no_evidence_report(claim, self.name), None
+            # "March 6, 2024" for "2024-03-06" is the same date; "X is not the one who ..."
+            # and "X ... - NOT." deny X (`restated_dates.py`, `negation_forms.py`)
+            restated = plain_negation(restate_dates(claim.content, turns))
+            if restated != claim.content:
+                claim = claim.model_copy(update={"content": restated})
             quoted = self._verbatim(claim, turns)
             if quoted is not None:
                 return quoted, None

@@ -1,0 +1,109 @@
+"""Bibliographic references in a claim: footnote markers, author-year citations and
+standard numbers (docs/guards.md §Citations, "phantom citations").
+
+A claim that points at a document ("... [1].", "(Smith et al., 2021)", "per RFC 9999",
+"ISO 27001:2013 §4.2") asserts that a document says it. None of these can be checked by
+the citation verifier (nothing is fetched: no network, no SSRF surface), so the only
+evidence for the reference is the claim's own source turns or a cited artifact's text.
+A reference none of them contains is a phantom citation, like a phantom file or field
+(`guards/artifacts.py`): the policy never approves the claim (it goes to review).
+
+Shapes, read so that numbers in brackets that are no citation stay out:
+
+* footnote markers: one number of 1-3 digits in square brackets ("[1]", "[12]") after
+  prose: at the end of a word followed by a space or sentence punctuation ("deploy [1]",
+  "deploy.[1]"), never glued to a name ("array[1]", an index) and never a list of numbers
+  ("[0, 1]", a literal);
+* author-year: a capitalised surname, optionally "et al." or "and/& Other", and a year
+  1900-2099 in parentheses: "(Smith et al., 2021)", "(Smith and Jones 2021)",
+  "Smith et al. (2021)";
+* standards: RFC, ISO (also ISO/IEC), IEC, IEEE, NIST SP, DIN, ECMA with their
+  number ("RFC 9999", "ISO/IEC 27001:2013", "NIST SP 800-53"), and a section sign
+  after one ("§4.2") is part of it.
+
+A reference is found in a source when the source names the same document: a footnote
+marker as written; author-year by the surname and year both occurring; a standard by its
+body and number with any spacing or hyphen ("RFC9999", "RFC-9999", "ISO/IEC 27001" for
+"ISO 27001"; an edition year the
+claim adds is a number the grounding verifier already checks).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = ["MAX_REFS", "bibliographic_references", "phantom_bibrefs"]
+
+MAX_REFS = 10
+
+_FOOTNOTE = re.compile(r"(?<![\w\]\[(=,])(?:(?<=[\w.,;:!?)\"'])|(?<=[\w.,;:!?)\"'] ))\[(\d{1,3})\]")
+_FOOTNOTE_AFTER = re.compile(r"(?:\s|$|[.,;:!?)\[])")
+_SURNAME = r"[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?"
+_AUTHOR_YEAR = re.compile(
+    r"\((" + _SURNAME + r")(?:\s+et\s+al\.?|\s+(?:and|&)\s+" + _SURNAME + r")?,?\s+"
+    r"((?:19|20)\d\d)[a-z]?\)"
+    r"|(?<![\w.])(" + _SURNAME + r")(?:\s+et\s+al\.?|\s+(?:and|&)\s+" + _SURNAME + r")\s+"
+    r"\(((?:19|20)\d\d)[a-z]?\)"
+)
+_STANDARD = re.compile(
+    r"(?<![\w/-])(RFC|ISO(?:/IEC)?|IEC|IEEE(?:\s+Std)?|NIST\s+SP|DIN|ECMA)"
+    r"[\s-]?(\d{2,6}(?:[-.]\d{1,4})*)(?::((?:19|20)\d\d))?(?:\s?§\s?\d+(?:\.\d+)*)?(?![\w])"
+)
+_SEP = re.compile(r"[\s-]+")
+
+
+def _footnotes(text: str) -> Iterable[tuple[int, str, str]]:
+    for m in _FOOTNOTE.finditer(text):
+        if _FOOTNOTE_AFTER.match(text, m.end()) is None:
+            continue
+        yield m.start(), "footnote", m.group(0)
+
+
+def bibliographic_references(text: str) -> list[tuple[str, str, str]]:
+    """(kind, as written, key) of each reference in `text`, in order, without repeats.
+    The key is what a source must contain (lower case, spacing normalised)."""
+    if not ("[" in text or "(" in text or any(c.isupper() for c in text)):
+        return []
+    found: list[tuple[int, str, str, str]] = []
+    if "[" in text:
+        found.extend((at, kind, name, name) for at, kind, name in _footnotes(text))
+    if "(" in text:
+        for m in _AUTHOR_YEAR.finditer(text):
+            surname = m.group(1) or m.group(3)
+            year = m.group(2) or m.group(4)
+            found.append((m.start(), "author_year", m.group(0), f"{surname.lower()} {year}"))
+    for m in _STANDARD.finditer(text):
+        body = m.group(1).lower().split("/")[0].split()[0]  # "iso/iec" -> "iso"
+        found.append((m.start(), "standard", m.group(0), f"{body} {m.group(2)}"))
+    seen: set[str] = set()
+    out: list[tuple[str, str, str]] = []
+    for _, kind, name, key in sorted(found):
+        if key not in seen:
+            seen.add(key)
+            out.append((kind, name, key))
+    return out
+
+
+def _in_sources(kind: str, key: str, plain: str, squeezed: str) -> bool:
+    if kind == "footnote":
+        return key in plain
+    if kind == "author_year":
+        surname, year = key.rsplit(" ", 1)
+        return re.search(rf"\b{re.escape(surname)}\b", plain) is not None and year in plain
+    body, number = key.split(" ", 1)
+    return (
+        re.search(rf"\b{body}\b(?:/iec)?[\s-]*(?:std[\s-]*)?{re.escape(number)}", plain) is not None
+    )
+
+
+def phantom_bibrefs(text: str, sources: Iterable[str]) -> list[str]:
+    """References in `text` (as written) that none of `sources` contains (at most
+    `MAX_REFS`)."""
+    refs = bibliographic_references(text)
+    if not refs:
+        return []
+    plain = " ".join(s.lower() for s in sources)
+    squeezed = _SEP.sub("", plain)
+    out = [name for kind, name, key in refs if not _in_sources(kind, key, plain, squeezed)]
+    return out[:MAX_REFS]

@@ -1,0 +1,35 @@
+"""A date the claim restates in another form reads as the source's own form.
+
+"The release is on March 6, 2024" against a source's "The release is on 2024-03-06"
+states the same value; word overlap counted "March" as a name and "6" as a number no
+source has and scored the claim `partial`. `units.date_swaps` already reads every date
+form as (year, month, day) to catch a changed date; this reads it the other way round:
+a claim date with exactly one reading (a full date: ISO, "March 6, 2024", "6 March
+2024"; not a month of a year, nor a slash date that reads both ways) that some source date
+can be read as is written the way that source writes it before the words are compared.
+A changed date matches no source date and stays as written (and `date_swaps` reports it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from groundwire.guards.grounding.lexical.units import _dates
+from groundwire.topics.records import SourceTurn
+
+__all__ = ["restate_dates"]
+
+
+def restate_dates(claim_text: str, turns: Sequence[SourceTurn]) -> str:
+    """`claim_text` with each full date a source states in another form written as that
+    source writes it; `claim_text` itself when there is none."""
+    mine = [(w, r) for w, r in _dates(claim_text) if len(r) == 1]
+    if not mine:
+        return claim_text
+    theirs = [d for t in turns for d in _dates(t.text)]
+    for written, readings in mine:
+        for other, other_readings in theirs:
+            if other != written and readings <= other_readings and other not in claim_text:
+                claim_text = claim_text.replace(written, other, 1)
+                break
+    return claim_text

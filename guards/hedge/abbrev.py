@@ -1,0 +1,97 @@
+"""Hedge adverbs written abbreviated: "(prob.)", "poss.", "approx. 10 ms", "presum.".
+
+An abbreviation says the word it stands for, so "We use Redis (prob.)" hedges like "We
+use Redis (probably)". The abbreviations are derived from the lexicon, not listed: for
+each "-ly" adverb of seven letters or more among the technical hedges and approximations
+of `lexicon.PATTERNS` ("probably", "possibly", "approximately", "presumably", ...), every
+cut of four letters or more that
+
+* ends in a consonant right before a vowel of the word (where a writer cuts a word:
+  "prob|ably", "poss|ibly", "approx|imately"; not "suppose|dly"),
+* leaves at least three letters out (so it is an abbreviation, not the word), and
+* belongs to exactly one of those adverbs and is no English word of its own (WordNet's
+  common words, `guards/grounding/data/lexicon.txt`: "norm.", "seem.", "report.",
+  "potent." stay what they are).
+
+Where it is read as the adverb: written in lower case with its full stop ("prob.",
+"(poss.)"), not followed by "of" or ":" ("prob. of failure" is a probability); a
+capitalised one ("Prob.", a column header or a name's title) is left alone. Without its
+full stop only an approximation's cut before a number is one ("approx 10 ms", as
+"approximately 10 ms"); "prob 3" may be problem 3.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+
+from groundwire.guards.hedge.lexicon import PATTERNS
+from groundwire.topics.vocab import HedgeCategory
+
+__all__ = ["abbreviations", "expand", "needs_expanding"]
+
+_MIN_CUT = 4
+_MIN_LEFT = 3
+_VOWELS = frozenset("aeiouy")
+
+
+@functools.lru_cache(maxsize=1)
+def _english() -> frozenset[str]:
+    path = resources.files("groundwire.guards.grounding").joinpath("data/lexicon.txt")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(w for w in lines if w and not w.startswith("#"))
+
+
+def _adverbs() -> dict[str, HedgeCategory]:
+    out: dict[str, HedgeCategory] = {}
+    for pattern in PATTERNS:
+        if pattern.category not in (HedgeCategory.TECHNICAL_HEDGE, HedgeCategory.APPROXIMATION):
+            continue
+        for word in pattern.words:
+            text = word.decode() if isinstance(word, bytes) else word
+            if text.endswith("ly") and len(text) >= 7 and text.isalpha():
+                out.setdefault(text, pattern.category)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def abbreviations() -> dict[str, tuple[str, bool]]:
+    """Abbreviation -> (the adverb, whether it is an approximation)."""
+    adverbs = _adverbs()
+    english = _english()
+    owners: dict[str, set[str]] = {}
+    for word in adverbs:
+        for cut in range(_MIN_CUT, len(word) - _MIN_LEFT + 1):
+            prefix = word[:cut]
+            if prefix[-1] not in _VOWELS and word[cut] in _VOWELS:
+                owners.setdefault(prefix, set()).add(word)
+    out: dict[str, tuple[str, bool]] = {}
+    for prefix, words in owners.items():
+        starts = [w for w in adverbs if w.startswith(prefix)]
+        if len(words) == 1 and len(starts) == 1 and prefix not in english:
+            out[prefix] = (starts[0], adverbs[starts[0]] is HedgeCategory.APPROXIMATION)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _pattern() -> re.Pattern[str]:
+    cuts = "|".join(sorted(abbreviations(), key=len, reverse=True))
+    return re.compile(rf"(?<![\w.'-])({cuts})(\.|(?=\s+[~$€£]?\d))(?!\w)(?!\s*(?:of\b|:))")
+
+
+def needs_expanding(words: frozenset[bytes] | set[bytes]) -> bool:
+    """Whether the claim's words (`lexicon.byte_words`) hold an abbreviation."""
+    return any(w.decode(errors="ignore") in abbreviations() for w in words)
+
+
+def _one(m: re.Match[str]) -> str:
+    word, approximation = abbreviations()[m.group(1)]
+    if not m.group(2) and not approximation:
+        return m.group(0)  # "prob 3": no full stop and no approximation
+    return word
+
+
+def expand(text: str) -> str:
+    """`text` with each abbreviated hedge adverb written out (lower case only)."""
+    return _pattern().sub(_one, text)
