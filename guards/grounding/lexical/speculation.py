@@ -28,6 +28,7 @@ from groundwire.topics.records import SourceTurn
 from groundwire.topics.vocab import HedgeCategory
 
 _FIRST_PERSON = frozenset({"i", "i'm", "i'd", "we", "we're", "my", "me"})
+_EDGE = ".,;:!?\"'()"
 
 
 def own_conjecture(claim_text: str, turns: Sequence[SourceTurn]) -> list[str]:
@@ -37,6 +38,9 @@ def own_conjecture(claim_text: str, turns: Sequence[SourceTurn]) -> list[str]:
     Only a hedge that names its speaker: "maybe" or "probably" qualify the proposition, as
     "may" and "might" do (the hedge guard's other categories, labelled either way), while
     "I think" states whose belief the claim is."""
+    opening = claim_text.lower().replace("\u2019", "'").split(None, 6)[:6]
+    if _FIRST_PERSON.isdisjoint(w.strip(_EDGE) for w in opening):
+        return []  # no speaker named where a framing conjecture would stand: skip the scan
     report = analyze_hedges(claim_text)
     if report.category is not HedgeCategory.PERSONAL_SPECULATION or not report.words:
         return []
