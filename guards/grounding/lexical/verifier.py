@@ -65,6 +65,7 @@ from groundwire.guards.grounding.lexical.restated_dates import restate_dates
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
+from groundwire.guards.grounding.lexical.speculation import own_conjecture
 from groundwire.guards.grounding.lexical.text import claim_words, fold_disguises
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
@@ -256,6 +257,14 @@ class LexicalVerifier:
         elif added and verdict is GroundingVerdict.SUPPORTED:  # a judgement added on
             verdict = GroundingVerdict.PARTIAL
             penalty = round(max(self.cfg.penalty_min, self.cfg.penalty_max), 4)
+        # the speaker's belief, not the source's fact ("I think X"): `speculation.py`
+        guessed = (
+            []
+            if verdict is GroundingVerdict.NOT_SUPPORTED
+            else own_conjecture(claim.content, turns)
+        )
+        if guessed:
+            verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
         rewritten = None
         if verdict is GroundingVerdict.PARTIAL and self.cfg.rewrite_partial:
             stems = evidence_for(turns).stems
@@ -272,7 +281,8 @@ class LexicalVerifier:
             score=p,
             spans=a.spans,
             reasoning=_explain(verdict, a, asked, own)
-            + "".join(f"; an evaluation the source does not make: {x.word!r}" for x in added[:3]),
+            + "".join(f"; an evaluation the source does not make: {x.word!r}" for x in added[:3])
+            + "".join(f"; the speaker's own conjecture: {w!r}" for w in guessed[:1]),
             penalty=penalty,
             rewritten_content=rewritten,
         )
