@@ -463,7 +463,10 @@ def _possessive_name(token: str, index: int) -> bool:
 # "X, which ...", "X who ...", "X that moved ...", "X being moved ...": the clause that
 # describes X, after a noun phrase
 _RELATIVE = re.compile(r"(,\s*)?\b(which|who|that|being)\s+", re.IGNORECASE)
-_RELATIVE_END = re.compile(r"\s*(?:[,;:!?()]|\.(?:\s|$)|\s[-\u2013\u2014]\s|[\u2013\u2014])")
+# What ends a non-restrictive relative clause; the whitespace before it is left out by
+# hand (`_relative_end`), not by a leading "\s*": searched, that pattern retried the
+# whole run of spaces from each of its spaces (quadratic: seconds on one long run).
+_RELATIVE_END = re.compile(r"[,;:!?()]|\.(?:\s|$)|\s[-\u2013\u2014]\s|[\u2013\u2014]")
 # words that cannot end the noun phrase a relative clause describes: a verb of saying or
 # thinking takes "that" as a conjunction ("I hope that ...", "glad that ..."), and so does
 # an adjective of feeling or a function word
@@ -504,14 +507,26 @@ def presupposed_relatives(text: str) -> list[tuple[Framed, Framed]]:
             continue  # "the fact that X", "the same that": no clause of a noun's own
         b: int | None
         if commas and word in ("which", "who"):
-            stop = _RELATIVE_END.search(text, m.end())
-            b = stop.start() if stop is not None else len(text.rstrip(" .!?"))
+            b = _relative_end(text, m.end())
         else:
             b = _restrictive_end(tokens, m.end())
         if b is None or b - m.end() < 3:
             continue
         out.append((Framed(a, first, "a noun phrase"), Framed(m.end(), b, word)))
     return out
+
+
+def _relative_end(text: str, at: int) -> int:
+    """Where a non-restrictive relative clause starting at offset `at` ends: before the
+    whitespace before its first mark (`_RELATIVE_END`), or at the text's end without its
+    closing stops."""
+    stop = _RELATIVE_END.search(text, at)
+    if stop is None:
+        return len(text.rstrip(" .!?"))
+    b = stop.start()
+    while b > at and text[b - 1].isspace():
+        b -= 1
+    return b
 
 
 def _antecedent(tokens: list[tuple[str, int, int]], at: int) -> tuple[int, int] | None:

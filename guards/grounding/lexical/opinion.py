@@ -94,6 +94,11 @@ _NOUN_PHRASE_OPENERS = word_set(
 # ("Sam is unsure", "she was happy"), which the other checks read; an evaluation judges a
 # thing ("the ending sounds weird", "the launch was a huge success").
 _PERSONS = word_set("i i'm he she we they you he's she's we're they're you're")
+# The most evaluative words of one claim read: each is read against its clause, its
+# sentence and the source's sentences, so a claim at the size limits made of one such word
+# repeated (thousands of them in one clause) cost seconds to tens of seconds. The first
+# ones decide: no claim of the dev file has half as many.
+MAX_EVALUATIONS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +155,7 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
     hits = [k for k, low in enumerate(words.lows) if low in table and words.content[k]]
     if not hits:
         return []
+    hits = hits[:MAX_EVALUATIONS]
     label = label_parts(words, claim, frozenset())
     if (
         label is not None
@@ -167,6 +173,7 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
         if words.content[j] and words.lows[j] not in table
     )
     out: list[Added] = []
+    judged: dict[tuple[frozenset[str], bool], bool] = {}  # `_judged_near`, read once each
     for k in hits:
         low = words.lows[k]
         if low in REPLY_WORDS or _in_quotes(claim, words.spans[k][0]):
@@ -180,7 +187,10 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
         about = frozenset(
             words.stems[j] for j in same if words.content[j] and words.lows[j] not in table
         )
-        if _judged_near(turns, about or everything, valence > 0):
+        key = (about or everything, valence > 0)
+        if key not in judged:
+            judged[key] = _judged_near(turns, *key)
+        if judged[key]:
             continue  # the source judges it too, in its own words
         before = [j for j in same if j < k]
         if any(words.lows[j] in NEGATIONS for j in before):
