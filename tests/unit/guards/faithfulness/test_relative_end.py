@@ -33,3 +33,15 @@ def test_clause_ends_before_the_spaces_before_its_comma() -> None:
     assert clause.frame == "who"
     text = "I like Dana, who became CFO in 2023   , a lot."
     assert text[clause.start : clause.end] == "became CFO in 2023"
+
+
+def test_ends_in_that_matches_the_spaced_pattern() -> None:
+    from groundwire.guards.faithfulness.frames import _ends_in_that
+
+    reference = re.compile(r"\s+that\s+$", re.IGNORECASE)
+    rng = random.Random(9)
+    parts = [" ", "\n", "\t", "that", "THAT", "x", "Note", ":", "tha", "t"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 8)))
+        assert _ends_in_that(text) == (reference.search(text) is not None), repr(text)
+    assert _ends_in_that("Note that ") and not _ends_in_that("Note: ")
