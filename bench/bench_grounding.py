@@ -13,7 +13,9 @@ and prints µs per claim and the ratio to the baseline. The baseline shares the 
 size limits (one opposed pair repeated: "my sister X works at Acme" against "my brother Y"
 in 8 turns of 60 KB) is timed through the lexical verifier, cold, against the baseline on
 it: every copy was paired with every other before (36 s at 7 KB; over 10 min at the
-limits). The WordNet antonym table's load time is timed against reading its text.
+limits). Claims made of one rule's pattern repeated at the same limits (`HOSTILE_RULES`, session
+12) are timed the same way. The WordNet antonym table's load time is timed against
+reading its text.
 Nothing is asserted: timings belong here, not in tests.
 """
 
@@ -99,6 +101,50 @@ def time_hostile(verifier: GroundingVerifier) -> tuple[float, float]:
     return time_verifier(verifier, [claim], rounds=3, cold=True), base
 
 
+def _repeated(fmt: str, copies: int, limit: int, rng: random.Random) -> str:
+    """`fmt` repeated (`{n}`: a made-up word per copy, `{i}`: the copy's number), cut at
+    `limit` characters."""
+    letters = "aeioubcdfgklmnprst"
+    return " ".join(
+        fmt.format(i=i, n="".join(rng.choices(letters, k=rng.randint(6, 9)))) for i in range(copies)
+    )[:limit]
+
+
+# Claims at the size limits (16,000 characters against 50,000 of evidence, what the
+# verifier reads) made of one rule's pattern repeated, each with a word of its own so no
+# set collapses the copies (session 12, docs/grounding.md "Bounded work per claim"): a
+# passive and its active (names), a short sentence whose words a source sentence holds in
+# another order (found order), one evaluative word repeated in a clause (opinion), numbers
+# in one unit against another unit (changed amounts, magnitudes), a weekday the source
+# never names.
+HOSTILE_RULES = {
+    "names, passive": ("Dana was hired by Bob", "Bob hired Dana {n}."),
+    "found order": ("cat dog fox {n}.", "fox dog cat {n}."),
+    "added evaluation": ("cat great", "the cat sat on a mat {n}."),
+    "changed amounts": ("cat costs {i}7 GB", "cat uses {i}3 hours."),
+    "weekday": ("cat on Monday", "the cat {n} sat."),
+}
+
+
+def time_hostile_rules(verifier: GroundingVerifier) -> list[tuple[str, float, float]]:
+    """(shape, verifier, baseline) µs on each of `HOSTILE_RULES`, cold, best of three."""
+    out = []
+    for label, (claim_fmt, turn_fmt) in HOSTILE_RULES.items():
+        rng = random.Random(1)
+        claim = Claim(
+            claim_id="hostile-rule",
+            tenant_id="bench",
+            content=_repeated(claim_fmt, 4_000, 16_000, rng),
+            source="conversation",
+            source_turns=[
+                SourceTurn(id="t0", text=_repeated(turn_fmt, 8_000, 50_000, rng), source="user")
+            ],
+        )
+        base = time_baseline([claim], rounds=3)
+        out.append((label, time_verifier(verifier, [claim], rounds=3, cold=True), base))
+    return out
+
+
 def time_antonym_table() -> tuple[float, float]:
     """(parse, read) ms of the WordNet antonym table, best of five: `antonyms._load` against
     reading the same file's text, the floor any loader pays."""
@@ -171,6 +217,11 @@ def main(argv: list[str]) -> None:
         f"lexical, hostile claim (limits):  {hostile / 1e3:8.1f} ms        "
         f"ratio {hostile / hostile_base:.1f}x (baseline {hostile_base / 1e3:.1f} ms)"
     )
+    for label, took, took_base in time_hostile_rules(lexical):
+        print(
+            f"lexical, hostile {label + ':':18s}{took / 1e3:8.1f} ms        "
+            f"ratio {took / took_base:.1f}x (baseline {took_base / 1e3:.1f} ms)"
+        )
     t0 = time.perf_counter()
     learned = build_verifier(GroundingConfig(verifier="learned"))
     load_ms = (time.perf_counter() - t0) * 1e3

@@ -156,7 +156,8 @@ _NEGATIVE = re.compile(
     r"(?!(?:you|i|we|it|that|this|there)\b)",
     re.IGNORECASE,
 )
-_THAT = re.compile(r"\s+that\s+$", re.IGNORECASE)
+# (a frame that ends in "that": `_ends_in_that`, read without a pattern searched with a
+# leading "\s+", which retried a long run of spaces from each of its spaces: quadratic)
 
 
 _FINITE = word_set(
@@ -213,6 +214,17 @@ def reads_as_statement(text: str) -> bool:
     return _is_clause(text, after_that=True)
 
 
+def _ends_in_that(frame: str) -> bool:
+    """Whether `frame` ends in whitespace, "that" (any case) and whitespace ("Note that ")."""
+    word = frame.rstrip()
+    return (
+        len(word) < len(frame)
+        and len(word) > 4
+        and word[-5].isspace()
+        and (word[-4:].lower() == "that")
+    )
+
+
 def framed_statement(sentence: str) -> Framed | None:
     """The statement a question or instruction frames (`Framed`), or None."""
     body = sentence.rstrip()
@@ -247,7 +259,7 @@ def framed_statement(sentence: str) -> Framed | None:
         if frame is None:
             continue
         # after "that" or a label's colon a sentence follows, whatever its verb
-        after_that = frame.re is _LABEL or _THAT.search(frame.group(0)) is not None
+        after_that = frame.re is _LABEL or _ends_in_that(frame.group(0))
         if _is_clause(body[frame.end() : end], after_that):
             return Framed(frame.end(), end, " ".join(frame.group(0).split()).rstrip(" :,"))
     return None
@@ -463,7 +475,10 @@ def _possessive_name(token: str, index: int) -> bool:
 # "X, which ...", "X who ...", "X that moved ...", "X being moved ...": the clause that
 # describes X, after a noun phrase
 _RELATIVE = re.compile(r"(,\s*)?\b(which|who|that|being)\s+", re.IGNORECASE)
-_RELATIVE_END = re.compile(r"\s*(?:[,;:!?()]|\.(?:\s|$)|\s[-\u2013\u2014]\s|[\u2013\u2014])")
+# What ends a non-restrictive relative clause; the whitespace before it is left out by
+# hand (`_relative_end`), not by a leading "\s*": searched, that pattern retried the
+# whole run of spaces from each of its spaces (quadratic: seconds on one long run).
+_RELATIVE_END = re.compile(r"[,;:!?()]|\.(?:\s|$)|\s[-\u2013\u2014]\s|[\u2013\u2014]")
 # words that cannot end the noun phrase a relative clause describes: a verb of saying or
 # thinking takes "that" as a conjunction ("I hope that ...", "glad that ..."), and so does
 # an adjective of feeling or a function word
@@ -504,14 +519,26 @@ def presupposed_relatives(text: str) -> list[tuple[Framed, Framed]]:
             continue  # "the fact that X", "the same that": no clause of a noun's own
         b: int | None
         if commas and word in ("which", "who"):
-            stop = _RELATIVE_END.search(text, m.end())
-            b = stop.start() if stop is not None else len(text.rstrip(" .!?"))
+            b = _relative_end(text, m.end())
         else:
             b = _restrictive_end(tokens, m.end())
         if b is None or b - m.end() < 3:
             continue
         out.append((Framed(a, first, "a noun phrase"), Framed(m.end(), b, word)))
     return out
+
+
+def _relative_end(text: str, at: int) -> int:
+    """Where a non-restrictive relative clause starting at offset `at` ends: before the
+    whitespace before its first mark (`_RELATIVE_END`), or at the text's end without its
+    closing stops."""
+    stop = _RELATIVE_END.search(text, at)
+    if stop is None:
+        return len(text.rstrip(" .!?"))
+    b = stop.start()
+    while b > at and text[b - 1].isspace():
+        b -= 1
+    return b
 
 
 def _antecedent(tokens: list[tuple[str, int, int]], at: int) -> tuple[int, int] | None:

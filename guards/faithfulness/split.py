@@ -317,11 +317,15 @@ def classify(text: str) -> tuple[ClaimKind, str]:
 
 # -- atomic claims ----------------------------------------------------------------------
 
+# A cut that opens with whitespace starts where its run of whitespace starts ("(?<!\s)"):
+# a match from inside the run is one from its start, and without the look-behind each
+# space of a long run was tried in turn, each reading the run to its end (quadratic:
+# seconds on an answer with one long run of spaces).
 _CLAUSE_CUT = re.compile(
     r";\s+|,\s+(?=(?:and|but|while|whereas|although|though|yet|so)\s)|"
-    r"\s+(?=(?:but|whereas|although)\s)|"
+    r"(?<!\s)\s+(?=(?:but|whereas|although)\s)|"
     # a dash before a conjunction joins two clauses as ", and" does ("X — and Y")
-    r"(?:\s+-{1,2}\s+|\s*[–—]\s*)(?=(?:and|but|while|whereas|although|though|yet|so)\s)|"
+    r"(?:(?<!\s)\s+-{1,2}\s+|(?<!\s)\s+[–—]\s*|[–—]\s*)(?=(?:and|but|while|whereas|although|though|yet|so)\s)|"
     r",\s+(?=(?:i|we|you|he|she|they|i'[a-z]{1,2}|we'[a-z]{1,2}|you'[a-z]{1,2})\s)",
     re.IGNORECASE,
 )
@@ -343,8 +347,9 @@ _UNIT_STOP = frozenset(
 def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Clause spans of the sentence text[start:end], each with at least three words."""
     cuts = [start]
-    for m in _CLAUSE_CUT.finditer(text, start, end):
-        cuts.append(m.end())
+    # the sentence alone, so the look-behind sees nothing before its start
+    for m in _CLAUSE_CUT.finditer(text[start:end]):
+        cuts.append(start + m.end())
     cuts.append(end)
     spans: list[tuple[int, int]] = []
     for a, b in itertools.pairwise(cuts):

@@ -57,6 +57,9 @@ def changed_amounts(
     in the claim number's unit (module docstring)."""
     out: list[tuple[str, str]] = []
     lows, nums = words.lows, words.numbers
+    # the source's answer per unit, read once: a claim of thousands of numbers in one unit
+    # otherwise reads every source number once per claim number (seconds at the limits)
+    found: dict[tuple[str, str], str | None] = {}
     for i, value in enumerate(nums):
         if value is None or number_in(value, source_numbers):
             continue
@@ -66,7 +69,9 @@ def changed_amounts(
         mine = unit_of(lows, i, claim_text, words.spans[i])
         if mine is None:
             continue
-        theirs = _same_unit(mine, sentences, shared)
+        if mine not in found:
+            found[mine] = _same_unit(mine, sentences, shared)
+        theirs = found[mine]
         if theirs is not None:
             out.append((written(words.raws, lows, i, claim_text, words.spans[i]), theirs))
     return out
@@ -101,6 +106,7 @@ def changed_days(
     its capital: "may" is a modal) that the source never names, where a sentence sharing
     claim words names another of its kind."""
     out: list[tuple[str, str]] = []
+    others: dict[str, str | None] = {}  # per day, read once (as `found` above)
     for raw, low in zip(words.raws, words.lows, strict=True):
         if low in source_lows:
             continue
@@ -110,7 +116,9 @@ def changed_days(
             kind = MONTHS
         else:
             continue
-        other = _other_of(kind, low, sentences, shared)
+        if low not in others:
+            others[low] = _other_of(kind, low, sentences, shared)
+        other = others[low]
         if other is not None:
             out.append((raw, other))
     return out

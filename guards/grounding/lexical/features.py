@@ -392,6 +392,13 @@ def analyze(
     )
 
 
+# The most source sentences `_conflicts` reads for one claim (each candidate sentence of
+# each specific): a claim at the size limits of thousands of distinct numbers between the
+# same neighbours read every source sentence once per number (seconds). Past it the
+# specifics left are not read; no claim of the dev file comes near it.
+MAX_SPECIFIC_READS = 100_000
+
+
 def _conflicts(
     words: ClaimWords,
     claim_text: str,
@@ -424,16 +431,40 @@ def _conflicts(
         return []
     claim_lows = set(clows)
     out: list[tuple[str, str]] = []
+    # a word read before between the same neighbours: (its pair or None, the candidate it
+    # was found in), from a full scan. A claim at the size limits repeating one specific
+    # otherwise reads every source sentence once per copy (seconds); replaying the scan's
+    # outcome gives what the scan gives (after a pair of the same word only the first
+    # candidate is read, so only a pair found in it is added again).
+    read: dict[tuple[object, ...], tuple[tuple[str, str] | None, int]] = {}
+    reads = MAX_SPECIFIC_READS
     for i, text in enumerate(craws):
         if text not in wanted and text not in present:
             continue
         clow, stemmed = clows[i], cstems[i]
+        key = (
+            text,
+            clow,
+            stemmed,
+            words.numbers[i],
+            clows[i - 1] if i > 0 else None,
+            clows[i + 1] if i + 1 < len(clows) else None,
+            clows[i - 2] if i > 1 else None,
+            text in present,
+        )
+        just_found = bool(out) and out[-1][0] == text
+        if key in read:
+            pair, at = read[key]
+            if pair is not None and (at == 0 or not just_found):
+                out.append(pair)
+            continue
         candidates: Sequence[Sentence] = sentences
         value = words.numbers[i]  # as the claim reads it ("in her 60s": an age)
         if text in present:  # only the sentences aligned with the rest of the claim
             assert aligned is not None
             shared, claim_stems = aligned
             rest = len(claim_stems - {stemmed})
+            reads -= len(sentences)
             candidates = [
                 s
                 for s, hit in zip(sentences, shared, strict=True)
@@ -445,7 +476,11 @@ def _conflicts(
         # a decade takes its article ("in the 1970s" against "in 1962"): the word before
         # the article is its neighbour too
         prev2 = clows[i - 2] if is_num and prev == "the" and i > 1 else None
-        for s in candidates:
+        found: tuple[tuple[str, str] | None, int] = (None, -1)
+        for at, s in enumerate(candidates):
+            reads -= 1
+            if reads < 0:
+                return out  # bounded work per claim (`MAX_SPECIFIC_READS`)
             st = s.lows
             # a word of the sentence can only match with one of the claim word's neighbours
             if prev in st or nxt in st or (prev2 is not None and prev2 in st):
@@ -472,9 +507,12 @@ def _conflicts(
                         or (prev2 is not None and value in DECADES and j > 0 and st[j - 1] == prev2)
                     ):
                         out.append((text, raws[j]))
+                        found = (out[-1], at)
                         break
             if out and out[-1][0] == text:
                 break
+        if not just_found:  # a full scan: its outcome holds for the same key
+            read[key] = found
     return out
 
 

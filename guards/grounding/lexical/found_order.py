@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence, Set
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
-from groundwire.guards.grounding.lexical.roles import swapped_arguments
+from groundwire.guards.grounding.lexical.roles import MAX_STEPS, swapped_arguments
 from groundwire.guards.grounding.lexical.text import ClaimWords
 
 __all__ = ["FOUND_SHARE", "swapped_arguments_of_found"]
@@ -38,6 +38,12 @@ FOUND_SHARE = 0.6
 # A claim sentence ends at ".", "!" or "?" followed by whitespace or the end.
 _END = re.compile(r"[.!?]+(?=\s|$)")
 _NONE: frozenset[str] = frozenset()
+# The most (claim sentence, source sentence) pairs one claim reads: a claim of thousands of
+# short sentences, each with the same three found words and one of its own, against a
+# source of thousands of sentences holding them, read every source sentence once per
+# claim sentence (over ten seconds at the size limits). Past it the sentences left are
+# not read; no claim of the dev file comes near it.
+MAX_SENTENCE_PAIRS = 100_000
 
 
 def swapped_arguments_of_found(
@@ -54,11 +60,16 @@ def swapped_arguments_of_found(
     stems that source sentence k has."""
     stems = words.stems
     out: list[tuple[str, str]] = []
+    pairs = MAX_SENTENCE_PAIRS
+    steps = [MAX_STEPS]  # `roles.swapped_arguments`'s budget, shared by the sentences
     for part in _sentences(words, text):
         mine = {stems[i] for i in part if content[i]}
         own = mine & source_stems
         if len(own) < 3 or len(own) < FOUND_SHARE * len(mine):
             continue  # mostly words of its own: the found ones may be any phrase's
+        pairs -= len(shared)
+        if pairs < 0 or steps[0] <= 0:
+            break  # bounded work per claim (`MAX_SENTENCE_PAIRS`, `roles.MAX_STEPS`)
         holding = [own if own <= hit else _NONE for hit in shared]
         if not any(holding):
             continue  # no source sentence has every found word of this sentence
@@ -67,7 +78,7 @@ def swapped_arguments_of_found(
         # relation the source does not state, and no swap is read across it
         whole = [False] * len(stems)
         whole[part.start : part.stop] = content[part.start : part.stop]
-        for pair in swapped_arguments(words, whole, sentences, holding, own):
+        for pair in swapped_arguments(words, whole, sentences, holding, own, steps):
             if pair not in out:
                 out.append(pair)
     return out

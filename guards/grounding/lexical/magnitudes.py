@@ -18,6 +18,7 @@ years are not converted (their length varies), nor are kibibytes told from kilob
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
@@ -113,6 +114,34 @@ def _same(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(abs(a), abs(b))
 
 
+class _Index:
+    """The source's magnitudes by dimension and size: the first (in the source's order) of
+    those the same as a claim's (`_same`), found by bisection over the distinct sizes
+    instead of a scan of every source number per claim number (a claim and source at the
+    size limits made of numbers then cost seconds)."""
+
+    def __init__(self, theirs: Sequence[tuple[Sentence, Magnitude]]) -> None:
+        firsts: dict[str, dict[float, int]] = {}
+        for n, (_, (_, dimension, size, _)) in enumerate(theirs):
+            firsts.setdefault(dimension, {}).setdefault(size, n)
+        self._firsts = firsts
+        self._sizes = {d: sorted(f) for d, f in firsts.items()}
+        self._memo: dict[tuple[str, float], int | None] = {}
+
+    def first(self, dimension: str, size: float) -> int | None:
+        """The index in `theirs` of the first magnitude of `dimension` the same as `size`."""
+        key = (dimension, size)
+        if key not in self._memo:
+            sizes = self._sizes.get(dimension, [])
+            # `_same` admits a relative difference of 1e-9: the window is a little wider
+            lo = bisect.bisect_left(sizes, size - 2e-9 * abs(size))
+            hi = bisect.bisect_right(sizes, size + 2e-9 * abs(size))
+            firsts = self._firsts.get(dimension, {})
+            hits = [firsts[b] for b in sizes[lo:hi] if _same(size, b)]
+            self._memo[key] = min(hits) if hits else None
+        return self._memo[key]
+
+
 def as_the_sources(cw: ClaimWords, text: str, sentences: Sequence[Sentence]) -> ClaimWords:
     """The claim with each number that the source writes at another scale or in another
     unit given the source's words (module docstring): the number takes the source
@@ -125,13 +154,14 @@ def as_the_sources(cw: ClaimWords, text: str, sentences: Sequence[Sentence]) -> 
     lows, stems, numbers = list(cw.lows), list(cw.stems), list(cw.numbers)
     changed = False
     theirs = [(s, m) for s in sentences for m in magnitudes(s.raws, s.lows, s.word_spans(), s.text)]
+    index = _Index(theirs)
     for i, dimension, size, extra in mine:
-        for s, (j, other_dim, other_size, other_extra) in theirs:
-            if other_dim != dimension or not _same(size, other_size):
-                continue
+        first = index.first(dimension, size)
+        if first is not None:
+            s, (j, _, _, other_extra) = theirs[first]
             written = (cw.lows[i], *(cw.lows[k] for k in extra))
             if written == (s.lows[j], *(s.lows[k] for k in other_extra)):
-                break  # written as the source writes it: nothing to do
+                continue  # written as the source writes it: nothing to do
             lows[i], stems[i], numbers[i] = s.lows[j], s.word_stems[j], number_value(s.lows[j])
             for n, k in enumerate(extra):
                 at = other_extra[n] if n < len(other_extra) else j
@@ -141,7 +171,6 @@ def as_the_sources(cw: ClaimWords, text: str, sentences: Sequence[Sentence]) -> 
                     number_value(s.lows[at]),
                 )
             changed = True
-            break
     if not changed:
         return cw
     return cw._replace(lows=tuple(lows), stems=tuple(stems), numbers=tuple(numbers))

@@ -109,6 +109,11 @@ _COORDINATORS = word_set("and or but yet nor")
 # What may stand between a copula's indefinite article and an evaluative noun: "was a
 # complete disaster", "was an absolute triumph" (at most this many words).
 _NOUN_MODIFIERS = 2
+# The most evaluative words of one claim read: each is read against its clause, its
+# sentence and the source's sentences, so a claim at the size limits made of one such word
+# repeated (thousands of them in one clause) cost seconds to tens of seconds. The first
+# ones decide: no claim of the dev file has half as many.
+MAX_EVALUATIONS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +188,7 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
     ]
     if not hits:
         return []
+    hits = hits[:MAX_EVALUATIONS]
     label = label_parts(words, claim, frozenset())
     if (
         label is not None
@@ -200,6 +206,7 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
         if words.content[j] and words.lows[j] not in table
     )
     out: list[Added] = []
+    judged: dict[tuple[frozenset[str], bool], bool] = {}  # `_judged_near`, read once each
     for k in hits:
         low = words.lows[k]
         if low in REPLY_WORDS or _in_quotes(claim, words.spans[k][0]):
@@ -213,7 +220,10 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
         about = frozenset(
             words.stems[j] for j in same if words.content[j] and words.lows[j] not in table
         )
-        if _judged_near(turns, about or everything, valence > 0):
+        key = (about or everything, valence > 0)
+        if key not in judged:
+            judged[key] = _judged_near(turns, *key)
+        if judged[key]:
             continue  # the source judges it too, in its own words
         before = [j for j in same if j < k]
         if any(words.lows[j] in NEGATIONS for j in before):

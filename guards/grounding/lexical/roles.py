@@ -18,7 +18,7 @@ two ends the other way round.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
 from groundwire.guards.grounding.lexical.text import (
@@ -52,6 +52,13 @@ def _capitals(s: Sentence) -> dict[str, int]:
 # arguments: a relation is a clause ("Marco reviewed Priya's pull request"), and without a
 # bound a claim made of names at the size limit pairs every name with every other.
 ROLE_SPAN = 40
+# The most work one call of `swapped_roles` or `swapped_arguments` does, in claim words
+# read: each (claim word, claim word, source sentence) triple costs one plus the words
+# between the two. A claim and source at the size limits made of one relation repeated
+# (each copy with a word of its own, so no set collapses them) otherwise pair every copy
+# with every other in every source sentence (a minute and more per claim). Past the
+# budget the call returns what it found so far; no claim of the dev file comes near it.
+MAX_STEPS = 400_000
 
 
 def swapped_roles(
@@ -70,15 +77,18 @@ def swapped_roles(
         return []
     out: list[tuple[str, str]] = []
     name_stems = {stems[i] for i in names}
+    budget = [MAX_STEPS]
     # the sentences sharing three content words with the claim, two of them its names
     three = map((2).__lt__, map(len, shared))
     for s, hit in itertools.compress(zip(sentences, shared, strict=True), three):
+        if budget[0] <= 0:
+            break  # bounded work per claim (`MAX_STEPS`)
         if len(name_stems.intersection(hit)) < 2:
             continue
         where = _capitals(s)
         found = [(i, where[stems[i]]) for i in names if stems[i] in where]
-        for (i1, j1), (i2, j2) in itertools.combinations(found, 2):
-            if stems[i1] == stems[i2] or j2 >= j1 or i2 - i1 > ROLE_SPAN:
+        for (i1, j1), (i2, j2) in _near_pairs(found, budget):
+            if stems[i1] == stems[i2] or j2 >= j1:
                 continue
             between = [k for k in range(i1 + 1, i2) if content[k]]
             s_between = set(s.word_stems[j2 + 1 : j1])
@@ -90,6 +100,22 @@ def swapped_roles(
             if pair not in out:
                 out.append(pair)
     return out
+
+
+def _near_pairs(
+    found: Sequence[tuple[int, int]], budget: list[int]
+) -> Iterator[tuple[tuple[int, int], tuple[int, int]]]:
+    """The pairs of `found` (claim position, source position; in claim order) at most
+    `ROLE_SPAN` claim words apart, while `budget[0]` lasts (each pair costs one plus the
+    words between)."""
+    for a, (i1, j1) in enumerate(found):
+        for i2, j2 in found[a + 1 :]:
+            if i2 - i1 > ROLE_SPAN:
+                break  # `found` is in claim order: every later one is farther
+            if budget[0] <= 0:
+                return
+            budget[0] -= 1 + i2 - i1
+            yield (i1, j1), (i2, j2)
 
 
 def _same_relation(c_lows: set[str], s_lows: set[str]) -> bool:
@@ -105,6 +131,7 @@ def swapped_arguments(
     sentences: Sequence[Sentence],
     shared: Sequence[set[str] | frozenset[str]],
     uniq: set[str] | frozenset[str],
+    budget: list[int] | None = None,
 ) -> list[tuple[str, str]]:
     """`swapped_roles` for any two content words, not only names, in a source sentence
     that has every content word of the claim ("the auth service calls the billing
@@ -113,15 +140,21 @@ def swapped_arguments(
     content words between the two stand between them in the source too, not active
     against passive ("by" on one side only), no relation that reads both ways; and
     neither side links the two with "be" where the other does not (a copula reads both
-    ways: "X is the most common type" / "the most common types include X")."""
+    ways: "X is the most common type" / "the most common types include X").
+    `budget`: the steps left (`MAX_STEPS`), shared by a caller's calls; one of its own
+    when None."""
     raws, lows, stems = words.raws, words.lows, words.stems
     out: list[tuple[str, str]] = []
     # numbers are no roles: a date written the other way round ("2024-03-05" /
     # "05/03/2024") is read as one value by `units.date_swaps`
     positions = [i for i, c in enumerate(content) if c and words.numbers[i] is None]
+    left = [MAX_STEPS] if budget is None else budget
     for s, hit in zip(sentences, shared, strict=True):
         if len(hit) < len(uniq):
             continue  # only a sentence with every content word of the claim
+        if left[0] <= 0:
+            return out  # bounded work per claim (`MAX_STEPS`)
+        left[0] -= len(s.word_stems)  # reading the sentence's words below
         first: dict[str, int] = {}
         last: dict[str, int] = {}
         for j, st in enumerate(s.word_stems):
@@ -130,6 +163,9 @@ def swapped_arguments(
                 last[st] = j
         for a, i1 in enumerate(positions):
             for i2 in positions[a + 2 :]:  # a content word between them
+                if left[0] <= 0:
+                    return out  # bounded work per claim (`MAX_STEPS`)
+                left[0] -= 1 + i2 - i1
                 # every place of the one before every place of the other ("the National
                 # Football League (NFL) is a professional football league": no order)
                 j1, j2 = first.get(stems[i1]), last.get(stems[i2])
