@@ -123,7 +123,7 @@ HOSTILE_RULES = {
     "added evaluation": ("cat great", "the cat sat on a mat {n}."),
     "changed amounts": ("cat costs {i}7 GB", "cat uses {i}3 hours."),
     "weekday": ("cat on Monday", "the cat {n} sat."),
-    "lexical, hostile slot swaps": ("the {n} team", "the {n} team."),
+    "slot swaps": ("the {n} team", "the {n} team."),
 }
 
 
