@@ -116,13 +116,14 @@ def _repeated(fmt: str, copies: int, limit: int, rng: random.Random) -> str:
 # passive and its active (names), a short sentence whose words a source sentence holds in
 # another order (found order), one evaluative word repeated in a clause (opinion), numbers
 # in one unit against another unit (changed amounts, magnitudes), a weekday the source
-# never names.
+# never names, a word of the claim's own between two the source has (slot swaps).
 HOSTILE_RULES = {
     "names, passive": ("Dana was hired by Bob", "Bob hired Dana {n}."),
     "found order": ("cat dog fox {n}.", "fox dog cat {n}."),
     "added evaluation": ("cat great", "the cat sat on a mat {n}."),
     "changed amounts": ("cat costs {i}7 GB", "cat uses {i}3 hours."),
     "weekday": ("cat on Monday", "the cat {n} sat."),
+    "slot swaps": ("the {n} team", "the {n} team."),
 }
 
 

@@ -50,6 +50,12 @@ __all__ = ["claim_slot_swaps", "same_thing", "slot_swaps"]
 
 # Pairs read per claim at most: a real claim swaps one or two words.
 MAX_SWAPS = 4
+# The most steps one claim's slots take (a source sentence read for a slot, and each of
+# its words when it aligns): a claim at the size limits of "the <word> team" copies
+# against a source of thousands of sentences holding "team" read every sentence once
+# per slot (1.2-1.5 s per call). Past it the slots left are not read; no claim of the
+# dev file comes near it (`roles.MAX_STEPS`, `found_order.MAX_SENTENCE_PAIRS` alike).
+MAX_STEPS = 400_000
 # What may stand right before the slot: a determiner or a preposition (closed classes of
 # English), so the slot holds a modifier or a noun ("the *sales* team", "with *easy*
 # lyrics"), not a verb ("I *love* dogs" / "I *like* dogs", "to *visit* Paris" / "to
@@ -151,6 +157,21 @@ def slot_swaps(
     claim_lows, claim_stems = set(lows), set(stems)
     n = len(raws)
     uniq = {st for st, c in zip(stems, content, strict=True) if c}
+    # each clause's content stems, built once (a slot's "rest" is its clause's less its
+    # own stem); the source sentences by the claim stems they hold, so a slot reads only
+    # the sentences holding the stem after it; each sentence's claim stems, read once
+    clause_stems: dict[int, set[str]] = {}
+    for k in range(n):
+        if content[k]:
+            clause_stems.setdefault(clause[k], set()).add(stems[k])
+    holding: dict[str, list[int]] = {}
+    hits: list[frozenset[str]] = []
+    for idx, s in enumerate(sentences):
+        hit = frozenset(uniq.intersection(s.stems))
+        hits.append(hit)
+        for stem in hit:
+            holding.setdefault(stem, []).append(idx)
+    budget = MAX_STEPS
     out: list[tuple[str, str]] = []
     for i in range(1, n - 1):
         if not content[i] or raws[i] in said:
@@ -168,21 +189,27 @@ def slot_swaps(
         ):
             continue  # no determiner, preposition or shared modifier before it: a verb,
             # maybe; an adverb in -ly before it qualifies a verb ("accidentally *injures*")
+        if not _defined(low):
+            continue  # a word WordNet does not define: no source word is read against it
         p_low, p_stem, n_low, n_stem = lows[i - 1], stems[i - 1], lows[nxt], stems[nxt]
         # the rest of the claim's clause: a source sentence must hold `ALIGN` of it
-        rest = {
-            stems[k] for k in range(n) if content[k] and clause[k] == clause[i] and stems[k] != st
-        }
+        whole = clause_stems[clause[i]]
+        own = 1 if st in whole else 0  # the slot's own stem is not in the rest
+        rest_size = len(whole) - own
         found: tuple[str, str] | None = None
-        for s in sentences:
-            if n_stem not in s.stems:
-                continue
-            hit = uniq.intersection(s.stems)  # the claim stems the sentence holds
+        for idx in holding.get(n_stem, ()):
+            budget -= 1
+            if budget < 0:
+                return out  # bounded work per claim (`MAX_STEPS`)
+            hit = hits[idx]
             if len(hit) < 2:
                 continue  # the head alone does not align the sentence with the claim
-            if len(rest.intersection(hit)) < ALIGN * len(rest):
+            shared = len(whole.intersection(hit)) - (1 if own and st in hit else 0)
+            if shared < ALIGN * rest_size:
                 continue  # the sentence says something else about the head
+            s = sentences[idx]
             s_lows, s_stems, s_content = s.lows, s.word_stems, s.content
+            budget -= len(s_lows)
             for j in range(1, len(s_lows) - 1):
                 if not s_content[j] or s_lows[j] in claim_lows or s_stems[j] in claim_stems:
                     continue
@@ -195,7 +222,7 @@ def slot_swaps(
                     continue
                 if s.raws[j][:1].isupper():
                     continue  # a name of the source's: its own rules read names
-                if not (_defined(low) and _defined(other)):
+                if not _defined(other):
                     continue  # a word WordNet does not define: whether it differs is unknown
                 if same_thing(low, st, other, s_stems[j]):
                     continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from groundwire.guards.grounding.lexical import magnitudes, opinion, roles
+from groundwire.guards.grounding.lexical import magnitudes, opinion, roles, slot_swaps
 from groundwire.guards.grounding.lexical.magnitudes import _Index, _same
 from groundwire.topics.records import SourceTurn
 
@@ -31,6 +31,39 @@ def test_opinion_reads_at_most_max_evaluations(monkeypatch) -> None:
     assert opinion.added_evaluations(claim, turns)  # the control: read with the default
     monkeypatch.setattr(opinion, "MAX_EVALUATIONS", 0)
     assert opinion.added_evaluations(claim, turns) == []  # the bound: nothing past it
+
+
+def test_slot_swaps_reads_at_most_max_steps(monkeypatch) -> None:
+    turns = [SourceTurn(id="t", text="Priya leads the payments team since March.", source="user")]
+    claim = "Priya leads the sales team."
+    # the control: read with the default budget
+    assert slot_swaps.claim_slot_swaps(claim, turns, frozenset()) == [("sales", "payments")]
+    monkeypatch.setattr(slot_swaps, "MAX_STEPS", 0)
+    assert slot_swaps.claim_slot_swaps(claim, turns, frozenset()) == []  # nothing past it
+
+
+def test_slot_swaps_work_stops_at_the_budget(monkeypatch) -> None:
+    # every slot ("big", one thing with "large") aligns with every source sentence: without
+    # the budget each of 300 slots reads all 400 sentences' words
+    turns = [SourceTurn(id="t", text="cat the large team. " * 400, source="user")]
+    claim = "cat the big team. " * 300
+    calls = [0]
+    plain = slot_swaps._same
+
+    def counted(*args: str) -> bool:
+        calls[0] += 1
+        return plain(*args)
+
+    monkeypatch.setattr(slot_swaps, "_same", counted)
+    monkeypatch.setattr(slot_swaps, "MAX_STEPS", 10**9)
+    assert slot_swaps.claim_slot_swaps(claim, turns, frozenset()) == []
+    unbounded = calls[0]
+    calls[0] = 0
+    monkeypatch.setattr(slot_swaps, "MAX_STEPS", 500)
+    assert slot_swaps.claim_slot_swaps(claim, turns, frozenset()) == []
+    # each word read costs a step and at most two comparisons; a sentence's words are
+    # charged before they are read, so one sentence may pass the budget
+    assert calls[0] <= 2 * (500 + 6) < unbounded
 
 
 def _scan(theirs: list, dimension: str, size: float) -> int | None:
