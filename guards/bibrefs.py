@@ -33,9 +33,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["MAX_REFS", "bibliographic_references", "phantom_bibrefs"]
+__all__ = ["MAX_CHECKED", "MAX_REFS", "bibliographic_references", "phantom_bibrefs"]
 
 MAX_REFS = 10
+# References looked up in the evidence per claim (`phantom_bibrefs`).
+MAX_CHECKED = 40
 
 _FOOTNOTE = re.compile(r"(?<![\w\]\[(=,])(?:(?<=[\w.,;:!?)\"'])|(?<=[\w.,;:!?)\"'] ))\[(\d{1,3})\]")
 _FOOTNOTE_AFTER = re.compile(r"(?:\s|$|[.,;:!?)\[])")
@@ -50,7 +52,6 @@ _STANDARD = re.compile(
     r"(?<![\w/-])(RFC|ISO(?:/IEC)?|IEC|IEEE(?:\s+Std)?|NIST\s+SP|DIN|ECMA)"
     r"[\s-]?(\d{2,6}(?:[-.]\d{1,4})*)(?::((?:19|20)\d\d))?(?:\s?§\s?\d+(?:\.\d+)*)?(?![\w])"
 )
-_SEP = re.compile(r"[\s-]+")
 
 
 def _footnotes(text: str) -> Iterable[tuple[int, str, str]]:
@@ -85,7 +86,7 @@ def bibliographic_references(text: str) -> list[tuple[str, str, str]]:
     return out
 
 
-def _in_sources(kind: str, key: str, plain: str, squeezed: str) -> bool:
+def _in_sources(kind: str, key: str, plain: str) -> bool:
     if kind == "footnote":
         return key in plain
     if kind == "author_year":
@@ -99,11 +100,13 @@ def _in_sources(kind: str, key: str, plain: str, squeezed: str) -> bool:
 
 def phantom_bibrefs(text: str, sources: Iterable[str]) -> list[str]:
     """References in `text` (as written) that none of `sources` contains (at most
-    `MAX_REFS`)."""
+    `MAX_REFS`). Each check searches the whole evidence, so at most `MAX_CHECKED`
+    references are looked up; any beyond them count as not found, so that a claim cannot
+    hide a phantom behind thousands of genuine ones (and goes to review, which it earns)."""
     refs = bibliographic_references(text)
     if not refs:
         return []
     plain = " ".join(s.lower() for s in sources)
-    squeezed = _SEP.sub("", plain)
-    out = [name for kind, name, key in refs if not _in_sources(kind, key, plain, squeezed)]
+    out = [name for kind, name, key in refs[:MAX_CHECKED] if not _in_sources(kind, key, plain)]
+    out += [name for _, name, _ in refs[MAX_CHECKED:]]
     return out[:MAX_REFS]

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from groundwire.guards.artifacts import phantom_references
-from groundwire.guards.bibrefs import bibliographic_references, phantom_bibrefs
+from groundwire.guards.bibrefs import MAX_CHECKED, bibliographic_references, phantom_bibrefs
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.screening import screen_batch
 from groundwire.guards.testing import StatedCitationVerifier
@@ -84,3 +84,13 @@ def test_a_phantom_citation_is_not_approved() -> None:
 
     assert screened("Alice approved the deploy.").phantoms == ["[1]"]
     assert screened("Alice approved the deploy [1].").phantoms == []
+
+
+def test_references_beyond_the_lookup_bound_count_as_not_found() -> None:
+    refs = [f"RFC {n}" for n in range(1000, 1001 + MAX_CHECKED)]  # one past the bound
+    source = [" ".join(refs)]
+    # every reference the source holds, within the bound: none is a phantom
+    assert phantom_bibrefs(f"See {' '.join(refs[:MAX_CHECKED])}.", source) == []
+    # the one past the bound is not looked up, so it cannot pass as found: a phantom
+    # cannot hide behind many genuine references
+    assert phantom_bibrefs(f"See {' '.join(refs)}.", source) == [refs[-1]]
