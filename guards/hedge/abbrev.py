@@ -80,9 +80,15 @@ def _pattern() -> re.Pattern[str]:
     return re.compile(rf"(?<![\w.'-])({cuts})(\.|(?=\s+[~$€£]?\d))(?!\w)(?!\s*(?:of\b|:))")
 
 
+@functools.lru_cache(maxsize=1)
+def _abbreviation_bytes() -> frozenset[bytes]:
+    return frozenset(a.encode() for a in abbreviations())
+
+
 def needs_expanding(words: frozenset[bytes] | set[bytes]) -> bool:
-    """Whether the claim's words (`lexicon.byte_words`) hold an abbreviation."""
-    return any(w.decode(errors="ignore") in abbreviations() for w in words)
+    """Whether the claim's words (`lexicon.byte_words`) hold an abbreviation: one set
+    test, since the detector asks it of every claim with a full stop."""
+    return not _abbreviation_bytes().isdisjoint(words)
 
 
 def _one(m: re.Match[str]) -> str:
