@@ -116,7 +116,9 @@ def _repeated(fmt: str, copies: int, limit: int, rng: random.Random) -> str:
 # passive and its active (names), a short sentence whose words a source sentence holds in
 # another order (found order), one evaluative word repeated in a clause (opinion), numbers
 # in one unit against another unit (changed amounts, magnitudes), a weekday the source
-# never names, a word of the claim's own between two the source has (slot swaps).
+# never names, a word of the claim's own between two the source has (slot swaps), one
+# word through claim and source (the longest common run), a short clause whose words two
+# clauses of every source sentence share (crossed clauses).
 HOSTILE_RULES = {
     "names, passive": ("Dana was hired by Bob", "Bob hired Dana {n}."),
     "found order": ("cat dog fox {n}.", "fox dog cat {n}."),
@@ -124,6 +126,8 @@ HOSTILE_RULES = {
     "changed amounts": ("cat costs {i}7 GB", "cat uses {i}3 hours."),
     "weekday": ("cat on Monday", "the cat {n} sat."),
     "slot swaps": ("the {n} team", "the {n} team."),
+    "longest run": ("cat", "cat"),
+    "crossed clauses": ("cat dog.", "cat sat and dog ran {n}."),
 }
 
 

@@ -380,9 +380,19 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
     stems.discard("\0")
     positions: dict[str, tuple[int, ...]] = {}
     get = positions.get
-    for i, st in enumerate(src_seq):  # most stems occur once: build the tuples directly
+    # a repeated stem's positions gathered in a list: growing its tuple copied it at every
+    # copy (quadratic: one word 12,000 times through 50 KB of evidence took 0.3 s)
+    repeated: dict[str, list[int]] = {}
+    for i, st in enumerate(src_seq):
         at = get(st)
-        positions[st] = (i,) if at is None else (*at, i)
+        if at is None:  # most stems occur once: build the tuples directly
+            positions[st] = (i,)
+        elif st in repeated:
+            repeated[st].append(i)
+        else:
+            repeated[st] = [at[0], i]
+    for st, many in repeated.items():
+        positions[st] = tuple(many)
     return Evidence(
         sentences=sentences,
         stems=stems,

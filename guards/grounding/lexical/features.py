@@ -537,9 +537,79 @@ def _decades_as_the_sources(
     return cw._replace(stems=tuple(stems))
 
 
+# Positions `_longest_run`'s direct reading may visit (the sum over the claim's words of
+# the source positions of each); past it the same answer comes from a suffix automaton,
+# linear in the claim and the source (docs/grounding.md "Bounded work per claim").
+MAX_RUN_POSITIONS = 200_000
+
+
 def _longest_run(stems: Sequence[str], positions: dict[str, tuple[int, ...]]) -> int:
     """Longest run of consecutive claim content words that also appears consecutively in
-    the source's content-stem sequence, given as stem -> positions in that sequence."""
+    the source's content-stem sequence, given as stem -> positions in that sequence.
+
+    The direct reading extends, for each claim word, the run ending at every source
+    position of it: cheap when words are rare, but a word repeated through claim and
+    source makes it claim x source. Past `MAX_RUN_POSITIONS` such steps the longest common
+    run is read off a suffix automaton of the source instead (the same number)."""
+    get = positions.get
+    if sum(len(get(s, ())) for s in stems) > MAX_RUN_POSITIONS:
+        return _longest_run_automaton(stems, positions)
+    return _longest_run_direct(stems, positions)
+
+
+def _longest_run_automaton(stems: Sequence[str], positions: dict[str, tuple[int, ...]]) -> int:
+    """`_longest_run` by a suffix automaton of the source sequence (rebuilt from
+    `positions`, which covers every index): O(claim + source) dict steps."""
+    size = sum(map(len, positions.values()))
+    seq: list[str] = [""] * size
+    for st, at in positions.items():
+        for j in at:
+            seq[j] = st
+    # states: transitions, suffix link, length of the longest string in the state
+    nxt: list[dict[str, int]] = [{}]
+    link = [-1]
+    length = [0]
+    last = 0
+    for ch in seq:
+        cur = len(nxt)
+        nxt.append({})
+        link.append(0)
+        length.append(length[last] + 1)
+        p = last
+        while p != -1 and ch not in nxt[p]:
+            nxt[p][ch] = cur
+            p = link[p]
+        if p != -1:
+            q = nxt[p][ch]
+            if length[p] + 1 == length[q]:
+                link[cur] = q
+            else:
+                clone = len(nxt)
+                nxt.append(dict(nxt[q]))
+                link.append(link[q])
+                length.append(length[p] + 1)
+                while p != -1 and nxt[p].get(ch) == q:
+                    nxt[p][ch] = clone
+                    p = link[p]
+                link[q] = link[cur] = clone
+        last = cur
+    best = run = state = 0
+    for s in stems:
+        if s not in positions:  # not in the source: no run goes through it
+            state = run = 0
+            continue
+        while s not in nxt[state]:  # the source holds s: the root has a transition
+            state = link[state]
+            run = length[state]
+        state = nxt[state][s]
+        run += 1
+        if run > best:
+            best = run
+    return best
+
+
+def _longest_run_direct(stems: Sequence[str], positions: dict[str, tuple[int, ...]]) -> int:
+    """`_longest_run` by extending the runs at each source position of each claim word."""
     best = 0
     prev: dict[int, int] = {}
     for s in stems:

@@ -9,9 +9,17 @@ from __future__ import annotations
 
 import random
 
-from groundwire.guards.grounding.lexical import magnitudes, opinion, roles, slot_swaps
+from groundwire.guards.grounding.lexical import (
+    crossing,
+    features,
+    magnitudes,
+    opinion,
+    roles,
+    slot_swaps,
+)
 from groundwire.guards.grounding.lexical.magnitudes import _Index, _same
 from groundwire.topics.records import SourceTurn
+from tests.unit.guards.grounding.test_assertion import verify
 
 
 def test_near_pairs_stops_at_the_span_and_the_budget() -> None:
@@ -84,3 +92,110 @@ def test_magnitude_index_finds_what_the_scan_finds() -> None:
         for dimension in ("", "time", "data", "money:dollar"):
             assert index.first(dimension, size) == _scan(theirs, dimension, size)
     assert magnitudes._same(0.2, 200 * 1e-3)
+
+
+def _runs_of(rng: random.Random) -> tuple[list[str], dict[str, tuple[int, ...]]]:
+    """A random claim stem list and source positions over a small alphabet (repeats
+    everywhere), the source cut into sentences by "\\0" as `_turn_evidence` does."""
+    alphabet = "abcd"[: rng.randint(1, 4)]
+    source = [rng.choice(alphabet + "\0") for _ in range(rng.randint(0, 40))]
+    positions: dict[str, tuple[int, ...]] = {}
+    for j, st in enumerate(source):
+        positions[st] = (*positions.get(st, ()), j)
+    return [rng.choice(alphabet + "z") for _ in range(rng.randint(0, 40))], positions
+
+
+def test_longest_run_automaton_finds_what_the_direct_reading_finds() -> None:
+    rng = random.Random(11)
+    for _ in range(2_000):
+        stems, positions = _runs_of(rng)
+        direct = features._longest_run_direct(stems, positions)
+        assert features._longest_run_automaton(stems, positions) == direct
+    # a run across a sentence end is not a run
+    assert features._longest_run_automaton(["a", "b"], {"a": (0,), "\0": (1,), "b": (2,)}) == 1
+
+
+def test_longest_run_reads_past_the_budget_with_the_automaton(monkeypatch) -> None:
+    used: list[str] = []
+    for name in ("_longest_run_direct", "_longest_run_automaton"):
+        plain = getattr(features, name)
+        monkeypatch.setattr(
+            features, name, lambda s, p, name=name, plain=plain: used.append(name) or plain(s, p)
+        )
+    # one word through claim and source: every claim word visits every source position
+    positions = {"cat": tuple(range(0, 800, 2)), "\0": tuple(range(1, 800, 2))}
+    monkeypatch.setattr(features, "MAX_RUN_POSITIONS", 400 * 300 - 1)
+    assert features._longest_run(["cat"] * 300, positions) == 1
+    assert used == ["_longest_run_automaton"]
+    used.clear()  # the control: at the budget, the direct reading
+    monkeypatch.setattr(features, "MAX_RUN_POSITIONS", 400 * 300)
+    assert features._longest_run(["cat"] * 300, positions) == 1
+    assert used == ["_longest_run_direct"]
+
+
+API = "The old API was deprecated in 2023 and removed in 2024."
+
+
+def _crossed(monkeypatch, claim: str, source: str) -> list[tuple[str, str]]:
+    """The pairs `crossed_clauses` reports while verifying `claim` against `source`."""
+    found: list[tuple[str, str]] = []
+    plain = crossing.crossed_clauses
+
+    def spy(*args):  # type: ignore[no-untyped-def]
+        found.extend(plain(*args))
+        return found
+
+    monkeypatch.setattr(features, "crossed_clauses", spy)
+    verify(claim, source)
+    return found
+
+
+def test_crossed_clauses_stops_at_its_budgets(monkeypatch) -> None:
+    claim = "The old API was removed in 2023"
+    assert _crossed(monkeypatch, claim, API) == [("removed", "deprecated")]  # the control
+    for budget in ("MAX_CROSSINGS", "MAX_SENTENCE_READS"):
+        with monkeypatch.context() as m:
+            m.setattr(crossing, budget, 0)
+            assert _crossed(m, claim, API) == []  # nothing past it
+
+
+def test_crossed_clauses_reads_a_repeated_clause_once(monkeypatch) -> None:
+    calls = [0]
+    plain = crossing._crossing
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return plain(*args)
+
+    monkeypatch.setattr(crossing, "_crossing", counted)
+    # every claim clause is held by every sentence, none crossed: without the replay each
+    # of 40 clauses reads all 50 sentences
+    assert _crossed(monkeypatch, "cat dog. " * 40, "cat sat and dog ran. " * 50) == []
+    assert calls[0] == 50
+    # the control: a repeated crossed clause is still reported, re-reading one sentence
+    calls[0] = 0
+    claim = "The old API was removed in 2023. The old API was removed in 2023."
+    assert _crossed(monkeypatch, claim, "The API is new. " + API) == [("removed", "deprecated")]
+    assert calls[0] == 2
+
+
+def test_crossed_clauses_work_stops_at_the_budget(monkeypatch) -> None:
+    calls = [0]
+    plain = crossing._crossing
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return plain(*args)
+
+    monkeypatch.setattr(crossing, "_crossing", counted)
+    # clauses of different words (a replay cannot collapse them), each held by every sentence
+    fillers = ["the", "a", "this", "that", "of", "to"]
+    claim = " ".join(f"the cat ate {a} {b} dog." for a in fillers for b in fillers)
+    source = "the cat sat and the dog ate. " * 40
+    monkeypatch.setattr(crossing, "MAX_CROSSINGS", 10**9)
+    _crossed(monkeypatch, claim, source)
+    unbounded = calls[0]
+    calls[0] = 0
+    monkeypatch.setattr(crossing, "MAX_CROSSINGS", 100)
+    _crossed(monkeypatch, claim, source)
+    assert calls[0] <= 100 < unbounded
