@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from groundwire.guards.grounding.lexical import (
     crossing,
     features,
@@ -20,6 +22,20 @@ from groundwire.guards.grounding.lexical import (
 from groundwire.guards.grounding.lexical.magnitudes import _Index, _same
 from groundwire.topics.records import SourceTurn
 from tests.unit.guards.grounding.test_assertion import verify
+
+
+def _count_calls(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[int]:
+    """Replace `module.name` with a wrapper that counts its calls: the work a bound cuts,
+    counted rather than timed. Returns the one-item counter (reset it by assignment)."""
+    calls = [0]
+    plain = getattr(module, name)
+
+    def counted(*args: object) -> object:
+        calls[0] += 1
+        return plain(*args)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
 
 
 def test_near_pairs_stops_at_the_span_and_the_budget() -> None:
@@ -55,14 +71,7 @@ def test_slot_swaps_work_stops_at_the_budget(monkeypatch) -> None:
     # the budget each of 300 slots reads all 400 sentences' words
     turns = [SourceTurn(id="t", text="cat the large team. " * 400, source="user")]
     claim = "cat the big team. " * 300
-    calls = [0]
-    plain = slot_swaps._same
-
-    def counted(*args: str) -> bool:
-        calls[0] += 1
-        return plain(*args)
-
-    monkeypatch.setattr(slot_swaps, "_same", counted)
+    calls = _count_calls(monkeypatch, slot_swaps, "_same")
     monkeypatch.setattr(slot_swaps, "MAX_STEPS", 10**9)
     assert slot_swaps.claim_slot_swaps(claim, turns, frozenset()) == []
     unbounded = calls[0]
@@ -160,14 +169,7 @@ def test_crossed_clauses_stops_at_its_budgets(monkeypatch) -> None:
 
 
 def test_crossed_clauses_reads_a_repeated_clause_once(monkeypatch) -> None:
-    calls = [0]
-    plain = crossing._crossing
-
-    def counted(*args):  # type: ignore[no-untyped-def]
-        calls[0] += 1
-        return plain(*args)
-
-    monkeypatch.setattr(crossing, "_crossing", counted)
+    calls = _count_calls(monkeypatch, crossing, "_crossing")
     # every claim clause is held by every sentence, none crossed: without the replay each
     # of 40 clauses reads all 50 sentences
     assert _crossed(monkeypatch, "cat dog. " * 40, "cat sat and dog ran. " * 50) == []
@@ -180,14 +182,7 @@ def test_crossed_clauses_reads_a_repeated_clause_once(monkeypatch) -> None:
 
 
 def test_crossed_clauses_work_stops_at_the_budget(monkeypatch) -> None:
-    calls = [0]
-    plain = crossing._crossing
-
-    def counted(*args):  # type: ignore[no-untyped-def]
-        calls[0] += 1
-        return plain(*args)
-
-    monkeypatch.setattr(crossing, "_crossing", counted)
+    calls = _count_calls(monkeypatch, crossing, "_crossing")
     # clauses of different words (a replay cannot collapse them), each held by every sentence
     fillers = ["the", "a", "this", "that", "of", "to"]
     claim = " ".join(f"the cat ate {a} {b} dog." for a in fillers for b in fillers)
