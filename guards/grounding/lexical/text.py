@@ -341,6 +341,28 @@ def number_in(value: str, values: Set[str] | Set[str | None]) -> bool:
     return f"'{value[2:]}" in values
 
 
+# What follows "one" when it is a pronoun, not a numeral: a relative pronoun ("Alice is
+# the one who approves", "the one that failed", "one which"): "one" stands for a person
+# or thing the clause describes and states no count (English closed class).
+_RELATIVES = frozenset(_words("who whom whose that which"))
+
+
+def pronoun_ones(lows: Sequence[str], numbers: tuple[str | None, ...]) -> tuple[str | None, ...]:
+    """The number column with "one" before a relative pronoun read as no number ("the one
+    who approves" is a person, not a count of one: `_RELATIVES`); "one of the three" and
+    "one server that failed" keep their number."""
+    last = len(lows) - 1
+    drop = [
+        i for i, low in enumerate(lows) if low == "one" and i < last and lows[i + 1] in _RELATIVES
+    ]
+    if not drop:
+        return numbers
+    out = list(numbers)
+    for i in drop:
+        out[i] = None
+    return tuple(out)
+
+
 def read_decades(
     lows: Sequence[str], stems: tuple[str, ...], numbers: tuple[str | None, ...]
 ) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
@@ -351,8 +373,11 @@ def read_decades(
     ("60"), so the existing number rules compare it ("in his 40s" is not "I'm 25"; "in
     her 60s" is not "the 1960s"). And a decade split from its "'s" by tokenised text ("in
     the 1960 's": the apostrophe is no word character, so "1960" and "s") is the decade
-    it writes: "1960" takes the value and stem "1960s". Most columns hold neither and
-    are given back as they are."""
+    it writes: "1960" takes the value and stem "1960s". "one" before a relative pronoun
+    is no number (`pronoun_ones`). Most columns hold none of these and are given back
+    as they are."""
+    if "one" in lows:
+        numbers = pronoun_ones(lows, numbers)
     if DECADES.isdisjoint(numbers) and "s" not in lows:
         return stems, numbers
     out = list(numbers)
