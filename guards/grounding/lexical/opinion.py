@@ -106,6 +106,10 @@ _NOUN_PHRASE_OPENERS = word_set(
 _PERSONS = word_set("i i'm he she we they you he's she's we're they're you're")
 # What joins a second predicate to the first one's subject: "Alex is interested and eager".
 _COORDINATORS = word_set("and or but yet nor")
+# What makes the noun after "a"/"an" an exclamation about something (English closed
+# class): "What a disaster the launch was!", "It was such a triumph" judge as "The launch
+# was a disaster" does, with or without the copula.
+_EXCLAMATIVES = word_set("what such")
 # What may stand between a copula's indefinite article and an evaluative noun: "was a
 # complete disaster", "was an absolute triumph" (at most this many words).
 _NOUN_MODIFIERS = 2
@@ -245,6 +249,7 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
             k + 1 < len(words.lows)
             and words.lows[k + 1] in _DETERMINERS
             and not _punct_between(claim, words.spans[k][1], words.spans[k + 1][0])
+            and not (low in nouns and _exclaimed(words, k))  # "What a mess the launch was"
         ):  # "Cool, the film ...": set off, no verb
             continue  # a verb: "and alert his friends", "free the slaves"
         end = words.spans[same[-1]][1]
@@ -269,8 +274,9 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
 def _predicate_noun(words: ClaimWords, text: str, k: int) -> bool:
     """Whether the noun `k` is what a copula says its subject is, with an indefinite
     article and at most `_NOUN_MODIFIERS` words between ("The launch was a disaster", "the
-    talk was an absolute triumph"), and no noun after it ("a disaster movie" names a
-    kind of film). Elsewhere such a noun names a thing rather than judging one ("the
+    talk was an absolute triumph"), or what an exclamation calls it ("What a disaster the
+    launch was", "such a triumph": `_EXCLAMATIVES`), and no noun after it ("a disaster
+    movie" names a kind of film). Elsewhere such a noun names a thing rather than judging one ("the
     disaster relief fund", "success rates")."""
     if (
         k + 1 < len(words.lows)
@@ -283,9 +289,22 @@ def _predicate_noun(words: ClaimWords, text: str, k: int) -> bool:
             if j == 0:
                 return False
             link = words.lows[j - 1]
+            if link in _EXCLAMATIVES:
+                return True  # "What a disaster (the launch was)!", "such a triumph"
             return link in _COPULAS or link in _LINKING or link.endswith(("'s", "'re"))
         if words.lows[j] in _DETERMINERS or words.lows[j] in _COPULAS:
             return False
+    return False
+
+
+def _exclaimed(words: ClaimWords, k: int) -> bool:
+    """Whether the noun `k` follows "what a"/"such a" (`_EXCLAMATIVES`) with at most
+    `_NOUN_MODIFIERS` words between: the subject it judges may follow it ("What a
+    disaster the launch was"), where a determiner after any other evaluative word marks a
+    verb."""
+    for j in range(k - 1, max(0, k - 2 - _NOUN_MODIFIERS), -1):
+        if words.lows[j] in ("a", "an"):
+            return words.lows[j - 1] in _EXCLAMATIVES
     return False
 
 

@@ -210,3 +210,38 @@ def test_the_partial_rewrite_drops_the_added_evaluation() -> None:
     report = verify("The amazing film premiered at Cannes in 2017.", FILM)
     assert report.verdict is GroundingVerdict.PARTIAL
     assert report.rewritten_content == "The film premiered at Cannes in 2017"
+
+
+# Session 13: an exclamation ("What a disaster the launch was!", "such a success") judges
+# as the copula does, and the subject it judges may follow the noun.
+@pytest.mark.parametrize(
+    ("claim", "word"),
+    [
+        ("What a disaster the Q3 launch in Europe was.", "disaster"),
+        ("What a disaster the Q3 launch in Europe was!", "disaster"),
+        ("What an absolute mess the Q3 launch in Europe was.", "mess"),
+        ("The Q3 launch in Europe was such a success.", "success"),
+    ],
+)
+def test_an_evaluative_noun_in_an_exclamation_is_an_added_judgement(claim: str, word: str) -> None:
+    assert added(claim, LAUNCH) == [word]
+    assert verify(claim, LAUNCH).verdict is GroundingVerdict.NOT_SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # a kind of film, not a judgement: a noun follows the evaluative noun
+        ("What a disaster movie the film at Cannes was.", FILM),
+        # the source's own judgement
+        ("What a disaster the Q3 launch in Europe was.", "The Q3 launch in Europe was a disaster."),
+        (
+            "What a disaster the Q3 launch in Europe was.",
+            "The Q3 launch in Europe was a catastrophe.",
+        ),
+    ],
+)
+def test_an_exclamation_the_source_makes_or_that_names_a_kind_is_no_judgement(
+    claim: str, source: str
+) -> None:
+    assert added(claim, source) == []
