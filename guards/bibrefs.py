@@ -33,6 +33,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from groundwire.guards.grounding.lexical.text import STOPWORDS, word_set
+
 __all__ = ["MAX_CHECKED", "MAX_REFS", "bibliographic_references", "phantom_bibrefs"]
 
 MAX_REFS = 10
@@ -52,6 +54,45 @@ _STANDARD = re.compile(
     r"(?<![\w/-])(RFC|ISO(?:/IEC)?|IEC|IEEE(?:\s+Std)?|NIST\s+SP|DIN|ECMA)"
     r"[\s-]?(\d{2,6}(?:[-.]\d{1,4})*)(?::((?:19|20)\d\d))?(?:\s?§\s?\d+(?:\.\d+)*)?(?![\w])"
 )
+
+
+# What may stand right before a standard used as a modifier of a noun ("stored in ISO 8601
+# format", "the RFC 3339 timestamps"): a determiner or a preposition of place or manner
+# (English closed classes), or a content word (a verb: "we follow RFC 3339 timestamps").
+_MODIFIED_AFTER = word_set("a an the this these those its their our in on with of for into from")
+# Words that cite what follows them ("per RFC 9999 tokens expire", "see RFC 9999 errata",
+# "according to RFC 9999": the "to" is no modifier position either), and conjunctions
+# that open a clause whose subject the standard then is ("because RFC 9999 requires it").
+_CITING = word_set(
+    """per see cf citing cites cited according quoting quotes quoted because since as
+    while unless although though whereas if when where that which and or but so"""
+)
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
+_WORD_AFTER = re.compile(r"[ \t]+([a-z][a-z-]*)\b")
+
+
+def _names_a_format(text: str, m: re.Match[str]) -> bool:
+    """Whether the standard `m` is used as a modifier of a noun: the name of a format, an
+    encoding or a profile the claim's data follows ("dates are stored in ISO 8601
+    format", "we follow RFC 3339 timestamps"), not a document cited as the source of a
+    statement. It is one when it has no section and no edition ("ISO 27001:2013 §4.2"
+    points into a document), a lower-case content word follows it in the same clause
+    ("format", "timestamps"; not "says", "which", a comma or the sentence's end), and
+    it does not open its clause ("RFC 9999 requires ...": the standard is who says it):
+    right before it stands a determiner, a preposition (`_MODIFIED_AFTER`) or a content
+    word that cites nothing (`_CITING`: "per", "see", "according to")."""
+    if m.group(3) is not None or "§" in m.group(0):
+        return False
+    after = _WORD_AFTER.match(text, m.end())
+    if after is None or after.group(1) in STOPWORDS:
+        return False
+    before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
+    if before is None:
+        return False
+    prev = before.group(1).lower()
+    if prev in _CITING:
+        return False
+    return prev in _MODIFIED_AFTER or prev not in STOPWORDS
 
 
 def _footnotes(text: str) -> Iterable[tuple[int, str, str]]:
@@ -75,6 +116,8 @@ def bibliographic_references(text: str) -> list[tuple[str, str, str]]:
             year = m.group(2) or m.group(4)
             found.append((m.start(), "author_year", m.group(0), f"{surname.lower()} {year}"))
     for m in _STANDARD.finditer(text):
+        if _names_a_format(text, m):
+            continue  # "stored in ISO 8601 format": the standard's name, no cited source
         body = m.group(1).lower().split("/")[0].split()[0]  # "iso/iec" -> "iso"
         found.append((m.start(), "standard", m.group(0), f"{body} {m.group(2)}"))
     seen: set[str] = set()

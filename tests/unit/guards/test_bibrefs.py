@@ -94,3 +94,40 @@ def test_references_beyond_the_lookup_bound_count_as_not_found() -> None:
     # the one past the bound is not looked up, so it cannot pass as found: a phantom
     # cannot hide behind many genuine references
     assert phantom_bibrefs(f"See {' '.join(refs)}.", source) == [refs[-1]]
+
+
+# Session 13: a standard used as a modifier of a noun names a format or an encoding the
+# claim's data follows; it cites no document as the source of a statement.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dates are stored in ISO 8601 format.",
+        "We follow RFC 3339 timestamps.",
+        "The API returns the ISO 8601 dates of each run.",
+        "Payloads use RFC 8259 encoding with IEEE 754 doubles.",
+    ],
+)
+def test_a_standard_naming_a_format_is_no_citation(text: str) -> None:
+    assert bibliographic_references(text) == []
+    assert phantom_bibrefs(text, ["Dates are stored as text."]) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "phantom"),
+    [
+        # a section or an edition points into a document
+        ("Per ISO 27001:2013 §4.2, access is reviewed yearly.", "ISO 27001:2013 §4.2"),
+        ("Access follows ISO 27001:2013 controls.", "ISO 27001:2013"),
+        # the standard says it: subject, after a citing word, or alone
+        ("RFC 9999 says tokens expire hourly.", "RFC 9999"),
+        ("RFC 9999 requires hourly token expiry.", "RFC 9999"),
+        ("Tokens expire hourly because RFC 9999 requires it.", "RFC 9999"),
+        ("According to RFC 9999 tokens expire hourly.", "RFC 9999"),
+        ("Tokens expire hourly per RFC 9999.", "RFC 9999"),
+        ("Tokens expire hourly (RFC 9999).", "RFC 9999"),
+        ("The gateway follows what RFC 9999 says.", "RFC 9999"),
+        ("It follows RFC 9999.", "RFC 9999"),
+    ],
+)
+def test_a_cited_standard_is_still_a_phantom(text: str, phantom: str) -> None:
+    assert phantom_bibrefs(text, ["Tokens expire hourly."]) == [phantom]
