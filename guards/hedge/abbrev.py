@@ -11,7 +11,13 @@ cut of four letters or more that
 * leaves at least three letters out (so it is an abbreviation, not the word), and
 * belongs to exactly one of those adverbs and is no English word of its own (WordNet's
   common words, `guards/grounding/data/lexicon.txt`: "norm.", "seem.", "report.",
-  "potent." stay what they are).
+  "potent." stay what they are), and
+* stands for the adverb more often than not: of the uses WordNet's sense-tagged corpus
+  counts (`data/tagcounts.tsv`) of the words it is such a cut of, more than half are of
+  the adverb's family (`_mostly`). "conc." is mostly "concern", "concentration",
+  "concept"; "supp." mostly "support"; "pres." "present"; "appr." "approach": these are
+  ambiguous and left alone, while "prob." ("probably", "probability", "probable"),
+  "poss." and "approx." stay hedges.
 
 Where it is read as the adverb: written in lower case with its full stop ("prob.",
 "(poss.)"), not followed by "of" or ":" ("prob. of failure" is a probability); a
@@ -66,12 +72,50 @@ def abbreviations() -> dict[str, tuple[str, bool]]:
             prefix = word[:cut]
             if prefix[-1] not in _VOWELS and word[cut] in _VOWELS:
                 owners.setdefault(prefix, set()).add(word)
+    counts = _tag_counts()
     out: dict[str, tuple[str, bool]] = {}
     for prefix, words in owners.items():
         starts = [w for w in adverbs if w.startswith(prefix)]
         if len(words) == 1 and len(starts) == 1 and prefix not in english:
+            if not _mostly(prefix, starts[0], counts):
+                continue  # "conc.", "supp.": mostly other words ("concern", "support")
             out[prefix] = (starts[0], adverbs[starts[0]] is HedgeCategory.APPROXIMATION)
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _tag_counts() -> dict[str, int]:
+    """lemma -> how often WordNet's sense-tagged corpus uses it (`data/tagcounts.tsv`,
+    scripts/build_tagcounts.py)."""
+    path = resources.files("groundwire.guards.grounding").joinpath("data/tagcounts.tsv")
+    out: dict[str, int] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            word, n = line.split("\t")
+            out[word] = int(n)
+    return out
+
+
+def _mostly(prefix: str, adverb: str, counts: dict[str, int]) -> bool:
+    """Whether `prefix` stands for `adverb` more often than not: of the tagged uses of the
+    words it is a cut of (as `abbreviations` cuts: a vowel of the word right after it,
+    three letters or more left out), more than half are of the adverb's own family (the
+    words sharing the adverb less its last three letters: "probab" for "probably",
+    "suppose" for "supposedly"). "prob." cuts "probably", "probability", "probable" far
+    more often than "probation" or "probity" ("problem" is no such cut: a consonant
+    follows); "supp." cuts "support" more often than "suppose", "conc." "concern",
+    "concentration" and "concept" more often than "conceivable". A prefix none of whose
+    words is tagged is kept: no evidence of another reading."""
+    family = adverb[:-3]
+    own = other = 0
+    for word, n in counts.items():
+        if not word.startswith(prefix):
+            continue
+        if word.startswith(family):
+            own += n
+        elif len(word) - len(prefix) >= _MIN_LEFT and word[len(prefix)] in _VOWELS:
+            other += n
+    return own > other or own + other == 0
 
 
 @functools.lru_cache(maxsize=1)

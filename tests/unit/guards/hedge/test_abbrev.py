@@ -49,3 +49,41 @@ def test_abbreviated_hedges_are_hedges(text: str, category: HedgeCategory) -> No
 def test_other_abbreviations_stay(text: str) -> None:
     assert DETECTOR.hits(text) == []
     assert expand(text) == text
+
+
+def test_a_cut_that_mostly_stands_for_other_words_is_no_hedge() -> None:
+    """A cut more often another word's than the adverb's (WordNet's tag counts) is
+    ambiguous: "conc." (concern, concentration, concept before conceivably), "supp."
+    (support before supposedly), "pres." (present before presumably)."""
+    table = abbreviations()
+    for cut in ("conc", "supp", "pres", "appr"):
+        assert cut not in table
+    # the adverb's family outweighs the other words: these stay
+    assert table["prob"] == ("probably", False)
+    assert table["approx"] == ("approximately", True)
+    assert table["presum"] == ("presumably", False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The sample conc. was 5 mM.",  # concentration
+        "The final conc. is listed in table 2.",
+        "Details are in supp. table 2.",  # supplementary
+        "The supp. data holds the raw counts.",
+    ],
+)
+def test_ambiguous_cuts_are_no_hedges(text: str) -> None:
+    assert DETECTOR.hits(text) == []
+    assert expand(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("The job prob. runs nightly.", HedgeCategory.TECHNICAL_HEDGE),
+        ("The job runs approx. 10 times a day.", HedgeCategory.APPROXIMATION),
+    ],
+)
+def test_unambiguous_cuts_stay_hedges(text: str, category: HedgeCategory) -> None:
+    assert [h.category for h in DETECTOR.hits(text)] == [category]
