@@ -15,10 +15,19 @@ This rule reads the common words in between:
   verb before a function word ("leads the" / "manages the") is not read: a verb reworded
   is a paraphrase more often than a changed fact. A word only added ("the busy sales
   team" / "the sales team") or only dropped has no counterpart between the same two words.
+* **a verb's object** (session 13, `_object_anchor`): a word that ends its clause or
+  stands before a function word other than a determiner, right after a lower-case content
+  word both have (the verb) or a determiner after one ("Priya teaches *history*", "plays
+  the *violin* in"), against the source's word after the same verb that ends its clause
+  too or stands before the same function word. Objects are reworded freely, so such a
+  pair is read only as two kinds of one genus (`kinds.kin`: "history" / "chemistry" are
+  disciplines, "tea" / "coffee" beverages; "bug" / "error" are not read).
 * **the same thing.** The pair is no contradiction when the two words are one thing:
   one of them is among the words WordNet defines the other with (`labels.gloss_stems`:
   the definitions of its first senses, its synonyms and its direct hypernyms; "large" /
-  "big", "car" / "vehicle", "buy" / "purchase"), they share a stem or one's stem begins
+  "big", "car" / "vehicle", "buy" / "purchase") unless they are sister kinds of one genus
+  (`kinds.sisters`: WordNet defines "green" with "yellow" and "yellow" with "green",
+  both chromatic colours), they share a stem or one's stem begins
   the other's (derived forms: "pay" / "payment"), or they are one word spelled two ways
   ("colour" / "color", "grey" / "gray", a typo of a chat: one edit apart, five letters or
   more, or two edits apart at eight or more).
@@ -34,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 
 from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
+from groundwire.guards.grounding.lexical.kinds import kin, sisters
 from groundwire.guards.grounding.lexical.labels import gloss_stems
 from groundwire.guards.grounding.lexical.polarity import ALIGN
 from groundwire.guards.grounding.lexical.text import (
@@ -66,6 +76,10 @@ _BEFORE = word_set(
     """a an the this that these those my your his her its our their some any each every
     another no of in on at for with from by about into onto over under"""
 )
+
+
+# The determiners that may stand between a verb and its object ("plays *the* violin").
+_DETERMINERS = word_set("a an the this that these those my your his her its our their")
 
 
 def _edits(a: str, b: str) -> int:
@@ -131,6 +145,8 @@ def same_thing(a_low: str, a_stem: str, b_low: str, b_stem: str) -> bool:
     short, long_ = sorted((a_stem, b_stem), key=len)
     if len(short) >= 3 and long_.startswith(short):
         return True  # "pay" / "payment", "drive" / "driver"
+    if sisters(a_low, b_low):
+        return False  # "green" / "yellow": two kinds of one genus (`kinds.py`)
     if b_stem in _defined(a_low) or a_stem in _defined(b_low):
         return True
     return _spelled_alike(a_low, b_low)
@@ -172,8 +188,9 @@ def slot_swaps(
         for stem in hit:
             holding.setdefault(stem, []).append(idx)
     budget = MAX_STEPS
+    decided: dict[tuple[str, str, bool], bool] = {}
     out: list[tuple[str, str]] = []
-    for i in range(1, n - 1):
+    for i in range(1, n):
         if not content[i] or raws[i] in said:
             continue
         low, st = lows[i], stems[i]
@@ -182,22 +199,32 @@ def slot_swaps(
         if raws[i][:1].isupper() or not low.isalpha():
             continue  # a name (`names.py`), or a token of digits and signs
         nxt = i + 1
-        if not content[nxt] or stems[nxt] not in src_stems:
-            continue  # the slot qualifies a content word both have
-        if lows[i - 1] not in _BEFORE and not (
+        shared_before = (
             content[i - 1] and stems[i - 1] in src_stems and not lows[i - 1].endswith("ly")
-        ):
+        )
+        ends = nxt == n or clause[nxt] != clause[i]
+        anchor = _object_anchor(i, ends, shared_before, raws, lows, stems, content, src_stems)
+        if anchor is not None:
+            pass  # the object of a verb both have ("teaches *history*", `_object_anchor`)
+        elif ends or not content[nxt] or stems[nxt] not in src_stems:
+            continue  # the slot qualifies a content word both have
+        elif lows[i - 1] not in _BEFORE and not shared_before:
             continue  # no determiner, preposition or shared modifier before it: a verb,
             # maybe; an adverb in -ly before it qualifies a verb ("accidentally *injures*")
         if not _defined(low):
             continue  # a word WordNet does not define: no source word is read against it
-        p_low, p_stem, n_low, n_stem = lows[i - 1], stems[i - 1], lows[nxt], stems[nxt]
+        p_low, p_stem = lows[i - 1], stems[i - 1]
+        if anchor is None:
+            n_low, n_stem, key = lows[nxt], stems[nxt], stems[nxt]
+        else:  # the verb anchors it; what follows must be alike (below)
+            n_low = "" if ends else lows[nxt]
+            n_stem, key = n_low, stems[anchor]
         # the rest of the claim's clause: a source sentence must hold `ALIGN` of it
         whole = clause_stems[clause[i]]
         own = 1 if st in whole else 0  # the slot's own stem is not in the rest
         rest_size = len(whole) - own
         found: tuple[str, str] | None = None
-        for idx in holding.get(n_stem, ()):
+        for idx in holding.get(key, ()):
             budget -= 1
             if budget < 0:
                 return out  # bounded work per claim (`MAX_STEPS`)
@@ -210,21 +237,29 @@ def slot_swaps(
             s = sentences[idx]
             s_lows, s_stems, s_content = s.lows, s.word_stems, s.content
             budget -= len(s_lows)
-            for j in range(1, len(s_lows) - 1):
+            last = len(s_lows) - 1
+            for j in range(1, last + (anchor is not None)):
                 if not s_content[j] or s_lows[j] in claim_lows or s_stems[j] in claim_stems:
                     continue
-                if not _same(s_lows[j + 1], s_stems[j + 1], n_low, n_stem):
+                if anchor is None:
+                    if not _same(s_lows[j + 1], s_stems[j + 1], n_low, n_stem):
+                        continue
+                elif not _ends_alike(s, j, n_low):
                     continue
                 if not _same(s_lows[j - 1], s_stems[j - 1], p_low, p_stem):
                     continue
+                if anchor == i - 2 and not _same(
+                    s_lows[j - 2], s_stems[j - 2], lows[anchor], stems[anchor]
+                ):
+                    continue  # "plays the *violin*": the verb before the determiner too
                 other = s_lows[j]
-                if number_value(other) is not None or not other.isalpha():
-                    continue
                 if s.raws[j][:1].isupper():
                     continue  # a name of the source's: its own rules read names
-                if not _defined(other):
-                    continue  # a word WordNet does not define: whether it differs is unknown
-                if same_thing(low, st, other, s_stems[j]):
+                pair = (low, other, anchor is not None)
+                rival = decided.get(pair)
+                if rival is None:  # each pair of words judged once per call
+                    rival = decided[pair] = _rivals(low, st, other, s_stems[j], pair[2])
+                if not rival:
                     continue
                 found = (raws[i], s.raws[j])
                 break
@@ -235,6 +270,65 @@ def slot_swaps(
             if len(out) >= MAX_SWAPS:
                 break
     return out
+
+
+def _rivals(low: str, st: str, other: str, other_stem: str, as_object: bool) -> bool:
+    """Whether the source's word `other` in the claim word's place is a rival of it: a
+    word (no number, no digits or signs) WordNet defines (else whether it differs is
+    unknown), not the same thing (`same_thing`), and for a verb's object two kinds of one
+    genus (`kinds.kin`)."""
+    if number_value(other) is not None or not other.isalpha():
+        return False
+    if not _defined(other):
+        return False
+    if same_thing(low, st, other, other_stem):
+        return False
+    return not as_object or kin(low, other)
+
+
+def _object_anchor(
+    i: int,
+    ends: bool,
+    shared_before: bool,
+    raws: Sequence[str],
+    lows: Sequence[str],
+    stems: Sequence[str],
+    content: Sequence[bool],
+    src_stems: Set[str],
+) -> int | None:
+    """The position of the verb whose object the word `i` is, when the slot is read as an
+    object: the word ends its clause or a function word other than a determiner follows
+    it ("teaches *history*", "teaches *history* at the school"), and right before it
+    stands a content word both have (the verb: "teaches") or a determiner after one
+    ("plays the *violin*"), not capitalised (a name before the word is its subject). A
+    noun's modifier is read with its head (`slot_swaps`); the verb itself is not read
+    (a verb reworded is a paraphrase more often than a changed fact)."""
+    if not ends and (content[i + 1] or lows[i + 1] in _DETERMINERS):
+        return None  # a content word follows: the slot modifies it, read as before; a
+        # determiner follows: the slot is a verb ("Priya *leads* the team")
+    if shared_before:
+        anchor = i - 1
+    elif (
+        i >= 2
+        and lows[i - 1] in _DETERMINERS
+        and content[i - 2]
+        and stems[i - 2] in src_stems
+        and not lows[i - 2].endswith("ly")
+    ):
+        anchor = i - 2
+    else:
+        return None
+    if raws[anchor][:1].isupper():
+        return None  # a name before it is a subject, the slot its verb ("Priya *leads*")
+    return anchor
+
+
+def _ends_alike(s: Sentence, j: int, n_low: str) -> bool:
+    """Whether the source word `j` of `s` is placed as the claim's object is: at the end
+    of its clause when the claim's is (`n_low` empty), else before the same word."""
+    if not n_low:
+        return j == len(s.lows) - 1 or s.clause_of()[j + 1] != s.clause_of()[j]
+    return j + 1 < len(s.lows) and s.lows[j + 1] == n_low
 
 
 def claim_slot_swaps(

@@ -136,3 +136,73 @@ def test_a_verb_after_an_adverb_is_not_read() -> None:
     # control: a shared modifier that is no adverb still frames the slot
     found = claim_slot_swaps("Dana owns a big red car.", _turns("Dana owns a big blue car."), set())
     assert found == [("red", "blue")]
+
+
+# Session 13: the object of a verb both have, read when it ends its clause or a function
+# word follows it, and only as two kinds of one genus (`kinds.kin`).
+OBJECT_SWAPS = [
+    ("Priya teaches history.", "Priya teaches chemistry.", "chemistry"),
+    (
+        "Marco teaches history at the local school.",
+        "Marco teaches chemistry at the local school.",
+        "chemistry",
+    ),
+    ("Ana drinks tea every morning.", "Ana drinks coffee every morning.", "coffee"),
+    ("Ana studies law at university.", "Ana studies medicine at university.", "medicine"),
+]
+
+
+@pytest.mark.parametrize(("claim", "source", "theirs"), OBJECT_SWAPS)
+def test_a_verbs_object_swapped_contradicts_the_source(
+    claim: str, source: str, theirs: str
+) -> None:
+    report = _verify(claim, source)
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED
+    assert f"where the source says {theirs!r}" in report.reasoning
+
+
+OBJECT_KEPT = [
+    # a hypernym or a synonym of the object (WordNet's definitions)
+    ("Priya teaches science.", "Priya teaches chemistry."),
+    ("Priya teaches chemistry.", "Priya teaches science."),
+    ("Ana plays soccer on weekends.", "Ana plays football on weekends."),
+    ("Ana drinks espresso every morning.", "Ana drinks coffee every morning."),
+    ("Ana called her mom.", "Ana called her mother."),
+    # no genus of their own in common: a reworded object, not two kinds of one thing
+    ("Ana fixed the bug.", "Ana fixed the error."),
+    # a name before the slot is its subject: the slot is a verb, not read
+    ("Priya leads.", "Priya manages."),
+    ("Priya leads the team.", "Priya manages the team."),
+    # the source's object placed otherwise: not the same slot
+    ("Priya teaches history.", "Priya teaches at the chemistry department."),
+]
+
+
+@pytest.mark.parametrize(("claim", "source"), OBJECT_KEPT)
+def test_an_object_said_another_way_is_no_swap(claim: str, source: str) -> None:
+    assert claim_slot_swaps(claim, _turns(source), set()) == []
+
+
+# Session 13: WordNet defines "green" with "yellow" and "yellow" with "green"; the
+# hypernyms say they are two kinds of one genus ("chromatic color"), not one thing.
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("green", "yellow", False),
+        ("yellow", "green", False),
+        ("tea", "coffee", False),
+        # controls: synonyms, a kind and its genus, spellings
+        ("kid", "child", True),
+        ("large", "big", True),
+        ("grey", "gray", True),
+        ("movie", "film", True),
+    ],
+)
+def test_sister_kinds_are_not_the_same_thing(a: str, b: str, same: bool) -> None:
+    assert same_thing(a, stem(a), b, stem(b)) is same
+
+
+def test_sister_colours_in_a_slot_contradict_the_source() -> None:
+    report = _verify("Omar wears a green jacket to the office.", "Omar wears a yellow jacket.")
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED
+    assert "where the source says 'yellow'" in report.reasoning
