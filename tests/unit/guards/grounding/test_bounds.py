@@ -83,6 +83,41 @@ def test_slot_swaps_work_stops_at_the_budget(monkeypatch) -> None:
     assert calls[0] <= 2 * (500 + 6) < unbounded
 
 
+def test_slot_swaps_object_reading_stops_at_the_budget(monkeypatch) -> None:
+    # session 13: every object slot ("bug" after "fixed the", no genus shared with
+    # "error") aligns with every source sentence; the verb anchors the reading
+    turns = [SourceTurn(id="t", text="cat fixed the error. " * 400, source="user")]
+    claim = "cat fixed the bug. " * 300
+    calls = _count_calls(monkeypatch, slot_swaps, "_ends_alike")
+    monkeypatch.setattr(slot_swaps, "MAX_STEPS", 10**9)
+    assert slot_swaps.claim_slot_swaps(claim, turns, frozenset()) == []
+    unbounded = calls[0]
+    calls[0] = 0
+    monkeypatch.setattr(slot_swaps, "MAX_STEPS", 500)
+    assert slot_swaps.claim_slot_swaps(claim, turns, frozenset()) == []
+    assert calls[0] <= 500 + 6 < unbounded
+
+
+def test_exclamations_are_read_at_most_max_evaluations_times(monkeypatch) -> None:
+    # session 13: "What a disaster" repeated through a claim at the size limit
+    turns = [SourceTurn(id="t", text="The launch was on Tuesday.", source="user")]
+    claim = "What a disaster the launch was! " * 500  # 16,000 characters
+    calls = _count_calls(monkeypatch, opinion, "_exclaimed")
+    assert opinion.added_evaluations(claim, turns)
+    assert 0 < calls[0] <= opinion.MAX_EVALUATIONS
+
+
+def test_a_standard_is_read_as_a_format_once_per_mention(monkeypatch) -> None:
+    # session 13: the modifier reading looks at a bounded window around each mention,
+    # once per mention, however many a claim at the size limit holds
+    from groundwire.guards import bibrefs
+
+    claim = "Dates use ISO 8601 format. " * 592  # 16,000 characters
+    calls = _count_calls(monkeypatch, bibrefs, "_names_a_format")
+    assert bibrefs.phantom_bibrefs(claim, ["x" * 50_000]) == []
+    assert calls[0] == 592
+
+
 def _scan(theirs: list, dimension: str, size: float) -> int | None:
     """The plain scan `_Index.first` replaces."""
     for n, (_, m) in enumerate(theirs):
