@@ -83,20 +83,24 @@ def abbreviations() -> dict[str, tuple[str, bool]]:
     return out
 
 
-@functools.lru_cache(maxsize=1)
-def _tag_counts() -> dict[str, int]:
-    """lemma -> how often WordNet's sense-tagged corpus uses it (`data/tagcounts.tsv`,
-    scripts/build_tagcounts.py)."""
+_Counts = dict[str, list[tuple[str, int]]]
+
+
+def _tag_counts() -> _Counts:
+    """The first `_MIN_CUT` letters of a lemma -> (lemma, how often WordNet's
+    sense-tagged corpus uses it) (`data/tagcounts.tsv`, scripts/build_tagcounts.py): a
+    cut has `_MIN_CUT` letters or more, so it reads only the lemmas of its own group.
+    Read once, when `abbreviations` is built."""
     path = resources.files("groundwire.guards.grounding").joinpath("data/tagcounts.tsv")
-    out: dict[str, int] = {}
+    out: _Counts = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         if line and not line.startswith("#"):
             word, n = line.split("\t")
-            out[word] = int(n)
+            out.setdefault(word[:_MIN_CUT], []).append((word, int(n)))
     return out
 
 
-def _mostly(prefix: str, adverb: str, counts: dict[str, int]) -> bool:
+def _mostly(prefix: str, adverb: str, counts: _Counts) -> bool:
     """Whether `prefix` stands for `adverb` more often than not: of the tagged uses of the
     words it is a cut of (as `abbreviations` cuts: a vowel of the word right after it,
     three letters or more left out), more than half are of the adverb's own family (the
@@ -108,7 +112,7 @@ def _mostly(prefix: str, adverb: str, counts: dict[str, int]) -> bool:
     words is tagged is kept: no evidence of another reading."""
     family = adverb[:-3]
     own = other = 0
-    for word, n in counts.items():
+    for word, n in counts.get(prefix[:_MIN_CUT], ()):
         if not word.startswith(prefix):
             continue
         if word.startswith(family):

@@ -34,25 +34,34 @@ def _ids(field: str) -> frozenset[int]:
 
 
 @functools.cache
-def _kinds() -> dict[str, _Entry]:
-    """lemma -> (the synsets of its first two tagged senses, their direct hypernyms, the
-    genera above all its tagged senses, all its tagged synsets), from the data file."""
+def _rows() -> dict[str, str]:
+    """lemma -> its row of the data file, unparsed: the verifier reads a few words' kinds
+    per claim, so the rows are parsed on demand (`_parsed`), not all at start-up."""
     text = resources.files("groundwire.guards.grounding").joinpath("data/kinds.tsv")
-    out: dict[str, _Entry] = {}
+    out: dict[str, str] = {}
     for line in text.read_text(encoding="utf-8").splitlines():
-        if not line or line.startswith("#"):
-            continue
-        lemma, own, genus, above, every = line.split("\t")
-        out[lemma] = (_ids(own), _ids(genus), _ids(above), _ids(every))
+        if line and not line.startswith("#"):
+            lemma, _, rest = line.partition("\t")
+            out[lemma] = rest
     return out
+
+
+@functools.lru_cache(maxsize=4_096)
+def _parsed(lemma: str) -> _Entry | None:
+    """(the synsets of its first two tagged senses, their direct hypernyms, the genera
+    above all its tagged senses, all its tagged synsets), or None for no such noun."""
+    row = _rows().get(lemma)
+    if row is None:
+        return None
+    own, genus, above, every = row.split("\t")
+    return (_ids(own), _ids(genus), _ids(above), _ids(every))
 
 
 def _entry(low: str) -> _Entry | None:
     """The kinds of a word, or of its singular ("jackets": "jacket", "boxes": "box")."""
-    kinds = _kinds()
-    found = kinds.get(low)
+    found = _parsed(low)
     if found is None and low.endswith("s") and len(low) > 3:
-        found = kinds.get(low[:-1]) or (kinds.get(low[:-2]) if low.endswith("es") else None)
+        found = _parsed(low[:-1]) or (_parsed(low[:-2]) if low.endswith("es") else None)
     return found
 
 
