@@ -43,6 +43,7 @@ from groundwire.guards.grounding.lexical.assertion import (
     speaks_of_itself,
     unasserted_outside,
 )
+from groundwire.guards.grounding.lexical.core_substance import core_has_substance
 from groundwire.guards.grounding.lexical.evidence import (
     Sentence,
     evidence_for,
@@ -302,8 +303,11 @@ class LexicalVerifier:
         )
         if not core.strip():
             return False
-        if added_specific(claim.content, drop, evidence_for(turns).stems) is not None:
+        stems = evidence_for(turns).stems
+        if added_specific(claim.content, drop, stems) is not None:
             return False  # a specific of a sentence the source does not state: added
+        if not core_has_substance(core, stems):
+            return False  # one shared word is no statement to sharpen (session 13)
         b = analyze(core, turns, known_names(claim, turns), self.aligned_swaps)
         b.features.update(self.extra_features(core, turns))
         return (

@@ -12,12 +12,14 @@ import random
 import pytest
 
 from groundwire.guards.grounding.lexical import (
+    core_substance,
     crossing,
     features,
     magnitudes,
     opinion,
     roles,
     slot_swaps,
+    verifier,
 )
 from groundwire.guards.grounding.lexical.magnitudes import _Index, _same
 from groundwire.topics.records import SourceTurn
@@ -194,3 +196,22 @@ def test_crossed_clauses_work_stops_at_the_budget(monkeypatch) -> None:
     monkeypatch.setattr(crossing, "MAX_CROSSINGS", 100)
     _crossed(monkeypatch, claim, source)
     assert calls[0] <= 100 < unbounded
+
+
+def test_core_substance_reads_the_core_once_at_the_size_limits(monkeypatch) -> None:
+    """A claim at the 16,000-character limit whose core reaches the rescue, against a
+    short source and against 50,000 characters of evidence: the rule runs at most once
+    per claim and tokenises the core once (`core_substance.py`)."""
+    checks = _count_calls(monkeypatch, verifier, "core_has_substance")
+    reads = _count_calls(monkeypatch, core_substance, "claim_words")
+    festival = "The harvest festival is celebrated by farmers in the autumn season. "
+    claim = (
+        "People celebrate it on the 12th and 13th with " + " ".join(f"w{i}x" for i in range(4000))
+    )[:16_000]
+    report = verify(claim, festival)
+    assert checks[0] == 1 and reads[0] == 1  # reached, and read once
+    assert report.verdict.value == "not_supported"
+    long_source = (festival + " ".join(f"q{i}z." for i in range(20_000)))[:50_000]
+    checks[0] = reads[0] = 0
+    verify(claim, long_source)
+    assert checks[0] <= 1 and reads[0] == checks[0]
