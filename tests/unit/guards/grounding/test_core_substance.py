@@ -66,3 +66,6 @@ def test_core_has_substance_counts_distinct_stems() -> None:
     assert not core_has_substance("celebrate celebrated celebrates on the day", stems)
     assert core_has_substance("farmers celebrate on the day", stems)
     assert not core_has_substance("", stems)
+    # a core all of whose content words the source has is stated, however short
+    assert core_has_substance("Was born in the", frozenset({"born"}))
+    assert not core_has_substance("People were born in the", frozenset({"born"}))
