@@ -44,6 +44,7 @@ from groundwire.guards.grounding.lexical.assertion import (
     unasserted_outside,
 )
 from groundwire.guards.grounding.lexical.core_substance import core_has_substance
+from groundwire.guards.grounding.lexical.denied_predicates import denied_predicates
 from groundwire.guards.grounding.lexical.evidence import (
     Sentence,
     evidence_for,
@@ -207,6 +208,10 @@ class LexicalVerifier:
             reported = {c for c, _ in a.conflicts}
             names = known_names(claim, turns)
             a.conflicts += claim_slot_swaps(claim.content, turns, names, reported)
+        # a predicate the source only ever denies ("he was happy" / "he wasn't very
+        # happy"), read without an aligned clause (`denied_predicates.py`, session 13)
+        if not (a.conflicts or a.polarity_flips):
+            a.conflicts += denied_predicates(claim.content, turns)
         hi, lo = self.supported_threshold, self.partial_threshold
         specifics = [*a.missing_numbers, *a.missing_entities]
         contradiction = bool(a.conflicts or a.polarity_flips)

@@ -14,6 +14,7 @@ import pytest
 from groundwire.guards.grounding.lexical import (
     core_substance,
     crossing,
+    denied_predicates,
     features,
     magnitudes,
     opinion,
@@ -215,3 +216,17 @@ def test_core_substance_reads_the_core_once_at_the_size_limits(monkeypatch) -> N
     checks[0] = reads[0] = 0
     verify(claim, long_source)
     assert checks[0] <= 1 and reads[0] == checks[0]
+
+
+def test_denied_predicates_reads_each_source_word_once(monkeypatch) -> None:
+    """A claim at the 16,000-character limit of distinct predicates ("It is w0x. It is
+    w1x. ..."), each denied in 50,000 characters of evidence: the source is read once,
+    word by word (one `_denial` per use of a predicate's stem), never claim predicate by
+    source word; the control is that the denials are still found."""
+    calls = _count_calls(monkeypatch, denied_predicates, "_denial")
+    claim = " ".join(f"It is w{i}x." for i in range(3000))[:16_000]
+    source = " ".join(f"It is not w{i}x." for i in range(5000))[:50_000]
+    found = denied_predicates.denied_predicates(claim, [SourceTurn(id="t", text=source)])
+    assert found[0] == ("w0x", "not w0x")  # the control: still read at the limits
+    predicates = claim.count(" is ") + 1
+    assert 0 < calls[0] <= predicates  # each use of a predicate's stem, once
