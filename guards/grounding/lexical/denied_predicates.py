@@ -15,9 +15,10 @@ question nor a condition, with no negation before the copula, and not followed b
 particle ("is turned off" says what "is not turned on" says). It is *denied* by the
 source when the source uses its stem at least once and every use stands within
 `WINDOW` words after a negation of the same clause ("wasn't very happy", "don't work",
-"never happy"), that negation not being "not only". One plain use anywhere ("he is happy
-now"), a use in a question ("is it bad?"), or a comparative ("couldn't be happier", a
-different stem) and the predicate is not denied. A found predicate is reported as a
+"never happy"), that negation not being "not only" and no comparison ("more", "less")
+standing between ("couldn't be more happy" says "very happy"). One plain use anywhere
+("he is happy now"), a use in a question ("is it bad?"), or a comparative ("couldn't be
+happier", a different stem) and the predicate is not denied. A found predicate is reported as a
 conflict: "contradicts the source: 'happy' where the source says 'wasn't very happy'".
 
 Bounded: the claim is read once; the source's sentences are read once, and only those
@@ -50,6 +51,9 @@ COPULAS = word_set("is are was were am be i'm you're we're they're he's she's it
 _SUPPOSING = word_set("if whether unless")
 # "not only fast but cheap" affirms "fast".
 _NOT_DENYING = word_set("only just merely")
+# A comparison denied is not the word denied: "couldn't be more happy" says "very happy",
+# "nothing is more important" says "important".
+_COMPARING = word_set("more less most least")
 _END = re.compile(r"[.!?]")
 # A particle makes a verb another phrase: "turned off" is "not turned on", no denial.
 _PARTICLES = word_set("on off up down in out away back over")
@@ -91,7 +95,7 @@ def _predicates(text: str) -> dict[str, str]:
 def _denial(s: Sentence, k: int, clause: tuple[int, ...]) -> int | None:
     """The position of the negation that denies word `k` of `s`, or None."""
     for j in range(k - 1, max(-1, k - 1 - WINDOW), -1):
-        if clause[j] != clause[k]:
+        if clause[j] != clause[k] or s.lows[j] in _COMPARING:
             return None
         if s.lows[j] in NEGATIONS_BUT_NO:
             return None if s.lows[j + 1] in _NOT_DENYING else j

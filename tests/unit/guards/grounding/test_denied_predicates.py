@@ -81,6 +81,9 @@ def test_the_claims_stated_the_sources_way_are_unchanged(
         ("The service is fast.", "The service is not only fast but also cheap."),
         # a comparative is another word: "couldn't be happier" is no denial of "happy"
         ("She is happy with the flat.", "She couldn't be happier with the flat."),
+        # nor is a comparison denied: "couldn't be more happy" says "very happy"
+        ("She is happy with the flat.", "She couldn't be more happy with the flat."),
+        ("Testing is important.", "Nothing is more important than testing."),
         # the negation of another clause
         ("The room is quiet.", "I don't mind, the room is quiet."),
         # a negation further than the window
