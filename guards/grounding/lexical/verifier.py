@@ -66,6 +66,7 @@ from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_
 from groundwire.guards.grounding.lexical.restated_dates import restate_dates
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps
+from groundwire.guards.grounding.lexical.speaker_acts import swapped_doers
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
 from groundwire.guards.grounding.lexical.speculation import own_conjecture
 from groundwire.guards.grounding.lexical.text import claim_words, fold_disguises
@@ -212,6 +213,10 @@ class LexicalVerifier:
         # happy"), read without an aligned clause (`denied_predicates.py`, session 13)
         if not (a.conflicts or a.polarity_flips):
             a.conflicts += denied_predicates(claim.content, turns)
+        # a speaker's "I will bring him" told as the other bringing the speaker
+        # (`speaker_acts.py`, session 13); transcripts only
+        if not (a.conflicts or a.polarity_flips) and len(evidence_for(turns).speakers) > 1:
+            a.conflicts += swapped_doers(claim.content, turns)
         hi, lo = self.supported_threshold, self.partial_threshold
         specifics = [*a.missing_numbers, *a.missing_entities]
         contradiction = bool(a.conflicts or a.polarity_flips)

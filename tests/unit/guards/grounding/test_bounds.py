@@ -20,6 +20,7 @@ from groundwire.guards.grounding.lexical import (
     opinion,
     roles,
     slot_swaps,
+    speaker_acts,
     verifier,
 )
 from groundwire.guards.grounding.lexical.magnitudes import _Index, _same
@@ -230,3 +231,19 @@ def test_denied_predicates_reads_each_source_word_once(monkeypatch) -> None:
     assert found[0] == ("w0x", "not w0x")  # the control: still read at the limits
     predicates = claim.count(" is ") + 1
     assert 0 < calls[0] <= predicates  # each use of a predicate's stem, once
+
+
+def test_speaker_acts_reads_each_word_once_at_the_size_limits(monkeypatch) -> None:
+    """A 16,000-character claim of names doing things to a speaker ("Lee0x will meet Ann
+    at the gate.") against 50,000 characters of transcript in which each speaker says "I
+    will meet him": every claim and source word looks for its verb at most once (a
+    window of `REACH` words), never claim word by source line; the control is that the
+    swaps are still found."""
+    calls = _count_calls(monkeypatch, speaker_acts, "_verb_after")
+    claim = " ".join(f"Lee{i}x will meet Ann at the gate." for i in range(1000))[:16_000]
+    source = " ".join(f"Ann: I will meet him at gate {i}. Bob: ok {i}." for i in range(2000))
+    turns = [SourceTurn(id="t", text=source[:50_000])]
+    found = speaker_acts.swapped_doers(claim, turns)
+    assert found[0] == ("Lee0x", "Ann")  # the control: still read at the limits
+    words = len(claim.split()) + len(source[:50_000].split())
+    assert 0 < calls[0] <= words
