@@ -247,3 +247,17 @@ def test_speaker_acts_reads_each_word_once_at_the_size_limits(monkeypatch) -> No
     assert found[0] == ("Lee0x", "Ann")  # the control: still read at the limits
     words = len(claim.split()) + len(source[:50_000].split())
     assert 0 < calls[0] <= words
+
+
+def test_denied_predicates_reads_one_long_clause_in_one_pass(monkeypatch) -> None:
+    """A 16,000-character claim of one clause with no mark ("it is w0x it is w1x ..."):
+    whether a negation opens the clause before each copula, and whether a question mark
+    ends its sentence, are each found in one pass over the claim (`_blocked`, `_asked`),
+    not by a scan back to the clause's start or forward to the next mark per predicate."""
+    passes = _count_calls(monkeypatch, denied_predicates, "_blocked")
+    marks = _count_calls(monkeypatch, denied_predicates, "_asked")
+    claim = " ".join(f"it is w{i}x" for i in range(3000))[:16_000]
+    source = " ".join(f"it is not w{i}x." for i in range(5000))[:50_000]
+    found = denied_predicates.denied_predicates(claim, [SourceTurn(id="t", text=source)])
+    assert found[0] == ("w0x", "not w0x")  # the control: still read
+    assert passes[0] == 1 and marks[0] == 1
