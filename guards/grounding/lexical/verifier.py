@@ -43,6 +43,8 @@ from groundwire.guards.grounding.lexical.assertion import (
     speaks_of_itself,
     unasserted_outside,
 )
+from groundwire.guards.grounding.lexical.core_substance import core_has_substance
+from groundwire.guards.grounding.lexical.denied_predicates import denied_predicates
 from groundwire.guards.grounding.lexical.evidence import (
     Sentence,
     evidence_for,
@@ -64,6 +66,7 @@ from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_
 from groundwire.guards.grounding.lexical.restated_dates import restate_dates
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps
+from groundwire.guards.grounding.lexical.speaker_acts import swapped_doers
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
 from groundwire.guards.grounding.lexical.speculation import own_conjecture
 from groundwire.guards.grounding.lexical.text import claim_words, fold_disguises
@@ -206,6 +209,14 @@ class LexicalVerifier:
             reported = {c for c, _ in a.conflicts}
             names = known_names(claim, turns)
             a.conflicts += claim_slot_swaps(claim.content, turns, names, reported)
+        # a predicate the source only ever denies ("he was happy" / "he wasn't very
+        # happy"), read without an aligned clause (`denied_predicates.py`, session 13)
+        if not (a.conflicts or a.polarity_flips):
+            a.conflicts += denied_predicates(claim.content, turns)
+        # a speaker's "I will bring him" told as the other bringing the speaker
+        # (`speaker_acts.py`, session 13); transcripts only
+        if not (a.conflicts or a.polarity_flips) and len(evidence_for(turns).speakers) > 1:
+            a.conflicts += swapped_doers(claim.content, turns)
         hi, lo = self.supported_threshold, self.partial_threshold
         specifics = [*a.missing_numbers, *a.missing_entities]
         contradiction = bool(a.conflicts or a.polarity_flips)
@@ -302,8 +313,11 @@ class LexicalVerifier:
         )
         if not core.strip():
             return False
-        if added_specific(claim.content, drop, evidence_for(turns).stems) is not None:
+        stems = evidence_for(turns).stems
+        if added_specific(claim.content, drop, stems) is not None:
             return False  # a specific of a sentence the source does not state: added
+        if not core_has_substance(core, stems):
+            return False  # one shared word is no statement to sharpen (session 13)
         b = analyze(core, turns, known_names(claim, turns), self.aligned_swaps)
         b.features.update(self.extra_features(core, turns))
         return (

@@ -12,12 +12,16 @@ import random
 import pytest
 
 from groundwire.guards.grounding.lexical import (
+    core_substance,
     crossing,
+    denied_predicates,
     features,
     magnitudes,
     opinion,
     roles,
     slot_swaps,
+    speaker_acts,
+    verifier,
 )
 from groundwire.guards.grounding.lexical.magnitudes import _Index, _same
 from groundwire.topics.records import SourceTurn
@@ -229,3 +233,66 @@ def test_crossed_clauses_work_stops_at_the_budget(monkeypatch) -> None:
     monkeypatch.setattr(crossing, "MAX_CROSSINGS", 100)
     _crossed(monkeypatch, claim, source)
     assert calls[0] <= 100 < unbounded
+
+
+def test_core_substance_reads_the_core_once_at_the_size_limits(monkeypatch) -> None:
+    """A claim at the 16,000-character limit whose core reaches the rescue, against a
+    short source and against 50,000 characters of evidence: the rule runs at most once
+    per claim and tokenises the core once (`core_substance.py`)."""
+    checks = _count_calls(monkeypatch, verifier, "core_has_substance")
+    reads = _count_calls(monkeypatch, core_substance, "claim_words")
+    festival = "The harvest festival is celebrated by farmers in the autumn season. "
+    claim = (
+        "People celebrate it on the 12th and 13th with " + " ".join(f"w{i}x" for i in range(4000))
+    )[:16_000]
+    report = verify(claim, festival)
+    assert checks[0] == 1 and reads[0] == 1  # reached, and read once
+    assert report.verdict.value == "not_supported"
+    long_source = (festival + " ".join(f"q{i}z." for i in range(20_000)))[:50_000]
+    checks[0] = reads[0] = 0
+    verify(claim, long_source)
+    assert checks[0] <= 1 and reads[0] == checks[0]
+
+
+def test_denied_predicates_reads_each_source_word_once(monkeypatch) -> None:
+    """A claim at the 16,000-character limit of distinct predicates ("It is w0x. It is
+    w1x. ..."), each denied in 50,000 characters of evidence: the source is read once,
+    word by word (one `_denial` per use of a predicate's stem), never claim predicate by
+    source word; the control is that the denials are still found."""
+    calls = _count_calls(monkeypatch, denied_predicates, "_denial")
+    claim = " ".join(f"It is w{i}x." for i in range(3000))[:16_000]
+    source = " ".join(f"It is not w{i}x." for i in range(5000))[:50_000]
+    found = denied_predicates.denied_predicates(claim, [SourceTurn(id="t", text=source)])
+    assert found[0] == ("w0x", "not w0x")  # the control: still read at the limits
+    predicates = claim.count(" is ") + 1
+    assert 0 < calls[0] <= predicates  # each use of a predicate's stem, once
+
+
+def test_speaker_acts_reads_each_word_once_at_the_size_limits(monkeypatch) -> None:
+    """A 16,000-character claim of names doing things to a speaker ("Lee0x will meet Ann
+    at the gate.") against 50,000 characters of transcript in which each speaker says "I
+    will meet him": every claim and source word looks for its verb at most once (a
+    window of `REACH` words), never claim word by source line; the control is that the
+    swaps are still found."""
+    calls = _count_calls(monkeypatch, speaker_acts, "_verb_after")
+    claim = " ".join(f"Lee{i}x will meet Ann at the gate." for i in range(1000))[:16_000]
+    source = " ".join(f"Ann: I will meet him at gate {i}. Bob: ok {i}." for i in range(2000))
+    turns = [SourceTurn(id="t", text=source[:50_000])]
+    found = speaker_acts.swapped_doers(claim, turns)
+    assert found[0] == ("Lee0x", "Ann")  # the control: still read at the limits
+    words = len(claim.split()) + len(source[:50_000].split())
+    assert 0 < calls[0] <= words
+
+
+def test_denied_predicates_reads_one_long_clause_in_one_pass(monkeypatch) -> None:
+    """A 16,000-character claim of one clause with no mark ("it is w0x it is w1x ..."):
+    whether a negation opens the clause before each copula, and whether a question mark
+    ends its sentence, are each found in one pass over the claim (`_blocked`, `_asked`),
+    not by a scan back to the clause's start or forward to the next mark per predicate."""
+    passes = _count_calls(monkeypatch, denied_predicates, "_blocked")
+    marks = _count_calls(monkeypatch, denied_predicates, "_asked")
+    claim = " ".join(f"it is w{i}x" for i in range(3000))[:16_000]
+    source = " ".join(f"it is not w{i}x." for i in range(5000))[:50_000]
+    found = denied_predicates.denied_predicates(claim, [SourceTurn(id="t", text=source)])
+    assert found[0] == ("w0x", "not w0x")  # the control: still read
+    assert passes[0] == 1 and marks[0] == 1
