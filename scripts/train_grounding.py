@@ -32,6 +32,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--domains", default=",".join(DEFAULT_SUMMEDITS), help="SummEdits domains")
     ap.add_argument("--dev", type=Path, help="labelled development JSONL (fit half only)")
     ap.add_argument("--embedding", action="store_true", help="add the embedding signals")
+    ap.add_argument(
+        "--no-lexical-view",
+        action="store_true",
+        help="leave out the lexical verifier's own judgement (the 33 features of old models)",
+    )
     ap.add_argument("--out", type=Path, help="model file (default: the packaged one)")
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "groundwire-train")
     ap.add_argument("--trees", type=int, default=300)
@@ -46,6 +51,7 @@ def main(argv: list[str]) -> int:
         summedits_domains=tuple(d for d in args.domains.split(",") if d),
         dev_file=args.dev,
         embedding=args.embedding,
+        lexical_view=not args.no_lexical_view,
         trees=args.trees,
         depth=args.depth,
         learning_rate=args.learning_rate,
