@@ -75,8 +75,9 @@ class TrainConfig:
     dev_file: Path | None = None
     exclude_dev: tuple[str, ...] = LICENCE_EXCLUDED
     embedding: bool = False
-    # the lexical verifier's judgement as features (`learned.lexical_view`)
-    lexical_view: bool = True
+    # the lexical verifier's judgement as features (`learned.lexical_view`); off by
+    # default: the shipped model has the 33 features (docs/grounding.md)
+    lexical_view: bool = False
     trees: int = 300
     depth: int = 3
     learning_rate: float = 0.05

@@ -66,12 +66,14 @@ def test_a_question_is_ruled_out_by_the_lexical_rule() -> None:
     assert stated["lex_ruled_out"] == 0.0
 
 
-def test_an_added_specific_caps_or_rescues() -> None:
-    got = _view("Priya leads the payments team of 7 people in Berlin.")
-    assert got["lex_supported"] == 0.0
-    assert got["lex_partial"] + got["lex_contradiction"] + got["lex_ruled_out"] >= 0.0
-    control = _view("Priya leads the payments team.")
+def test_an_added_name_caps_a_high_score_at_partial() -> None:
+    # "in Berlin": a name the source never gives, over a score that clears SUPPORTED
+    got = _view("The team has 3 engineers working on the OAuth integration in Berlin.")
+    assert got["lex_partial"] == got["lex_capped"] == 1.0
+    assert got["lex_score"] >= lexical_twin().supported_threshold
+    control = _view("The team has 3 engineers working on the OAuth integration.")
     assert control["lex_capped"] == control["lex_rescued"] == 0.0
+    assert control["lex_supported"] == 1.0
 
 
 def test_the_twin_keeps_the_lexical_thresholds_whatever_the_settings_say() -> None:
@@ -152,3 +154,31 @@ def test_slot_swaps_are_read_once_per_analysis() -> None:
     again = twin._decide(claim, a, TURNS, 0.99)  # a second verdict on the same analysis
     assert a.conflicts == before  # not appended twice
     assert again.verdict is GroundingVerdict.NOT_SUPPORTED
+
+
+def test_training_rows_equal_what_the_verifier_scores(tmp_path: Path) -> None:
+    """A model is fitted on `training._view_features_of` and scores what `_verify`
+    computes: the two must be the same numbers for the same claim and evidence."""
+    from groundwire.guards.grounding.training import Pair, _view_features_of, pair_claim
+
+    texts = ["The payments team is led by Priya.", "Priya leads the sales team of 7 people."]
+    source = TURNS[0].text
+    pairs = [Pair("g", t, source, True, "k", in_domain=True) for t in texts]
+    expected = [_view_features_of(p) for p in pairs]
+    v = LearnedVerifier(
+        GroundingConfig(
+            verifier="learned",
+            learned_model_path=_leaf_model(tmp_path / "view.json", (*FEATURES, *VIEW)),
+        )
+    )
+    seen: list[list[float]] = []
+    score = v.probabilities
+
+    def recording(rows):  # type: ignore[no-untyped-def]
+        seen.extend(list(r) for r in rows)
+        return score(rows)
+
+    v.probabilities = recording  # type: ignore[method-assign]
+    claims = [pair_claim(p) for p in pairs]
+    v.verify_many([GroundingRequest(c, c.source_turns) for c in claims])
+    assert seen[: len(expected)] == expected
