@@ -9,13 +9,14 @@ reference baseline (content-word coverage), then the lexical and the learned ver
 each round), the learned model's load time and its trees + calibration alone,
 and prints µs per claim and the ratio to the baseline. The baseline shares the verifier's
 `tokenize`, so a faster tokenizer moves both numbers.
-`--embedding` also times the optional ONNX model (when installed). A hostile claim at the
-size limits (one opposed pair repeated: "my sister X works at Acme" against "my brother Y"
-in 8 turns of 60 KB) is timed through the lexical verifier, cold, against the baseline on
-it: every copy was paired with every other before (36 s at 7 KB; over 10 min at the
-limits). Claims made of one rule's pattern repeated at the same limits (`HOSTILE_RULES`, session
-12) are timed the same way. The WordNet antonym table's load time is timed against
-reading its text.
+`--embedding` also times the optional ONNX model (when installed); `--learned-model PATH`
+times the learned verifier with another model file (one fitted with `--lexical-view`).
+A hostile claim at the size limits (one opposed pair repeated: "my sister X works at
+Acme" against "my brother Y" in 8 turns of 60 KB) is timed through the lexical verifier,
+cold, against the baseline on it: every copy was paired with every other before (36 s at
+7 KB; over 10 min at the limits). Claims made of one rule's pattern repeated at the same
+limits (`HOSTILE_RULES`, session 12) are timed the same way. The WordNet antonym table's
+load time is timed against reading its text.
 Nothing is asserted: timings belong here, not in tests.
 """
 
@@ -199,6 +200,11 @@ def main(argv: list[str]) -> None:
         help="JSONL of labelled claims (default: the synthetic sample in bench/data/)",
     )
     ap.add_argument("--embedding", action="store_true", help="also time the embedding model")
+    ap.add_argument(
+        "--learned-model",
+        type=Path,
+        help="time the learned verifier with this model file (default: the packaged one)",
+    )
     args = ap.parse_args(argv)
     if not args.data.is_file():
         ap.error(f"--data {args.data}: no such file (see bench/data/README.md)")
@@ -228,7 +234,9 @@ def main(argv: list[str]) -> None:
             f"ratio {took / took_base:.1f}x (baseline {took_base / 1e3:.1f} ms)"
         )
     t0 = time.perf_counter()
-    learned = build_verifier(GroundingConfig(verifier="learned"))
+    learned = build_verifier(
+        GroundingConfig(verifier="learned", learned_model_path=args.learned_model)
+    )
     load_ms = (time.perf_counter() - t0) * 1e3
     lrn = time_verifier(learned, claims, rounds=3)
     print(f"learned verifier (verify_batch):  {lrn:8.1f} µs/claim   ratio {lrn / base:.1f}x")

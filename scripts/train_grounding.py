@@ -10,7 +10,9 @@ files of salesforce/factualNLG (`summedits_<domain>.json`), `--dev` the labelled
 development file (only its fit half is read). docs/grounding.md says where each comes
 from and under which licence. `--embedding` also fits the model with the packaged
 sentence encoder's signals (`learned-embedding.json`; needs the `embedding` extra and
-about 25 ms per pair). Reproducible: fixed seed, folds by a hash of the document.
+about 25 ms per pair). `--lexical-view` adds the lexical verifier's own judgement as
+features (`learned/lexical_view.py`; not in the shipped model: see docs/grounding.md).
+Reproducible: fixed seed, folds by a hash of the document.
 """
 
 from __future__ import annotations
@@ -32,11 +34,22 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--domains", default=",".join(DEFAULT_SUMMEDITS), help="SummEdits domains")
     ap.add_argument("--dev", type=Path, help="labelled development JSONL (fit half only)")
     ap.add_argument("--embedding", action="store_true", help="add the embedding signals")
+    ap.add_argument(
+        "--lexical-view",
+        action="store_true",
+        help="add the lexical verifier's own judgement as features (learned/lexical_view.py)",
+    )
     ap.add_argument("--out", type=Path, help="model file (default: the packaged one)")
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "groundwire-train")
     ap.add_argument("--trees", type=int, default=300)
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--learning-rate", type=float, default=0.05)
+    ap.add_argument(
+        "--in-domain-weight",
+        type=float,
+        default=1.0,
+        help="weight of the in-domain groups' rows against DocNLI's (1: each group the same)",
+    )
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args(argv)
     name = "learned-embedding.json" if args.embedding else "learned.json"
@@ -46,9 +59,11 @@ def main(argv: list[str]) -> int:
         summedits_domains=tuple(d for d in args.domains.split(",") if d),
         dev_file=args.dev,
         embedding=args.embedding,
+        lexical_view=args.lexical_view,
         trees=args.trees,
         depth=args.depth,
         learning_rate=args.learning_rate,
+        in_domain_weight=args.in_domain_weight,
         workers=args.workers,
         cache_dir=args.cache,
     )

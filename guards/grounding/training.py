@@ -38,6 +38,7 @@ import numpy.typing as npt
 
 from groundwire.guards.grounding.evaluation import load_examples
 from groundwire.guards.grounding.learned.features import EMBED_EXTRA, FEATURES, extract
+from groundwire.guards.grounding.learned.lexical_view import VIEW, extract_with_view, lexical_twin
 from groundwire.guards.grounding.learned.model import FORMAT
 from groundwire.guards.grounding.lexical import known_names
 from groundwire.topics.records import Claim, SourceTurn
@@ -74,10 +75,16 @@ class TrainConfig:
     dev_file: Path | None = None
     exclude_dev: tuple[str, ...] = LICENCE_EXCLUDED
     embedding: bool = False
+    # the lexical verifier's judgement as features (`learned.lexical_view`); off by
+    # default: the shipped model has the 33 features (docs/grounding.md)
+    lexical_view: bool = False
     trees: int = 300
     depth: int = 3
     learning_rate: float = 0.05
     subsample: float = 0.8
+    # weight of the in-domain groups' rows against the out-of-domain ones (DocNLI), 1: the
+    # same per group
+    in_domain_weight: float = 1.0
     folds: int = 5
     seed: int = 0
     workers: int = 2
@@ -181,6 +188,19 @@ def _features_of(p: Pair) -> list[float]:
     return extract(claim.content, turns, known_names(claim, turns)).values
 
 
+_TWIN: Any = None
+
+
+def _view_features_of(p: Pair) -> list[float]:
+    """`FEATURES + VIEW`, computed as the verifier computes them at run time."""
+    global _TWIN
+    if _TWIN is None:
+        _TWIN = lexical_twin()
+    claim = pair_claim(p)
+    turns = claim.source_turns
+    return extract_with_view(_TWIN, claim, turns, known_names(claim, turns))[2]
+
+
 _EMBED: Any = None
 
 
@@ -196,9 +216,9 @@ def _embed_features_of(p: Pair) -> list[float]:
 
 
 def feature_matrix(
-    pairs: Sequence[Pair], workers: int, embedding: bool = False
+    pairs: Sequence[Pair], workers: int, embedding: bool = False, view: bool = False
 ) -> npt.NDArray[np.float64]:
-    func = _embed_features_of if embedding else _features_of
+    func = _embed_features_of if embedding else _view_features_of if view else _features_of
     if workers <= 1:
         rows = [func(p) for p in pairs]
     else:
@@ -223,7 +243,7 @@ def cached_matrix(
             cached: npt.NDArray[np.float64] = np.asarray(np.load(path), dtype=np.float64)
             return cached
     t0 = time.perf_counter()
-    x = feature_matrix(pairs, cfg.workers, embedding)
+    x = feature_matrix(pairs, cfg.workers, embedding, view=tuple(names) != FEATURES)
     cfg.log(f"features: {x.shape} in {time.perf_counter() - t0:.0f}s")
     if path is not None:
         np.save(path, x)
@@ -345,13 +365,15 @@ def train(cfg: TrainConfig, out: Path) -> dict[str, Any]:
     counts = Counter((p.group, p.supported) for p in pairs)
     for g in sorted({p.group for p in pairs}):
         cfg.log(f"  {g:<22} supported {counts[(g, True)]:>6}  not {counts[(g, False)]:>6}")
-    names: tuple[str, ...] = FEATURES
+    names: tuple[str, ...] = (*FEATURES, *VIEW) if cfg.lexical_view else FEATURES
     x = cached_matrix(pairs, cfg, names, embedding=False)
     if cfg.embedding:
-        names = (*FEATURES, *EMBED_EXTRA)
+        names = (*names, *EMBED_EXTRA)
         x = np.hstack([x, cached_matrix(pairs, cfg, EMBED_EXTRA, embedding=True)])
     y = np.array([p.supported for p in pairs])
     w = group_weights(pairs)
+    if cfg.in_domain_weight != 1.0:
+        w = w * np.array([cfg.in_domain_weight if p.in_domain else 1.0 for p in pairs])
     folds = _folds(pairs, cfg.folds)
     oof = np.zeros(len(pairs))
     t0 = time.perf_counter()
@@ -384,8 +406,10 @@ def train(cfg: TrainConfig, out: Path) -> dict[str, Any]:
         "depth": cfg.depth,
         "learning_rate": cfg.learning_rate,
         "subsample": cfg.subsample,
+        "in_domain_weight": cfg.in_domain_weight,
         "folds": cfg.folds,
         "seed": cfg.seed,
+        "lexical_view": cfg.lexical_view,
         "excluded_dev_datasets": list(cfg.exclude_dev),
         "summedits_domains": list(cfg.summedits_domains) if cfg.summedits_dir else [],
         "calibration": "isotonic on 5-fold out-of-fold scores, each group equal weight",

@@ -134,10 +134,13 @@ def extract(
     turns: Sequence[SourceTurn],
     known_names: set[str],
     aligned_swaps: bool = False,
+    analysis: Analysis | None = None,
 ) -> Extracted:
     """Analyse one claim against its evidence and return the features in `FEATURES`
-    order (embedding signals are appended by the verifier when it has them)."""
-    a = analyze(claim_text, turns, known_names, aligned_swaps)
+    order (embedding signals are appended by the verifier when it has them). `analysis`:
+    the lexical verifier's own reading of the claim when it has just made one
+    (`lexical_view.read`), so the claim is not analysed twice."""
+    a = analysis if analysis is not None else analyze(claim_text, turns, known_names, aligned_swaps)
     ev = evidence_for(turns)
     f = a.features
     cw = claim_words(claim_text)  # cached: `analyze` has just read the same text

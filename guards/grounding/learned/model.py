@@ -96,8 +96,14 @@ def _array(d: dict[str, Any], key: str, dtype: type) -> npt.NDArray[Any]:
         raise ModelError(f"model field {key!r} is missing or malformed") from exc
 
 
-def load_model(path: Path, features: tuple[str, ...] | None = None) -> TreeModel:
-    """Read and check a model file; `features`, when given, must match its feature names."""
+def load_model(
+    path: Path,
+    features: tuple[str, ...] | None = None,
+    any_of: tuple[tuple[str, ...], ...] = (),
+) -> TreeModel:
+    """Read and check a model file; `features`, when given, must match its feature names,
+    and so must one of `any_of` when that is given (the verifier reads models fitted with
+    or without the lexical verifier's judgement)."""
     try:
         doc = json.loads(Path(path).read_text("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -105,9 +111,10 @@ def load_model(path: Path, features: tuple[str, ...] | None = None) -> TreeModel
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ModelError(f"{path} is not a {FORMAT} model file")
     names = tuple(doc.get("features", ()))
-    if features is not None and names != features:
+    if (features is not None and names != features) or (any_of and names not in any_of):
         raise ModelError(
-            f"{path} was fitted on other features ({len(names)} vs {len(features)}): refit it"
+            f"{path} was fitted on other features ({len(names)} vs "
+            f"{' or '.join(str(len(f)) for f in (features, *any_of) if f)}): refit it"
         )
     trees = doc.get("trees", {})
     feature = _array(trees, "feature", np.int64)

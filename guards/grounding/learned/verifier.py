@@ -11,6 +11,12 @@ score ≥ partial threshold PARTIAL, else NOT_SUPPORTED (or PARTIAL when the cla
 its unsupported specifics clears the partial threshold). The thresholds are the model
 file's, chosen on held-apart data, unless the settings give them.
 
+A model fitted with the lexical verifier's judgement as features (`lexical_view.VIEW`:
+its score, its verdict, which of its contradiction, not-supported and cap rules fired)
+reads each claim through the lexical verifier first and hands that analysis on, so the
+claim is analysed once; a model without them (33 features) reads it as before. The file's
+feature names say which.
+
 The model loads from `learned_model_path` or the packaged `data/learned.json` (a few
 milliseconds); a missing or malformed file is an error when the verifier is built, never
 per claim.
@@ -29,13 +35,26 @@ from groundwire.guards.grounding.base import (
     unknown_report,
 )
 from groundwire.guards.grounding.learned.features import FEATURES, extract
-from groundwire.guards.grounding.learned.model import TreeModel, load_model, packaged_model_path
+from groundwire.guards.grounding.learned.lexical_view import (
+    VIEW,
+    extract_with_view,
+    lexical_twin,
+    read,
+    view_values,
+)
+from groundwire.guards.grounding.learned.model import (
+    TreeModel,
+    load_model,
+    packaged_model_path,
+)
 from groundwire.guards.grounding.lexical import LexicalVerifier, known_names
 from groundwire.guards.grounding.lexical.features import Analysis
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, GroundingReport, SourceTurn
 
-__all__ = ["LearnedVerifier"]
+__all__ = ["FEATURES_WITH_VIEW", "LearnedVerifier"]
+
+FEATURES_WITH_VIEW: tuple[str, ...] = (*FEATURES, *VIEW)
 
 
 class LearnedVerifier(LexicalVerifier):
@@ -48,13 +67,21 @@ class LearnedVerifier(LexicalVerifier):
     def __init__(self, cfg: GroundingConfig | None = None) -> None:
         cfg = cfg or GroundingConfig()
         path = cfg.learned_model_path or packaged_model_path()
-        self.model: TreeModel = load_model(path, FEATURES)
+        self.model: TreeModel = load_model(path, any_of=(FEATURES_WITH_VIEW, FEATURES))
         self.default_supported = self.model.supported_threshold
         self.default_partial = self.model.partial_threshold
         super().__init__(cfg)
+        # the lexical verifier whose judgement the model reads, when it was fitted on it
+        self.twin = lexical_twin(cfg) if self.model.features == FEATURES_WITH_VIEW else None
 
     def features(self, claim: Claim, turns: Sequence[SourceTurn]) -> tuple[Analysis, list[float]]:
-        ex = extract(claim.content, turns, known_names(claim, turns), self.aligned_swaps)
+        names = known_names(claim, turns)
+        if self.twin is not None:
+            _, analysis, values = extract_with_view(
+                self.twin, claim, turns, names, self.aligned_swaps
+            )
+            return analysis, values
+        ex = extract(claim.content, turns, names, self.aligned_swaps)
         return ex.analysis, ex.values
 
     def probabilities(self, rows: Sequence[Sequence[float]]) -> list[float]:
@@ -89,11 +116,28 @@ class LearnedVerifier(LexicalVerifier):
                 if not turns:
                     out[i] = (no_evidence_report(claim, self.name), None)
                     continue
-                quoted = self._verbatim(claim, turns)
-                if quoted is not None:
-                    out[i] = (quoted, None)
-                    continue
-                analysis, values = self.features(claim, turns)
+                if self.twin is not None:
+                    # the lexical reading first: a verbatim quote (or its failure) ends
+                    # there, as it would in the lexical verifier
+                    reading = read(self.twin, claim, turns)
+                    if reading.analysis is None:
+                        out[i] = (reading.report.model_copy(update={"verifier": self.name}), None)
+                        continue
+                    ex = extract(
+                        claim.content,
+                        turns,
+                        known_names(claim, turns),
+                        self.aligned_swaps,
+                        reading.analysis,
+                    )
+                    analysis = ex.analysis
+                    values = [*ex.values, *view_values(reading, self.twin)]
+                else:
+                    quoted = self._verbatim(claim, turns)
+                    if quoted is not None:
+                        out[i] = (quoted, None)
+                        continue
+                    analysis, values = self.features(claim, turns)
             except Exception as exc:  # never raise into the stream
                 out[i] = (self._failed(claim, exc), None)
                 continue

@@ -122,6 +122,9 @@ class Analysis:
     # of `conflicts`, the (claim name, source name) pairs where the claim names someone
     # the source never mentions in the role the source gives another (`names.py`)
     names_swapped: list[tuple[str, str]] = field(default_factory=list)
+    # whether `conflicts` already holds the common words swapped in place (read once by
+    # the verdict; the learned verifier decides twice on one analysis)
+    slot_swaps_read: bool = False
 
 
 def _entities(words: ClaimWords, text: str) -> list[int]:

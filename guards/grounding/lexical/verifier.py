@@ -205,10 +205,11 @@ class LexicalVerifier:
         # a common word swapped in place ("the sales team" / "the payments team"): a
         # contradiction, read after the score (`slot_swaps.py`), so the fitted signals
         # are the ones the weights were fitted on
-        if any(w[:1].islower() for w in a.missing_words):  # a common word the source lacks
-            reported = {c for c, _ in a.conflicts}
+        if not a.slot_swaps_read and any(w[:1].islower() for w in a.missing_words):
+            reported = {c for c, _ in a.conflicts}  # a common word the source lacks
             names = known_names(claim, turns)
             a.conflicts += claim_slot_swaps(claim.content, turns, names, reported)
+        a.slot_swaps_read = True
         # a predicate the source only ever denies ("he was happy" / "he wasn't very
         # happy"), read without an aligned clause (`denied_predicates.py`, session 13)
         if not (a.conflicts or a.polarity_flips):
