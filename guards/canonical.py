@@ -10,7 +10,9 @@ detectors therefore read `canonical(text)`, never the raw text:
    URL %-escapes outside URLs where they stand for text ("I%20think", "%70robably",
    "%3C%7Cim_start%7C%3E"): two or more in a row, or one touching a letter. A single one
    between digits and spaces ("90%20 cores") is a percentage and stays; an escape that
-   decodes to a control character or to no UTF-8 stays as written.
+   decodes to a control character or to no UTF-8 stays as written. JSON/Python string
+   escapes ("\\u0070robably", a surrogate pair as one character) are decoded too
+   (`_unicode_escape`).
 2. Unicode NFKC: compatibility forms become their plain letters (fullwidth "ｔｈｉｎｋ",
    mathematical "𝐭𝐡𝐢𝐧𝐤", ligatures, no-break, thin and ideographic spaces).
 3. Invisible characters are removed: Unicode's Default_Ignorable_Code_Point set
@@ -29,7 +31,10 @@ detectors therefore read `canonical(text)`, never the raw text:
    on a Latin letter are dropped ("thínk" reads "think"), and so are marks on a space or
    at the start ("I̲ ̲t̲h̲i̲n̲k̲" underlines the space too); a pictograph between two letters
    is read past ("th🙂ink"). Small capitals and squared letters are folded by their
-   Unicode names (`_styled_latin_letters`).
+   Unicode names (`_styled_latin_letters`), and so are letters with a drawn-in mark that
+   do not decompose ("ø", "ł") and the ligatures "œ", "æ" (`_marked_latin_letters`).
+   Colon lookalikes ("∶", "꞉") become ":". Digits of every script become ASCII digits,
+   and Roman numeral characters of two or more letters their values (`_numerals`).
 5. Markup is removed: HTML tags of real HTML elements (those that break a line become a
    space), HTML comment delimiters (not what they enclose), "*" and "~~" emphasis, "_"
    at a word's edge (snake_case stays), backticks (one between two letters is a lost
