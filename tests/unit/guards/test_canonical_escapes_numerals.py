@@ -14,6 +14,7 @@ from groundwire.guards import canonical as canonical_module
 from groundwire.guards.canonical import canonical
 from groundwire.guards.citations.detect import detect
 from groundwire.guards.config import GuardsConfig, ProvenanceConfig
+from groundwire.guards.dedup.minhash import tokenize
 from groundwire.guards.grounding.lexical.text import fold_disguises
 from groundwire.guards.policy import determine_tier
 from groundwire.guards.provenance import check_provenance
@@ -200,3 +201,18 @@ def test_canonical_stays_idempotent_with_escapes_and_numerals(text: str) -> None
     once = canonical(text)
     assert canonical(once) == once
     assert len(once.lower()) == len(once)
+
+
+# --- near-duplicates ----------------------------------------------------------------------
+
+
+def test_escaped_and_other_script_copies_are_the_same_words_to_dedup() -> None:
+    base = tokenize("The billing service keeps invoices in Postgres 15 with 3 replicas.")
+    for copy in (
+        "The billing \\u0073ervice keeps invoices in Postgres 15 with 3 replicas.",
+        "The billing service keeps invoices in Postgres \u0661\u0665 with \u0663 replicas.",
+        "The billing service keeps invoices in Postgres 15 with \u2162 replicas.",
+    ):
+        assert tokenize(copy) == base, copy
+    other = "The billing service keeps invoices in Postgres \u0661\u0665 with \u0664 replicas."
+    assert tokenize(other) != base
