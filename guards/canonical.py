@@ -11,8 +11,8 @@ detectors therefore read `canonical(text)`, never the raw text:
    "%3C%7Cim_start%7C%3E"): two or more in a row, or one touching a letter. A single one
    between digits and spaces ("90%20 cores") is a percentage and stays; an escape that
    decodes to a control character or to no UTF-8 stays as written. JSON/Python string
-   escapes ("\\u0070robably", a surrogate pair as one character) are decoded too
-   (`_unicode_escape`).
+   escapes ("\\u0070robably", a surrogate pair as one character, "\\x70") are decoded
+   too (`_unicode_escape`).
 2. Unicode NFKC: compatibility forms become their plain letters (fullwidth "ｔｈｉｎｋ",
    mathematical "𝐭𝐡𝐢𝐧𝐤", ligatures, no-break, thin and ideographic spaces).
 3. Invisible characters are removed: Unicode's Default_Ignorable_Code_Point set
@@ -34,7 +34,9 @@ detectors therefore read `canonical(text)`, never the raw text:
    Unicode names (`_styled_latin_letters`), and so are letters with a drawn-in mark that
    do not decompose ("ø", "ł") and the ligatures "œ", "æ" (`_marked_latin_letters`).
    Colon lookalikes ("∶", "꞉") become ":". Digits of every script become ASCII digits,
-   and Roman numeral characters of two or more letters their values (`_numerals`).
+   and Roman numeral characters of two or more letters their values (`_numerals`). A
+   syllable dot inside a Latin word ("n·o·t") is dropped, and the braille blank
+   (U+2800) is a space.
 5. Markup is removed: HTML tags of real HTML elements (those that break a line become a
    space), HTML comment delimiters (not what they enclose), "*" and "~~" emphasis, "_"
    at a word's edge (snake_case stays), backticks (one between two letters is a lost
@@ -143,10 +145,10 @@ _PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 _PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 # JSON and Python string escapes of a character ("\\u0070robably", "\\u003c|im_start|"), a
 # UTF-16 surrogate pair as one (`_unicode_escape`).
-_ESCAPE_TAIL = frozenset("0123456789abcdefABCDEFuU")
+_ESCAPE_TAIL = frozenset("0123456789abcdefABCDEFuUx")
 _UNICODE_ESCAPE = re.compile(
     r"\\u([dD][89abAB][0-9A-Fa-f]{2})\\u([dD][c-fC-F][0-9A-Fa-f]{2})"
-    r"|\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})"
+    r"|\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})|\\x([0-9A-Fa-f]{2})"
 )
 # A right-to-left override (U+202E) draws what follows it, up to a pop (U+202C), another
 # override or the end of the line, in reverse: "\u202ekniht I" is seen as "I think".
@@ -167,6 +169,10 @@ _LATIN_MARKS = re.compile(
 _PICTOGRAPH_IN_WORD = re.compile(
     r"(?<=[A-Za-z])[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+(?=[A-Za-z])"
 )
+# A dot that a dictionary writes between syllables ("prob·a·bly", "pro‧bab‧ly": middle
+# dot, hyphenation point, dot operators, the katakana middle dot) inside a Latin word is
+# read as nothing, so "n·o·t" reads "not" (Catalan "col·lecció" reads "colleccio").
+_SYLLABLE_DOT = re.compile(r"(?<=[A-Za-z])[\u00b7\u2027\u2219\u22c5\u30fb]+(?=[A-Za-z])")
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
 _SPACES = re.compile(r"[^\S ]\s*| \s+")
 
@@ -190,6 +196,9 @@ def _fold_table() -> tuple[dict[int, str | None], re.Pattern[str]]:
     # The one letter whose lower case is two characters ("İ" -> "i̇"): fold it, so that
     # lower-casing the canonical text keeps its offsets.
     table[0x0130] = "I"
+    # BRAILLE PATTERN BLANK is the space of braille text and draws as a blank cell; it is
+    # neither whitespace nor default-ignorable, so "I\u2800think" read as one word.
+    table[0x2800] = " "
     # Replacements are canonical themselves (cp1252's "\x92" is "’", which folds to "'").
     for cp, new in table.items():
         if new:
@@ -463,7 +472,7 @@ def _clean(text: str) -> str:
         return text
     if "%" in text and _PERCENT_ESCAPE.search(text):
         text = _PERCENT_RUN.sub(_percent_escapes, text)
-    if "\\u" in text or "\\U" in text:
+    if "\\u" in text or "\\U" in text or "\\x" in text:
         text = _UNICODE_ESCAPE.sub(_unicode_escape, text)
     if "&" in text:
         text = html.unescape(text)
@@ -484,6 +493,8 @@ def _clean(text: str) -> str:
                 text = unicodedata.normalize("NFC", _LATIN_MARKS.sub("", decomposed))
         if not text.isascii() and _PICTOGRAPH_IN_WORD.search(text):
             text = _PICTOGRAPH_IN_WORD.sub("", text)
+        if not text.isascii() and _SYLLABLE_DOT.search(text):
+            text = _SYLLABLE_DOT.sub("", text)
     elif _ASCII_CONTROL.search(text):
         text = _ASCII_CONTROL.sub("", text)
     for _ in range(3):  # removing markup can bring other markup together ("~_~")
@@ -517,15 +528,15 @@ def _percent_escapes(m: re.Match[str]) -> str:
 
 
 def _unicode_escape(m: re.Match[str]) -> str:
-    """A "\\uXXXX" (or "\\UXXXXXXXX") escape as the character it stands for, a surrogate
-    pair as one character. Kept as written when it decodes to a control character, a
-    backslash or "%", or to a hex digit or "u" just after another backslash (a second
-    decoding would read on), or to a lone surrogate."""
-    high, low, bmp, astral = m.groups()
+    """A "\\uXXXX" (or "\\UXXXXXXXX", or Python's "\\xXX") escape as the character it
+    stands for, a surrogate pair as one character. Kept as written when it decodes to a
+    control character, a backslash or "%", or to a hex digit, "u" or "x" just after
+    another backslash (a second decoding would read on), or to a lone surrogate."""
+    high, low, bmp, astral, byte = m.groups()
     if high:
         cp = 0x10000 + ((int(high, 16) - 0xD800) << 10) + (int(low, 16) - 0xDC00)
     else:
-        cp = int(bmp or astral, 16)
+        cp = int(bmp or astral or byte, 16)
     if cp > 0x10FFFF or 0xD800 <= cp <= 0xDFFF or cp < 0x20 or 0x7F <= cp < 0xA0:
         return m.group(0)
     char = chr(cp)

@@ -526,9 +526,9 @@ class ClaimWords(NamedTuple):
 
 _TOKEN = re.compile(r"\S+")
 _ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
-# ASCII spellings canonical() reads as other characters: a JSON "\\u" escape
-# ("\\u006eot") and a backtick between letters, a lost apostrophe ("doesn`t").
-_ASCII_DISGUISE = re.compile(r"\\[uU][0-9A-Fa-f]{4}|[A-Za-z]`[A-Za-z]")
+# ASCII spellings canonical() reads as other characters: a JSON "\\u" or Python "\\x"
+# escape ("\\u006eot") and a backtick between letters, a lost apostrophe ("doesn`t").
+_ASCII_DISGUISE = re.compile(r"\\(?:[uU][0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})|[A-Za-z]`[A-Za-z]")
 
 
 def _fold_token(m: re.Match[str]) -> str:

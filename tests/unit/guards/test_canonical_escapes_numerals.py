@@ -216,3 +216,38 @@ def test_escaped_and_other_script_copies_are_the_same_words_to_dedup() -> None:
         assert tokenize(copy) == base, copy
     other = "The billing service keeps invoices in Postgres \u0661\u0665 with \u0664 replicas."
     assert tokenize(other) != base
+
+
+# --- blanks, syllable dots and Python escapes (second round) ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("I\u2800think", "I think"),  # BRAILLE PATTERN BLANK draws as a space
+        ("\u2801\u2800\u2803", "\u2801 \u2803"),  # braille letters stay braille letters
+        ("n\u00b7o\u00b7t, pro\u2027bab\u2027ly", "not, probably"),  # syllable dots
+        ("a \u00b7 b, 3\u00b72, \u30a2\u30fb\u30a4", "a \u00b7 b, 3\u00b72, \u30a2\u30fb\u30a4"),
+        ("We \\x70robably", "We probably"),
+        ("\\x00 and \\x5c and C:\\xampp", "\\x00 and \\x5c and C:\\xampp"),
+    ],
+)
+def test_blanks_syllable_dots_and_byte_escapes(raw: str, expected: str) -> None:
+    assert canonical(raw) == expected
+
+
+def test_a_blank_or_dotted_hedge_blocks_and_dotted_text_stays_approved() -> None:
+    assert _tier("I\u2800think Redis is the cache we use") == Tier.BLOCK
+    assert _tier("We \\x70robably use Redis") != Tier.AUTO_APPROVE
+    assert not approvable(
+        verify("The backup job does n\u00b7o\u00b7t run nightly.", "The backup job runs nightly.")
+    )
+    catalan = "The col\u00b7lecci\u00f3 service runs nightly."
+    assert approvable(verify(catalan, catalan))
+
+
+def test_dotted_and_blank_text_at_the_size_limit_is_read_in_one_pass() -> None:
+    """The syllable-dot and blank rules are one regex substitution and one table lookup
+    per character: at the 16,000-character limit the whole text is read, once."""
+    assert canonical("a\u00b7" * 7_999 + "a") == "a" * 8_000
+    assert canonical("a\u2800" * 8_000) == " ".join(["a"] * 8_000)
