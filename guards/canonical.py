@@ -10,7 +10,9 @@ detectors therefore read `canonical(text)`, never the raw text:
    URL %-escapes outside URLs where they stand for text ("I%20think", "%70robably",
    "%3C%7Cim_start%7C%3E"): two or more in a row, or one touching a letter. A single one
    between digits and spaces ("90%20 cores") is a percentage and stays; an escape that
-   decodes to a control character or to no UTF-8 stays as written.
+   decodes to a control character or to no UTF-8 stays as written. JSON/Python string
+   escapes ("\\u0070robably", a surrogate pair as one character, "\\x70") are decoded
+   too (`_unicode_escape`).
 2. Unicode NFKC: compatibility forms become their plain letters (fullwidth "ｔｈｉｎｋ",
    mathematical "𝐭𝐡𝐢𝐧𝐤", ligatures, no-break, thin and ideographic spaces).
 3. Invisible characters are removed: Unicode's Default_Ignorable_Code_Point set
@@ -29,7 +31,12 @@ detectors therefore read `canonical(text)`, never the raw text:
    on a Latin letter are dropped ("thínk" reads "think"), and so are marks on a space or
    at the start ("I̲ ̲t̲h̲i̲n̲k̲" underlines the space too); a pictograph between two letters
    is read past ("th🙂ink"). Small capitals and squared letters are folded by their
-   Unicode names (`_styled_latin_letters`).
+   Unicode names (`_styled_latin_letters`), and so are letters with a drawn-in mark that
+   do not decompose ("ø", "ł") and the ligatures "œ", "æ" (`_marked_latin_letters`).
+   Colon lookalikes ("∶", "꞉") become ":". Digits of every script become ASCII digits,
+   and Roman numeral characters of two or more letters their values (`_numerals`). A
+   syllable dot inside a Latin word ("n·o·t") is dropped, and the braille blank
+   (U+2800) is a space.
 5. Markup is removed: HTML tags of real HTML elements (those that break a line become a
    space), HTML comment delimiters (not what they enclose), "*" and "~~" emphasis, "_"
    at a word's edge (snake_case stays), backticks (one between two letters is a lost
@@ -38,7 +45,9 @@ detectors therefore read `canonical(text)`, never the raw text:
 
 URLs are left exactly as written (their characters are not folded, their underscores and
 asterisks not stripped): a citation must be verified as what the claim shows, and a
-homoglyph host must not turn into the real one.
+homoglyph host must not turn into the real one. Only a URL's scheme and "://" are read
+as what they show ("ｈｔｔｐｓ：／／" is "https://"), so that a fullwidth scheme does not
+hide the link from citation detection.
 
 The canonical text is for detection only. The stored claim keeps its bytes; offsets into
 the canonical text (hedge hits, citation spans) do not point into the original. A caller
@@ -134,6 +143,13 @@ def _tag(m: re.Match[str]) -> str:
 # URL %-escapes (`_percent_escapes`): the cheap test, and a run of them.
 _PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 _PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+# JSON and Python string escapes of a character ("\\u0070robably", "\\u003c|im_start|"), a
+# UTF-16 surrogate pair as one (`_unicode_escape`).
+_ESCAPE_TAIL = frozenset("0123456789abcdefABCDEFuUx")
+_UNICODE_ESCAPE = re.compile(
+    r"\\u([dD][89abAB][0-9A-Fa-f]{2})\\u([dD][c-fC-F][0-9A-Fa-f]{2})"
+    r"|\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})|\\x([0-9A-Fa-f]{2})"
+)
 # A right-to-left override (U+202E) draws what follows it, up to a pop (U+202C), another
 # override or the end of the line, in reverse: "\u202ekniht I" is seen as "I think".
 _OVERRIDDEN = re.compile("\u202e([^\u202c\u202d\u202e\n\r\u2028\u2029]*)\u202c?")
@@ -153,6 +169,10 @@ _LATIN_MARKS = re.compile(
 _PICTOGRAPH_IN_WORD = re.compile(
     r"(?<=[A-Za-z])[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+(?=[A-Za-z])"
 )
+# A dot that a dictionary writes between syllables ("prob·a·bly", "pro‧bab‧ly": middle
+# dot, hyphenation point, dot operators, the katakana middle dot) inside a Latin word is
+# read as nothing, so "n·o·t" reads "not" (Catalan "col·lecció" reads "colleccio").
+_SYLLABLE_DOT = re.compile(r"(?<=[A-Za-z])[\u00b7\u2027\u2219\u22c5\u30fb]+(?=[A-Za-z])")
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
 _SPACES = re.compile(r"[^\S ]\s*| \s+")
 
@@ -170,10 +190,15 @@ def _fold_table() -> tuple[dict[int, str | None], re.Pattern[str]]:
     for cp in range(0x80, 0xA0):
         table[cp] = _c1_control(cp)
     table.update(_styled_latin_letters())
+    table.update(_marked_latin_letters())
     table.update(_confusable_letters())
+    table.update(_numerals())
     # The one letter whose lower case is two characters ("İ" -> "i̇"): fold it, so that
     # lower-casing the canonical text keeps its offsets.
     table[0x0130] = "I"
+    # BRAILLE PATTERN BLANK is the space of braille text and draws as a blank cell; it is
+    # neither whitespace nor default-ignorable, so "I\u2800think" read as one word.
+    table[0x2800] = " "
     # Replacements are canonical themselves (cp1252's "\x92" is "’", which folds to "'").
     for cp, new in table.items():
         if new:
@@ -245,6 +270,11 @@ def _confusable_letters() -> dict[int, str]:
             folded[ord(char)] = "'"
         elif "-" in ascii_forms and unicodedata.category(char) in _DASH_CATEGORIES:
             folded[ord(char)] = "-"  # "ADR‐7" (U+2010), "gh−12" (minus sign)
+        elif ":" in ascii_forms and unicodedata.category(char) in _DASH_CATEGORIES:
+            # "Assistant∶" (ratio), "Assistant꞉" (modifier colon): a speaker's colon; a
+            # letter or a vowel sign that looks like one (IPA "ː", Devanagari visarga)
+            # stays what it is.
+            folded[ord(char)] = ":"
     return folded
 
 
@@ -275,8 +305,55 @@ def _styled_latin_letters() -> dict[int, str]:
     return out
 
 
+# A Latin letter with a stroke, bar, hook or other attachment that Unicode does not
+# decompose ("ø", "ł", "đ", "ƀ"), so that neither NFKC nor dropping combining marks
+# reads it as its base letter ("nøt" hid "not"), and the ligatures "œ" and "æ" that NFKC
+# leaves alone ("dœsn't"). Read by their names, like `_styled_latin_letters`.
+_MARKED_NAME = re.compile(
+    r"LATIN (SMALL|CAPITAL) (?:LETTER ([A-Z]) WITH .+|LIGATURE (OE)|LETTER (AE|OE))"
+)
+_MARKED_BLOCKS = ((0x00C0, 0x024F), (0x1E00, 0x1EFF), (0x2C60, 0x2C7F), (0xA720, 0xA7FF))
+
+
+def _marked_latin_letters() -> dict[int, str]:
+    """Latin letters whose mark is drawn into the letter (`_MARKED_NAME`), as their base
+    letters in their case. Letters that decompose ("é") are left to NFD, which already
+    drops their marks."""
+    out: dict[int, str] = {}
+    for low, high in _MARKED_BLOCKS:
+        for cp in range(low, high + 1):
+            char = chr(cp)
+            if unicodedata.decomposition(char):
+                continue
+            m = _MARKED_NAME.fullmatch(unicodedata.name(char, ""))
+            if m:
+                base = m.group(2) or m.group(3) or m.group(4)
+                out[cp] = base.lower() if m.group(1) == "SMALL" else base.capitalize()
+    return out
+
+
+def _numerals() -> dict[int, str]:
+    """Digits of other scripts as ASCII digits ("٤", "৪", "४" are 4), and the Roman
+    numeral characters that are two or more letters (Ⅳ, ⅻ) as their values: NFKC leaves
+    the first alone and turns the second into letters ("IV"), and either way a number the
+    source contradicts read as no number at all ("Ⅳ replicas" against "three"). The
+    one-letter numerals (Ⅰ, Ⅴ, Ⅹ, Ⅼ, Ⅽ, Ⅾ, Ⅿ) look like letters and are read as
+    those letters ("Ⅰ think" is "I think"). Every decimal digit is below U+1FC00."""
+    out: dict[int, str] = {}
+    for cp in range(0x80, 0x1FC00):
+        char = chr(cp)
+        if char.isdecimal():
+            out[cp] = str(unicodedata.decimal(char))
+    for cp in range(0x2160, 0x2189):
+        char = chr(cp)
+        letters = unicodedata.normalize("NFKC", char)
+        if len(letters) > 1 and letters.isalpha():
+            out[cp] = str(int(unicodedata.numeric(char)))
+    return out
+
+
 # Punctuation and symbols that the data says look like "-" (hyphens, en dash, minus
-# signs); a letter that does (Coptic "ⲻ") stays a letter.
+# signs) or ":"; a letter that does (Coptic "ⲻ", IPA "ː") stays a letter.
 _DASH_CATEGORIES = frozenset({"Pd", "Po", "Sm", "Sk", "So"})
 
 
@@ -374,7 +451,14 @@ def _with_urls_kept(text: str) -> str:
             if marks:
                 end = marks[0]
         parts.append(_clean(text[at:start]))
-        parts.append(text[start:end])
+        scheme = text[start : m.start()]
+        if not scheme.isascii() or m.group(0) != "://":
+            # "ｈｔｔｐｓ：／／host/...": the scheme and its separator are read as what they
+            # show, so the link is seen (and verified) as one; the host and path stay as
+            # written.
+            parts.append(_clean(scheme) + "://" + text[m.end() : end])
+        else:
+            parts.append(text[start:end])
         at = end
     if not parts:
         return _spaces(_clean(text))
@@ -388,6 +472,8 @@ def _clean(text: str) -> str:
         return text
     if "%" in text and _PERCENT_ESCAPE.search(text):
         text = _PERCENT_RUN.sub(_percent_escapes, text)
+    if "\\u" in text or "\\U" in text or "\\x" in text:
+        text = _UNICODE_ESCAPE.sub(_unicode_escape, text)
     if "&" in text:
         text = html.unescape(text)
     if not text.isascii():
@@ -407,6 +493,8 @@ def _clean(text: str) -> str:
                 text = unicodedata.normalize("NFC", _LATIN_MARKS.sub("", decomposed))
         if not text.isascii() and _PICTOGRAPH_IN_WORD.search(text):
             text = _PICTOGRAPH_IN_WORD.sub("", text)
+        if not text.isascii() and _SYLLABLE_DOT.search(text):
+            text = _SYLLABLE_DOT.sub("", text)
     elif _ASCII_CONTROL.search(text):
         text = _ASCII_CONTROL.sub("", text)
     for _ in range(3):  # removing markup can bring other markup together ("~_~")
@@ -437,6 +525,26 @@ def _percent_escapes(m: re.Match[str]) -> str:
     if "%" in decoded or any(c < " " or c == "\x7f" for c in decoded):
         return run
     return decoded
+
+
+def _unicode_escape(m: re.Match[str]) -> str:
+    """A "\\uXXXX" (or "\\UXXXXXXXX", or Python's "\\xXX") escape as the character it
+    stands for, a surrogate pair as one character. Kept as written when it decodes to a
+    control character, a backslash or "%", or to a hex digit, "u" or "x" just after
+    another backslash (a second decoding would read on), or to a lone surrogate."""
+    high, low, bmp, astral, byte = m.groups()
+    if high:
+        cp = 0x10000 + ((int(high, 16) - 0xD800) << 10) + (int(low, 16) - 0xDC00)
+    else:
+        cp = int(bmp or astral or byte, 16)
+    if cp > 0x10FFFF or 0xD800 <= cp <= 0xDFFF or cp < 0x20 or 0x7F <= cp < 0xA0:
+        return m.group(0)
+    char = chr(cp)
+    if char in "\\%":
+        return m.group(0)
+    if char in _ESCAPE_TAIL and "\\" in m.string[max(0, m.start() - 9) : m.start()]:
+        return m.group(0)  # "\\u00\\u00361" would complete another escape: read once
+    return char
 
 
 def _strip_markup(text: str) -> str:

@@ -2,8 +2,9 @@
 
 "A S S I S T A N T:", "a.s.s.i.s.t.a.n.t:" or "c-i-t-a-t-i-o-n-s" read as the word to a
 person, but no pattern written for the word sees it. `join_letter_runs` joins each run of
-two or more single letters (one separator between them, the same each time: a space,
-".", "-", "_", "/", "|" or "*", optionally followed by a space) into the word it spells,
+two or more single letters (one separator between them, the same each time: a space or
+any one punctuation mark or symbol but ":", "]", ">", optionally followed by a space)
+into the word it spells,
 and only when that word, lower-cased, is in the caller's vocabulary. Anything else ("A B
 C", initials "J. R. R.", "v 1 2 3") stays as written, so a caller may scan the result
 beside the original without new false alarms from ordinary text.
@@ -28,19 +29,23 @@ __all__ = ["has_letter_run", "join_letter_runs", "read_leet_labels"]
 # is in the text: ~1.1 us on an 860-character passage, against ~2.1 for one pattern that
 # starts with a class of the four and ~6.5 for three single letters anywhere.
 _MARKS = ":]|>"
+# A separator between spelled letters: a space or any one punctuation mark or symbol but
+# the marks above ("A+S+S+I+S+T+A+N+T:", "A•s•s•i…", "A, s, s, …": session 13; joined only
+# into a word of the caller's vocabulary, so "a+b" or "x, y, z" stay as written).
+_SEPARATOR = r"(?:[^\w\s:\]>]| )"
 _HINTS = tuple(
     (
         mark,
         re.compile(
             re.escape(mark) + rf"(?:(?<=[^A-Za-z][A-Za-z]{re.escape(mark)})"
-            rf"|(?<=[^A-Za-z][A-Za-z][ .\-_/|*]{re.escape(mark)}))"
+            rf"|(?<=[^A-Za-z][A-Za-z]{_SEPARATOR}{re.escape(mark)}))"
         ),
     )
     for mark in _MARKS
 )
 # (a separator after the last letter goes with the run: "A.I.:" reads "AI:")
 _RUN = re.compile(
-    r"(?<![A-Za-z])[A-Za-z]([ .\-_/|*]) ?(?:[A-Za-z]\1 ?){0,40}[A-Za-z](?:\1(?![A-Za-z]))?"
+    r"(?<![A-Za-z])[A-Za-z]([^\w\s:\]>]| ) ?(?:[A-Za-z]\1 ?){0,40}[A-Za-z](?:\1(?![A-Za-z]))?"
     r"(?![A-Za-z])"
 )
 _NOT_LETTER = re.compile(r"[^A-Za-z]+")

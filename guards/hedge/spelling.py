@@ -53,9 +53,12 @@ _SPACED = re.compile(
 )
 # Session 10: runs whose separator is "/" or "|", or ".", "-", "/", "|" and a space
 # ("p/r/o/b/a/b/l/y", "p. r. o. b. a. b. l. y"): joined only into the lexicon words they
-# spell, as a spaced run is ("J. R. R." and "a/b/c" stay as written).
+# spell, as a spaced run is ("J. R. R." and "a/b/c" stay as written). Session 13: any one
+# punctuation mark or symbol, the same each time, with or without a space after it
+# ("p+r+o+b", "p~r~o~b", "p=r=o=b", "p•r•o•b", "p, r, o, b"; "1+2+3" and "a, b, c" spell
+# no lexicon word and stay).
 _MARKED = re.compile(
-    r"(?<![A-Za-z0-9'])[A-Za-z0-9]([/|]|[./|\-] )[A-Za-z0-9](?:\1[A-Za-z0-9])+(?![A-Za-z0-9])"
+    r"(?<![A-Za-z0-9'])[A-Za-z0-9]([^\w\s'] ?)[A-Za-z0-9](?:\1[A-Za-z0-9])+(?![A-Za-z0-9])"
 )
 # Symbols for letters, inside a word ("m@ybe", "th!nk", "po$$ibly", "prob4b|y"): the
 # cheap test (a symbol after a letter or digit and before another or a symbol), the

@@ -526,11 +526,14 @@ class ClaimWords(NamedTuple):
 
 _TOKEN = re.compile(r"\S+")
 _ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
+# ASCII spellings canonical() reads as other characters: a JSON "\\u" or Python "\\x"
+# escape ("\\u006eot") and a backtick between letters, a lost apostrophe ("doesn`t").
+_ASCII_DISGUISE = re.compile(r"\\(?:[uU][0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})|[A-Za-z]`[A-Za-z]")
 
 
 def _fold_token(m: re.Match[str]) -> str:
     token = m.group(0)
-    if token.isascii() and not _ENTITY.search(token):
+    if token.isascii() and not _ENTITY.search(token) and not _ASCII_DISGUISE.search(token):
         return token
     plain = canonical(token)
     if len(plain) > len(token):
@@ -591,7 +594,7 @@ def fold_disguises(text: str) -> str:
     that negation, padded to the same length (`_SPELLED_RUN`). Kept for the last few
     texts: a claim is folded by `features.analyze` and read again, folded, by
     `claim_words` (its own output, unchanged, is a cache hit)."""
-    if not text.isascii() or "&" in text:
+    if not text.isascii() or "&" in text or "\\" in text or "`" in text:
         text = _TOKEN.sub(_fold_token, text)
     return _spelled_negations(text)
 
