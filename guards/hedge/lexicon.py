@@ -94,6 +94,13 @@ _PERSONAL: tuple[_Spec, ...] = (
         "speculation hypothesis conjecture assumption",
         r"(?:speculation|hypothesis|conjecture|assumption):",
     ),
+    # Session 13: the same label as a sentence or a bracketed note of its own ("...
+    # (Speculation.)", "... Conjecture."); "The hypothesis was verified" is a topic.
+    (
+        "speculation hypothesis conjecture assumption",
+        r"(?:^|(?<=[.!?] )|(?<=[(\[]))(?:speculation|hypothesis|conjecture|assumption)"
+        r"(?=[.!]?\s*(?:[)\]]|$))",
+    ),
     ("methinks", r"methinks\b"),
     # session 9: the same commitment with its subject dropped ("Pretty sure the cache is
     # Redis"), a confidence short of certain put as a number ("I'm 90% sure"), a guess
@@ -153,6 +160,10 @@ _ADMITTED: tuple[_Spec, ...] = (
     # Session 12: the shrug, "I don't know" drawn: the kaomoji's face "(ツ)" (what the
     # canonical text keeps of "¯\_(ツ)_/¯") and the emoji U+1F937 (any modifier after it)
     ("(ツ) 🤷", r"(?:\(ツ\)|🤷)"),
+    # Session 13: the thinking face U+1F914 closing the claim or a sentence of it ("We use
+    # Redis 🤔"): the writer's doubt about what they just wrote, as "I wonder" is. Not
+    # elsewhere ("I 🤔 think" is read as "I think"; "🤔 Why?" opens a question).
+    ("🤔", r"🤔(?=\s*(?:[.!?]|$))"),
     ("quote", r"(?:don't|do not) quote me\b"),
     ("top", r"off the top of my head\b"),
     ("know tell remember", r"as far as i (?:know|can tell|remember)\b"),
@@ -193,10 +204,13 @@ _ADMITTED: tuple[_Spec, ...] = (
     # "??", which reviews use for emphasis ("What were they thinking??").
     ("(?)", r"\(\?\)"),
     # "..., unverified." closing the claim; "tokens are unverified" states a fact.
+    # Session 13: also the word as a sentence or a bracketed note of its own ("...
+    # Unverified.", "Unconfirmed! ...", "(Unverified.)"); "Unverified accounts are
+    # disabled" names a kind of account.
     (
         "unverified unconfirmed",
-        r"(?:(?<=, )|(?<=- )|(?<=\u2014 ))un(?:verified|confirmed)"
-        r"(?=\s*(?:[.!?;)]|$))",
+        r"(?:(?<=, )|(?<=- )|(?<=\u2014 )|^|(?<=[.!?] )|(?<=[(\[]))un(?:verified|confirmed)"
+        r"(?=\s*(?:[.!?;)\]]|$))",
     ),
     # The writer says the claim itself is unchecked: "(unverified)", "Unconfirmed: ...",
     # "this has not been verified". Not "X was not verified", which may report a fact.
@@ -246,9 +260,11 @@ _TECHNICAL: tuple[_Spec, ...] = (
     ("could should", r"(?:could|should)\b(?! not\b(?! only\b)| never\b)"),
     (
         "probably possibly potentially presumably apparently seemingly supposedly conceivably "
-        "arguably likely unlikely",
+        "arguably likely unlikely hypothetically",
+        # (session 13: "hypothetically", the adverb of the "hypothesis" label above; a
+        # claim put as a supposition, like "presumably" and "in theory")
         r"(?:probably|possibly|potentially|presumably|apparently|seemingly|supposedly|"
-        r"conceivably|arguably|likely|unlikely)\b",
+        r"conceivably|arguably|likely|unlikely|hypothetically)\b",
     ),
     # Chat forms of "probably".
     ("prolly probs", r"(?:prolly|probs)\b"),
@@ -452,7 +468,7 @@ _APPROXIMATION: tuple[_Spec, ...] = (
     ("so", r"or so\b"),
 )
 # Triggers that are characters or word endings rather than words: checked as substrings.
-_SUBSTRING_TRIGGERS = frozenset({"~", "≈", "ish", "(?)", "(ツ)", "🤷"})
+_SUBSTRING_TRIGGERS = frozenset({"~", "≈", "ish", "(?)", "(ツ)", "🤷", "🤔"})
 
 
 # Which post-match filter a pattern needs (decided once, when the pattern is built):
@@ -612,6 +628,7 @@ def candidates(lower: str, tokens: Iterable[bytes] | None = None) -> Sequence[in
         or "(?)" in lower
         or "(\u30c4)" in lower  # the shrug's face, "(ツ)"
         or "\U0001f937" in lower  # the shrug emoji
+        or "\U0001f914" in lower  # the thinking face
     ):
         chosen: set[int] = set()
         for word in words:

@@ -165,6 +165,46 @@ def _typos() -> dict[bytes, str]:
     return out
 
 
+# Session 13: eye-dialect spellings, a contraction apostrophe for letters left out inside
+# a hedge word of `_TYPO_TARGETS` ("prob'ly", "poss'bly", "s'pose", "p'haps"). An elided
+# form keeps the word's start and its last two letters or more, so its tail is never a
+# clitic ("'s", "'ll", "'ve", ...); one that two targets share is left as written.
+_ELISION = re.compile(r"(?<![A-Za-z'])[A-Za-z]+'[A-Za-z]{2,}(?![A-Za-z'])")
+_MIN_ELIDED_TAIL = 2
+
+
+@functools.lru_cache(maxsize=1)
+def _elisions() -> dict[str, str]:
+    """Elided form ("prob'ly") -> the hedge word it stands for ("probably"): every
+    contiguous run of letters of a target replaced by one apostrophe, keeping at least
+    its first letter and its last two, and no clitic as the tail."""
+    out: dict[str, str] = {}
+    shared: set[str] = set()
+    for target in _TYPO_TARGETS:
+        n = len(target)
+        for cut in range(1, n - _MIN_ELIDED_TAIL):
+            for resume in range(cut + 1, n - _MIN_ELIDED_TAIL + 1):
+                tail = target[resume:]
+                if tail in _CLITICS:
+                    continue
+                form = f"{target[:cut]}'{tail}"
+                if out.get(form, target) != target:
+                    shared.add(form)
+                out[form] = target
+    for form in shared:
+        del out[form]
+    return out
+
+
+def _elided(lower: str) -> list[str]:
+    """The eye-dialect hedge spellings in `lower` (each word with an apostrophe inside
+    is looked up once: linear in the text)."""
+    if "'" not in lower:
+        return []
+    table = _elisions()
+    return [m.group(0) for m in _ELISION.finditer(lower) if m.group(0) in table]
+
+
 def _three_singles(words: Sequence[bytes]) -> bool:
     """Three one-character words in a row (a spelled run), by one C-level search."""
     try:
@@ -184,6 +224,7 @@ class _Disguises(NamedTuple):
     stretched: bool
     cut: bool
     misspelled: list[bytes]
+    elided: list[str]
 
 
 def _has_symbol(lower: str) -> bool:
@@ -205,6 +246,7 @@ def _disguises(lower: str, words: Sequence[bytes]) -> _Disguises:
         stretched=_STRETCH_HINT.search(lower) is not None,
         cut=_CUT_HINT.search(lower) is not None,
         misspelled=[] if typos.keys().isdisjoint(words) else [w for w in words if w in typos],
+        elided=_elided(lower),
     )
 
 
@@ -220,6 +262,7 @@ def needs_respelling(lower: str, words: Sequence[bytes]) -> bool:
         or not _typos().keys().isdisjoint(words)
         or _STRETCH_HINT.search(lower) is not None
         or _has_symbol(lower)
+        or bool(_elided(lower))
     )
 
 
@@ -249,6 +292,9 @@ def respell(text: str) -> str:
         words = "|".join(sorted({w.decode() for w in misspelled}))
         pattern = re.compile(rf"(?<![A-Za-z])(?:{words})(?![A-Za-z])", re.IGNORECASE)
         text = pattern.sub(lambda m: typos[m.group(0).lower().encode()], text)
+    if found.elided:
+        table = _elisions()
+        text = _ELISION.sub(lambda m: table.get(m.group(0).lower(), m.group(0)), text)
     return text
 
 
