@@ -153,6 +153,9 @@ def slot_swaps(
     another of the source (module docstring). `content`: whether each claim word is a
     content word and not a known name; `clause`: the clause number of each claim word
     (`text.clause_ids`); `said`: claim words another rule already reported."""
+    slots = _slots(words, content, src_lows, src_stems, said)
+    if not slots:
+        return []  # most claims: no word the source lacks between two it reads
     raws, lows, stems = words.raws, words.lows, words.stems
     claim_lows, claim_stems = set(lows), set(stems)
     n = len(raws)
@@ -173,24 +176,8 @@ def slot_swaps(
             holding.setdefault(stem, []).append(idx)
     budget = MAX_STEPS
     out: list[tuple[str, str]] = []
-    for i in range(1, n - 1):
-        if not content[i] or raws[i] in said:
-            continue
-        low, st = lows[i], stems[i]
-        if low in src_lows or st in src_stems or words.numbers[i] is not None:
-            continue
-        if raws[i][:1].isupper() or not low.isalpha():
-            continue  # a name (`names.py`), or a token of digits and signs
-        nxt = i + 1
-        if not content[nxt] or stems[nxt] not in src_stems:
-            continue  # the slot qualifies a content word both have
-        if lows[i - 1] not in _BEFORE and not (
-            content[i - 1] and stems[i - 1] in src_stems and not lows[i - 1].endswith("ly")
-        ):
-            continue  # no determiner, preposition or shared modifier before it: a verb,
-            # maybe; an adverb in -ly before it qualifies a verb ("accidentally *injures*")
-        if not _defined(low):
-            continue  # a word WordNet does not define: no source word is read against it
+    for i in slots:
+        low, st, nxt = lows[i], stems[i], i + 1
         p_low, p_stem, n_low, n_stem = lows[i - 1], stems[i - 1], lows[nxt], stems[nxt]
         # the rest of the claim's clause: a source sentence must hold `ALIGN` of it
         whole = clause_stems[clause[i]]
@@ -237,6 +224,43 @@ def slot_swaps(
     return out
 
 
+def _slots(
+    words: ClaimWords,
+    content: Sequence[bool],
+    src_lows: Set[str],
+    src_stems: Set[str],
+    said: Set[str],
+) -> list[int]:
+    """The positions of the claim words that may be a slot (module docstring): a common
+    content word the source lacks, not reported yet, between a determiner, preposition or
+    shared modifier and a content word both have, that WordNet defines. Each test reads
+    only the claim, the source's word sets and WordNet, so they are made before anything
+    is built for the source's sentences: most claims have no such word, and
+    `claim_slot_swaps` then reads nothing more (not even the claim's clauses)."""
+    raws, lows, stems, numbers = words.raws, words.lows, words.stems, words.numbers
+    out: list[int] = []
+    for i in range(1, len(raws) - 1):
+        if not content[i] or raws[i] in said:
+            continue
+        low, st = lows[i], stems[i]
+        if low in src_lows or st in src_stems or numbers[i] is not None:
+            continue
+        if raws[i][:1].isupper() or not low.isalpha():
+            continue  # a name (`names.py`), or a token of digits and signs
+        nxt = i + 1
+        if not content[nxt] or stems[nxt] not in src_stems:
+            continue  # the slot qualifies a content word both have
+        if lows[i - 1] not in _BEFORE and not (
+            content[i - 1] and stems[i - 1] in src_stems and not lows[i - 1].endswith("ly")
+        ):
+            continue  # no determiner, preposition or shared modifier before it: a verb,
+            # maybe; an adverb in -ly before it qualifies a verb ("accidentally *injures*")
+        if not _defined(low):
+            continue  # a word WordNet does not define: no source word is read against it
+        out.append(i)
+    return out
+
+
 def claim_slot_swaps(
     claim_text: str,
     turns: Sequence[SourceTurn],
@@ -254,5 +278,7 @@ def claim_slot_swaps(
     content = [
         c and low not in known_names for c, low in zip(words.content, words.lows, strict=True)
     ]
+    if not _slots(words, content, ev.lows, ev.stems, said):
+        return []  # nothing to read: the clauses are not split
     clause = clause_ids(words_text, words.spans, words.lows)
     return slot_swaps(words, content, clause, ev.sentences, ev.lows, ev.stems, said)
