@@ -285,3 +285,17 @@ def test_clearing_the_turn_caches_forgets_the_last_look_up() -> None:
     first = evidence_for(turns)
     clear_turn_caches()
     assert evidence_for(turns) is not first
+
+
+# -- added evaluations: the source's names read once per evidence -----------------------
+
+
+def test_the_source_names_are_read_once_per_evidence() -> None:
+    from groundwire.guards.grounding.lexical import opinion
+
+    turns = _turns("We met Dana in Lisbon. Then we flew home with Sam.")
+    names = opinion._source_names(turns)
+    assert names == frozenset({"dana", "lisbon", "sam"})
+    assert opinion._source_names(list(turns)) is names  # kept with the evidence
+    other = opinion._source_names(_turns("Nobody else came, said Ana."))
+    assert other == frozenset({"ana"})
