@@ -299,3 +299,35 @@ def test_the_source_names_are_read_once_per_evidence() -> None:
     assert opinion._source_names(list(turns)) is names  # kept with the evidence
     other = opinion._source_names(_turns("Nobody else came, said Ana."))
     assert other == frozenset({"ana"})
+
+
+# -- bibliographic references: the standards' pattern only where a body is named ---------
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("Per RFC 9110, the method is safe.", "rfc 9110"),
+        ("Certified to ISO/IEC 27001:2013 last year.", "iso 27001"),
+        ("The radio follows IEEE Std 802.11 closely.", "ieee 802.11"),
+        ("Controls map to NIST SP 800-53.", "nist 800-53"),
+        ("Dates are written as in ECMA-262.", "ecma 262"),
+    ],
+)
+def test_a_standard_is_still_read(text: str, key: str) -> None:
+    from groundwire.guards.bibrefs import bibliographic_references
+
+    assert [k for kind, _, k in bibliographic_references(text) if kind == "standard"] == [key]
+
+
+def test_a_text_naming_no_body_runs_no_standards_pattern(monkeypatch: pytest.MonkeyPatch) -> None:
+    from groundwire.guards import bibrefs
+
+    class Refuse:
+        def finditer(self, text: str) -> list[re.Match[str]]:
+            raise AssertionError("the standards' pattern ran over a text naming no body")
+
+    monkeypatch.setattr(bibrefs, "_STANDARD", Refuse())
+    assert bibrefs.bibliographic_references("The Team met Dana (Smith, 2020) in Rome.") == [
+        ("author_year", "(Smith, 2020)", "smith 2020")
+    ]
