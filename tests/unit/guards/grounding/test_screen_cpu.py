@@ -331,3 +331,20 @@ def test_a_text_naming_no_body_runs_no_standards_pattern(monkeypatch: pytest.Mon
     assert bibrefs.bibliographic_references("The Team met Dana (Smith, 2020) in Rome.") == [
         ("author_year", "(Smith, 2020)", "smith 2020")
     ]
+
+
+# -- the speaker's own words: "I" found by a pattern that starts at the letter ----------
+
+_I_PLAIN = re.compile(r"(?<![A-Za-z0-9])[Ii](?![A-Za-z0-9])")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I love cats", "i think so", "I'm here", "Then I went", "iPhone", "Wi-Fi", "pi", "x I",
+     "A.I.", "Hi!", "ii", "", "\u0130 and \u0131", "9i", "I9"],
+)  # fmt: skip
+def test_the_i_word_test_reads_as_the_plain_pattern(text: str) -> None:
+    from groundwire.guards.grounding.lexical.assertion import _I_WORD, may_speak_of_itself
+
+    assert may_speak_of_itself(text) == (_I_PLAIN.search(text) is not None)
+    assert [m.span() for m in _I_WORD.finditer(text)] == [m.span() for m in _I_PLAIN.finditer(text)]
