@@ -348,3 +348,35 @@ def test_the_i_word_test_reads_as_the_plain_pattern(text: str) -> None:
 
     assert may_speak_of_itself(text) == (_I_PLAIN.search(text) is not None)
     assert [m.span() for m in _I_WORD.finditer(text)] == [m.span() for m in _I_PLAIN.finditer(text)]
+
+
+# -- dates in digits: no pattern over a text without a digit ---------------------------
+
+
+def test_a_text_without_a_digit_runs_no_date_pattern(monkeypatch: pytest.MonkeyPatch) -> None:
+    from groundwire.guards.grounding.lexical import units
+
+    class Refuse:
+        def finditer(self, text: str) -> list[re.Match[str]]:
+            raise AssertionError("a date pattern ran over a text without a digit")
+
+        def search(self, text: str) -> re.Match[str] | None:
+            raise AssertionError("a date pattern ran over a text without a digit")
+
+    for name in ("_ISO_DATE", "_SLASH_DATE", "_YEAR_DIGITS"):
+        monkeypatch.setattr(units, name, Refuse())
+    assert units._dates("Shipped in early March - or so / maybe later") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("Released on 2024-03-05.", "2024-03-05"),
+        ("Due 03/05/2024 at noon", "03/05/2024"),
+        ("Since March 5, 2024 it runs", "March 5, 2024"),
+    ],
+)
+def test_a_date_in_digits_is_still_read(text: str, written: str) -> None:
+    from groundwire.guards.grounding.lexical import units
+
+    assert [w for w, _ in units._dates(text)] == [written]
