@@ -559,9 +559,16 @@ def users_own_words(turns: Sequence[SourceTurn]) -> bool:
 
 
 def clear_turn_caches() -> None:
-    """Forget the per-turn evidence cache (benchmarks: time the first sight of a turn)."""
+    """Forget the per-turn evidence cache (benchmarks: time the first sight of a turn),
+    and what other readers keep per turn or sentence (dates, enumerations)."""
+    # imported here: both modules import this one
+    from groundwire.guards.grounding.lexical.counts import _enumerations_in
+    from groundwire.guards.grounding.lexical.restated_dates import _turn_dates
+
     global _last_read
     _last_read = ((), None)
     _turn_evidence.cache_clear()
     _joined_evidence.cache_clear()
     _first_person_head.cache_clear()
+    _enumerations_in.cache_clear()
+    _turn_dates.cache_clear()

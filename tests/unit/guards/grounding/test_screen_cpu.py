@@ -287,6 +287,15 @@ def test_clearing_the_turn_caches_forgets_the_last_look_up() -> None:
     assert evidence_for(turns) is not first
 
 
+def test_clearing_the_turn_caches_empties_the_dates_and_lists_too() -> None:
+    text = "Our services are billing, search and auth"
+    counts._enumerations_in(text, 0, len(text))
+    restated_dates.restate_dates("On March 6, 2024.", _turns("On 2024-03-06."))
+    clear_turn_caches()
+    assert counts._enumerations_in.cache_info().currsize == 0
+    assert restated_dates._turn_dates.cache_info().currsize == 0
+
+
 # -- added evaluations: the source's names read once per evidence -----------------------
 
 
