@@ -431,15 +431,28 @@ def _own_as_verb(lows: Sequence[str], content: Sequence[bool]) -> tuple[bool, ..
     )
 
 
+# The turns last asked for and their evidence. One claim's verifier asks for the evidence
+# of the same turn objects five times or more (the features, the verbatim test, the slot
+# swaps, added evaluations, the verdict's own tests), and each look-up in the caches below
+# hashes every turn (pydantic: a tuple of its fields) and, on a hit, compares the turns
+# field by field. The same objects (a `SourceTurn` is frozen) have the same evidence;
+# one entry, holding the turns it was made for, so no other object takes their place.
+_last_read: tuple[tuple[SourceTurn, ...], Evidence | None] = ((), None)
+
+
 def evidence_for(turns: Sequence[SourceTurn]) -> Evidence:
     """The evidence of several turns: their per-turn evidence, concatenated in order.
 
     The concatenation is cached too: the claims of one answer (read-time faithfulness)
     are all checked against the same context, so the same turns come back several times
     in a row."""
-    if len(turns) == 1:
-        return _turn_evidence(turns[0])
-    return _joined_evidence(tuple(turns))
+    global _last_read
+    last, found = _last_read
+    if found is not None and len(turns) == len(last) and all(map(operator.is_, turns, last)):
+        return found
+    ev = _turn_evidence(turns[0]) if len(turns) == 1 else _joined_evidence(tuple(turns))
+    _last_read = (tuple(turns), ev)
+    return ev
 
 
 @functools.lru_cache(maxsize=256)
@@ -546,7 +559,16 @@ def users_own_words(turns: Sequence[SourceTurn]) -> bool:
 
 
 def clear_turn_caches() -> None:
-    """Forget the per-turn evidence cache (benchmarks: time the first sight of a turn)."""
+    """Forget the per-turn evidence cache (benchmarks: time the first sight of a turn),
+    and what other readers keep per turn or sentence (dates, enumerations)."""
+    # imported here: both modules import this one
+    from groundwire.guards.grounding.lexical.counts import _enumerations_in
+    from groundwire.guards.grounding.lexical.restated_dates import _turn_dates
+
+    global _last_read
+    _last_read = ((), None)
     _turn_evidence.cache_clear()
     _joined_evidence.cache_clear()
     _first_person_head.cache_clear()
+    _enumerations_in.cache_clear()
+    _turn_dates.cache_clear()
