@@ -41,6 +41,7 @@ from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.found_order import swapped_arguments_of_found
 from groundwire.guards.grounding.lexical.labels import explained_labels
+from groundwire.guards.grounding.lexical.listed_names import swapped_in_lists
 from groundwire.guards.grounding.lexical.magnitudes import as_the_sources
 from groundwire.guards.grounding.lexical.names import (
     opens_sentence,
@@ -341,6 +342,24 @@ def analyze(
             ]
             names_swapped += renamed
             conflicts += renamed
+        if "," in claim_text or "and" in clows or "or" in clows:  # a list's swapped member
+            said = {c for c, _ in conflicts}
+            listed_swaps = [
+                pair
+                for pair in swapped_in_lists(
+                    cw.raws,
+                    clows,
+                    cw.spans,
+                    claim_text,
+                    sentences,
+                    src_lows,
+                    known_names,
+                    lambda raw: may_name(raw, ev),
+                )
+                if said.isdisjoint(pair[0].split())  # one report a name
+            ]
+            names_swapped += listed_swaps
+            conflicts += listed_swaps
     if len(uniq) >= 3:
         conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
         if len(uniq) in map(len, shared):  # a sentence with every claim word: the order
