@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.antonyms import codes, codes_of
+from groundwire.guards.grounding.lexical.person import first_person_in, first_person_match
 from groundwire.guards.grounding.lexical.text import (
     AUXILIARIES,
     COORDINATORS,
@@ -402,7 +403,9 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
         seq_len=len(src_seq),
         positions=positions,
         negated=any(s.negated for s in sentences),
-        first=not FIRST_PERSON.isdisjoint(lows),
+        # "the US" is no "us" (`person`): the sentences are read only where the set has it
+        first=not FIRST_PERSON.isdisjoint(lows)
+        and any(first_person_in(s.raws, s.lows) for s in sentences),
         speakers=_turn_speakers(text),
         any_negation=any(s.any_negation for s in sentences),
         question="?" in text,
@@ -504,7 +507,9 @@ def _turn_speakers(text: str) -> dict[str, set[str]]:
 
 @functools.lru_cache(maxsize=1_024)
 def _first_person_head(text: str) -> bool:
-    return _FIRST_PERSON_RE.search(text[:2000]) is not None
+    head = text[:2000]
+    # "the US economy" is no "us" (`person.first_person_match`)
+    return first_person_match(_FIRST_PERSON_RE, head)
 
 
 def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
