@@ -19,6 +19,17 @@ building the stages, loading the corpus) gives the first pass's, caches filling.
     PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
         python bench/stage_workload.py --stage screen --claims 200 --passes 2 --data DEV
 
+`--instrument-last-pass` counts one warm pass alone, in one process: run under
+`valgrind --tool=callgrind --instr-atstart=no`, the workload switches callgrind's
+instrumentation on (`callgrind_control -i on`) before its last pass and off after it, so
+the total is that pass's instructions: no interpreter start-up, imports or first pass to
+subtract, and (with `setarch -R`, no address randomisation) three runs of the screen
+stage agreed to 50 instructions a claim (session 13):
+
+    PYTHONHASHSEED=0 setarch -R valgrind --tool=callgrind --instr-atstart=no \\
+        --callgrind-out-file=/dev/null python bench/stage_workload.py --stage screen \\
+        --claims 200 --passes 2 --instrument-last-pass --data DEV
+
 Without valgrind, `--passes P` runs the workload P times in one process (fresh stages
 each pass, the process's word caches kept) and prints the process CPU time per claim of
 each pass: the warm figure for alternating A/B runs of two codes.
@@ -81,6 +92,16 @@ async def _route(records: list[tuple[bytes, bytes, tuple]], batch: int) -> int: 
     return n
 
 
+def _callgrind_instrumentation(state: str) -> None:
+    """Switch callgrind's instrumentation of this process on or off (waits for it)."""
+    import os
+    import subprocess
+
+    subprocess.run(
+        ["callgrind_control", "-i", state, str(os.getpid())], check=True, capture_output=True
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--stage", choices=("screen", "route"), default="route")
@@ -90,6 +111,11 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=Path("/work/shared/data/grounding-dev.jsonl"))
     ap.add_argument("--input", type=Path, help="screened records (--record) for --stage route")
     ap.add_argument("--record", type=Path, help="screen --claims claims and write the records")
+    ap.add_argument(
+        "--instrument-last-pass",
+        action="store_true",
+        help="under callgrind --instr-atstart=no: instrument the last pass only",
+    )
     args = ap.parse_args()
 
     from bench.bench_pipeline import claim, load_corpus
@@ -110,13 +136,18 @@ def main() -> None:
             ap.error("--stage route needs --input (written by --record)")
         records = pickle.loads(args.input.read_bytes())[: args.claims]
     times = []
-    for _ in range(args.passes):
+    for k in range(args.passes):
+        last = k == args.passes - 1
+        if last and args.instrument_last_pass:
+            _callgrind_instrumentation("on")
         t0 = time.process_time()
         if args.stage == "route":
             asyncio.run(_route(records, args.batch))
         else:
             asyncio.run(_screen(values, args.batch))
         times.append((time.process_time() - t0) / max(args.claims, 1) * 1e6)
+        if last and args.instrument_last_pass:
+            _callgrind_instrumentation("off")
     print(json.dumps({"stage": args.stage, "claims": args.claims, "us_per_claim": times}))
 
 

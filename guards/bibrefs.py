@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from groundwire.guards.grounding.lexical.names import common_word
 from groundwire.guards.grounding.lexical.text import STOPWORDS, word_set
 
 __all__ = ["MAX_CHECKED", "MAX_REFS", "bibliographic_references", "phantom_bibrefs"]
@@ -54,6 +55,11 @@ _STANDARD = re.compile(
     r"(?<![\w/-])(RFC|ISO(?:/IEC)?|IEC|IEEE(?:\s+Std)?|NIST\s+SP|DIN|ECMA)"
     r"[\s-]?(\d{2,6}(?:[-.]\d{1,4})*)(?::((?:19|20)\d\d))?(?:\s?§\s?\d+(?:\.\d+)*)?(?![\w])"
 )
+
+# The bodies' names `_STANDARD` starts with (case-sensitive, as the pattern is): a text
+# holding none of them has no standard, and the pattern, which opens with a look-behind
+# the engine tries at every character, is not run over it (most claims).
+_STANDARD_TAGS = ("RFC", "ISO", "IEC", "IEEE", "NIST", "DIN", "ECMA")
 
 
 # What may stand right before a standard used as a modifier of a noun ("stored in ISO 8601
@@ -84,8 +90,8 @@ def _names_a_format(text: str, m: re.Match[str]) -> bool:
     if m.group(3) is not None or "§" in m.group(0):
         return False
     after = _WORD_AFTER.match(text, m.end())
-    if after is None or after.group(1) in STOPWORDS:
-        return False
+    if after is None or after.group(1) in STOPWORDS or _adverb(after.group(1)):
+        return False  # "follows IEEE Std 802.11 closely": nothing the standard modifies
     before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
     if before is None:
         return False
@@ -93,6 +99,15 @@ def _names_a_format(text: str, m: re.Match[str]) -> bool:
     if prev in _CITING:
         return False
     return prev in _MODIFIED_AFTER or prev not in STOPWORDS
+
+
+def _adverb(low: str) -> bool:
+    """An adverb made from an adjective with "-ly" ("closely", "strictly"), read from
+    WordNet's lemmas: the word less "-ly" (or "-ily" back to "-y") is a common word. Nouns
+    in "-ly" ("family", "supply", "anomaly") do not leave one."""
+    if len(low) < 5 or not low.endswith("ly"):
+        return False
+    return common_word(low[:-2]) or (low.endswith("ily") and common_word(low[:-3] + "y"))
 
 
 def _footnotes(text: str) -> Iterable[tuple[int, str, str]]:
@@ -115,11 +130,12 @@ def bibliographic_references(text: str) -> list[tuple[str, str, str]]:
             surname = m.group(1) or m.group(3)
             year = m.group(2) or m.group(4)
             found.append((m.start(), "author_year", m.group(0), f"{surname.lower()} {year}"))
-    for m in _STANDARD.finditer(text):
-        if _names_a_format(text, m):
-            continue  # "stored in ISO 8601 format": the standard's name, no cited source
-        body = m.group(1).lower().split("/")[0].split()[0]  # "iso/iec" -> "iso"
-        found.append((m.start(), "standard", m.group(0), f"{body} {m.group(2)}"))
+    if any(map(text.__contains__, _STANDARD_TAGS)):  # none: `_STANDARD` cannot match
+        for m in _STANDARD.finditer(text):
+            if _names_a_format(text, m):
+                continue  # "stored in ISO 8601 format": the standard's name, no cited source
+            body = m.group(1).lower().split("/")[0].split()[0]  # "iso/iec" -> "iso"
+            found.append((m.start(), "standard", m.group(0), f"{body} {m.group(2)}"))
     seen: set[str] = set()
     out: list[tuple[str, str, str]] = []
     for _, kind, name, key in sorted(found):

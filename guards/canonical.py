@@ -527,11 +527,18 @@ def _percent_escapes(m: re.Match[str]) -> str:
     return decoded
 
 
+# An escape left open right before a decoded character ("\\u00" before "\\u0036"): the
+# character would complete it, and a second reading would decode on. A complete escape
+# before it ("\\u0061\\u0061") is read in the same pass and completes nothing.
+_OPEN_ESCAPE = re.compile(r"\\(?:u[0-9A-Fa-f]{0,3}|U[0-9A-Fa-f]{0,7}|x[0-9A-Fa-f]?)?$")
+
+
 def _unicode_escape(m: re.Match[str]) -> str:
     """A "\\uXXXX" (or "\\UXXXXXXXX", or Python's "\\xXX") escape as the character it
     stands for, a surrogate pair as one character. Kept as written when it decodes to a
     control character, a backslash or "%", or to a hex digit, "u" or "x" just after
-    another backslash (a second decoding would read on), or to a lone surrogate."""
+    an escape left open (`_OPEN_ESCAPE`: a second decoding would read on), or to a lone
+    surrogate."""
     high, low, bmp, astral, byte = m.groups()
     if high:
         cp = 0x10000 + ((int(high, 16) - 0xD800) << 10) + (int(low, 16) - 0xDC00)
@@ -542,7 +549,7 @@ def _unicode_escape(m: re.Match[str]) -> str:
     char = chr(cp)
     if char in "\\%":
         return m.group(0)
-    if char in _ESCAPE_TAIL and "\\" in m.string[max(0, m.start() - 9) : m.start()]:
+    if char in _ESCAPE_TAIL and _OPEN_ESCAPE.search(m.string, max(0, m.start() - 9), m.start()):
         return m.group(0)  # "\\u00\\u00361" would complete another escape: read once
     return char
 

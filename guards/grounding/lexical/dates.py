@@ -53,6 +53,8 @@ def written_dates(text: str) -> list[tuple[str, set[tuple[int, int, int]]]]:
     month, day) readings (one; every day of the month for a month of a year); a day no
     month has (0, 32) is no date."""
     out: list[tuple[str, set[tuple[int, int, int]]]] = []
+    if text.isascii() and not _may_name_a_month(text.lower()):
+        return out  # every pattern reads a month's name (most texts with a year have none)
     taken: list[tuple[int, int]] = []
     for pattern, month_at, day_at in ((_MDY, 1, 2), (_DMY, 2, 1)):
         for m in pattern.finditer(text):
@@ -67,3 +69,12 @@ def written_dates(text: str) -> list[tuple[str, set[tuple[int, int, int]]]]:
         month, year = _MONTHS[m.group(1)[:3].lower()], int(m.group(2))
         out.append((m.group(0), {(year, month, day) for day in range(1, 32)}))
     return out
+
+
+def _may_name_a_month(low: str) -> bool:
+    """Whether the lower-cased ASCII text holds the first three letters of a month's name,
+    which each pattern's case-blind match of a month starts with: twelve substring
+    searches (~2.6 us on a sentence of 120 characters) where the three patterns take ~16
+    us. Only for ASCII text: a case-blind match may read a letter outside ASCII as one
+    inside it ("\u017f" as "s")."""
+    return any(prefix in low for prefix in _MONTHS)

@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.antonyms import codes, codes_of
+from groundwire.guards.grounding.lexical.person import first_person_in, first_person_match
 from groundwire.guards.grounding.lexical.text import (
     AUXILIARIES,
     COORDINATORS,
@@ -402,7 +403,9 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
         seq_len=len(src_seq),
         positions=positions,
         negated=any(s.negated for s in sentences),
-        first=not FIRST_PERSON.isdisjoint(lows),
+        # "the US" is no "us" (`person`): the sentences are read only where the set has it
+        first=not FIRST_PERSON.isdisjoint(lows)
+        and any(first_person_in(s.raws, s.lows) for s in sentences),
         speakers=_turn_speakers(text),
         any_negation=any(s.any_negation for s in sentences),
         question="?" in text,
@@ -431,15 +434,28 @@ def _own_as_verb(lows: Sequence[str], content: Sequence[bool]) -> tuple[bool, ..
     )
 
 
+# The turns last asked for and their evidence. One claim's verifier asks for the evidence
+# of the same turn objects five times or more (the features, the verbatim test, the slot
+# swaps, added evaluations, the verdict's own tests), and each look-up in the caches below
+# hashes every turn (pydantic: a tuple of its fields) and, on a hit, compares the turns
+# field by field. The same objects (a `SourceTurn` is frozen) have the same evidence;
+# one entry, holding the turns it was made for, so no other object takes their place.
+_last_read: tuple[tuple[SourceTurn, ...], Evidence | None] = ((), None)
+
+
 def evidence_for(turns: Sequence[SourceTurn]) -> Evidence:
     """The evidence of several turns: their per-turn evidence, concatenated in order.
 
     The concatenation is cached too: the claims of one answer (read-time faithfulness)
     are all checked against the same context, so the same turns come back several times
     in a row."""
-    if len(turns) == 1:
-        return _turn_evidence(turns[0])
-    return _joined_evidence(tuple(turns))
+    global _last_read
+    last, found = _last_read
+    if found is not None and len(turns) == len(last) and all(map(operator.is_, turns, last)):
+        return found
+    ev = _turn_evidence(turns[0]) if len(turns) == 1 else _joined_evidence(tuple(turns))
+    _last_read = (tuple(turns), ev)
+    return ev
 
 
 @functools.lru_cache(maxsize=256)
@@ -491,7 +507,9 @@ def _turn_speakers(text: str) -> dict[str, set[str]]:
 
 @functools.lru_cache(maxsize=1_024)
 def _first_person_head(text: str) -> bool:
-    return _FIRST_PERSON_RE.search(text[:2000]) is not None
+    head = text[:2000]
+    # "the US economy" is no "us" (`person.first_person_match`)
+    return first_person_match(_FIRST_PERSON_RE, head)
 
 
 def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
@@ -546,7 +564,16 @@ def users_own_words(turns: Sequence[SourceTurn]) -> bool:
 
 
 def clear_turn_caches() -> None:
-    """Forget the per-turn evidence cache (benchmarks: time the first sight of a turn)."""
+    """Forget the per-turn evidence cache (benchmarks: time the first sight of a turn),
+    and what other readers keep per turn or sentence (dates, enumerations)."""
+    # imported here: both modules import this one
+    from groundwire.guards.grounding.lexical.counts import _enumerations_in
+    from groundwire.guards.grounding.lexical.restated_dates import _turn_dates
+
+    global _last_read
+    _last_read = ((), None)
     _turn_evidence.cache_clear()
     _joined_evidence.cache_clear()
     _first_person_head.cache_clear()
+    _enumerations_in.cache_clear()
+    _turn_dates.cache_clear()

@@ -41,6 +41,7 @@ from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.found_order import swapped_arguments_of_found
 from groundwire.guards.grounding.lexical.labels import explained_labels
+from groundwire.guards.grounding.lexical.listed_names import swapped_in_lists
 from groundwire.guards.grounding.lexical.magnitudes import as_the_sources
 from groundwire.guards.grounding.lexical.names import (
     opens_sentence,
@@ -53,6 +54,7 @@ from groundwire.guards.grounding.lexical.owner import (
     owner_unheard,
     subjectless_owner,
 )
+from groundwire.guards.grounding.lexical.person import first_person_in
 from groundwire.guards.grounding.lexical.polarity import check_polarity
 from groundwire.guards.grounding.lexical.roles import (
     only_one_of_many,
@@ -63,7 +65,6 @@ from groundwire.guards.grounding.lexical.roles import (
 from groundwire.guards.grounding.lexical.spelling import may_name
 from groundwire.guards.grounding.lexical.text import (
     DECADES,
-    FIRST_PERSON,
     NEGATIONS_BUT_NO,
     SECOND_PERSON,
     STOPWORDS,
@@ -134,7 +135,8 @@ def _entities(words: ClaimWords, text: str) -> list[int]:
     lows, spans, raws = words.lows, words.spans, words.raws
     # the capitalised words; the first word is sentence-initial
     for i in capitals(raws):
-        if i == 0 or (lows[i] in STOPWORDS and raws[i] != "May"):  # the month, not the modal
+        # "May" the month, not the modal; "US" the country, not "us" (`text._compute_parts`)
+        if i == 0 or (lows[i] in STOPWORDS and not words.content[i]):
             continue
         # after a sentence mark, colon, quote or parenthesis; not a title's full stop
         # ("Mr. Johnston" names Johnston inside the sentence, `names.opens_sentence`)
@@ -263,7 +265,8 @@ def analyze(
     polarity = check_polarity(cw, claim_text, ev, shared, known_names, cmask, clauses)
     if polarity.agreements and not polarity.flips:
         negation_flip = False  # the negation is undone by an antonym: "not disabled"/"enabled"
-    first = not FIRST_PERSON.isdisjoint(clows) and not src_first
+    # "the US" is no "us": a word in capitals the lexicon has in lower case (`person`)
+    first = not src_first and first_person_in(craws, clows)
     second = not SECOND_PERSON.isdisjoint(clows)
     question = claim_text.rstrip().endswith("?")
     speaker_mismatch = _speaker_mismatch(claim_text, ev.speakers)
@@ -342,6 +345,24 @@ def analyze(
             ]
             names_swapped += renamed
             conflicts += renamed
+        if "," in claim_text or "and" in clows or "or" in clows:  # a list's swapped member
+            said = {c for c, _ in conflicts}
+            listed_swaps = [
+                pair
+                for pair in swapped_in_lists(
+                    cw.raws,
+                    clows,
+                    cw.spans,
+                    claim_text,
+                    sentences,
+                    src_lows,
+                    known_names,
+                    lambda raw: may_name(raw, ev),
+                )
+                if said.isdisjoint(pair[0].split())  # one report a name
+            ]
+            names_swapped += listed_swaps
+            conflicts += listed_swaps
     if len(uniq) >= 3:
         conflicts += swapped_roles(cw, cw.content, sentences, shared, src_stems)
         if len(uniq) in map(len, shared):  # a sentence with every claim word: the order

@@ -46,6 +46,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
+from typing import cast
 
 from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.labels import label_parts
@@ -406,14 +407,27 @@ def _person(raw: str, low: str, names: frozenset[str]) -> bool:
     return raw[:1].isupper() and (not common_word(low) or low in names)
 
 
+# where `_source_names` keeps its answer in `Evidence.derived`
+_NAMES_KEY = "opinion.source_names"
+
+
 def _source_names(turns: Sequence[SourceTurn]) -> frozenset[str]:
-    """The lower-case forms of the words the source capitalises after a sentence's first."""
-    return frozenset(
-        low
-        for s in evidence_for(turns).sentences
-        for raw, low in zip(s.raws[1:], s.lows[1:], strict=True)
-        if raw[:1].isupper()
-    )
+    """The lower-case forms of the words the source capitalises after a sentence's first.
+    Read once per evidence (every word of every sentence) and kept with it, in
+    `Evidence.derived`: the claims of a conversation read the same turns."""
+    ev = evidence_for(turns)
+    memo = ev.derived
+    if memo is None:
+        memo = ev.derived = {}
+    got = memo.get(_NAMES_KEY)
+    if got is None:
+        got = memo[_NAMES_KEY] = frozenset(
+            low
+            for s in ev.sentences
+            for raw, low in zip(s.raws[1:], s.lows[1:], strict=True)
+            if raw[:1].isupper()
+        )
+    return cast("frozenset[str]", got)
 
 
 def judges_only(added: Sequence[Added]) -> bool:

@@ -24,6 +24,7 @@ from groundwire.guards.grounding.lexical.evidence import (
     evidence_for,
     users_own_words,
 )
+from groundwire.guards.grounding.lexical.person import first_person_in
 from groundwire.guards.grounding.lexical.text import (
     FIRST_PERSON,
     NEGATIONS,
@@ -162,7 +163,7 @@ def _me_too(s: Sentence, held: int) -> bool:
             by_clause.setdefault(c, []).append(j)
     return any(
         not any(s.content[j] for j in at)
-        and not _SUBJECT.isdisjoint(s.lows[j] for j in at)
+        and first_person_in(s.raws, s.lows, _SUBJECT, at)
         and NEGATIONS.isdisjoint(s.lows[j] for j in at)
         for at in by_clause.values()
     )
@@ -190,7 +191,7 @@ def _someone_else(
             j for j in positions[:-1] if lows[j] in _THIRD_OWNS and s.word_stems[j + 1] in stems
         ]
         return f"{s.raws[theirs[0]]} {s.raws[theirs[0] + 1]}" if theirs else None
-    if any(lows[j] in _SUBJECT for j in positions):
+    if first_person_in(s.raws, lows, _SUBJECT, positions):
         return None  # "my wife is vegetarian, I eat anything": the speaker is here too
     if others:
         return f"{s.raws[others[0] - 1]} {s.raws[others[0]]}"
@@ -254,7 +255,9 @@ def owner_elsewhere(
         return False  # not about the user, or no turn of the user's ("user-444" is an id)
     full = [s for s, hit in zip(sentences, shared, strict=True) if len(hit) == len(uniq)]
     return bool(full) and all(
-        s.turn.source != "user" and _ABOUT_OWNER.isdisjoint(s.lows) and known.isdisjoint(s.lows)
+        s.turn.source != "user"
+        and not first_person_in(s.raws, s.lows, _ABOUT_OWNER)
+        and known.isdisjoint(s.lows)
         for s in full
     )
 

@@ -143,12 +143,13 @@ def swapped_arguments(
     ways: "X is the most common type" / "the most common types include X").
     `budget`: the steps left (`MAX_STEPS`), shared by a caller's calls; one of its own
     when None."""
-    raws, lows, stems = words.raws, words.lows, words.stems
+    stems = words.stems
     out: list[tuple[str, str]] = []
     # numbers are no roles: a date written the other way round ("2024-03-05" /
     # "05/03/2024") is read as one value by `units.date_swaps`
     positions = [i for i, c in enumerate(content) if c and words.numbers[i] is None]
     left = [MAX_STEPS] if budget is None else budget
+    cost: int | None = None  # the steps all pairs of `positions` take (`_pairs_cost`)
     for s, hit in zip(sentences, shared, strict=True):
         if len(hit) < len(uniq):
             continue  # only a sentence with every content word of the claim
@@ -161,6 +162,15 @@ def swapped_arguments(
             if s.content[j]:
                 first.setdefault(st, j)
                 last[st] = j
+        if cost is None:
+            cost = _pairs_cost(positions)
+        if left[0] >= cost:  # the budget lasts through every pair: only the reversed ones
+            left[0] -= cost
+            for i1, i2 in _reversed_pairs(positions, stems, first, last):
+                pair = _swapped_pair(words, content, s, first[stems[i1]], last[stems[i2]], i1, i2)
+                if pair is not None and pair not in out:
+                    out.append(pair)
+            continue
         for a, i1 in enumerate(positions):
             for i2 in positions[a + 2 :]:  # a content word between them
                 if left[0] <= 0:
@@ -171,22 +181,83 @@ def swapped_arguments(
                 j1, j2 = first.get(stems[i1]), last.get(stems[i2])
                 if j1 is None or j2 is None or stems[i1] == stems[i2] or j2 >= j1:
                     continue
-                between = [k for k in range(i1 + 1, i2) if content[k]]
-                s_between = set(s.word_stems[j2 + 1 : j1])
-                if not all(stems[k] in s_between for k in between):
-                    continue
-                if stems[i1] in s_between or stems[i2] in s_between:
-                    continue  # a word the claim repeats: no single place to swap
-                c_lows = set(lows[i1 + 1 : i2])
-                s_lows = set(s.lows[j2 + 1 : j1])
-                if _COPULA.isdisjoint(c_lows) != _COPULA.isdisjoint(s_lows):
-                    continue  # "X is the most common type" / "the most common types include X"
-                if not _same_relation(c_lows, s_lows):
-                    continue
-                pair = (raws[i1], s.raws[j2])
-                if pair not in out:
+                pair = _swapped_pair(words, content, s, j1, j2, i1, i2)
+                if pair is not None and pair not in out:
                     out.append(pair)
     return out
+
+
+def _pairs_cost(positions: Sequence[int]) -> int:
+    """The steps `swapped_arguments` takes over every pair of `positions` with a word
+    between them (one plus the words between, per pair), in closed form: the sum over
+    i1 < i2, at least two places apart, of 1 + i2 - i1."""
+    n = len(positions)
+    total = 0
+    ahead = 0  # sum of the positions from index a + 2 on
+    for a in range(n - 3, -1, -1):
+        ahead += positions[a + 2]
+        count = n - 2 - a  # how many there are
+        total += count + ahead - count * positions[a]
+    return total
+
+
+def _reversed_pairs(
+    positions: Sequence[int], stems: Sequence[str], first: dict[str, int], last: dict[str, int]
+) -> list[tuple[int, int]]:
+    """The pairs (i1, i2) of `positions`, at least two places apart and in claim order,
+    where the sentence has every place of i2's stem before every place of i1's (`first`,
+    `last`: each content stem's first and last place in it) and the two stems differ; in
+    the order `swapped_arguments` visits pairs. A source that keeps the claim's order has
+    none: the least last place after each word is compared with its first place before any
+    pair is visited."""
+    n = len(positions)
+    starts = [first.get(stems[i]) for i in positions]
+    ends = [last.get(stems[i]) for i in positions]
+    # least[b]: the least known last place from index b on (None: none known)
+    least: list[int | None] = [None] * (n + 1)
+    for b in range(n - 1, -1, -1):
+        e, m = ends[b], least[b + 1]
+        least[b] = e if m is None or (e is not None and e < m) else m
+    out: list[tuple[int, int]] = []
+    for a in range(n - 2):
+        j1, m = starts[a], least[a + 2]
+        if j1 is None or m is None or m >= j1:
+            continue
+        i1 = positions[a]
+        for b in range(a + 2, n):
+            j2 = ends[b]
+            if j2 is None or j2 >= j1 or stems[i1] == stems[positions[b]]:
+                continue
+            out.append((i1, positions[b]))
+    return out
+
+
+def _swapped_pair(
+    words: ClaimWords,
+    content: Sequence[bool],
+    s: Sentence,
+    j1: int,
+    j2: int,
+    i1: int,
+    i2: int,
+) -> tuple[str, str] | None:
+    """(claim word at i1, source word at j2) when the words between the two claim words
+    and between the two source places state one relation the swap reverses (the tests of
+    `swapped_arguments`), else None."""
+    stems, lows = words.stems, words.lows
+    between = [k for k in range(i1 + 1, i2) if content[k]]
+    s_between = set(s.word_stems[j2 + 1 : j1])
+    if not all(stems[k] in s_between for k in between):
+        return None
+    if stems[i1] in s_between or stems[i2] in s_between:
+        return None  # a word the claim repeats: no single place to swap
+    c_lows = set(lows[i1 + 1 : i2])
+    s_lows = set(s.lows[j2 + 1 : j1])
+    if _COPULA.isdisjoint(c_lows) != _COPULA.isdisjoint(s_lows):
+        return None  # "X is the most common type" / "the most common types include X"
+    if not _same_relation(c_lows, s_lows):
+        return None
+    return (words.raws[i1], s.raws[j2])
 
 
 # "be" links a subject to what it is, and either may come first ("Paris is the capital" /

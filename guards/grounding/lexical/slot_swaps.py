@@ -169,6 +169,9 @@ def slot_swaps(
     another of the source (module docstring). `content`: whether each claim word is a
     content word and not a known name; `clause`: the clause number of each claim word
     (`text.clause_ids`); `said`: claim words another rule already reported."""
+    slots = _slots(words, content, src_lows, src_stems, said, clause)
+    if not slots:
+        return []  # most claims: no word the source lacks in a slot's place
     raws, lows, stems = words.raws, words.lows, words.stems
     claim_lows, claim_stems = set(lows), set(stems)
     n = len(raws)
@@ -190,29 +193,8 @@ def slot_swaps(
     budget = MAX_STEPS
     decided: dict[tuple[str, str, bool], bool] = {}
     out: list[tuple[str, str]] = []
-    for i in range(1, n):
-        if not content[i] or raws[i] in said:
-            continue
-        low, st = lows[i], stems[i]
-        if low in src_lows or st in src_stems or words.numbers[i] is not None:
-            continue
-        if raws[i][:1].isupper() or not low.isalpha():
-            continue  # a name (`names.py`), or a token of digits and signs
-        nxt = i + 1
-        shared_before = (
-            content[i - 1] and stems[i - 1] in src_stems and not lows[i - 1].endswith("ly")
-        )
-        ends = nxt == n or clause[nxt] != clause[i]
-        anchor = _object_anchor(i, ends, shared_before, raws, lows, stems, content, src_stems)
-        if anchor is not None:
-            pass  # the object of a verb both have ("teaches *history*", `_object_anchor`)
-        elif ends or not content[nxt] or stems[nxt] not in src_stems:
-            continue  # the slot qualifies a content word both have
-        elif lows[i - 1] not in _BEFORE and not shared_before:
-            continue  # no determiner, preposition or shared modifier before it: a verb,
-            # maybe; an adverb in -ly before it qualifies a verb ("accidentally *injures*")
-        if not _defined(low):
-            continue  # a word WordNet does not define: no source word is read against it
+    for i, anchor, ends in slots:
+        low, st, nxt = lows[i], stems[i], i + 1
         p_low, p_stem = lows[i - 1], stems[i - 1]
         if anchor is None:
             n_low, n_stem, key = lows[nxt], stems[nxt], stems[nxt]
@@ -269,6 +251,57 @@ def slot_swaps(
             out.append(found)
             if len(out) >= MAX_SWAPS:
                 break
+    return out
+
+
+def _slots(
+    words: ClaimWords,
+    content: Sequence[bool],
+    src_lows: Set[str],
+    src_stems: Set[str],
+    said: Set[str],
+    clause: Sequence[int] | None,
+) -> list[tuple[int, int | None, bool]]:
+    """(position, anchor, ends) of each claim word that may be a slot (module docstring):
+    a common content word the source lacks, not reported yet, that WordNet defines, either
+    between a determiner, preposition or shared modifier and a content word both have, or
+    the object of a verb both have (`_object_anchor`; `anchor` its verb's position, `ends`
+    whether it ends its clause). Each test reads only the claim, the source's word sets
+    and WordNet, so `claim_slot_swaps` makes them before the claim's clauses are split
+    (`clause` None: whether a word ends its clause is not known yet, so both readings are
+    tried and the list is a superset) and `slot_swaps` before the source's sentences are
+    indexed: most claims have no such word."""
+    raws, lows, stems, numbers = words.raws, words.lows, words.stems, words.numbers
+    n = len(raws)
+    out: list[tuple[int, int | None, bool]] = []
+    for i in range(1, n):
+        if not content[i] or raws[i] in said:
+            continue
+        low, st = lows[i], stems[i]
+        if low in src_lows or st in src_stems or numbers[i] is not None:
+            continue
+        if raws[i][:1].isupper() or not low.isalpha():
+            continue  # a name (`names.py`), or a token of digits and signs
+        nxt = i + 1
+        shared_before = (
+            content[i - 1] and stems[i - 1] in src_stems and not lows[i - 1].endswith("ly")
+        )
+        if clause is None:  # not split yet: read as ending its clause and as not ending it
+            readings = (True,) if nxt == n else (True, False)
+        else:
+            readings = (nxt == n or clause[nxt] != clause[i],)
+        for ends in readings:
+            anchor = _object_anchor(i, ends, shared_before, raws, lows, stems, content, src_stems)
+            if anchor is not None:
+                pass  # the object of a verb both have ("teaches *history*")
+            elif ends or not content[nxt] or stems[nxt] not in src_stems:
+                continue  # the slot qualifies a content word both have
+            elif lows[i - 1] not in _BEFORE and not shared_before:
+                continue  # no determiner, preposition or shared modifier before it: a
+                # verb, maybe; an adverb in -ly before it qualifies a verb
+            if _defined(low):  # a word WordNet does not define is read against nothing
+                out.append((i, anchor, ends))
+            break
     return out
 
 
@@ -348,5 +381,7 @@ def claim_slot_swaps(
     content = [
         c and low not in known_names for c, low in zip(words.content, words.lows, strict=True)
     ]
+    if not _slots(words, content, ev.lows, ev.stems, said, None):
+        return []  # nothing to read: the clauses are not split
     clause = clause_ids(words_text, words.spans, words.lows)
     return slot_swaps(words, content, clause, ev.sentences, ev.lows, ev.stems, said)

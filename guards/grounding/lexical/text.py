@@ -437,11 +437,19 @@ class Token(NamedTuple):
     content: bool
 
 
+# The first-person pronouns the lexicon has only in lower case (not "I", "I'm", ...):
+# written with capitals after the first letter ("US") they are another word (`person`).
+_LOWER_PRONOUNS = frozenset(w for w in FIRST_PERSON if w != "i" and not w.startswith("i'"))
+
+
 def _compute_parts(raw: str) -> tuple[str, str, bool, str | None]:
     low = raw.lower().replace("’", "'")
-    # "May" capitalised is (almost always) the month, not the modal: a content word
+    # "May" capitalised is (almost always) the month, not the modal: a content word; so
+    # is "US" (the country), no pronoun "us" (`person`): a word of its own
     content = (
-        (low not in STOPWORDS or raw == "May") and low != "%" and (len(low) > 1 or low.isdigit())
+        (low not in STOPWORDS or raw == "May" or (low in _LOWER_PRONOUNS and raw[1:].isupper()))
+        and low != "%"
+        and (len(low) > 1 or low.isdigit())
     )
     value = number_value(low)
     if value is not None and value in DECADES:  # "60s", "60's", "sixties": one decade

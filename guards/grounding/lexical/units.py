@@ -256,12 +256,15 @@ def _written(
 # both ways round ("03/05/2024" is 5 March or 3 May: either reading agrees).
 _ISO_DATE = re.compile(r"(?<![0-9])([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?![0-9])")
 _YEAR_DIGITS = re.compile(r"[0-9]{4}")
+_DIGITS = tuple("0123456789")
 _SLASH_DATE = re.compile(r"(?<![0-9/])([0-9]{1,2})/([0-9]{1,2})/([0-9]{4}|[0-9]{2})(?![0-9/])")
 
 
 def _dates(text: str) -> list[tuple[str, set[tuple[int, int, int]]]]:
     """Each date in `text` as written, with its (year, month, day) readings."""
     out: list[tuple[str, set[tuple[int, int, int]]]] = []
+    if not any(map(text.__contains__, _DIGITS)):
+        return out  # every form has an ASCII digit: ten substring searches, no pattern
     if "-" in text:
         for m in _ISO_DATE.finditer(text):
             y, mo, d = map(int, m.groups())

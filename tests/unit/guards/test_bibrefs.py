@@ -105,6 +105,7 @@ def test_references_beyond_the_lookup_bound_count_as_not_found() -> None:
         "We follow RFC 3339 timestamps.",
         "The API returns the ISO 8601 dates of each run.",
         "Payloads use RFC 8259 encoding with IEEE 754 doubles.",
+        "Radios of the IEEE 802.11 family interoperate.",  # a noun in -ly
     ],
 )
 def test_a_standard_naming_a_format_is_no_citation(text: str) -> None:
@@ -127,6 +128,8 @@ def test_a_standard_naming_a_format_is_no_citation(text: str) -> None:
         ("Tokens expire hourly (RFC 9999).", "RFC 9999"),
         ("The gateway follows what RFC 9999 says.", "RFC 9999"),
         ("It follows RFC 9999.", "RFC 9999"),
+        # an adverb after it modifies the verb, not the standard
+        ("The gateway follows RFC 9999 strictly.", "RFC 9999"),
     ],
 )
 def test_a_cited_standard_is_still_a_phantom(text: str, phantom: str) -> None:

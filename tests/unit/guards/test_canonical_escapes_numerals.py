@@ -184,6 +184,12 @@ def test_escapes_are_decoded_once_each_at_the_size_limit(monkeypatch) -> None:
     assert calls[0] == 0
 
 
+def test_escapes_in_a_row_are_all_read_at_once() -> None:
+    # each complete escape is read in the same pass: none is left for a second reading
+    assert canonical("\\u0061" * 5) == "aaaaa"
+    assert canonical("\\u00\\u00361") == "\\u00\\u00361"  # an open escape stays
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(
