@@ -50,7 +50,7 @@ from groundwire.guards.hedge.normalize import (
     normalize_bare,
 )
 from groundwire.guards.hedge.spelling import needs_respelling, respell
-from groundwire.guards.hedge.split import SPLIT_PIECES, needs_rejoin, rejoin
+from groundwire.guards.hedge.split import HEDGE_WORDS, SPLIT_PIECES, needs_rejoin, rejoin
 from groundwire.topics.records import HedgeReport
 from groundwire.topics.vocab import HedgeAction, HedgeCategory
 
@@ -202,6 +202,34 @@ def _filtered_personal(hit: str, norm: str, end: int) -> bool:
     return hit.lower().endswith("believe") and bool(_BELIEVE_OBJECT.match(norm, end))
 
 
+# A right-to-left override between two letters of one word ("perhap\u202es 5").
+_OVERRIDE_IN_WORD = re.compile(r"([^\W\d_]+)\u202e([^\W\d_]+)")
+
+
+def _torn_hedge_words_left_out(written: str) -> str:
+    """`written` without the hedge words that a right-to-left override cuts in two (the
+    override kept): "perhap\u202es 5 messages" becomes "\u202e 5 messages", for the drawn
+    reading only.
+
+    Such a word is stored whole and in order, so the written reading reads it already
+    ("perhaps 5", an approximation). Drawn, the override tears it ("perhap5 s"): its
+    head is respelled and its tail's letters glue to the digits the override moved,
+    making a reading nobody wrote ("perhaps" alone, speculation). The written order
+    decides the torn word; the rest of the stretch is still drawn, so "usual\u202ely
+    kniht I ," still shows "I think". Only the hedge words of `split.HEDGE_WORDS`: a
+    word that is no hedge in stored order ("I th\u202ekni\u202c is", drawn "I think
+    is") keeps its drawing."""
+    if "\u202e" not in written:
+        return written
+
+    def leave_out(m: re.Match[str]) -> str:
+        if (m.group(1) + m.group(2)).lower() in HEDGE_WORDS:
+            return "\u202e"
+        return m.group(0)
+
+    return _OVERRIDE_IN_WORD.sub(leave_out, written)
+
+
 class HedgeDetector:
     """Finds hedges; `analyze` returns the wire-level HedgeReport."""
 
@@ -219,6 +247,16 @@ class HedgeDetector:
         lower = norm.lower()
         tokens = byte_words(lower)
         if needs_respelling(lower, tokens):
+            # A hedge word cut by a space is rejoined before any piece of it is respelled:
+            # "suppos edly" is "supposedly" (review), not the misspelled "suppos" read as
+            # "suppose" (block) next to a stray "edly". Only when respelling may run, so
+            # the common claim pays nothing; the rejoin after respelling stays for the
+            # pieces that respelling makes.
+            early = needs_rejoin(_WATCHED.intersection(tokens))
+            if early:
+                norm = normalize(rejoin(norm, early))
+                lower = norm.lower()
+                tokens = byte_words(lower)
             # "p r o b a b l y", "pr0bably": hedge words spelled to slip past the patterns
             respelled = respell(norm)
             if respelled != norm:
@@ -297,7 +335,11 @@ class HedgeDetector:
         found = self.hits(text, is_canonical=is_canonical)
         written = text if not is_canonical else raw
         if written is not None and ("\u202e" in written or "<!--" in written):
-            shown_hits = [hit for shown in shown_readings(written) for hit in self.hits(shown)]
+            shown_hits = [
+                hit
+                for shown in shown_readings(_torn_hedge_words_left_out(written))
+                for hit in self.hits(shown)
+            ]
             # what a renderer shows may make the claim stricter, never merely other: an
             # override drawn inside "may\u202ebe 5 ..." shows a bare "may", which must not
             # turn the written approximation into a technical hedge of the same action
