@@ -50,7 +50,7 @@ from groundwire.guards.hedge.normalize import (
     normalize_bare,
 )
 from groundwire.guards.hedge.spelling import needs_respelling, respell
-from groundwire.guards.hedge.split import HEDGE_WORDS, SPLIT_PIECES, needs_rejoin, rejoin
+from groundwire.guards.hedge.split import SPLIT_PIECES, needs_rejoin, rejoin
 from groundwire.topics.records import HedgeReport
 from groundwire.topics.vocab import HedgeAction, HedgeCategory
 
@@ -202,32 +202,18 @@ def _filtered_personal(hit: str, norm: str, end: int) -> bool:
     return hit.lower().endswith("believe") and bool(_BELIEVE_OBJECT.match(norm, end))
 
 
-# A right-to-left override between two letters of one word ("perhap\u202es 5").
-_OVERRIDE_IN_WORD = re.compile(r"([^\W\d_]+)\u202e([^\W\d_]+)")
+# A right-to-left override inside a word: something other than a space on both sides
+# ("perhap\u202es 5", "~\u202e55"); and one that is not ("Maybe \u202e5 si ti").
+_OVERRIDE = "\u202e"
+_OVERRIDE_BETWEEN_WORDS = re.compile(r"(?:^|\s)\u202e|\u202e(?:\s|$)")
 
 
-def _torn_hedge_words_left_out(written: str) -> str:
-    """`written` without the hedge words that a right-to-left override cuts in two (the
-    override kept): "perhap\u202es 5 messages" becomes "\u202e 5 messages", for the drawn
-    reading only.
-
-    Such a word is stored whole and in order, so the written reading reads it already
-    ("perhaps 5", an approximation). Drawn, the override tears it ("perhap5 s"): its
-    head is respelled and its tail's letters glue to the digits the override moved,
-    making a reading nobody wrote ("perhaps" alone, speculation). The written order
-    decides the torn word; the rest of the stretch is still drawn, so "usual\u202ely
-    kniht I ," still shows "I think". Only the hedge words of `split.HEDGE_WORDS`: a
-    word that is no hedge in stored order ("I th\u202ekni\u202c is", drawn "I think
-    is") keeps its drawing."""
-    if "\u202e" not in written:
-        return written
-
-    def leave_out(m: re.Match[str]) -> str:
-        if (m.group(1) + m.group(2)).lower() in HEDGE_WORDS:
-            return "\u202e"
-        return m.group(0)
-
-    return _OVERRIDE_IN_WORD.sub(leave_out, written)
+def _same_words_read(shown: Sequence[HedgeHit], found: Sequence[HedgeHit]) -> list[HedgeHit]:
+    """The hits of `shown` whose words no hit of `found` holds: "perhaps" drawn from
+    "perhap\u202es 5" (shown "perhap5 s") is the word the written reading read as
+    "perhaps 5"; "I think" drawn from "usual\u202ely kniht I ," is a word it never read."""
+    read = [f" {hit.text.lower()} " for hit in found]
+    return [hit for hit in shown if not any(f" {hit.text.lower()} " in r for r in read)]
 
 
 class HedgeDetector:
@@ -335,11 +321,19 @@ class HedgeDetector:
         found = self.hits(text, is_canonical=is_canonical)
         written = text if not is_canonical else raw
         if written is not None and ("\u202e" in written or "<!--" in written):
-            shown_hits = [
-                hit
-                for shown in shown_readings(_torn_hedge_words_left_out(written))
-                for hit in self.hits(shown)
-            ]
+            shown_hits = [hit for shown in shown_readings(written) for hit in self.hits(shown)]
+            if (
+                shown_hits
+                and found
+                and _OVERRIDE in written
+                and not _OVERRIDE_BETWEEN_WORDS.search(written)
+            ):
+                # Every override sits inside a word, which its drawing tears ("perhap\u202es
+                # 5" shows "perhap5 s", "perhaps ~\u202e55 ..." shows "perhaps ~.6 ... 55"):
+                # a hedge word the written reading already read is decided by the stored
+                # order ("perhaps 5", review), not by the pieces of the tear ("perhaps" on
+                # its own, block). Hedges the drawing shows anew still count.
+                shown_hits = _same_words_read(shown_hits, found)
             # what a renderer shows may make the claim stricter, never merely other: an
             # override drawn inside "may\u202ebe 5 ..." shows a bare "may", which must not
             # turn the written approximation into a technical hedge of the same action

@@ -23,13 +23,10 @@ import re
 
 from groundwire.guards.hedge.spelling import TYPO_TARGETS, lexicon
 
-__all__ = ["HEDGE_WORDS", "SPLIT_PIECES", "needs_rejoin", "rejoin"]
+__all__ = ["SPLIT_PIECES", "needs_rejoin", "rejoin"]
 
 _ATTITUDE_VERBS = ("think", "guess", "believe", "assume", "suppose", "suspect", "reckon")
 _TARGETS = tuple(dict.fromkeys((*TYPO_TARGETS, *_ATTITUDE_VERBS, "unsure", "likely")))
-# The hedge words read back from pieces, public for the detector, which reads a hedge
-# word cut by a right-to-left override in its stored order (`detector.py`).
-HEDGE_WORDS = frozenset(_TARGETS)
 _MIN_PIECE = 2  # a one-letter piece ("thin k") is not read: "a", "i" are everywhere
 
 

@@ -1,9 +1,9 @@
 """Session 13: the order in which the hedge guard undoes two disguises (docs/spec.md
 §Hedges). A hedge word cut by a space is rejoined before a misspelling of its first piece
 is respelled ("suppos edly" is "supposedly", not "suppose"), and a right-to-left override
-inside a lexicon word is read with the word whole, in stored order ("perhap\\u202es 5" is
-"perhaps 5", not the torn drawing "perhap5 s"). Each with controls that keep their
-verdict."""
+inside a word leaves the hedge words the written reading read to the stored order
+("perhap\u202es 5" is "perhaps 5", not the torn drawing "perhap5 s"). Each with controls
+that keep their verdict."""
 
 from __future__ import annotations
 
@@ -36,6 +36,8 @@ def _reading(text: str) -> tuple[HedgeAction, str | None]:
         ("perhap\u202es 5", "perhaps 5"),
         ("The queue holds perhap\u202es 5 messages.", "The queue holds perhaps 5 messages."),
         ("The queue holds perhap\u202es\u202c 5 messages.", "The queue holds perhaps 5 messages."),
+        # inside the number of an approximation: drawn "perhaps ~.6 ... 55"
+        ("Perhaps ~\u202e55 the queue drains before 6.", "Perhaps ~55 the queue drains before 6."),
     ],
 )
 def test_the_disguise_reads_like_the_plain_phrase(text: str, plain: str) -> None:
@@ -56,7 +58,7 @@ def test_the_disguise_reads_like_the_plain_phrase(text: str, plain: str) -> None
         # overrides that hide a hedge are still drawn
         ("We use \u202eebyam\u202c Redis", BLOCK, "personal_speculation"),
         ("\u202eredis esu ew kniht I", BLOCK, "personal_speculation"),
-        # inside a word that is no lexicon word in stored order: drawn "I think is Redis"
+        # inside a word the written reading reads no hedge in: drawn "I think is Redis"
         ("I th\u202ekni\u202c is Redis", BLOCK, "personal_speculation"),
         # after the word it cuts, the rest of the stretch is still drawn: "usually, I think"
         ("The cache is warm, usual\u202ely kniht I ,", BLOCK, "personal_speculation"),
