@@ -85,6 +85,14 @@ _PERSONAL: tuple[_Spec, ...] = (
         r"my (?:guess|hunch|gut feeling|gut|impression|sense|feeling|assumption|bet)"
         r"(?: (?:is|was|says)\b|:)",
     ),
+    # Session 13: "my guess" / "my hunch" as a note of its own: opening a sentence before
+    # a mark ("My guess, ...", "My hunch? ..."), closing one after a comma ("..., my
+    # guess."), or in brackets ("(my guess)"). "The answer matched my guess." reports one.
+    (
+        "guess hunch",
+        r"(?:(?:^|(?<=[.!?] ))my (?:guess|hunch)(?=\s*[,?!\u2014-])"
+        r"|(?:(?<=, )|(?<=[(\[]))my (?:guess|hunch)(?=\s*(?:[.!?;)\]]|$)))",
+    ),
     # A guess named as one, and the writer's gut ("wild guess:", "gut feeling: ...").
     ("guess", r"(?:wild|educated|rough|blind) guess\b"),
     ("gut", r"gut (?:feeling|says|tells me)\b"),

@@ -21,6 +21,9 @@ BLOCK, REVIEW = HedgeAction.BLOCK, HedgeAction.REVIEW
         # the claim labelled the writer's conjecture: personal speculation
         ("We use Redis for the session cache (Speculation.)", BLOCK, "personal_speculation"),
         ("We use Redis for the session cache. Conjecture.", BLOCK, "personal_speculation"),
+        # "my guess" as a note of its own: personal speculation
+        ("My guess, we use Redis for the session cache.", BLOCK, "personal_speculation"),
+        ("We use Redis for the session cache (my guess).", BLOCK, "personal_speculation"),
         # a supposition adverb, like "presumably": a technical hedge
         ("Hypothetically, we use Redis for the session cache.", REVIEW, "technical_hedge"),
         # eye-dialect: an apostrophe for letters left out of a hedge word
@@ -44,6 +47,8 @@ def test_disguised_hedges_are_caught(text: str, action: HedgeAction, category: s
         "The login page rejects unverified emails.",
         "The hypothesis was verified by the load test.",
         "Speculation about the outage was wrong.",
+        "The benchmark matched my guess.",
+        "That was my guess, and the benchmark confirmed it.",
         "Hypothesis testing runs in the nightly job.",
         "O'Brien's team doesn't run Redis; it'll move, y'all, at 5 o'clock.",
         "🤔 Why does the cache use Redis? Because sessions need it.",
