@@ -5,8 +5,6 @@ the audit trail, and the HTTP boundary (authentication, CSRF, limits, errors).""
 from __future__ import annotations
 
 import asyncio
-import statistics
-import time
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -140,18 +138,29 @@ async def test_tenant_admin_acts_in_its_own_tenant_only(api, signer, enqueue):
     ).status_code == 404
 
 
-async def test_not_found_and_not_owner_take_the_same_time_class(store, enqueue):
+async def test_not_found_and_not_owner_take_the_same_path(store, enqueue, monkeypatch):
+    """No existence oracle: a missing item and another owner's item are refused by the
+    same Redis commands (one script, one round trip), so the work behind the answer does
+    not tell them apart (the answer itself is one `Refused`; its `denial` is for metrics
+    and the audit only). Counted, not timed."""
     mine = await enqueue(T, "alice", "alice's claim")
     mallory = Reviewer(T, "mallory")
-    times: dict[str, list[float]] = {"foreign": [], "missing": []}
-    for i in range(300):  # interleaved, so load on the machine hits both alike
-        for kind, qid in (("foreign", mine.queue_id), ("missing", f"missing{i:015d}")):
-            t0 = time.perf_counter()
-            answer = await store.get(mallory, qid, "r")
-            times[kind].append(time.perf_counter() - t0)
-            assert isinstance(answer, Refused)
-    foreign, missing = (statistics.median(times[k]) for k in ("foreign", "missing"))
-    assert 0.5 < foreign / missing < 2.0, (foreign, missing)
+    sent: list[str] = []
+    send = store.client.execute_command
+
+    async def counted(*args, **kwargs):
+        sent.append(str(args[0]).upper())
+        return await send(*args, **kwargs)
+
+    monkeypatch.setattr(store.client, "execute_command", counted)
+    seen: dict[str, list[str]] = {}
+    for kind, qid in (("foreign", mine.queue_id), ("missing", "missing000000000000001")):
+        sent.clear()
+        answer = await store.get(mallory, qid, "r")
+        assert isinstance(answer, Refused)
+        seen[kind] = list(sent)
+    assert seen["foreign"] == seen["missing"], seen
+    assert len(seen["foreign"]) == 1  # one script call, nothing read first
 
 
 # -- bounds ---------------------------------------------------------------------------
