@@ -68,12 +68,7 @@ def _entry(low: str) -> _Entry | None:
 def sisters(a_low: str, b_low: str) -> bool:
     """Whether two lower-case nouns are different kinds of one genus (module docstring)."""
     a, b = _entry(a_low), _entry(b_low)
-    if a is None or b is None:
-        return False
-    (a_own, a_up, _, _), (b_own, b_up, _, _) = a, b
-    if a_up.isdisjoint(b_up):
-        return False
-    return a_own.isdisjoint(b_own) and a_own.isdisjoint(b_up) and b_own.isdisjoint(a_up)
+    return a is not None and b is not None and _kinds_of_one(a[0], a[1], b[0], b[1])
 
 
 def kin(a_low: str, b_low: str) -> bool:
@@ -83,9 +78,15 @@ def kin(a_low: str, b_low: str) -> bool:
     and no sense of one is a sense of the other or a genus above it ("chemistry" /
     "science")."""
     a, b = _entry(a_low), _entry(b_low)
-    if a is None or b is None:
+    return a is not None and b is not None and _kinds_of_one(a[3], a[2], b[3], b[2])
+
+
+def _kinds_of_one(
+    a_own: frozenset[int], a_up: frozenset[int], b_own: frozenset[int], b_up: frozenset[int]
+) -> bool:
+    """Whether two words (their senses `own`, the genera above them `up`) share a genus
+    while neither is the other nor a genus of the other: the test `sisters` makes on the
+    first senses and direct hypernyms, `kin` on all senses and the genera further up."""
+    if a_up.isdisjoint(b_up):
         return False
-    (_, _, a_far, a_all), (_, _, b_far, b_all) = a, b
-    if a_far.isdisjoint(b_far):
-        return False
-    return a_all.isdisjoint(b_all) and a_all.isdisjoint(b_far) and b_all.isdisjoint(a_far)
+    return a_own.isdisjoint(b_own) and a_own.isdisjoint(b_up) and b_own.isdisjoint(a_up)
