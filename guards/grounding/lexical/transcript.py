@@ -31,9 +31,10 @@ lyrics"), so here the unit is the speaker's lines, read as one.
   competitor the new name replaced. A name the source has written another way
   ("Annette") is the source's name, not a new one.
 
-A name the transcript never uses with no such speaker stays what it was (an added
-specific). Only transcripts: a document, an article or a user's own turns have no
-speakers to rename.
+A name the transcript never uses with no such speaker is no rename; since session 14
+it is not a sharpened detail either (`invented_names.py`: `not_supported`, reported as
+a name the conversation never mentions). Only transcripts: a document, an article or a
+user's own turns have no speakers to rename.
 """
 
 from __future__ import annotations

@@ -52,6 +52,7 @@ from groundwire.guards.grounding.lexical.evidence import (
     users_own_words,
 )
 from groundwire.guards.grounding.lexical.features import Analysis, analyze
+from groundwire.guards.grounding.lexical.invented_names import invented_names
 from groundwire.guards.grounding.lexical.model import (
     BIAS,
     FEATURES,
@@ -67,6 +68,7 @@ from groundwire.guards.grounding.lexical.restated_dates import restate_dates
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps
 from groundwire.guards.grounding.lexical.speaker_acts import swapped_doers
+from groundwire.guards.grounding.lexical.speaker_values import moved_values
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
 from groundwire.guards.grounding.lexical.speculation import own_conjecture
 from groundwire.guards.grounding.lexical.text import claim_words, fold_disguises
@@ -218,9 +220,16 @@ class LexicalVerifier:
         # (`speaker_acts.py`, session 13); transcripts only
         if not (a.conflicts or a.polarity_flips) and len(evidence_for(turns).speakers) > 1:
             a.conflicts += swapped_doers(claim.content, turns)
+        # a name or date given to a speaker who said another ("Cassie suggests contacting
+        # HR" where Cassie said IT; `speaker_values.py`, session 14); transcripts only
+        if not (a.conflicts or a.polarity_flips) and len(evidence_for(turns).speakers) > 1:
+            a.conflicts += moved_values(claim.content, turns)
         hi, lo = self.supported_threshold, self.partial_threshold
         specifics = [*a.missing_numbers, *a.missing_entities]
-        contradiction = bool(a.conflicts or a.polarity_flips)
+        # a name a transcript never uses puts someone into the conversation; it sharpens
+        # nothing (`invented_names.py`, session 14)
+        invented = invented_names(a.missing_entities, turns, claim.content)
+        contradiction = bool(a.conflicts or a.polarity_flips or invented)
         moods = {mood for _, mood in a.unasserted}
         penalty = 0.0
         asked = (
@@ -294,7 +303,8 @@ class LexicalVerifier:
             spans=a.spans,
             reasoning=_explain(verdict, a, asked, own)
             + "".join(f"; an evaluation the source does not make: {x.word!r}" for x in added[:3])
-            + "".join(f"; the speaker's own conjecture: {w!r}" for w in guessed[:1]),
+            + "".join(f"; the speaker's own conjecture: {w!r}" for w in guessed[:1])
+            + "".join(f"; names {w!r}, whom the conversation never mentions" for w in invented[:3]),
             penalty=penalty,
             rewritten_content=rewritten,
         )

@@ -98,10 +98,15 @@ def test_the_right_name_a_date_or_an_added_name_is_no_rename(claim: str, source:
     assert "where the source names" not in _verify(claim, source).reasoning
 
 
-def test_an_added_name_with_no_competitor_stays_partial() -> None:
+def test_an_added_name_with_no_competitor_is_no_rename_but_an_invented_name() -> None:
+    """No competitor, so no rename (`transcript.py`); since session 14 a name a
+    transcript never uses is not a sharpened detail either (`invented_names.py`): it was
+    `partial` here before."""
     report = _verify("Omar will ask Nadia for help with the pull request.", AROUND)
-    assert report.verdict is GroundingVerdict.PARTIAL
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED
     assert "names not in the source: Nadia" in report.reasoning
+    assert "where the source names" not in report.reasoning
+    assert "names 'Nadia', whom the conversation never mentions" in report.reasoning
 
 
 def test_a_source_that_is_no_transcript_has_nobody_to_rename() -> None:
