@@ -69,8 +69,10 @@ def _values(text: str) -> Iterator[tuple[Value, str]]:
         low = raw.lower()
         if low in FIRST_PERSON:
             continue
-        before = text[: m.start()].rstrip()
-        opens = not before or before[-1] in _OPENERS
+        j = m.start() - 1  # the character before the word, past its spaces (each word
+        while j >= 0 and text[j].isspace():  # looks back over its own spaces only)
+            j -= 1
+        opens = j < 0 or text[j] in _OPENERS
         if low in _WEEKDAYS:
             yield ("weekday", low), raw
         elif low in _MONTHS:
@@ -157,10 +159,15 @@ def moved_values(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[str
         own = {v: r for who in subjects for v, r in said[who].items()}
         values = [(v, raw) for v, raw in _values(clause) if v[1] not in said]
         named = {v for v, _ in values}
+        # per kind, the subject's first value the clause leaves out: read once per clause
+        other_of: dict[str, str] = {}
+        for v, r in own.items():
+            if v not in named:
+                other_of.setdefault(v[0], r)
         for value, raw in values:
             if value in own or value not in every:
                 continue
-            other = next((r for v, r in own.items() if v[0] == value[0] and v not in named), None)
+            other = other_of.get(value[0])
             if other is not None and (raw, other) not in found:
                 found.append((raw, other))
                 if len(found) >= MAX_FOUND:

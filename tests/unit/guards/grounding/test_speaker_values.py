@@ -9,10 +9,12 @@ without the rule.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from groundwire.guards.grounding import grounding_blocks
-from groundwire.guards.grounding.lexical import verifier
+from groundwire.guards.grounding.lexical import speaker_values, verifier
 from groundwire.guards.grounding.lexical.speaker_values import MAX_FOUND, moved_values
 from groundwire.topics.records import SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
@@ -108,3 +110,24 @@ def test_reports_are_bounded() -> None:
     text = "Ann: ask " + " ".join(names[:10]) + " . Bob: ask " + " ".join(names[10:])
     claim = "Ann will ask " + " ".join(names[10:]) + "."
     assert len(moved_values(claim, [SourceTurn(id="t", text=text)])) == MAX_FOUND
+
+
+def test_work_is_read_once_per_line_and_clause(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the size limits (a 16,000-character claim against 2,000 lines) each line and
+    each claim clause is read for values once, whatever the number of values."""
+    calls = 0
+    real = speaker_values._values
+
+    def counted(text: str) -> Iterator[tuple[tuple[str, str], str]]:
+        nonlocal calls
+        calls += 1
+        return real(text)
+
+    monkeypatch.setattr(speaker_values, "_values", counted)
+    lines = " . ".join(
+        f"{'Ann' if i % 2 else 'Bob'}: ask Name{i:04d}x about it" for i in range(2000)
+    )
+    clause = "Ann will ask " + " ".join(f"Other{i:04d}x" for i in range(1500))
+    assert len(clause) > 16_000
+    moved_values(clause, [SourceTurn(id="t", text=lines)])
+    assert calls == 2000 + 1  # every line once, the claim's one clause once
