@@ -37,6 +37,8 @@ __all__ = ["MIN_SPEAKERS", "invented_names"]
 
 # A transcript: at least this many distinct speakers in `Name: text` lines.
 MIN_SPEAKERS = 2
+# A word written as an identifier: a number right after it ("ADR-3", "RFC 2119").
+_IDENTIFIER = re.compile(r"\b([A-Za-z][\w']*)[-\s]?\d")
 
 
 def invented_names(
@@ -52,12 +54,12 @@ def invented_names(
         return []
     if len(evidence_for(turns).speakers) < MIN_SPEAKERS:
         return []
+    # the words written as identifiers, found in one pass over the claim
+    cited = set(_IDENTIFIER.findall(claim_text)) if claim_text else set()
     out: list[str] = []
     for name in missing_entities:
         low = name.lower()
-        if low in WEEKDAYS or low in MONTHS or name in out:
-            continue
-        if claim_text and re.search(rf"\b{re.escape(name)}[-\s]?\d", claim_text):
+        if low in WEEKDAYS or low in MONTHS or name in out or name in cited:
             continue
         out.append(name)
     return out
