@@ -1,0 +1,85 @@
+"""List the claims `groundwire eval` gets wrong, one per line, with the verifier's reading.
+
+`groundwire eval` prints balanced accuracy only; reading errors needs the claims behind
+the figure. This prints, for one part of the labelled file (the fit half by default: the
+test half is for reporting, never for reading), every claim whose predicted label
+(`grounding_blocks`, exactly as the eval decides) differs from its gold label, with the
+verdict, score and reasoning, and the source turns when `--source` is given.
+
+    python bench/list_grounding_errors.py /work/shared/data/grounding-dev.jsonl \
+        --part fit --dataset faithdial [--verifier learned] [--source] [--jsonl]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+import orjson
+
+from groundwire.guards.config import GuardsConfig
+from groundwire.guards.grounding import build_verifier, grounding_blocks, verify_batch_safely
+from groundwire.guards.grounding.evaluation import Example, load_examples
+from groundwire.guards.protocols import GroundingRequest
+
+BATCH = 64
+
+
+async def _errors(examples: list[Example], verifier_name: str) -> list[tuple[Example, object]]:
+    cfg = GuardsConfig().grounding.model_copy(update={"verifier": verifier_name})
+    verifier = build_verifier(cfg)
+    out = []
+    for i in range(0, len(examples), BATCH):
+        chunk = examples[i : i + BATCH]
+        reqs = [GroundingRequest(e.claim, e.claim.source_turns) for e in chunk]
+        reports = await verify_batch_safely(verifier, reqs)
+        for e, r in zip(chunk, reports, strict=True):
+            if (not grounding_blocks(r, cfg)) != e.supported:
+                out.append((e, r))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("data", type=Path)
+    ap.add_argument("--part", choices=("fit", "test", "all"), default="fit")
+    ap.add_argument("--dataset", default="", help="substring of the dataset name")
+    ap.add_argument("--verifier", default="lexical")
+    ap.add_argument("--source", action="store_true", help="print the source turns too")
+    ap.add_argument("--jsonl", action="store_true", help="one JSON object per error")
+    args = ap.parse_args(argv)
+    examples = [e for e in load_examples(args.data, args.part) if args.dataset in e.dataset]
+    errors = asyncio.run(_errors(examples, args.verifier))
+    for e, r in errors:
+        gold = "supported" if e.supported else "not_supported"
+        if args.jsonl:
+            doc = {
+                "claim_id": e.claim.claim_id,
+                "dataset": e.dataset,
+                "gold": gold,
+                "verdict": str(r.verdict),
+                "score": r.score,
+                "adjusted": r.adjusted_confidence,
+                "reasoning": r.reasoning,
+                "content": e.claim.content,
+                "source": [t.text for t in e.claim.source_turns],
+            }
+            sys.stdout.write(orjson.dumps(doc).decode() + "\n")
+            continue
+        print(
+            f"== {e.claim.claim_id} [{e.dataset}] gold={gold} verdict={r.verdict}"
+            f" score={r.score:.3f} adj={r.adjusted_confidence}"
+        )
+        print(f"   CLAIM: {e.claim.content}")
+        print(f"   WHY: {r.reasoning}")
+        if args.source:
+            for t in e.claim.source_turns:
+                print(f"   SRC[{t.source}]: {t.text}")
+    print(f"# {len(errors)} errors of {len(examples)} claims", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
