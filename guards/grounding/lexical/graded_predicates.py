@@ -78,6 +78,10 @@ _CLAUSE_END = frozenset(".!?,;:")
 _QUOTES = frozenset('"\u201c\u201d')
 # The most graded predicates reported per claim; the first ones decide.
 MAX_FOUND = 3
+# The most candidate shapes read against the source per claim: each reads its clause and
+# sentence, so a claim at the size limits made of the shape repeated ("it is so big, " x
+# 1,000) would cost claim length x shapes; the first ones decide, as in `opinion.py`.
+MAX_SHAPES = 64
 
 
 def _is_link(low: str) -> bool:
@@ -104,6 +108,8 @@ def graded_predicates(claim: str, turns: Sequence[SourceTurn]) -> list[str]:
         if not _ends_clause(claim, words.spans, lows, k):
             continue
         hits.append(k)
+        if len(hits) >= MAX_SHAPES:
+            break
     if not hits:
         return []
     stems = evidence_for(turns).stems
@@ -119,8 +125,12 @@ def graded_predicates(claim: str, turns: Sequence[SourceTurn]) -> list[str]:
         start = words.spans[k][0]
         if sum(c in _QUOTES for c in claim[:start]) % 2 == 1:
             continue  # a quoted judgement is someone's words
-        before = [i for i in range(k) if clause[i] == clause[k]]
-        if any(lows[i] in NEGATIONS or lows[i] in _MODALS for i in before):
+        i = k - 1
+        while i >= 0 and clause[i] == clause[k]:
+            if lows[i] in NEGATIONS or lows[i] in _MODALS:
+                break
+            i -= 1
+        if i >= 0 and clause[i] == clause[k]:
             continue  # "it isn't very good", "it can be pretty cold"
         if _asked(claim, words.spans[k][1]):
             continue

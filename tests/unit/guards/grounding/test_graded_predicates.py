@@ -83,3 +83,28 @@ def test_a_statement_of_the_source_keeps_its_verdict() -> None:
     report = _verify(claim, HALL)
     assert report.verdict is GroundingVerdict.SUPPORTED
     assert "graded judgement" not in report.reasoning
+
+
+def test_a_claim_of_the_shape_repeated_reads_a_bounded_number_of_shapes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # each shape reads its clause and sentence: at the claim size limit the work is
+    # bounded by `MAX_SHAPES`, not by the number of shapes (calls counted, not timed)
+    from groundwire.guards.grounding.lexical import graded_predicates as module
+
+    calls = 0
+    real = module._asked
+
+    def counting(text: str, end: int) -> bool:
+        nonlocal calls
+        calls += 1
+        return real(text, end)
+
+    monkeypatch.setattr(module, "_asked", counting)
+    claim = ("it is so big, " * 1200)[:16_000]
+    found = graded_predicates(claim, _turns("the cat sat on a mat. " * 2000))
+    assert found == ["big"] * module.MAX_FOUND
+    monkeypatch.setattr(module, "MAX_FOUND", 10_000)
+    calls = 0
+    found = graded_predicates(claim, _turns("the cat sat on a mat. " * 2000))
+    assert len(found) == calls == module.MAX_SHAPES
