@@ -1,12 +1,15 @@
-"""List the claims a verifier gets wrong on one part of a labelled file, with verdict and
-reasoning, so error analysis reads the fit half claim by claim (never the test half).
+"""List the claims `groundwire eval` gets wrong, one per line, with the verifier's reading.
+
+`groundwire eval` prints balanced accuracy only; reading errors needs the claims behind
+the figure. This prints, for one part of the labelled file (the fit half by default: the
+test half is for reporting, never for reading), every claim whose predicted label
+(`grounding_blocks`, exactly as the eval decides) differs from its gold label, with the
+verdict, score and reasoning, and the source turns when `--source` is given.
 
     python bench/list_grounding_errors.py /work/shared/data/grounding-dev.jsonl \
-        --dataset summedits-samsum [--part fit] [--verifier lexical] [--all]
+        --part fit --dataset faithdial [--verifier learned] [--source] [--jsonl] [--all]
 
-`groundwire eval` prints balanced accuracy only; this prints, per misclassified claim,
-its id, label, verdict, score, reasoning, the claim and (with --source) the source.
-With --all every claim of the dataset is listed, right or wrong (marked).
+With --all every claim of the part is listed, right ones marked `ok`, wrong ones `ERR`.
 """
 
 from __future__ import annotations
@@ -16,49 +19,76 @@ import asyncio
 import sys
 from pathlib import Path
 
-from groundwire.guards.config import GroundingConfig
-from groundwire.guards.grounding import build_verifier, grounding_blocks
-from groundwire.guards.grounding.evaluation import load_examples
+import orjson
+
+from groundwire.guards.config import GuardsConfig
+from groundwire.guards.grounding import build_verifier, grounding_blocks, verify_batch_safely
+from groundwire.guards.grounding.evaluation import Example, load_examples
 from groundwire.guards.protocols import GroundingRequest
+
+BATCH = 64
+
+
+async def _errors(
+    examples: list[Example], verifier_name: str, keep_right: bool = False
+) -> list[tuple[Example, object, bool]]:
+    cfg = GuardsConfig().grounding.model_copy(update={"verifier": verifier_name})
+    verifier = build_verifier(cfg)
+    out = []
+    for i in range(0, len(examples), BATCH):
+        chunk = examples[i : i + BATCH]
+        reqs = [GroundingRequest(e.claim, e.claim.source_turns) for e in chunk]
+        reports = await verify_batch_safely(verifier, reqs)
+        for e, r in zip(chunk, reports, strict=True):
+            right = (not grounding_blocks(r, cfg)) == e.supported
+            if keep_right or not right:
+                out.append((e, r, right))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", type=Path)
-    ap.add_argument("--dataset", default=None, help="dataset name (default: every dataset)")
-    ap.add_argument("--part", default="fit", choices=("fit", "test", "all"))
+    ap.add_argument("--part", choices=("fit", "test", "all"), default="fit")
+    ap.add_argument("--dataset", default="", help="substring of the dataset name")
     ap.add_argument("--verifier", default="lexical")
-    ap.add_argument("--all", action="store_true", help="list right answers too")
-    ap.add_argument("--source", action="store_true", help="print each claim's source")
+    ap.add_argument("--source", action="store_true", help="print the source turns too")
+    ap.add_argument("--jsonl", action="store_true", help="one JSON object per error")
+    ap.add_argument("--all", action="store_true", help="list the right answers too")
     args = ap.parse_args(argv)
     if args.part != "fit":
         print("warning: read errors on the fit half only", file=sys.stderr)
-    cfg = GroundingConfig().model_copy(update={"verifier": args.verifier})
-    examples = [e for e in load_examples(args.data, args.part) if args.dataset in (None, e.dataset)]
-    verifier = build_verifier(cfg)
-    reqs = [GroundingRequest(e.claim, e.claim.source_turns) for e in examples]
-    reports = asyncio.run(verifier.verify_batch(reqs))
-    wrong = {True: 0, False: 0}
-    for e, r in zip(examples, reports, strict=True):
-        predicted = not grounding_blocks(r, cfg)
-        right = predicted == e.supported
-        if not right:
-            wrong[e.supported] += 1
-        if right and not args.all:
+    examples = [e for e in load_examples(args.data, args.part) if args.dataset in e.dataset]
+    listed = asyncio.run(_errors(examples, args.verifier, args.all))
+    errors = [x for x in listed if not x[2]]
+    for e, r, right in listed:
+        gold = "supported" if e.supported else "not_supported"
+        if args.jsonl:
+            doc = {
+                "claim_id": e.claim.claim_id,
+                "dataset": e.dataset,
+                "gold": gold,
+                "right": right,
+                "verdict": str(r.verdict),
+                "score": r.score,
+                "adjusted": r.adjusted_confidence,
+                "reasoning": r.reasoning,
+                "content": e.claim.content,
+                "source": [t.text for t in e.claim.source_turns],
+            }
+            sys.stdout.write(orjson.dumps(doc).decode() + "\n")
             continue
-        label = "SUP" if e.supported else "NOT"
-        mark = "ok " if right else "ERR"
-        score = "-" if r.score is None else f"{r.score:.3f}"
-        print(f"{mark} {e.claim.claim_id} label={label} verdict={r.verdict.value} score={score}")
-        print(f"    claim: {e.claim.content}")
-        print(f"    why:   {r.reasoning}")
+        print(
+            f"{'ok ' if right else 'ERR'} {e.claim.claim_id} [{e.dataset}]"
+            f" gold={gold} verdict={r.verdict}"
+            f" score={r.score:.3f} adj={r.adjusted_confidence}"
+        )
+        print(f"   CLAIM: {e.claim.content}")
+        print(f"   WHY: {r.reasoning}")
         if args.source:
             for t in e.claim.source_turns:
-                print(f"    src:   {t.text}")
-    print(
-        f"# {len(examples)} claims; supported blocked: {wrong[True]}; "
-        f"not supported let through: {wrong[False]}"
-    )
+                print(f"   SRC[{t.source}]: {t.text}")
+    print(f"# {len(errors)} errors of {len(examples)} claims", file=sys.stderr)
     return 0
 
 

@@ -39,6 +39,7 @@ from groundwire.guards.grounding.lexical.changed_values import (
 from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
+from groundwire.guards.grounding.lexical.first_person_source import first_person_unheld
 from groundwire.guards.grounding.lexical.found_order import swapped_arguments_of_found
 from groundwire.guards.grounding.lexical.labels import explained_labels
 from groundwire.guards.grounding.lexical.listed_names import swapped_in_lists
@@ -266,7 +267,9 @@ def analyze(
     if polarity.agreements and not polarity.flips:
         negation_flip = False  # the negation is undone by an antonym: "not disabled"/"enabled"
     # "the US" is no "us": a word in capitals the lexicon has in lower case (`person`)
-    first = not src_first and first_person_in(craws, clows)
+    first = first_person_in(craws, clows) and (
+        not src_first or first_person_unheld(cw, claim_text, ev)  # whose "I" (session 14)
+    )
     second = not SECOND_PERSON.isdisjoint(clows)
     question = claim_text.rstrip().endswith("?")
     speaker_mismatch = _speaker_mismatch(claim_text, ev.speakers)

@@ -19,7 +19,9 @@ evaluation* when
   no feeling of a person ("Sam is unsure", and a second predicate of the same person:
   "Alex is interested and eager"), no person's preference ("their favorite places") and
   no part of a name ("the Great Barrier Reef"),
-* the source has neither the word (by stem) nor one of its WordNet synonyms, and
+* the source has neither the word (by stem) nor one of its WordNet synonyms that is an
+  evaluative word of the same sign (`judging_synonyms.py`: "great" is also "old" and
+  "big", which judge nothing), and
 * no source sentence about the same thing (sharing a content stem with the word's
   clause) has an evaluative word of the same sign: the source's own judgement in other
   words ("great" where the claim says "excellent").
@@ -49,6 +51,7 @@ from importlib import resources
 from typing import cast
 
 from groundwire.guards.grounding.lexical.evidence import evidence_for
+from groundwire.guards.grounding.lexical.judging_synonyms import judging_synonyms
 from groundwire.guards.grounding.lexical.labels import label_parts
 from groundwire.guards.grounding.lexical.names import common_word
 from groundwire.guards.grounding.lexical.text import (
@@ -133,8 +136,10 @@ class Added:
 
 @functools.cache
 def evaluative_words() -> dict[str, tuple[float, frozenset[str]]]:
-    """word -> (valence, WordNet synonyms), from the package's data file."""
-    return _read_table("data/evaluative.tsv")
+    """word -> (valence, WordNet synonyms that judge alike), from the package's data file:
+    a synonym of another sense that judges nothing ("great" / "old") is left out
+    (`judging_synonyms`)."""
+    return judging_synonyms(_read_table("data/evaluative.tsv"), evaluative_nouns())
 
 
 @functools.cache

@@ -52,6 +52,7 @@ from groundwire.guards.grounding.lexical.evidence import (
     users_own_words,
 )
 from groundwire.guards.grounding.lexical.features import Analysis, analyze
+from groundwire.guards.grounding.lexical.graded_predicates import graded_predicates
 from groundwire.guards.grounding.lexical.invented_names import invented_names
 from groundwire.guards.grounding.lexical.model import (
     BIAS,
@@ -278,6 +279,15 @@ class LexicalVerifier:
         elif added and verdict is GroundingVerdict.SUPPORTED:  # a judgement added on
             verdict = GroundingVerdict.PARTIAL
             penalty = round(max(self.cfg.penalty_min, self.cfg.penalty_max), 4)
+        # a quality graded by a degree word that the source never names: "the universe
+        # is so diverse" (`graded_predicates.py`, session 14)
+        graded = (
+            []
+            if verdict is GroundingVerdict.NOT_SUPPORTED
+            else graded_predicates(claim.content, turns)
+        )
+        if graded:
+            verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
         # the speaker's belief, not the source's fact ("I think X"): `speculation.py`
         guessed = (
             []
@@ -303,6 +313,7 @@ class LexicalVerifier:
             spans=a.spans,
             reasoning=_explain(verdict, a, asked, own)
             + "".join(f"; an evaluation the source does not make: {x.word!r}" for x in added[:3])
+            + "".join(f"; a graded judgement the source does not make: {w!r}" for w in graded[:1])
             + "".join(f"; the speaker's own conjecture: {w!r}" for w in guessed[:1])
             + "".join(f"; names {w!r}, whom the conversation never mentions" for w in invented[:3]),
             penalty=penalty,
