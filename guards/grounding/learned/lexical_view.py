@@ -26,7 +26,10 @@ only add to it:
 The verdict rules of the learned verifier itself stay the lexical ones
 (`LexicalVerifier._decide`, over the learned score), so these features change the score,
 never bypass a rule. The analysis the lexical verifier made is handed to
-`features.extract`, so the claim is read once.
+`features.extract`, so the claim is read once, and with it the outcome of the rules that
+do not read the score (`Analysis.findings`), so the learned verdict applies only its
+thresholds to them (unless the lexical verifier restated the claim: then it read
+another text, and the learned verdict reads them again for its own).
 """
 
 from __future__ import annotations

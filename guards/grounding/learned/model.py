@@ -17,7 +17,7 @@ thresholds chosen on held-apart data and what the model was trained on.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -51,29 +51,49 @@ class TreeModel:
     partial_threshold: float
     supported_threshold: float
     meta: dict[str, Any]
+    # (positions of the complete tree of depth `depth`, trees): the flat node index at each
+    # position, heap order (`_paths`); derived from `left` and `right`
+    paths: IntArray = field(init=False, repr=False, compare=False)
 
     @property
     def trees(self) -> int:
         return int(self.feature.shape[0])
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "paths", _paths(self.left, self.right, self.depth))
+
     def raw(self, x: FloatArray) -> FloatArray:
-        """Sum of tree outputs (log-odds) for each row of `x` (claims x features)."""
+        """Sum of tree outputs (log-odds) for each row of `x` (claims x features).
+
+        Every tree is read as the complete tree of its depth (`paths`: the node at each
+        position, a leaf standing in for the positions under it, as a leaf "goes" to
+        itself): each internal position is one column gather and one comparison over
+        (claims x trees), and the leaves' values are picked bottom-up with `np.where`.
+        That is the value of the leaf each claim reaches, as following the child pointers
+        round by round gives it, without gathering node indices per claim and tree
+        (about a third of the time per claim); the sum is taken over the same (claims x
+        trees) array in the same order, so the figures are the same to the bit."""
         x = np.asarray(x, dtype=np.float64)
         if x.ndim != 2 or x.shape[1] != len(self.features):
             raise ModelError(f"expected (n, {len(self.features)}) features, got {x.shape}")
-        # Nodes are addressed in the flattened (T*M) arrays: one gather per array and
-        # round instead of 2-D fancy indexing, which builds broadcast index arrays each
-        # time. Every claim starts at its trees' roots, so the first round reads the root
-        # columns directly.
-        width = self.feature.shape[1]
-        start = np.arange(self.trees, dtype=np.int64) * width  # each tree's root
         feature, threshold = self.feature.ravel(), self.threshold.ravel()
-        left, right = self.left.ravel(), self.right.ravel()
-        at: IntArray = np.broadcast_to(start, (x.shape[0], self.trees))
-        for _ in range(self.depth):
-            go_left = np.take_along_axis(x, feature[at], axis=1) <= threshold[at]
-            at = start + np.where(go_left, left[at], right[at])
-        out: FloatArray = self.base + self.value.ravel()[at].sum(axis=1)
+        value = self.value.ravel()
+        paths = self.paths
+        inner = (1 << self.depth) - 1  # positions 0 .. inner-1 split, the rest are leaves
+        # the values reached at each position, filled bottom-up from the leaves' values;
+        # the children of position k are 2k+1 and 2k+2 (heap order)
+        picked: dict[int, FloatArray] = {k: value[paths[k]] for k in range(inner, len(paths))}
+        for k in range(inner - 1, -1, -1):
+            at = paths[k]
+            go_left = x[:, feature[at]] <= threshold[at]
+            picked[k] = np.where(go_left, picked.pop(2 * k + 1), picked.pop(2 * k + 2))
+        reached = picked[0]
+        if reached.ndim == 1:  # depth 0: one leaf per tree, the same for every claim
+            reached = np.tile(reached, (x.shape[0], 1))
+        # the column gathers leave (claims x trees) in column order; each claim's row
+        # must be summed as one contiguous run, as before, for the same rounding
+        reached = np.ascontiguousarray(reached)
+        out: FloatArray = self.base + reached.sum(axis=1)
         return out
 
     def calibrate(self, raw: FloatArray) -> FloatArray:
@@ -83,6 +103,22 @@ class TreeModel:
     def predict(self, x: FloatArray) -> FloatArray:
         """Calibrated P(supported) for each row of `x`."""
         return self.calibrate(self.raw(x))
+
+
+def _paths(left: IntArray, right: IntArray, depth: int) -> IntArray:
+    """The flat node index (tree * nodes + node) at each position of the complete binary
+    tree of `depth`, heap order (root 0; the children of k are 2k+1 and 2k+2), per tree.
+    A leaf's children are the leaf itself (it points to itself), so every position under
+    a leaf holds that leaf."""
+    trees, width = left.shape
+    start = np.arange(trees, dtype=np.int64) * width
+    lefts, rights = left.ravel(), right.ravel()
+    out = [start]
+    for k in range((1 << depth) - 1):
+        at = out[k]
+        out.append(start + lefts[at])
+        out.append(start + rights[at])
+    return np.stack(out) if trees else np.zeros((len(out), 0), dtype=np.int64)
 
 
 def packaged_model_path(name: str = "learned.json") -> Path:

@@ -17,6 +17,12 @@ reads each claim through the lexical verifier first and hands that analysis on, 
 claim is analysed once; a model without them (33 features) reads it as before. The file's
 feature names say which.
 
+Per claim the rules that do not read the score (`LexicalVerifier.findings`: slot swaps,
+denied predicates, swapped doers, questions, the speaker's own doings, moods, specifics)
+are read right after the claim's analysis, kept on it and, with the lexical judgement,
+taken over from the lexical reading when it read the same text; once the batch is scored
+only the thresholds (`LexicalVerifier._verdict`) run per claim.
+
 The model loads from `learned_model_path` or the packaged `data/learned.json` (a few
 milliseconds); a missing or malformed file is an error when the verifier is built, never
 per claim.
@@ -138,6 +144,10 @@ class LearnedVerifier(LexicalVerifier):
                         out[i] = (quoted, None)
                         continue
                     analysis, values = self.features(claim, turns)
+                # the rules that do not read the score, now, while the claim's words are
+                # in the word caches (and for free when the lexical reading has just
+                # read them for the same text): the verdict below applies the thresholds
+                self.findings(claim, analysis, turns)
             except Exception as exc:  # never raise into the stream
                 out[i] = (self._failed(claim, exc), None)
                 continue

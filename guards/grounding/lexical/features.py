@@ -39,6 +39,7 @@ from groundwire.guards.grounding.lexical.changed_values import (
 from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
+from groundwire.guards.grounding.lexical.findings import Findings
 from groundwire.guards.grounding.lexical.first_person_source import first_person_unheld
 from groundwire.guards.grounding.lexical.found_order import swapped_arguments_of_found
 from groundwire.guards.grounding.lexical.labels import explained_labels
@@ -127,6 +128,8 @@ class Analysis:
     # whether `conflicts` already holds the common words swapped in place (read once by
     # the verdict; the learned verifier decides twice on one analysis)
     slot_swaps_read: bool = False
+    # the verdict rules' score-free outcome (`findings.py`), once a verdict has read them
+    findings: Findings | None = None
 
 
 def _entities(words: ClaimWords, text: str) -> list[int]:

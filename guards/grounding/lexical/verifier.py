@@ -52,6 +52,7 @@ from groundwire.guards.grounding.lexical.evidence import (
     users_own_words,
 )
 from groundwire.guards.grounding.lexical.features import Analysis, analyze
+from groundwire.guards.grounding.lexical.findings import Findings
 from groundwire.guards.grounding.lexical.graded_predicates import graded_predicates
 from groundwire.guards.grounding.lexical.invented_names import invented_names
 from groundwire.guards.grounding.lexical.model import (
@@ -63,7 +64,7 @@ from groundwire.guards.grounding.lexical.model import (
     probability,
 )
 from groundwire.guards.grounding.lexical.negation_forms import plain_negation
-from groundwire.guards.grounding.lexical.opinion import added_evaluations, judges_only
+from groundwire.guards.grounding.lexical.opinion import Added, added_evaluations, judges_only
 from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_owner
 from groundwire.guards.grounding.lexical.restated_dates import restate_dates
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
@@ -202,9 +203,21 @@ class LexicalVerifier:
         p: float | None = None,
     ) -> GroundingReport:
         """The verdict from the score (`self.score(a)` unless the caller scored the claim
-        already: the learned verifier scores a whole batch at once) and the signals."""
+        already: the learned verifier scores a whole batch at once) and the signals: the
+        rules that do not read the score (`findings`, once per analysis and claim text),
+        then the thresholds over the score (`_verdict`)."""
         if p is None:
             p = self.score(a)
+        return self._verdict(claim, a, turns, p, self.findings(claim, a, turns))
+
+    def findings(self, claim: Claim, a: Analysis, turns: Sequence[SourceTurn]) -> Findings:
+        """The verdict rules that do not read the score (`findings.py`), kept on the
+        analysis: a second verdict on the same analysis and claim text (the learned
+        verifier's, over its own score) reads them again for free. They complete
+        `a.conflicts` in place, after the fitted signals were read."""
+        f = a.findings
+        if f is not None and f.text == claim.content:
+            return f
         # a common word swapped in place ("the sales team" / "the payments team"): a
         # contradiction, read after the score (`slot_swaps.py`), so the fitted signals
         # are the ones the weights were fitted on
@@ -225,31 +238,49 @@ class LexicalVerifier:
         # HR" where Cassie said IT; `speaker_values.py`, session 14); transcripts only
         if not (a.conflicts or a.polarity_flips) and len(evidence_for(turns).speakers) > 1:
             a.conflicts += moved_values(claim.content, turns)
-        hi, lo = self.supported_threshold, self.partial_threshold
-        specifics = [*a.missing_numbers, *a.missing_entities]
         # a name a transcript never uses puts someone into the conversation; it sharpens
         # nothing (`invented_names.py`, session 14)
         invented = invented_names(a.missing_entities, turns, claim.content)
-        contradiction = bool(a.conflicts or a.polarity_flips or invented)
         moods = {mood for _, mood in a.unasserted}
-        penalty = 0.0
-        asked = (
-            self.questions_assert_nothing
-            and bool(a.features["question"])
-            and asks_only(claim_words(claim.content), claim.content)
-        )
         own = (
             may_speak_of_itself(claim.content)
             and not someone_speaks(turns, evidence_for(turns).lows)
             and speaks_of_itself(claim_words(claim.content), claim.content)
         )
-        if (
-            contradiction
-            or asked
-            or own
-            or a.features["speaker_mismatch"] >= 1.0
-            or not STRONG.isdisjoint(moods)
-        ):
+        f = a.findings = Findings(
+            text=claim.content,
+            specifics=[*a.missing_numbers, *a.missing_entities],
+            contradiction=bool(a.conflicts or a.polarity_flips or invented),
+            invented=invented,
+            moods=moods,
+            asked=None,
+            own=own,
+            strong=a.features["speaker_mismatch"] >= 1.0 or not STRONG.isdisjoint(moods),
+        )
+        return f
+
+    def _verdict(
+        self,
+        claim: Claim,
+        a: Analysis,
+        turns: Sequence[SourceTurn],
+        p: float,
+        f: Findings,
+    ) -> GroundingReport:
+        """The verdict of score `p` given the score-free findings `f`: the thresholds, and
+        the rules read only for a verdict that is not already NOT_SUPPORTED."""
+        hi, lo = self.supported_threshold, self.partial_threshold
+        specifics, moods = f.specifics, f.moods
+        penalty = 0.0
+        asked = False
+        if self.questions_assert_nothing:
+            if f.asked is None:
+                f.asked = bool(a.features["question"]) and asks_only(
+                    claim_words(claim.content), claim.content
+                )
+            asked = f.asked
+        own = f.own
+        if f.contradiction or asked or own or f.strong:
             verdict = GroundingVerdict.NOT_SUPPORTED
         elif moods and a.spans and p >= lo:
             # stated as fact where the source only hedges, plans or conditions it
@@ -269,11 +300,11 @@ class LexicalVerifier:
             penalty = round(min(hi_pen, lo_pen + 0.05 * (len(specifics) - 1)), 4)
         else:
             verdict = GroundingVerdict.NOT_SUPPORTED
-        added = (
-            []
-            if verdict is GroundingVerdict.NOT_SUPPORTED
-            else added_evaluations(claim.content, turns)
-        )
+        added: list[Added] = []
+        if verdict is not GroundingVerdict.NOT_SUPPORTED:
+            if f.added is None:
+                f.added = added_evaluations(claim.content, turns)
+            added = f.added
         if added and judges_only(added):  # what a clause says is a judgement nobody made
             verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
         elif added and verdict is GroundingVerdict.SUPPORTED:  # a judgement added on
@@ -281,19 +312,19 @@ class LexicalVerifier:
             penalty = round(max(self.cfg.penalty_min, self.cfg.penalty_max), 4)
         # a quality graded by a degree word that the source never names: "the universe
         # is so diverse" (`graded_predicates.py`, session 14)
-        graded = (
-            []
-            if verdict is GroundingVerdict.NOT_SUPPORTED
-            else graded_predicates(claim.content, turns)
-        )
+        graded: list[str] = []
+        if verdict is not GroundingVerdict.NOT_SUPPORTED:
+            if f.graded is None:
+                f.graded = graded_predicates(claim.content, turns)
+            graded = f.graded
         if graded:
             verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
         # the speaker's belief, not the source's fact ("I think X"): `speculation.py`
-        guessed = (
-            []
-            if verdict is GroundingVerdict.NOT_SUPPORTED
-            else own_conjecture(claim.content, turns)
-        )
+        guessed: list[str] = []
+        if verdict is not GroundingVerdict.NOT_SUPPORTED:
+            if f.guessed is None:
+                f.guessed = own_conjecture(claim.content, turns)
+            guessed = f.guessed
         if guessed:
             verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
         rewritten = None
@@ -315,7 +346,9 @@ class LexicalVerifier:
             + "".join(f"; an evaluation the source does not make: {x.word!r}" for x in added[:3])
             + "".join(f"; a graded judgement the source does not make: {w!r}" for w in graded[:1])
             + "".join(f"; the speaker's own conjecture: {w!r}" for w in guessed[:1])
-            + "".join(f"; names {w!r}, whom the conversation never mentions" for w in invented[:3]),
+            + "".join(
+                f"; names {w!r}, whom the conversation never mentions" for w in f.invented[:3]
+            ),
             penalty=penalty,
             rewritten_content=rewritten,
         )
