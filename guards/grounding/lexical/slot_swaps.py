@@ -193,7 +193,7 @@ def slot_swaps(
     budget = MAX_STEPS
     decided: dict[tuple[str, str, bool], bool] = {}
     out: list[tuple[str, str]] = []
-    for i, anchor, ends in slots:
+    for i, anchor, ends, defined in slots:
         low, st, nxt = lows[i], stems[i], i + 1
         p_low, p_stem = lows[i - 1], stems[i - 1]
         if anchor is None:
@@ -235,6 +235,11 @@ def slot_swaps(
                 ):
                     continue  # "plays the *violin*": the verb before the determiner too
                 other = s_lows[j]
+                if not defined:  # a word WordNet does not define: read against an acronym
+                    if not _acronym_rival(low, s.raws[j]):
+                        continue
+                    found = (raws[i], s.raws[j])
+                    break
                 if s.raws[j][:1].isupper():
                     continue  # a name of the source's: its own rules read names
                 pair = (low, other, anchor is not None)
@@ -261,9 +266,11 @@ def _slots(
     src_stems: Set[str],
     said: Set[str],
     clause: Sequence[int] | None,
-) -> list[tuple[int, int | None, bool]]:
-    """(position, anchor, ends) of each claim word that may be a slot (module docstring):
-    a common content word the source lacks, not reported yet, that WordNet defines, either
+) -> list[tuple[int, int | None, bool, bool]]:
+    """(position, anchor, ends, defined) of each claim word that may be a slot (module
+    docstring): a common content word the source lacks, not reported yet, that WordNet
+    defines (`defined`; one it does not define is a slot only as a modifier, read against
+    a source acronym alone: `_acronym_rival`), either
     between a determiner, preposition or shared modifier and a content word both have, or
     the object of a verb both have (`_object_anchor`; `anchor` its verb's position, `ends`
     whether it ends its clause). Each test reads only the claim, the source's word sets
@@ -273,7 +280,7 @@ def _slots(
     indexed: most claims have no such word."""
     raws, lows, stems, numbers = words.raws, words.lows, words.stems, words.numbers
     n = len(raws)
-    out: list[tuple[int, int | None, bool]] = []
+    out: list[tuple[int, int | None, bool, bool]] = []
     for i in range(1, n):
         if not content[i] or raws[i] in said:
             continue
@@ -299,10 +306,36 @@ def _slots(
             elif lows[i - 1] not in _BEFORE and not shared_before:
                 continue  # no determiner, preposition or shared modifier before it: a
                 # verb, maybe; an adverb in -ly before it qualifies a verb
-            if _defined(low):  # a word WordNet does not define is read against nothing
-                out.append((i, anchor, ends))
+            if _defined(low):
+                out.append((i, anchor, ends, True))
+            elif anchor is None:
+                # a word WordNet does not define is read against a source acronym only,
+                # as a modifier ("*email* alerts"), not as a verb's object
+                out.append((i, anchor, ends, False))
+            else:
+                continue  # not defined, read as an object: try it as a modifier
             break
     return out
+
+
+def _acronym_rival(low: str, other_raw: str) -> bool:
+    """Whether a source acronym ("SMS", two to five capitals) in the modifier slot of a
+    claim word WordNet does not define ("email") is its rival: two names of kinds of the
+    head ("*email* alerts" / "*SMS* alerts", "*webhook* alerts" / "*SMS* alerts"), both
+    technical words the common-word table lacks. A claim word that could be one of the
+    words the acronym stands for (its first letter is one of the acronym's: "*message*
+    alerts" / "*SMS* alerts") is not read, nor an acronym WordNet defines (read as a word
+    by `_rivals`), nor a word WordNet defines in the claim ("*text* alerts", "*urgent*
+    alerts": the plain word for the acronym, or a quality added, more often than a rival
+    kind; `_slots` does not read them against an acronym)."""
+    return (
+        2 <= len(other_raw) <= 5
+        and other_raw.isalpha()
+        and other_raw.isupper()
+        and other_raw.isascii()
+        and low[:1].upper() not in other_raw
+        and not _defined(other_raw.lower())
+    )
 
 
 def _rivals(low: str, st: str, other: str, other_stem: str, as_object: bool) -> bool:
