@@ -523,6 +523,10 @@ def _clean(text: str) -> str:
 # A vulgar fraction ("½", "¾", "⅛"), with the whole number written before it ("1½"):
 # NFKC writes "1½" as "11⁄2", which reads as the numbers 11 and 2, and "½" as "1⁄2".
 _VULGAR_FRACTION = re.compile(r"([0-9]*)([\u00bc-\u00be\u2150-\u215e])")
+# A fraction written with the fraction slash (U+2044) between digits, as a font draws
+# one: "1⁄2" is a half, not the numbers 1 and 2. An ASCII "1/2" is left alone (a date,
+# a ratio, a path).
+_SLASHED_FRACTION = re.compile(r"(?<![0-9.])([0-9]{1,3})\u2044([0-9]{1,3})(?![0-9])")
 # A run of CJK numerals that stands apart from other CJK text ("三 replicas", "十二
 # nodes"): inside a Chinese or Japanese word ("一起", "三月") it is that word's, and
 # left alone. Han ideographs, CJK symbols, kana and Hangul on either side keep it a word.
@@ -538,15 +542,25 @@ _CJK_MYRIAD = frozenset("万萬")
 def _numeric_forms(text: str) -> str:
     """Numbers written with characters that NFKC and the fold table misread, as ASCII
     digits: a vulgar fraction as a decimal ("1½" is "1.5", "½" is "0.5": NFKC's "11⁄2"
-    read as eleven), and a run of CJK numerals standing apart from CJK text as its value
-    ("三" is "3", "十二" is "12", "三百五十" is "350"; `_cjk_value`). The decimal may be
-    longer than what it replaces; `text.fold_disguises` keeps such a token as written and
-    the lexical words read its value from it."""
+    read as eleven), and so one written with the fraction slash ("1⁄2"); a run of CJK
+    numerals standing apart from CJK text as its value ("三" is "3", "十二" is "12",
+    "三百五十" is "350"; `_cjk_value`). The decimal may be longer than what it replaces;
+    `text.fold_disguises` keeps such a token as written and the lexical words read its
+    value from it."""
     if _VULGAR_FRACTION.search(text):
         text = _VULGAR_FRACTION.sub(_fraction, text)
+    if "\u2044" in text and _SLASHED_FRACTION.search(text):
+        text = _SLASHED_FRACTION.sub(_slashed_fraction, text)
     if _CJK_NUMERAL_RUN.search(text):
         text = _CJK_NUMERAL_RUN.sub(_cjk_numeral, text)
     return text
+
+
+def _slashed_fraction(m: re.Match[str]) -> str:
+    numerator, denominator = int(m.group(1)), int(m.group(2))
+    if not denominator:
+        return m.group(0)
+    return f"{numerator / denominator:.3f}".rstrip("0").rstrip(".")
 
 
 def _fraction(m: re.Match[str]) -> str:

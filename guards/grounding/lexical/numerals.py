@@ -16,12 +16,14 @@ on every source sentence's alike.
   still be the abbreviation's ("IV fluids"); where the source writes the same word the
   claim's reads as the source's (the same word is the same number), so only a claim
   that adds the abbreviation before a plural the source counts otherwise is misread.
-* **"a pair of" and "a couple of"** are two ("a pair of shoes" is two shoes): "pair" and
-  "couple" read as 2 after "a" (or "one") and before "of". Read as exactly two, so "a
-  couple of designers" against the source's "five designers" is a changed count, and
-  against "two designers" the same. "pair" elsewhere is a word ("pair programming", "the
-  couple"). "a dozen" is twelve already (`text.NUMBER_WORDS`). "a score of" is not read:
-  in today's text it is mostly a result ("a score of 90"), rarely twenty.
+* **"a pair of", "a couple of" and "a trio of"** are two, two and three ("a pair of
+  shoes" is two shoes): the word reads as its number after "a" (or "one") and before
+  "of". "a couple of" is read as exactly two, so "a couple of designers" against the
+  source's "five designers" is a changed count, and against "two designers" the same.
+  "pair" elsewhere is a word ("pair programming", "the couple"). "a dozen" is twelve
+  already (`text.NUMBER_WORDS`), and "half a dozen" / "a half-dozen" six (not the
+  numbers 0.5 and 12, which no source of "six" writes). "a score of" is not read: in
+  today's text it is mostly a result ("a score of 90"), rarely twenty.
 """
 
 from __future__ import annotations
@@ -43,21 +45,29 @@ def _roman(value: int) -> str:
 
 # "II" -> "2" ... "XXXIX" -> "39": the numerals of I, V and X of two letters or more
 ROMAN_NUMERALS = {numeral: str(v) for v in range(2, 40) if len(numeral := _roman(v)) >= 2}
-_PAIRS = frozenset(("pair", "couple"))
-_ARTICLES = frozenset(("a", "one"))
+_PAIRS = {"pair": "2", "couple": "2", "trio": "3"}
+_ARTICLES = frozenset(("a", "an", "one"))
 
 
 def read_numerals(
     raws: Sequence[str], lows: Sequence[str], numbers: tuple[str | None, ...]
 ) -> tuple[str | None, ...]:
-    """The number column of a sentence with its Roman-numeral counts and "a pair of" /
-    "a couple of" read (module docstring). Most sentences have neither and are given
-    back as they are after two C-level set tests."""
+    """The number column of a sentence with its Roman-numeral counts, "a pair of" / "a
+    couple of" / "a trio of" and "half a dozen" read (module docstring). Most sentences
+    have none and are given back as they are after a few C-level set tests."""
     roman = not ROMAN_NUMERALS.keys().isdisjoint(raws)
-    pairs = not _PAIRS.isdisjoint(lows)
-    if not roman and not pairs:
+    pairs = not _PAIRS.keys().isdisjoint(lows)
+    half_dozen = "half" in lows and "dozen" in lows
+    if not roman and not pairs and not half_dozen:
         return numbers
     out = list(numbers)
+    if half_dozen:
+        for i, low in enumerate(lows):
+            if low != "dozen":
+                continue
+            half = i - 1 if i >= 1 and lows[i - 1] == "half" else i - 2
+            if half >= 0 and lows[half] == "half" and (half == i - 1 or lows[i - 1] in _ARTICLES):
+                out[half], out[i] = None, "6"  # "half a dozen", "a half-dozen": six
     last = len(lows) - 1
     for i in range(1, last):
         value = ROMAN_NUMERALS.get(raws[i]) if roman else None
@@ -72,5 +82,5 @@ def read_numerals(
             ):
                 out[i] = value
         elif pairs and lows[i] in _PAIRS and lows[i - 1] in _ARTICLES and lows[i + 1] == "of":
-            out[i] = "2"
+            out[i] = _PAIRS[lows[i]]
     return tuple(out)

@@ -30,6 +30,12 @@ ATTACKS = [
     ("The cluster has seveп replicas.", "The cluster has three replicas."),
     ("The on-call team gets email alerts.", "The on-call team gets SMS alerts."),
     ("The invoice service sends webhook alerts.", "The invoice service sends SMS alerts."),
+    ("The backup takes 1⁄2 hour.", "The backup takes two hours."),
+    ("The backup takes half an hour.", "The backup takes 40 minutes."),
+    ("The backup takes an hour.", "The backup takes half an hour."),
+    ("We run half a dozen replicas.", "We run five replicas."),
+    ("We run a trio of replicas.", "We run four replicas."),
+    ("We raised half a million dollars.", "We raised 600,000 dollars."),
 ]
 
 # (claim, source): the same fact, or the letters as a word; each must stay approvable
@@ -59,6 +65,14 @@ CONTROLS = [
     ("The on-call team gets alerts by SMS.", "The on-call team gets SMS alerts."),
     ("The on-call team gets short message service alerts.", "The on-call team gets SMS alerts."),
     ("The on-call team gets urgent alerts.", "The on-call team gets urgent SMS alerts."),
+    ("The backup takes half an hour.", "The backup takes 30 minutes."),
+    ("The backup takes 30 minutes.", "The backup takes half an hour."),
+    ("The backup takes 1⁄2 hour.", "The backup takes half an hour."),
+    ("We run half a dozen replicas.", "We run six replicas."),
+    ("We run a half-dozen replicas.", "We run 6 replicas."),
+    ("We raised half a million dollars.", "We raised 500,000 dollars."),
+    ("The cluster has IV replicas.", "The cluster has four replicas."),
+    ("I bought a pair of shoes.", "I bought 2 shoes."),
     ("The on-call team gets text alerts.", "The on-call team gets SMS alerts."),
     ("The on-call team gets message alerts.", "The on-call team gets SMS alerts."),
 ]
@@ -101,6 +115,10 @@ def _numbers(text: str) -> dict[str, str | None]:
         ("We do pair programming.", "pair", None),
         ("The couple of us went.", "couple", None),  # no "a" before it
         ("She got a score of 90.", "score", None),
+        ("We run a trio of workers.", "trio", "3"),
+        ("We run half a dozen workers.", "dozen", "6"),
+        ("We run half a dozen workers.", "half", None),
+        ("We run a half-dozen workers.", "dozen", "6"),
     ],
 )
 def test_counts_are_read_only_where_a_count_stands(text: str, word: str, value: str | None) -> None:
@@ -133,6 +151,8 @@ def test_a_sentence_without_numerals_is_given_back_as_it_is() -> None:
         ("三百五十 users", "350 users"),
         ("二〇二六 plan", "2026 plan"),
         ("两万 rows", "20000 rows"),
+        ("1⁄2 hour", "0.5 hour"),
+        ("3⁄4 done", "0.75 done"),
         ("seveп", "seven"),
         ("ﬁve", "five"),
     ],
