@@ -24,6 +24,11 @@ on every source sentence's alike.
   already (`text.NUMBER_WORDS`), and "half a dozen" / "a half-dozen" six (not the
   numbers 0.5 and 12, which no source of "six" writes). "a score of" is not read: in
   today's text it is mostly a result ("a score of 90"), rarely twenty.
+* **"once" before a period** is 1 ("once a week" against "twice a week", "once per
+  sprint"; "once we deploy" is a time, no count). "twice" and "thrice" are 2 and 3
+  everywhere (`text.NUMBER_WORDS`). "both" and "a single" are not read: "both" is a
+  determiner of dialogue far more often than a count the source states otherwise, and a
+  count of one is not compared with a count of the same noun (`counts.py` reads 2 to 20).
 """
 
 from __future__ import annotations
@@ -47,20 +52,28 @@ def _roman(value: int) -> str:
 ROMAN_NUMERALS = {numeral: str(v) for v in range(2, 40) if len(numeral := _roman(v)) >= 2}
 _PAIRS = {"pair": "2", "couple": "2", "trio": "3"}
 _ARTICLES = frozenset(("a", "an", "one"))
+_TIMES = frozenset(("once",))
+_PER = frozenset(("a", "an", "per", "every", "each"))
 
 
 def read_numerals(
     raws: Sequence[str], lows: Sequence[str], numbers: tuple[str | None, ...]
 ) -> tuple[str | None, ...]:
     """The number column of a sentence with its Roman-numeral counts, "a pair of" / "a
-    couple of" / "a trio of" and "half a dozen" read (module docstring). Most sentences
+    couple of" / "a trio of", "half a dozen" and "once a ..." read (module
+    docstring). Most sentences
     have none and are given back as they are after a few C-level set tests."""
     roman = not ROMAN_NUMERALS.keys().isdisjoint(raws)
     pairs = not _PAIRS.keys().isdisjoint(lows)
     half_dozen = "half" in lows and "dozen" in lows
-    if not roman and not pairs and not half_dozen:
+    times = not _TIMES.isdisjoint(lows)
+    if not roman and not pairs and not half_dozen and not times:
         return numbers
     out = list(numbers)
+    if times:
+        for i, low in enumerate(lows):
+            if low == "once" and i + 1 < len(lows) and lows[i + 1] in _PER:
+                out[i] = "1"  # "once a week"; "once we deploy" is no count
     if half_dozen:
         for i, low in enumerate(lows):
             if low != "dozen":

@@ -56,7 +56,7 @@ from groundwire.guards.grounding.lexical.text import (
 )
 from groundwire.topics.records import SourceTurn
 
-__all__ = ["claim_slot_swaps", "same_thing", "slot_swaps"]
+__all__ = ["claim_slot_swaps", "is_acronym", "same_thing", "slot_swaps"]
 
 # Pairs read per claim at most: a real claim swaps one or two words.
 MAX_SWAPS = 4
@@ -236,8 +236,15 @@ def slot_swaps(
                     continue  # "plays the *violin*": the verb before the determiner too
                 other = s_lows[j]
                 if not defined:  # a word WordNet does not define: read against an acronym
-                    if not _acronym_rival(low, s.raws[j]):
-                        continue
+                    if not (
+                        _acronym_rival(low, s.raws[j])
+                        or (
+                            s.raws[j][:1].islower()
+                            and not _defined(other)
+                            and _acronym_rival(other, raws[i])
+                        )
+                    ):
+                        continue  # an acronym of the claim's against such a word, too
                     found = (raws[i], s.raws[j])
                     break
                 if s.raws[j][:1].isupper():
@@ -287,7 +294,7 @@ def _slots(
         low, st = lows[i], stems[i]
         if low in src_lows or st in src_stems or numbers[i] is not None:
             continue
-        if raws[i][:1].isupper() or not low.isalpha():
+        if not low.isalpha() or (raws[i][:1].isupper() and not is_acronym(raws[i])):
             continue  # a name (`names.py`), or a token of digits and signs
         nxt = i + 1
         shared_before = (
@@ -306,7 +313,7 @@ def _slots(
             elif lows[i - 1] not in _BEFORE and not shared_before:
                 continue  # no determiner, preposition or shared modifier before it: a
                 # verb, maybe; an adverb in -ly before it qualifies a verb
-            if _defined(low):
+            if _defined(low) and not raws[i][:1].isupper():
                 out.append((i, anchor, ends, True))
             elif anchor is None:
                 # a word WordNet does not define is read against a source acronym only,
@@ -318,6 +325,12 @@ def _slots(
     return out
 
 
+def is_acronym(raw: str) -> bool:
+    """Two to five ASCII capitals ("SMS", "CRM"), as a claim or source writes an
+    acronym."""
+    return 2 <= len(raw) <= 5 and raw.isascii() and raw.isalpha() and raw.isupper()
+
+
 def _acronym_rival(low: str, other_raw: str) -> bool:
     """Whether a source acronym ("SMS", two to five capitals) in the modifier slot of a
     claim word WordNet does not define ("email") is its rival: two names of kinds of the
@@ -327,12 +340,11 @@ def _acronym_rival(low: str, other_raw: str) -> bool:
     alerts" / "*SMS* alerts") is not read, nor an acronym WordNet defines (read as a word
     by `_rivals`), nor a word WordNet defines in the claim ("*text* alerts", "*urgent*
     alerts": the plain word for the acronym, or a quality added, more often than a rival
-    kind; `_slots` does not read them against an acronym)."""
+    kind; `_slots` does not read them against an acronym). Read both ways: an acronym of
+    the claim's in the slot of such a word of the source ("*SMS* alerts" / "*email*
+    alerts") is its rival too."""
     return (
-        2 <= len(other_raw) <= 5
-        and other_raw.isalpha()
-        and other_raw.isupper()
-        and other_raw.isascii()
+        is_acronym(other_raw)
         and low[:1].upper() not in other_raw
         and not _defined(other_raw.lower())
     )

@@ -185,6 +185,9 @@ NUMBER_WORDS.update({"million": "1000000", "billion": "1000000000", "half": "0.5
 NUMBER_WORDS.update(
     {"mln": "1000000", "bn": "1000000000", "trillion": "1000000000000", "dozen": "12"}
 )
+# ... and how many times: "twice a day" against "three times a day" is a changed count
+# ("once" is read only before a period: `numerals.read_numerals`)
+NUMBER_WORDS.update({"twice": "2", "thrice": "3"})
 # A frequency is a number too (once per period): "weekly" where the source says
 # "nightly" is a swapped number; "nightly" and "daily" are the same one.
 NUMBER_WORDS.update(

@@ -36,6 +36,10 @@ ATTACKS = [
     ("We run half a dozen replicas.", "We run five replicas."),
     ("We run a trio of replicas.", "We run four replicas."),
     ("We raised half a million dollars.", "We raised 600,000 dollars."),
+    ("The export job runs twice a day.", "The export job runs three times a day."),
+    ("The export job runs twice a week.", "The export job runs once a week."),
+    ("The export job runs once a week.", "The export job runs twice a week."),
+    ("The on-call team gets SMS alerts.", "The on-call team gets email alerts."),
 ]
 
 # (claim, source): the same fact, or the letters as a word; each must stay approvable
@@ -73,6 +77,9 @@ CONTROLS = [
     ("We raised half a million dollars.", "We raised 500,000 dollars."),
     ("The cluster has IV replicas.", "The cluster has four replicas."),
     ("I bought a pair of shoes.", "I bought 2 shoes."),
+    ("The export job runs twice a day.", "The export job runs two times a day."),
+    ("The on-call team gets SMS alerts.", "The on-call team gets text alerts."),
+    ("The on-call team gets SMS alerts.", "The on-call team gets message alerts."),
     ("The on-call team gets text alerts.", "The on-call team gets SMS alerts."),
     ("The on-call team gets message alerts.", "The on-call team gets SMS alerts."),
 ]
@@ -116,6 +123,9 @@ def _numbers(text: str) -> dict[str, str | None]:
         ("The couple of us went.", "couple", None),  # no "a" before it
         ("She got a score of 90.", "score", None),
         ("We run a trio of workers.", "trio", "3"),
+        ("It runs once a week.", "once", "1"),
+        ("Once we deploy it runs.", "Once", None),
+        ("It runs twice a week.", "twice", "2"),
         ("We run half a dozen workers.", "dozen", "6"),
         ("We run half a dozen workers.", "half", None),
         ("We run a half-dozen workers.", "dozen", "6"),
