@@ -147,7 +147,9 @@ def listed_counts(
     it contradicts."""
     raws, lows, stems = words.raws, words.lows, words.stems
     counted: list[tuple[int, int, set[str]]] = []  # (position, count, noun stems after it)
-    plain: list[tuple[int, int, set[str]]] = []  # of those, the plain counts (`_plain`)
+    # of those, the plain counts (`_plain`): noun stem -> count -> first claim position
+    # (a claim of one count repeated reads each source count once per distinct count)
+    plain: dict[str, dict[int, int]] = {}
     for i, raw in enumerate(raws):
         if raw not in missing:
             continue
@@ -160,7 +162,7 @@ def listed_counts(
         if noun is not None:
             counted.append((i, int(value), {stems[noun]}))
             if _plain(lows, i, noun):
-                plain.append(counted[-1])
+                plain.setdefault(stems[noun], {}).setdefault(int(value), i)
     agreed: set[str] = set()
     conflicts: list[tuple[str, str]] = []
     alike: dict[int, dict[int, str]] = {}  # claim position -> source count -> as written
@@ -222,11 +224,10 @@ def _plain(lows: Sequence[str], i: int, noun: int) -> bool:
     )
 
 
-def _counted_alike(
-    counted: Sequence[tuple[int, int, set[str]]], s: Sentence
-) -> list[tuple[int, int, int]]:
+def _counted_alike(plain: dict[str, dict[int, int]], s: Sentence) -> list[tuple[int, int, int]]:
     """(claim position, source position, source count) of each count the sentence gives
-    of a claim count's noun (`counted`: "a pair of GPUs" against "three GPUs"). The
+    of a claim count's noun (`plain`: noun stem -> count -> claim position; "a pair of
+    GPUs" against "three GPUs"). The
     source's number must be a plain count of all of them too (no bound before it,
     `_plain`); the claim's number appears nowhere in the source (`listed_counts` reads
     only those), so every such count is another number."""
@@ -239,7 +240,7 @@ def _counted_alike(
         noun = _counted_noun(raws, lows, s.content, j)
         if noun is None or not _plain(lows, j, noun):
             continue
-        for i, count, nouns in counted:
-            if s.word_stems[noun] in nouns and int(value) != count:
+        for count, i in plain.get(s.word_stems[noun], {}).items():
+            if int(value) != count:
                 out.append((i, j, int(value)))
     return out
