@@ -529,10 +529,11 @@ _VULGAR_FRACTION = re.compile(r"([0-9]*)([\u00bc-\u00be\u2150-\u215e])")
 _SLASHED_FRACTION = re.compile(r"(?<![0-9.])([0-9]{1,3})\u2044([0-9]{1,3})(?![0-9])")
 # A run of CJK numerals that stands apart from other CJK text ("三 replicas", "十二
 # nodes"): inside a Chinese or Japanese word ("一起", "三月") it is that word's, and
-# left alone. Han ideographs, CJK symbols, kana and Hangul on either side keep it a word.
+# left alone. Han ideographs, CJK symbols, kana and Hangul on either side keep it a word,
+# and so does a digit (its value would run into the digit's: "1.5三" is not "1.53").
 _CJK_TEXT = r"\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
 _CJK_NUMERAL_RUN = re.compile(
-    rf"(?<![{_CJK_TEXT}])[〇零一二两兩三四五六七八九十百千万萬]+(?![{_CJK_TEXT}])"
+    rf"(?<![{_CJK_TEXT}0-9.])[〇零一二两兩三四五六七八九十百千万萬]+(?![{_CJK_TEXT}0-9])"
 )
 _CJK_DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "两": 2, "兩": 2}
 _CJK_UNITS = {"十": 10, "百": 100, "千": 1000}

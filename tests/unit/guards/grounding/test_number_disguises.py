@@ -173,7 +173,7 @@ def test_canonical_reads_fractions_cjk_numerals_and_shape_lookalikes(
     assert canonical(raw) == expected
 
 
-@pytest.mark.parametrize("raw", ["我有三个", "一起 三月", "十十 nodes", "П"])
+@pytest.mark.parametrize("raw", ["我有三个", "一起 三月", "十十 nodes", "П", "1.5三", "3三 x"])
 def test_cjk_words_and_capital_pe_stay_as_written(raw: str) -> None:
     # a numeral inside CJK text is that text's word; a unit twice is no number; the
     # capital "П" is no Latin letter's shape
@@ -235,3 +235,11 @@ def test_a_count_of_the_same_noun_with_other_neighbours_is_a_changed_count(
     claim: str, source: str, pair: tuple[str, str]
 ) -> None:
     assert pair in _count_conflicts(claim, source)
+
+
+@pytest.mark.parametrize(
+    "raw", ["1½三 x", "½⅓¼", "三½", "1⁄2⁄3", "十二½ 万万", "seveп ﬁve 1½", "x三 三x 3⁄0"]
+)
+def test_the_new_forms_keep_canonical_idempotent(raw: str) -> None:
+    once = canonical(raw)
+    assert canonical(once) == once
