@@ -34,7 +34,11 @@ detectors therefore read `canonical(text)`, never the raw text:
    Unicode names (`_styled_latin_letters`), and so are letters with a drawn-in mark that
    do not decompose ("ø", "ł") and the ligatures "œ", "æ" (`_marked_latin_letters`).
    Colon lookalikes ("∶", "꞉") become ":". Digits of every script become ASCII digits,
-   and Roman numeral characters of two or more letters their values (`_numerals`). A
+   and Roman numeral characters of two or more letters their values (`_numerals`); a
+   vulgar fraction is a decimal ("1½" is "1.5", not NFKC's "11⁄2") and a run of CJK
+   numerals standing apart from CJK text its value ("三" is "3"; `_numeric_forms`).
+   Cyrillic "п" and "к", which the data gives no Latin prototype, read "n" and "k"
+   (`_SHAPE_LOOKALIKES`). A
    syllable dot inside a Latin word ("n·o·t") is dropped, and the braille blank
    (U+2800) is a space.
 5. Markup is removed: HTML tags of real HTML elements (those that break a line become a
@@ -192,6 +196,7 @@ def _fold_table() -> tuple[dict[int, str | None], re.Pattern[str]]:
     table.update(_styled_latin_letters())
     table.update(_marked_latin_letters())
     table.update(_confusable_letters())
+    table.update(_SHAPE_LOOKALIKES)
     table.update(_numerals())
     # The one letter whose lower case is two characters ("İ" -> "i̇"): fold it, so that
     # lower-casing the canonical text keeps its offsets.
@@ -352,6 +357,15 @@ def _numerals() -> dict[int, str]:
     return out
 
 
+# Cyrillic lower-case letters drawn as a Latin lower-case letter in the sans-serif faces
+# chat clients use, which UTS #39 does not give a Latin prototype: its prototype of "п"
+# is Greek "π" and of "к" the Latin "ĸ" (kra), so "seveп" (seven) and "ﬁve" with a "к"
+# read as unknown words and a changed count went unseen. Their capitals ("П", "К") are
+# other shapes and stay as the data reads them. A closed list of one script's letters, by
+# shape (the confusables data is the source for every other lookalike).
+_SHAPE_LOOKALIKES: dict[int, str] = {0x043F: "n", 0x043A: "k"}
+
+
 # Punctuation and symbols that the data says look like "-" (hyphens, en dash, minus
 # signs) or ":"; a letter that does (Coptic "ⲻ", IPA "ː") stays a letter.
 _DASH_CATEGORIES = frozenset({"Pd", "Po", "Sm", "Sk", "So"})
@@ -477,6 +491,7 @@ def _clean(text: str) -> str:
     if "&" in text:
         text = html.unescape(text)
     if not text.isascii():
+        text = _numeric_forms(text)
         # Folded before NFKC, which would turn some lookalikes into other non-ASCII
         # letters ("ϲ" into "ς", "´" into a space and a combining accent), and after it,
         # for the letters NFKC makes (fullwidth, mathematical).
@@ -503,6 +518,89 @@ def _clean(text: str) -> str:
             break
         text = stripped
     return text
+
+
+# A vulgar fraction ("½", "¾", "⅛"), with the whole number written before it ("1½"):
+# NFKC writes "1½" as "11⁄2", which reads as the numbers 11 and 2, and "½" as "1⁄2".
+_VULGAR_FRACTION = re.compile(r"([0-9]*)([\u00bc-\u00be\u2150-\u215e])")
+# A fraction written with the fraction slash (U+2044) between digits, as a font draws
+# one: "1⁄2" is a half, not the numbers 1 and 2. An ASCII "1/2" is left alone (a date,
+# a ratio, a path).
+_SLASHED_FRACTION = re.compile(r"(?<![0-9.])([0-9]{1,3})\u2044([0-9]{1,3})(?![0-9])")
+# A run of CJK numerals that stands apart from other CJK text ("三 replicas", "十二
+# nodes"): inside a Chinese or Japanese word ("一起", "三月") it is that word's, and
+# left alone. Han ideographs, CJK symbols, kana and Hangul on either side keep it a word,
+# and so does a digit (its value would run into the digit's: "1.5三" is not "1.53").
+_CJK_TEXT = r"\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+_CJK_NUMERAL_RUN = re.compile(
+    rf"(?<![{_CJK_TEXT}0-9.])[〇零一二两兩三四五六七八九十百千万萬]+(?![{_CJK_TEXT}0-9])"
+)
+_CJK_DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "两": 2, "兩": 2}
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
+_CJK_MYRIAD = frozenset("万萬")
+
+
+def _numeric_forms(text: str) -> str:
+    """Numbers written with characters that NFKC and the fold table misread, as ASCII
+    digits: a vulgar fraction as a decimal ("1½" is "1.5", "½" is "0.5": NFKC's "11⁄2"
+    read as eleven), and so one written with the fraction slash ("1⁄2"); a run of CJK
+    numerals standing apart from CJK text as its value ("三" is "3", "十二" is "12",
+    "三百五十" is "350"; `_cjk_value`). The decimal may be longer than what it replaces;
+    `text.fold_disguises` keeps such a token as written and the lexical words read its
+    value from it."""
+    if _VULGAR_FRACTION.search(text):
+        text = _VULGAR_FRACTION.sub(_fraction, text)
+    if "\u2044" in text and _SLASHED_FRACTION.search(text):
+        text = _SLASHED_FRACTION.sub(_slashed_fraction, text)
+    if _CJK_NUMERAL_RUN.search(text):
+        text = _CJK_NUMERAL_RUN.sub(_cjk_numeral, text)
+    return text
+
+
+def _slashed_fraction(m: re.Match[str]) -> str:
+    numerator, denominator = int(m.group(1)), int(m.group(2))
+    if not denominator:
+        return m.group(0)
+    return f"{numerator / denominator:.3f}".rstrip("0").rstrip(".")
+
+
+def _fraction(m: re.Match[str]) -> str:
+    value = int(m.group(1) or 0) + unicodedata.numeric(m.group(2))
+    return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def _cjk_numeral(m: re.Match[str]) -> str:
+    value = _cjk_value(m.group(0))
+    return m.group(0) if value is None else str(value)
+
+
+def _cjk_value(run: str) -> int | None:
+    """The value of a run of CJK numerals: digits alone are positional ("二〇二六" is
+    2026); with the units 十, 百, 千 and 万 a digit multiplies the unit after it and a
+    unit without one counts once ("十二" is 12, "二十" 20, "三百五十" 350, "两万" 20000).
+    None for a run no number is written as (a unit twice in a row: "十十")."""
+    if not any(c in _CJK_UNITS or c in _CJK_MYRIAD for c in run):
+        return int("".join(str(_CJK_DIGITS[c]) for c in run))
+    total = section = 0
+    digit: int | None = None
+    last_unit = 10**9
+    for c in run:
+        if c in _CJK_DIGITS:
+            if digit is not None:
+                return None  # two digits in a row amid units: no number
+            digit = _CJK_DIGITS[c]
+        elif c in _CJK_UNITS:
+            unit = _CJK_UNITS[c]
+            if unit >= last_unit:
+                return None
+            section += (1 if digit is None else digit) * unit
+            digit, last_unit = None, unit
+        else:  # 万: what came before is counted in ten-thousands
+            if total:
+                return None
+            total = (section + (digit or 0)) * 10_000 or 10_000
+            section, digit, last_unit = 0, None, 10**9
+    return total + section + (digit or 0)
 
 
 def _percent_escapes(m: re.Match[str]) -> str:

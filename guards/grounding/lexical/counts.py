@@ -18,6 +18,19 @@ scores it as a number the source does not write: the weights were fitted that wa
 taking it out was measured to lose the partial verdict a claim's core gives it). A
 number bounded by "at least", "over", "about"... is not a count of all of them and is
 left alone. Only small counts (2 to 20) are read.
+
+The same count is read against a source sentence that counts the same noun with a number
+(session 14): "a pair of GPUs" against "The team bought three GPUs", "IV replicas"
+against "three replicas". The swapped-specific rule (`features._conflicts`) finds a
+number only between the same neighbours, and "a pair of" or an adjective before the
+noun ("four backend services") moves them. The source's number must count the noun too
+(the first plural within three words after it), be no bound ("at least three"), both
+must be plain counts (no scale word and no unit: "10 million dollars" against "5 mln
+dollars" is an amount, `changed_values.py`'s), the source must count the noun one way
+only (two counts, "5 engineers in Berlin and 3 in Paris", may add up to the claim's), and
+the sentence must hold another word of the claim besides the noun; the claim's number is
+one the source does not write anywhere (only those are read). Only small counts (2 to
+20) of the claim are read, as for lists.
 """
 
 from __future__ import annotations
@@ -27,7 +40,9 @@ import re
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.numerals import read_numerals
 from groundwire.guards.grounding.lexical.text import ClaimWords, number_value, stem, word_set
+from groundwire.guards.grounding.lexical.units import _UNIT_WORDS
 
 __all__ = ["listed_counts"]
 
@@ -132,35 +147,37 @@ def listed_counts(
     it contradicts."""
     raws, lows, stems = words.raws, words.lows, words.stems
     counted: list[tuple[int, int, set[str]]] = []  # (position, count, noun stems after it)
+    # of those, the plain counts (`_plain`): noun stem -> count -> first claim position
+    # (a claim of one count repeated reads each source count once per distinct count)
+    plain: dict[str, dict[int, int]] = {}
     for i, raw in enumerate(raws):
         if raw not in missing:
             continue
-        value = number_value(lows[i])
+        value = words.numbers[i]  # as the claim reads it ("a pair of", "IV replicas")
         if value is None or not value.isdigit() or not 2 <= int(value) <= 20:
             continue
         if i and lows[i - 1] in _BOUNDS:
             continue
-        # the plural noun it counts: the first lower-case content word in -s within three
-        # words ("four services", "four backend services"; not a name: "at 7 James")
-        noun = next(
-            (
-                k
-                for k in range(i + 1, min(len(lows), i + 4))
-                if words.content[k] and raws[k][:1].islower() and lows[k].endswith("s")
-            ),
-            None,
-        )
+        noun = _counted_noun(raws, lows, words.content, i)
         if noun is not None:
             counted.append((i, int(value), {stems[noun]}))
+            if _plain(lows, i, noun):
+                plain.setdefault(stems[noun], {}).setdefault(int(value), i)
     agreed: set[str] = set()
     conflicts: list[tuple[str, str]] = []
+    alike: dict[int, dict[int, str]] = {}  # claim position -> source count -> as written
     if not counted:
         return agreed, conflicts
     wanted = set().union(*(nouns for _, _, nouns in counted))
     for s, hit in zip(sentences, shared, strict=True):
         # a list of the counted noun needs that noun and a conjunction in the sentence:
         # checked on its word sets before its text is read with the patterns
-        if not hit or wanted.isdisjoint(s.word_stems) or _CONJUNCTIONS.isdisjoint(s.lows):
+        if not hit or wanted.isdisjoint(s.word_stems):
+            continue
+        if plain and len(hit) >= 2:  # the noun and some other word of the claim
+            for i, j, n in _counted_alike(plain, s):
+                alike.setdefault(i, {}).setdefault(n, s.raws[j])
+        if _CONJUNCTIONS.isdisjoint(s.lows):
             continue
         for listed_noun, n, listed in _enumerations(s):
             for i, count, nouns in counted:
@@ -170,5 +187,60 @@ def listed_counts(
                     agreed.add(raws[i])
                 elif (raws[i], listed) not in conflicts:
                     conflicts.append((raws[i], listed))
+    for i, counts in alike.items():
+        # the source counts the noun one way only: several counts ("5 engineers in
+        # Berlin and 3 in Paris") may add up to the claim's, which is no contradiction
+        if len(counts) == 1:
+            pair = (raws[i], next(iter(counts.values())))
+            if pair not in conflicts:
+                conflicts.append(pair)
     conflicts = [c for c in conflicts if c[0] not in agreed]
     return agreed, conflicts
+
+
+def _counted_noun(
+    raws: Sequence[str], lows: Sequence[str], content: Sequence[bool], i: int
+) -> int | None:
+    """The position of the plural noun the number at `i` counts: the first content word
+    in -s within three words that is lower-case or an acronym's plural ("four services",
+    "four backend services", "a pair of GPUs"; not a name: "at 7 James"), else None."""
+    for k in range(i + 1, min(len(lows), i + 4)):
+        raw = raws[k]
+        if (
+            content[k]
+            and lows[k].endswith("s")
+            and (raw[:1].islower() or (len(raw) > 2 and raw[:-1].isupper()))
+        ):
+            return k
+    return None
+
+
+def _plain(lows: Sequence[str], i: int, noun: int) -> bool:
+    """Whether the number at `i` counts the noun at `noun` as things, not an amount: no
+    scale or other number between ("10 million dollars") and the noun no unit ("5 mln
+    dollars", "3 hours": amounts are read by `units.py` and `changed_values.py`)."""
+    return lows[noun] not in _UNIT_WORDS and all(
+        number_value(lows[k]) is None for k in range(i + 1, noun)
+    )
+
+
+def _counted_alike(plain: dict[str, dict[int, int]], s: Sentence) -> list[tuple[int, int, int]]:
+    """(claim position, source position, source count) of each count the sentence gives
+    of a claim count's noun (`plain`: noun stem -> count -> claim position; "a pair of
+    GPUs" against "three GPUs"). The
+    source's number must be a plain count of all of them too (no bound before it,
+    `_plain`); the claim's number appears nowhere in the source (`listed_counts` reads
+    only those), so every such count is another number."""
+    lows, raws = s.lows, s.raws
+    values = read_numerals(raws, lows, tuple(map(number_value, lows)))
+    out: list[tuple[int, int, int]] = []
+    for j, value in enumerate(values):
+        if value is None or not value.isdigit() or (j and lows[j - 1] in _BOUNDS):
+            continue
+        noun = _counted_noun(raws, lows, s.content, j)
+        if noun is None or not _plain(lows, j, noun):
+            continue
+        for count, i in plain.get(s.word_stems[noun], {}).items():
+            if int(value) != count:
+                out.append((i, j, int(value)))
+    return out

@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.antonyms import codes, codes_of
+from groundwire.guards.grounding.lexical.numerals import read_numerals
 from groundwire.guards.grounding.lexical.person import first_person_in, first_person_match
 from groundwire.guards.grounding.lexical.text import (
     AUXILIARIES,
@@ -348,6 +349,7 @@ def _turn_evidence(turn: SourceTurn) -> Evidence:
         s_lows, s_stems, s_content, s_nums = zip(*parts_of(raws), strict=True)
         # "in her 60s" is an age, not the 1960s; "the 1960 's" is the 1960s
         s_stems, s_nums = read_decades(s_lows, s_stems, s_nums)
+        s_nums = read_numerals(raws, s_lows, s_nums)  # "IV replicas", "a pair of"
         if "own" in s_lows:
             s_content = _own_as_verb(s_lows, s_content)
         seq = list(itertools.compress(s_stems, s_content))

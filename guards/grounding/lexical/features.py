@@ -50,6 +50,7 @@ from groundwire.guards.grounding.lexical.names import (
     stem_only_names,
     swapped_names,
 )
+from groundwire.guards.grounding.lexical.numerals import read_numerals
 from groundwire.guards.grounding.lexical.owner import (
     owner_elsewhere,
     owner_swaps,
@@ -515,10 +516,12 @@ def _conflicts(
             # a word of the sentence can only match with one of the claim word's neighbours
             if prev in st or nxt in st or (prev2 is not None and prev2 in st):
                 raws = s.raws
+                # the sentence's numbers as read in it ("once a week", "a pair of")
+                values = read_numerals(raws, st, tuple(map(number_value, st))) if is_num else ()
                 for j, low in enumerate(st):
                     if low in claim_lows:
                         continue
-                    other = number_value(low) if is_num else None
+                    other = values[j] if is_num else None
                     same_kind = (
                         (
                             other is not None

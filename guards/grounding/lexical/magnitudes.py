@@ -22,8 +22,9 @@ import bisect
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.numerals import read_numerals
 from groundwire.guards.grounding.lexical.text import ClaimWords, number_value
-from groundwire.guards.grounding.lexical.units import _SIGNS, _unit
+from groundwire.guards.grounding.lexical.units import _SIGNS, _unit, half_of
 
 __all__ = ["as_the_sources", "magnitudes"]
 
@@ -76,8 +77,11 @@ def magnitudes(
     "time", ...), its magnitude in the dimension's base unit, and the positions of the
     separate scale and unit words that belong to it."""
     out: list[Magnitude] = []
+    # each word's number as read in its sentence ("a pair of" is 2, "IV replicas" 4,
+    # "half a dozen" 6: `numerals.read_numerals`), on both sides alike
+    values = read_numerals(raws, lows, tuple(map(number_value, lows)))
     for i, low in enumerate(lows):
-        value = number_value(low)
+        value = values[i]
         if value is None or low in _SCALE_WORDS or not value[:1].isdigit():
             continue  # no number, a scale word itself, a version or a decade
         try:
@@ -87,12 +91,14 @@ def magnitudes(
         extra: list[int] = []
         start, end = spans[i]
         signed = bool(start) and text[start - 1] in _SIGNS
-        suffix = low.lstrip("0123456789.,")
+        # letters written onto digits ("5m", "200ms"); a number word has none
+        suffix = low.lstrip("0123456789.,") if low[:1].isdigit() else ""
         if signed and suffix in _SCALE_SUFFIXES:
             size *= _SCALE_SUFFIXES[suffix]
-        if i + 1 < len(lows) and lows[i + 1] in _SCALE_WORDS and lows[i + 1] != "k":
-            size *= _SCALE_WORDS[lows[i + 1]]
-            extra.append(i + 1)
+        scale_at = i + 2 if half_of(lows, i) else i + 1  # "half a million"
+        if scale_at < len(lows) and lows[scale_at] in _SCALE_WORDS and lows[scale_at] != "k":
+            size *= _SCALE_WORDS[lows[scale_at]]
+            extra.append(scale_at)
         unit = _unit(lows, i, text, (start, end))
         dimension = ""
         if unit is not None:
@@ -101,7 +107,7 @@ def magnitudes(
                 dimension = f"money:{name}"
             elif name in _SIZES:
                 dimension, size = kind, size * _SIZES[name]
-                after = (extra[-1] if extra else i) + 1
+                after = (extra[-1] if extra else i + half_of(lows, i)) + 1
                 if not suffix and after < len(lows) and not lows[after][:1].isdigit():
                     extra.append(after)
             else:

@@ -56,7 +56,7 @@ from groundwire.guards.grounding.lexical.text import (
 )
 from groundwire.topics.records import SourceTurn
 
-__all__ = ["claim_slot_swaps", "same_thing", "slot_swaps"]
+__all__ = ["claim_slot_swaps", "is_acronym", "same_thing", "slot_swaps"]
 
 # Pairs read per claim at most: a real claim swaps one or two words.
 MAX_SWAPS = 4
@@ -193,7 +193,7 @@ def slot_swaps(
     budget = MAX_STEPS
     decided: dict[tuple[str, str, bool], bool] = {}
     out: list[tuple[str, str]] = []
-    for i, anchor, ends in slots:
+    for i, anchor, ends, defined in slots:
         low, st, nxt = lows[i], stems[i], i + 1
         p_low, p_stem = lows[i - 1], stems[i - 1]
         if anchor is None:
@@ -235,6 +235,18 @@ def slot_swaps(
                 ):
                     continue  # "plays the *violin*": the verb before the determiner too
                 other = s_lows[j]
+                if not defined:  # a word WordNet does not define: read against an acronym
+                    if not (
+                        _acronym_rival(low, s.raws[j])
+                        or (
+                            s.raws[j][:1].islower()
+                            and not _defined(other)
+                            and _acronym_rival(other, raws[i])
+                        )
+                    ):
+                        continue  # an acronym of the claim's against such a word, too
+                    found = (raws[i], s.raws[j])
+                    break
                 if s.raws[j][:1].isupper():
                     continue  # a name of the source's: its own rules read names
                 pair = (low, other, anchor is not None)
@@ -261,9 +273,11 @@ def _slots(
     src_stems: Set[str],
     said: Set[str],
     clause: Sequence[int] | None,
-) -> list[tuple[int, int | None, bool]]:
-    """(position, anchor, ends) of each claim word that may be a slot (module docstring):
-    a common content word the source lacks, not reported yet, that WordNet defines, either
+) -> list[tuple[int, int | None, bool, bool]]:
+    """(position, anchor, ends, defined) of each claim word that may be a slot (module
+    docstring): a common content word the source lacks, not reported yet, that WordNet
+    defines (`defined`; one it does not define is a slot only as a modifier, read against
+    a source acronym alone: `_acronym_rival`), either
     between a determiner, preposition or shared modifier and a content word both have, or
     the object of a verb both have (`_object_anchor`; `anchor` its verb's position, `ends`
     whether it ends its clause). Each test reads only the claim, the source's word sets
@@ -273,14 +287,14 @@ def _slots(
     indexed: most claims have no such word."""
     raws, lows, stems, numbers = words.raws, words.lows, words.stems, words.numbers
     n = len(raws)
-    out: list[tuple[int, int | None, bool]] = []
+    out: list[tuple[int, int | None, bool, bool]] = []
     for i in range(1, n):
         if not content[i] or raws[i] in said:
             continue
         low, st = lows[i], stems[i]
         if low in src_lows or st in src_stems or numbers[i] is not None:
             continue
-        if raws[i][:1].isupper() or not low.isalpha():
+        if not low.isalpha() or (raws[i][:1].isupper() and not is_acronym(raws[i])):
             continue  # a name (`names.py`), or a token of digits and signs
         nxt = i + 1
         shared_before = (
@@ -299,10 +313,41 @@ def _slots(
             elif lows[i - 1] not in _BEFORE and not shared_before:
                 continue  # no determiner, preposition or shared modifier before it: a
                 # verb, maybe; an adverb in -ly before it qualifies a verb
-            if _defined(low):  # a word WordNet does not define is read against nothing
-                out.append((i, anchor, ends))
+            if _defined(low) and not raws[i][:1].isupper():
+                out.append((i, anchor, ends, True))
+            elif anchor is None:
+                # a word WordNet does not define is read against a source acronym only,
+                # as a modifier ("*email* alerts"), not as a verb's object
+                out.append((i, anchor, ends, False))
+            else:
+                continue  # not defined, read as an object: try it as a modifier
             break
     return out
+
+
+def is_acronym(raw: str) -> bool:
+    """Two to five ASCII capitals ("SMS", "CRM"), as a claim or source writes an
+    acronym."""
+    return 2 <= len(raw) <= 5 and raw.isascii() and raw.isalpha() and raw.isupper()
+
+
+def _acronym_rival(low: str, other_raw: str) -> bool:
+    """Whether a source acronym ("SMS", two to five capitals) in the modifier slot of a
+    claim word WordNet does not define ("email") is its rival: two names of kinds of the
+    head ("*email* alerts" / "*SMS* alerts", "*webhook* alerts" / "*SMS* alerts"), both
+    technical words the common-word table lacks. A claim word that could be one of the
+    words the acronym stands for (its first letter is one of the acronym's: "*message*
+    alerts" / "*SMS* alerts") is not read, nor an acronym WordNet defines (read as a word
+    by `_rivals`), nor a word WordNet defines in the claim ("*text* alerts", "*urgent*
+    alerts": the plain word for the acronym, or a quality added, more often than a rival
+    kind; `_slots` does not read them against an acronym). Read both ways: an acronym of
+    the claim's in the slot of such a word of the source ("*SMS* alerts" / "*email*
+    alerts") is its rival too."""
+    return (
+        is_acronym(other_raw)
+        and low[:1].upper() not in other_raw
+        and not _defined(other_raw.lower())
+    )
 
 
 def _rivals(low: str, st: str, other: str, other_stem: str, as_object: bool) -> bool:

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence, Set
 from typing import NamedTuple
 
 from groundwire.guards.canonical import canonical
+from groundwire.guards.grounding.lexical.numerals import read_numerals
 
 __all__ = [
     "AUXILIARIES",
@@ -184,6 +185,9 @@ NUMBER_WORDS.update({"million": "1000000", "billion": "1000000000", "half": "0.5
 NUMBER_WORDS.update(
     {"mln": "1000000", "bn": "1000000000", "trillion": "1000000000000", "dozen": "12"}
 )
+# ... and how many times: "twice a day" against "three times a day" is a changed count
+# ("once" is read only before a period: `numerals.read_numerals`)
+NUMBER_WORDS.update({"twice": "2", "thrice": "3"})
 # A frequency is a number too (once per period): "weekly" where the source says
 # "nightly" is a swapped number; "nightly" and "daily" are the same one.
 NUMBER_WORDS.update(
@@ -206,7 +210,15 @@ NUMBER_WORDS.update(
 # each part can match empty and never starts with what the part repeats, so the greedy
 # match is the only one and giving back never helps; possessive, the engine keeps no
 # backtracking state (same matches, findall ~25 % faster on the grounding data).
-WORD = re.compile(r"[A-Za-z0-9]++(?:[.,][0-9]++)*+(?:'[A-Za-z]++)?+|%")
+#
+# Besides ASCII letters and digits a word may hold the compatibility characters whose plain
+# form is longer than they are, the ligatures ("ﬁve") and vulgar fractions ("1½", "½"):
+# `fold_disguises` must keep every offset and so keeps such a token as written, and
+# without them here "ﬁve" read as "ve" and "1½" as "1" (a count the source contradicts,
+# unseen). Their plain form is the word's lower-case form (`_compute_parts`).
+WORD = re.compile(
+    r"[A-Za-z0-9\u00bc-\u00be\u2150-\u215e\ufb00-\ufb06]++(?:[.,][0-9]++)*+(?:'[A-Za-z]++)?+|%"
+)
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 
 
@@ -443,7 +455,9 @@ _LOWER_PRONOUNS = frozenset(w for w in FIRST_PERSON if w != "i" and not w.starts
 
 
 def _compute_parts(raw: str) -> tuple[str, str, bool, str | None]:
-    low = raw.lower().replace("’", "'")
+    # a ligature or a vulgar fraction (`WORD`) reads as its canonical form: "ﬁve" is
+    # "five", "1½" is "1.5"
+    low = (raw if raw.isascii() else canonical(raw)).lower().replace("’", "'")
     # "May" capitalised is (almost always) the month, not the modal: a content word; so
     # is "US" (the country), no pronoun "us" (`person`): a word of its own
     content = (
@@ -618,6 +632,7 @@ def claim_words(text: str) -> ClaimWords:
     raws = tuple(map(_GROUP, matches))
     lows, stems, content, numbers = zip(*parts_of(raws), strict=True)
     stems, numbers = read_decades(lows, stems, numbers)
+    numbers = read_numerals(raws, lows, numbers)  # "IV replicas", "a pair of"
     return ClaimWords(raws, lows, stems, content, numbers, tuple(map(_SPAN, matches)))
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "bound_swaps",
     "counts_one",
     "date_swaps",
+    "half_of",
     "unit_of",
     "unit_swaps",
     "written",
@@ -105,6 +106,8 @@ def _unit(
     if tail:
         return _UNITS.get(tail)
     after_at = k + 1
+    if half_of(lows, k):
+        after_at += 1  # "half an hour", "half a million dollars": past the article
     if after_at < len(lows) and lows[after_at] in _SCALES:
         after_at += 1
     if after_at < len(lows):
@@ -113,6 +116,12 @@ def _unit(
             after += "m"  # "3 a.m." is read as three words: 3, a, m
         return _UNITS.get(after)
     return None
+
+
+def half_of(lows: Sequence[str], k: int) -> bool:
+    """Whether the word at k is "half" before "a" or "an" ("half an hour", "half a
+    million"): the thing after the article is what it halves."""
+    return lows[k] == "half" and k + 1 < len(lows) and lows[k + 1] in ("a", "an")
 
 
 _ONE = frozenset(("a", "an", "every", "each", "per"))
@@ -156,6 +165,8 @@ def unit_swaps(
         if value is None:
             if lows[i] not in _ONE or not _unit_after(lows, i):
                 continue
+            if i and words.raws[i - 1].lower() == "half":
+                continue  # "half an hour": a half, read as its number (`half_of`)
             value, one = "1", True  # "an hour", "a day": one of the unit
         elif not number_in(value, source_numbers):
             continue
@@ -201,8 +212,13 @@ def _other_count(
     mention has one of it ("an hour", "1 hour", "every hour")."""
     other: str | None = None
     for s, j, low in _words_of(sentences, shared):
+        if half_of(s.lows, j) and _unit_after(s.lows, j + 1) and _UNITS[s.lows[j + 2]] == mine:
+            other = other or " ".join(s.raws[j : j + 3])  # "half an hour": a half
+            continue
         if not _unit_after(s.lows, j) or _UNITS[s.lows[j + 1]] != mine:
             continue
+        if j and s.lows[j - 1] == "half":
+            continue  # "half an hour": no count of one
         value = number_value(low)
         if value == "1" or low in _ONE:
             return None  # the source has one of it too
@@ -222,7 +238,10 @@ def _other_unit(
     other: str | None = None
     for s, j, low in _words_of(sentences, shared):
         if not same_number(number_value(low), value) and not (
-            value == "1" and low in _ONE and _unit_after(s.lows, j)
+            value == "1"
+            and low in _ONE
+            and _unit_after(s.lows, j)
+            and not (j and s.lows[j - 1] == "half")
         ):
             continue
         theirs = _unit(s.lows, j, s.text, s.word_spans()[j])

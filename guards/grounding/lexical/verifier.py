@@ -68,7 +68,7 @@ from groundwire.guards.grounding.lexical.opinion import Added, added_evaluations
 from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_owner
 from groundwire.guards.grounding.lexical.restated_dates import restate_dates
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
-from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps
+from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps, is_acronym
 from groundwire.guards.grounding.lexical.speaker_acts import swapped_doers
 from groundwire.guards.grounding.lexical.speaker_values import moved_values
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
@@ -221,7 +221,9 @@ class LexicalVerifier:
         # a common word swapped in place ("the sales team" / "the payments team"): a
         # contradiction, read after the score (`slot_swaps.py`), so the fitted signals
         # are the ones the weights were fitted on
-        if not a.slot_swaps_read and any(w[:1].islower() for w in a.missing_words):
+        if not a.slot_swaps_read and any(
+            w[:1].islower() or is_acronym(w) for w in a.missing_words
+        ):  # an acronym too: "*SMS* alerts" against "*email* alerts"
             reported = {c for c, _ in a.conflicts}  # a common word the source lacks
             names = known_names(claim, turns)
             a.conflicts += claim_slot_swaps(claim.content, turns, names, reported)

@@ -1,7 +1,7 @@
 """The verdict split into its score-free rules (`LexicalVerifier.findings`, read once
 per analysis) and its thresholds (`_verdict`) decides as the one combined pass it replaced
 (`_old_decide` below: `_decide` as it stood at faa7405 with session 14's three rules
-merged in, 0af8a4d, verbatim), over the claims of the
+merged in, 0af8a4d, verbatim, and the acronym gate of the slot rule), over the claims of the
 repository's sample and probe files at scores across [0, 1]:
 
 * a fresh analysis per score (the lexical verifier's path),
@@ -41,7 +41,7 @@ from groundwire.guards.grounding.lexical.graded_predicates import graded_predica
 from groundwire.guards.grounding.lexical.invented_names import invented_names
 from groundwire.guards.grounding.lexical.opinion import added_evaluations, judges_only
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
-from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps
+from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps, is_acronym
 from groundwire.guards.grounding.lexical.speaker_acts import swapped_doers
 from groundwire.guards.grounding.lexical.speaker_values import moved_values
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
@@ -68,7 +68,7 @@ def _old_decide(
     # a common word swapped in place ("the sales team" / "the payments team"): a
     # contradiction, read after the score (`slot_swaps.py`), so the fitted signals
     # are the ones the weights were fitted on
-    if not a.slot_swaps_read and any(w[:1].islower() for w in a.missing_words):
+    if not a.slot_swaps_read and any(w[:1].islower() or is_acronym(w) for w in a.missing_words):
         reported = {c for c, _ in a.conflicts}  # a common word the source lacks
         names = known_names(claim, turns)
         a.conflicts += claim_slot_swaps(claim.content, turns, names, reported)
