@@ -135,8 +135,9 @@ _PERSONAL: tuple[_Spec, ...] = (
     # and never match, because the pattern needs the first-person subject.
     ("doubt", r"i(?: \w+ly| do| really)? doubt\b"),
     # Bare "maybe"/"perhaps": docs/spec.md §Hedges lists them as personal speculation.
-    # ... except before a quantity ("maybe 15k"), where it approximates a number (below).
-    ("maybe perhaps", r"(?:maybe|perhaps)\b(?! [~$€£]?\d)"),
+    # ... except before a quantity ("maybe 15k", "perhaps ~.5": session 14, a number
+    # may start with its decimal point), where it approximates a number (below).
+    ("maybe perhaps", r"(?:maybe|perhaps)\b(?! [~$€£]?\.?\d)"),
     ("mayhaps perchance", r"(?:mayhaps|perchance)\b"),
 )
 _ADMITTED: tuple[_Spec, ...] = (
@@ -162,7 +163,8 @@ _ADMITTED: tuple[_Spec, ...] = (
     ),
     ("remember recall", r"i (?:can't|cannot|can not) (?:remember|recall)\b"),
     ("correctly right", r"if i (?:recall|remember|understand) (?:correctly|right)\b"),
-    ("iirc afaik afaict", r"(?:iirc|afaik|afaict)\b"),
+    # (session 14: "iinm", "if I'm not mistaken" below; "afaiu", "as far as I understand")
+    ("iirc afaik afaict iinm afaiu afaiui", r"(?:iirc|afaik|afaict|iinm|afaiui|afaiu)\b"),
     # The chat forms of "I don't know" ("idk", "dunno").
     ("idk dunno", r"(?:idk|dunno)\b"),
     # Session 12: the shrug, "I don't know" drawn: the kaomoji's face "(ツ)" (what the
@@ -470,9 +472,9 @@ _APPROXIMATION: tuple[_Spec, ...] = (
     ("several", rf"several {_words([*UNITS, *_LARGE])}\b"),
     # "a day or two", "one or two": the word before "or" is checked (CHECK_DISJUNCTION).
     ("two three four five six seven eight nine ten", rf"or {_words(CARDINALS[2:11])}\b"),
-    ("~ ≈", r"[~≈]\s?\d[\d.,]*"),
+    ("~ ≈", r"[~≈]\s?\.?\d[\d.,]*"),
     ("ish", rf"(?:\d+(?:\.\d+)?|{_CARDINAL}|{_UNIT})-?ish\b"),
-    ("maybe perhaps", r"(?:maybe|perhaps) [~$€£]?\d[\d.,/]*"),
+    ("maybe perhaps", r"(?:maybe|perhaps) [~$€£]?\.?\d[\d.,/]*"),
     ("so", r"or so\b"),
 )
 # Triggers that are characters or word endings rather than words: checked as substrings.
