@@ -301,6 +301,14 @@ _TECHNICAL: tuple[_Spec, ...] = (
     ("tend tends", r"tends? to\b"),
     # Hearsay evidentials: the writer passes on a claim without vouching for it.
     ("allegedly reportedly purportedly", r"(?:allegedly|reportedly|purportedly)\b"),
+    # Session 14: hearsay closing the claim ("..., I hear.", "..., so I've heard."); "I
+    # heard the alarm" reports a sound. ("ostensibly" was tried and left out: the SFU
+    # annotators read "has ostensibly been called upon" as no speculation.)
+    (
+        "hear heard",
+        r"(?:(?<=, )|(?<=- )|(?<=\u2014 ))(?:so |or so )?i(?:'ve| have)? hear(?:d)?"
+        r"(?=\s*(?:[.!?;)]|$))",
+    ),
     ("rumor rumour", r"rumou?r has it\b"),
     ("rumored rumoured", r"rumou?red (?:to|that)\b"),
     # "(The) rumour is (that) ...": hearsay; not "the rumour is false", which judges it.
@@ -371,7 +379,7 @@ _TECHNICAL: tuple[_Spec, ...] = (
     # the reader would infer.
     # (two literal-first patterns: a leading alternation was measured ~8x slower)
     ("think", r"you(?:'d| would) think\b"),
-    ("think", r"one(?:'d| would) think\b"),
+    ("think assume imagine suppose", r"one(?:'d| would) (?:think|assume|imagine|suppose)\b"),
     # Attributed belief ("many people think X", "some believe X"): the claim reports an
     # opinion held by unnamed others, not a fact; worth a reviewer's look, not a block.
     # "think about / of / through" is deliberation, not belief.

@@ -1,7 +1,8 @@
 """Session 14 red team of the hedge guard (docs/spec.md §Hedges): hedge words respelled
 by sound ("mebbe", `guards/hedge/dialect.py`), a word cut in two with digits for letters
 ("pr0b ably", `split.leet_pieces`), a right-to-left override after a mark ("Perhaps
-~\u202e5 si ti", shown "Perhaps ~it is 5"), the chat abbreviations "iinm" and "afaiu".
+~\u202e5 si ti", shown "Perhaps ~it is 5"), the chat abbreviations "iinm" and "afaiu",
+letters in parentheses ("⒫⒭⒪⒝..."), hearsay closing a claim ("..., I hear.").
 Each with controls that keep their reading."""
 
 from __future__ import annotations
@@ -39,6 +40,15 @@ def _reading(text: str) -> tuple[HedgeAction, str | None]:
         # chat abbreviations of lexicon phrases
         ("iinm the cache is Redis.", "If I'm not mistaken the cache is Redis."),
         ("AFAIU the cache is Redis.", "As far as I know the cache is Redis."),
+        # letters in parentheses (NFKC spells them "(p)(r)(o)...")
+        (
+            "We \u24ab\u24ad\u24aa\u249d\u249c\u249d\u24a7\u24b4 use Redis.",
+            "We probably use Redis.",
+        ),
+        # hearsay closing the claim, and the generic "one would assume"
+        ("We use Redis, I hear.", "We use Redis, reportedly."),
+        ("We use Redis, so I've heard.", "We use Redis, reportedly."),
+        ("We use Redis, one would assume.", "We use Redis, one would think."),
     ],
 )
 def test_the_disguise_reads_like_the_plain_hedge(text: str, plain: str) -> None:
@@ -75,6 +85,11 @@ def test_an_override_after_a_mark_is_drawn() -> None:
         # a number that starts with its decimal point is still a number
         ("Perhaps ~.5 of requests fail.", (REVIEW, "approximation")),
         ("Perhaps .5 of requests fail.", (REVIEW, "approximation")),
+        # a sound heard, a parenthesised digit, a letter in parentheses written out
+        ("I heard the alarm at 6.", (NONE, None)),
+        ("We heard it from the vendor, who confirmed it.", (NONE, None)),
+        ("Step \u2474 restarts the cache.", (NONE, None)),
+        ("Option (b) restarts the cache.", (NONE, None)),
         # tbh / ngl / fwiw are candour, not doubt: no hedge
         ("tbh the cache is Redis.", (NONE, None)),
         ("ngl the cache is Redis.", (NONE, None)),
