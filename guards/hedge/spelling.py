@@ -321,8 +321,25 @@ def respell(text: str) -> str:
         sounded = found.sounded
         words = "|".join(sorted(sounded))
         pattern = re.compile(rf"(?<![A-Za-z0-9'])(?:{words})(?![A-Za-z0-9'])", re.IGNORECASE)
-        text = pattern.sub(lambda m: sounded[m.group(0).lower()], text)
+        text = pattern.sub(functools.partial(_unsound, sounded), text)
     return text
+
+
+# Where a sentence starts: the text's start, or after ".", "!" or "?" (and any closing
+# quote or bracket) and a space, with opening quotes or brackets before the word.
+_SENTENCE_START = re.compile(r"(?:^|[.!?][\"')\]]*\s+)[\"'(\[]*$")
+
+
+def _unsound(sounded: dict[str, str], m: re.Match[str]) -> str:
+    """An eye-dialect word as the hedge word it stands for, except a capitalised one
+    inside a sentence: that is a name ("Mr Mabey", "Mabe"), read as written. At a
+    sentence's start ("Mebbe we ...") or in capitals ("MEBBE") it is still the word."""
+    word = m.group(0)
+    if word[:1].isupper() and not word.isupper():
+        before = m.string[max(0, m.start() - 8) : m.start()]
+        if not _SENTENCE_START.search(before):
+            return word
+    return sounded[word.lower()]
 
 
 def _unstretch(vocabulary: frozenset[str], m: re.Match[str]) -> str:

@@ -26,6 +26,8 @@ def _reading(text: str) -> tuple[HedgeAction, str | None]:
         # eye dialect: vowels respelled, a vowel left out, a consonant doubled
         ("We mebbe use Redis for the session cache.", "We maybe use Redis for the session cache."),
         ("Mebbe the cache is Redis.", "Maybe the cache is Redis."),
+        ("We MEBBE use Redis.", "We MAYBE use Redis."),
+        ('The cache is Redis. "Mebbe."', 'The cache is Redis. "Maybe."'),
         ("The cache is Redis, mebbe.", "The cache is Redis, maybe."),
         ("We probly use Redis.", "We probably use Redis."),
         ("The cache is Redis, probablee.", "The cache is Redis, probably."),
@@ -76,6 +78,8 @@ def test_an_override_after_a_mark_is_drawn() -> None:
         ("The band was rockin all night.", (NONE, None)),
         ("She bought Maybelline mascara.", (NONE, None)),
         ("Moby Dick is a novel.", (NONE, None)),
+        # a capitalised respelling inside a sentence is a name
+        ("Ms Mabey approved the budget.", (NONE, None)),
         ("The mob gathered outside.", (NONE, None)),
         # digits in words that are no pieces of a hedge word
         ("We sell b2b software to 3 teams.", (NONE, None)),
