@@ -189,8 +189,13 @@ class ProvenanceConfig(Section):
             # the assistant as a line's speaker with an arrow or a dash for the colon
             # ("Assistant -> ...", "ChatGPT \u2014 ..."); only the names that are no person's
             # and no component's ("LLM -> vector store" draws an architecture)
-            r"^[\s#*>_+-]*[\[(]?\s*(?:assistant|ai assistant|chatbot|chatgpt|gpt-?[0-9o][\w.-]*)"
-            r"\s*[\])]?\s*(?:->|=>|\u2013|\u2014)",
+            # (one pattern a separator, so that each has its separator as a literal and
+            # most turns skip its line-by-line search)
+            *(
+                r"^[\s#*>_+-]*[\[(]?\s*(?:assistant|ai assistant|chatbot|chatgpt"
+                r"|gpt-?[0-9o][\w.-]*)\s*[\])]?\s*" + separator
+                for separator in (r"[-=]>", "\u2013", "\u2014")
+            ),
             # a model named as the source of what follows ("According to ChatGPT, ...",
             # "GPT-4 suggested ...", "ChatGPT told me ..."): the names no person has
             r"according to (?:chatgpt|gpt-?[0-9o][\w.-]*|copilot|an? (?:ai|llm|chatbot)\b"
@@ -208,12 +213,28 @@ class ProvenanceConfig(Section):
             # "As an A I language model", "As an artificial intelligence, ...", "I am a
             # language model"); "As an AI researcher" is matched above already
             r"(?<![a-z])being an? (?:ai|a\.i\.|llm|(?:large )?language model)\b",
-            # (one pattern each, so that each has a rare literal: "as a" is everywhere)
-            r" llm\b(?:(?<=[^a-z]as an llm)|(?<=[^a-z]as a llm)|(?<=^as an llm)|(?<=^as a llm))",
+            # "as an LLM", "I'm (just) an LLM": one pattern whose literal is " llm" ("as a"
+            # is everywhere), the frames read behind it (each lookbehind of a fixed width)
+            r" llm\b(?:"
+            + "|".join(
+                f"(?<={before}{article} llm)"
+                for before in (
+                    "[^a-z]as",
+                    "^as",
+                    "i'm",
+                    "i am",
+                    "i'm just",
+                    "i am just",
+                    "i'm only",
+                    "i am only",
+                )
+                for article in (" an", " a")
+            )
+            + ")",
+            # (two patterns: each has a rare literal, where one would have "as an a")
             r"(?<![a-z])as an a i (?:language )?model",
             r"(?<![a-z])as an artificial intelligence(?:(?: language)? model|(?=\s*,))",
             r"(?:i'm|i am) (?:just |only )?an? (?:large )?language model\b",
-            r"(?:i'm|i am) (?:just |only )?an? llm\b",
             # an assistant's disclaimers about its own training ("As of my last knowledge
             # update", "my knowledge cutoff", "I don't have access to real-time data")
             r"as of my (?:last )?(?:knowledge|training)(?: data)?(?: cut-?off| update)\b",

@@ -74,8 +74,8 @@ def _skeleton(word: str) -> str:
 
 def _doublings(skeleton: str) -> list[str]:
     """Every way of writing `skeleton` with each consonant once or twice."""
-    return ["".join(c * n for c, n in zip(skeleton, counts, strict=True)) for counts in
-            itertools.product((1, 2), repeat=len(skeleton))]  # fmt: skip
+    counts = itertools.product((1, 2), repeat=len(skeleton))
+    return ["".join(c * n for c, n in zip(skeleton, each, strict=True)) for each in counts]
 
 
 @functools.lru_cache(maxsize=4)
