@@ -35,6 +35,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 
 from groundwire.guards.hedge.abbrev import english
+from groundwire.guards.hedge.lexicon import TO_SPACE_BYTES
 
 __all__ = ["candidates", "reading"]
 
@@ -90,11 +91,15 @@ def _index(targets: tuple[str, ...]) -> dict[bytes, tuple[str, ...]]:
     return out
 
 
-def candidates(words: Iterable[bytes], targets: tuple[str, ...]) -> bool:
+def candidates(words: Iterable[bytes], targets: tuple[str, ...], lower: str = "") -> bool:
     """Whether any of `words` (a claim's `byte_words`, lower case) has the consonants of a
-    target: the cheap test before `reading`."""
-    index = _index(targets)
-    return not index.keys().isdisjoint(b" ".join(words).translate(None, _VOWEL_BYTES).split())
+    target: the cheap test before `reading`. `lower`, the lower-cased text the words come
+    from, when it is ASCII: one translation of it makes the words and drops their vowels
+    at once (`lexicon.byte_words` with the vowels deleted), instead of joining the words."""
+    keys = _index(targets).keys()
+    if lower and lower.isascii():
+        return not keys.isdisjoint(lower.encode().translate(TO_SPACE_BYTES, _VOWEL_BYTES).split())
+    return not keys.isdisjoint(b" ".join(words).translate(None, _VOWEL_BYTES).split())
 
 
 def _edits(a: str, b: str) -> int:

@@ -30,6 +30,7 @@ __all__ = [
     "CHECK_NONE",
     "CHECK_WHOSE",
     "PATTERNS",
+    "TO_SPACE_BYTES",
     "TRIGGER_WORDS",
     "UNITS",
     "HedgePattern",
@@ -595,6 +596,7 @@ TRIGGER_WORDS = frozenset(_BY_BYTES)
 # Punctuation (apostrophes too: "let's" -> let, s) becomes space for the word-set check.
 _PUNCT = "'!\"#$%&()*+,./:;<=>?@[\\]^_`{|}~-"  # ("~": "I ~think~", session 10)
 _TO_SPACE_BYTES = bytes.maketrans(_PUNCT.encode(), b" " * len(_PUNCT))
+TO_SPACE_BYTES = _TO_SPACE_BYTES  # (`dialect.candidates` splits words the same way)
 
 
 # Punctuation and symbols beyond ASCII ("“probably”", "«probably»", "「probably」",

@@ -233,10 +233,10 @@ class _Disguises(NamedTuple):
     sounded: dict[str, str]  # eye dialect ("mebbe") -> the hedge word (`dialect.py`)
 
 
-def _sounded(words: Sequence[bytes]) -> dict[str, str]:
+def _sounded(words: Sequence[bytes], lower: str = "") -> dict[str, str]:
     """The claim's words that are a hedge word respelled by sound (`dialect.py`), with
     the word each stands for; {} after one set test for nearly every claim."""
-    if not dialect.candidates(words, _SOUND_TARGETS):
+    if not dialect.candidates(words, _SOUND_TARGETS, lower):
         return {}
     lexicon = _lexicon()
     out: dict[str, str] = {}
@@ -267,7 +267,7 @@ def _disguises(lower: str, words: Sequence[bytes]) -> _Disguises:
         cut=_CUT_HINT.search(lower) is not None,
         misspelled=[] if typos.keys().isdisjoint(words) else [w for w in words if w in typos],
         elided=_elided(lower),
-        sounded=_sounded(words),
+        sounded=_sounded(words, lower),
     )
 
 
@@ -284,7 +284,7 @@ def needs_respelling(lower: str, words: Sequence[bytes]) -> bool:
         or _STRETCH_HINT.search(lower) is not None
         or _has_symbol(lower)
         or bool(_elided(lower))
-        or bool(_sounded(words))
+        or bool(_sounded(words, lower))
     )
 
 
