@@ -288,13 +288,22 @@ def _confusable_letters() -> dict[int, str]:
 # LATIN CAPITAL LETTER N). Neither is in the confusables data nor changed by NFKC, and
 # "ɴᴏᴛ" read as three unknown letters hid a negation. Turned, inverted and reversed
 # letters are other letters; regional indicators are left alone (pairs of them are flags).
+# Session 14: a letter in parentheses ("⒫⒭⒪⒝", PARENTHESIZED LATIN SMALL LETTER P), which
+# NFKC spells out as "(p)(r)(o)(b)", so the word read as brackets around single letters.
 _STYLED_NAME = re.compile(
-    r"(?:LATIN LETTER SMALL CAPITAL|(?:NEGATIVE )?SQUARED LATIN CAPITAL LETTER) ([A-Z])"
+    r"(?:LATIN LETTER SMALL CAPITAL|(?:NEGATIVE )?SQUARED LATIN CAPITAL LETTER"
+    r"|PARENTHESIZED LATIN SMALL LETTER) ([A-Z])"
 )
 # The blocks that hold such letters: IPA and phonetic extensions, Latin Extended-D, and
-# the enclosed alphanumeric supplement (scanning these, not every code point, keeps the
+# the enclosed alphanumerics and their supplement (scanning these, not every code point, keeps the
 # table's first build at a few milliseconds).
-_STYLED_BLOCKS = ((0x0250, 0x02AF), (0x1D00, 0x1DBF), (0xA720, 0xA7FF), (0x1F130, 0x1F189))
+_STYLED_BLOCKS = (
+    (0x0250, 0x02AF),
+    (0x1D00, 0x1DBF),
+    (0x249C, 0x24B5),
+    (0xA720, 0xA7FF),
+    (0x1F130, 0x1F189),
+)
 
 
 def _styled_latin_letters() -> dict[int, str]:

@@ -158,7 +158,8 @@ class ProvenanceConfig(Section):
             r"<\s*(?:start|end)_of_turn\s*>",
             r"<<\s*[sS][yY][sS]\s*>>",
             # an assistant's line in a pasted transcript, or its tag
-            r"(?:[.?!]\s+|[\[<]/?)assistant(?:\s*:|[\]>])",
+            # (session 14: spaces inside the tag, "< assistant >", "[ /assistant ]")
+            r"(?:[.?!]\s+|[\[<]\s*/?\s*)assistant(?:\s*:|\s*[\]>])",
             r"[\[<]/?model[\]>]",
             # a text that speaks as a model, or says one wrote it ("written by GPT-4o",
             # "generated with ChatGPT": the verb is read behind the literal " by ")
@@ -177,6 +178,68 @@ class ProvenanceConfig(Section):
             + r"\s*:",
             r"^#{1,6}\s*(?:assistant|ai assistant|chatbot|chatgpt|gpt-?[0-9o][\w.-]*|claude"
             r"|gemini|copilot|bard)\s*$",
+            # Session 14 (red team of the write path):
+            # a model's output labelled as such, in brackets ("[model output]", "(LLM
+            # output)") or opening a line before any separator ("Model output - ...",
+            # "AI output: ...")
+            r"[\[(]\s*(?:ai|llm|model|assistant|chatbot|chatgpt|gpt-?[0-9o]?[\w.-]*)[- ]output"
+            r"\s*[\])]",
+            r"^[\s#*>_-]*(?:ai|llm|model|assistant|chatbot|chatgpt|gpt-?[0-9o]?[\w.-]*)[- ]output"
+            r"\s*(?::|-|\u2013|\u2014|->|=>)",
+            # the assistant as a line's speaker with an arrow or a dash for the colon
+            # ("Assistant -> ...", "ChatGPT \u2014 ..."); only the names that are no person's
+            # and no component's ("LLM -> vector store" draws an architecture)
+            # (one pattern a separator, so that each has its separator as a literal and
+            # most turns skip its line-by-line search)
+            *(
+                r"^[\s#*>_+-]*[\[(]?\s*(?:assistant|ai assistant|chatbot|chatgpt"
+                r"|gpt-?[0-9o][\w.-]*)\s*[\])]?\s*" + separator
+                for separator in (r"[-=]>", "\u2013", "\u2014")
+            ),
+            # a model named as the source of what follows ("According to ChatGPT, ...",
+            # "GPT-4 suggested ...", "ChatGPT told me ..."): the names no person has
+            r"according to (?:chatgpt|gpt-?[0-9o][\w.-]*|copilot|an? (?:ai|llm|chatbot)\b"
+            r"|the (?:ai|llm|chatbot|ai assistant|language model)\b|an? (?:large )?language model)",
+            r"(?<![\w-])(?:chat)?gpt(?:-?[0-9o][\w.-]*)?(?:'s)? (?:says|said|told|tells|suggested"
+            r"|suggests|claims|claimed|answered|replied|responded|wrote|writes|stated|states"
+            r"|thinks|believes|recommended|recommends|confirmed|confirms)\b",
+            # a model's answer named with a possessive ("Claude's answer:", "ChatGPT's
+            # response:"), one pattern a noun so that each has a rare literal
+            *(
+                _MODEL_NAMES + rf"'s {noun}\s*:"
+                for noun in ("response", "reply", "answer", "output", "completion")
+            ),
+            # more self-descriptions of a model ("Being an AI language model", "As an LLM,",
+            # "As an A I language model", "As an artificial intelligence, ...", "I am a
+            # language model"); "As an AI researcher" is matched above already
+            r"(?<![a-z])being an? (?:ai|a\.i\.|llm|(?:large )?language model)\b",
+            # "as an LLM", "I'm (just) an LLM": one pattern whose literal is " llm" ("as a"
+            # is everywhere), the frames read behind it (each lookbehind of a fixed width)
+            r" llm\b(?:"
+            + "|".join(
+                f"(?<={before}{article} llm)"
+                for before in (
+                    "[^a-z]as",
+                    "^as",
+                    "i'm",
+                    "i am",
+                    "i'm just",
+                    "i am just",
+                    "i'm only",
+                    "i am only",
+                )
+                for article in (" an", " a")
+            )
+            + ")",
+            # (two patterns: each has a rare literal, where one would have "as an a")
+            r"(?<![a-z])as an a i (?:language )?model",
+            r"(?<![a-z])as an artificial intelligence(?:(?: language)? model|(?=\s*,))",
+            r"(?:i'm|i am) (?:just |only )?an? (?:large )?language model\b",
+            # an assistant's disclaimers about its own training ("As of my last knowledge
+            # update", "my knowledge cutoff", "I don't have access to real-time data")
+            r"as of my (?:last )?(?:knowledge|training)(?: data)?(?: cut-?off| update)\b",
+            r"my knowledge cut-?off\b",
+            r"i (?:don't|do not) have (?:access to )?real-time\b",
         ]
     )
     # Evidence newer than the claim cannot be what it was extracted from. A claim without

@@ -35,7 +35,7 @@ from importlib import resources
 from groundwire.guards.hedge.lexicon import PATTERNS
 from groundwire.topics.vocab import HedgeCategory
 
-__all__ = ["abbreviations", "expand", "needs_expanding"]
+__all__ = ["abbreviations", "english", "expand", "needs_expanding"]
 
 _MIN_CUT = 4
 _MIN_LEFT = 3
@@ -47,6 +47,10 @@ def _english() -> frozenset[str]:
     path = resources.files("groundwire.guards.grounding").joinpath("data/lexicon.txt")
     lines = path.read_text(encoding="utf-8").splitlines()
     return frozenset(w for w in lines if w and not w.startswith("#"))
+
+
+# WordNet's common words, for `dialect.py` too (one copy in memory).
+english = _english
 
 
 def _adverbs() -> dict[str, HedgeCategory]:

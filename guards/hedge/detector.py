@@ -50,7 +50,7 @@ from groundwire.guards.hedge.normalize import (
     normalize_bare,
 )
 from groundwire.guards.hedge.spelling import needs_respelling, respell
-from groundwire.guards.hedge.split import SPLIT_PIECES, needs_rejoin, rejoin
+from groundwire.guards.hedge.split import SPLIT_PIECES, leet_pieces, needs_rejoin, rejoin
 from groundwire.topics.records import HedgeReport
 from groundwire.topics.vocab import HedgeAction, HedgeCategory
 
@@ -202,10 +202,13 @@ def _filtered_personal(hit: str, norm: str, end: int) -> bool:
     return hit.lower().endswith("believe") and bool(_BELIEVE_OBJECT.match(norm, end))
 
 
-# A right-to-left override inside a word: something other than a space on both sides
-# ("perhap\u202es 5", "~\u202e55"); and one that is not ("Maybe \u202e5 si ti").
+# A right-to-left override inside a word: a letter or digit on both sides ("perhap\u202es
+# 5"); and one that is not: a space or a mark on either side ("Maybe \u202e5 si ti",
+# "Perhaps ~\u202e5 si ti"). Session 14: a mark was read as part of a word, so "~" made
+# the override in "Perhaps ~\u202e5 si ti" (shown "Perhaps ~it is 5") one inside a word,
+# and the stored "Perhaps ~5" (review) decided instead of what a reader sees (block).
 _OVERRIDE = "\u202e"
-_OVERRIDE_BETWEEN_WORDS = re.compile(r"(?:^|\s)\u202e|\u202e(?:\s|$)")
+_OVERRIDE_BETWEEN_WORDS = re.compile(r"(?:^|[^\w\u202e])\u202e|\u202e(?:[^\w\u202e]|$)")
 
 
 def _same_words_read(shown: Sequence[HedgeHit], found: Sequence[HedgeHit]) -> list[HedgeHit]:
@@ -238,7 +241,8 @@ class HedgeDetector:
             # "suppose" (block) next to a stray "edly". Only when respelling may run, so
             # the common claim pays nothing; the rejoin after respelling stays for the
             # pieces that respelling makes.
-            early = needs_rejoin(_WATCHED.intersection(tokens))
+            # (a piece may be spelled with digits: "pr0b ably", `split.leet_pieces`)
+            early = needs_rejoin(_WATCHED.intersection(tokens).union(leet_pieces(tokens)))
             if early:
                 norm = normalize(rejoin(norm, early))
                 lower = norm.lower()

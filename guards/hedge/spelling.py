@@ -35,6 +35,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from groundwire.guards.hedge import dialect
 from groundwire.guards.hedge.lexicon import PATTERNS, TRIGGER_WORDS, byte_words
 
 __all__ = ["TYPO_TARGETS", "lexicon", "needs_respelling", "respell"]
@@ -113,6 +114,10 @@ _TYPO_TARGETS = (
     # "reckon" ("recon").
     *("believe", "suppose", "assume", "suspect", "guess"),
 )
+# Session 14: the words whose eye-dialect spellings are read back (`dialect.py`): the
+# targets above and the attitude verbs and adjectives they leave out ("think", "reckon",
+# "likely", "unsure"), whose respellings by sound are no English words either.
+_SOUND_TARGETS = tuple(dict.fromkeys((*_TYPO_TARGETS, "think", "reckon", "likely", "unsure")))
 # Public names for `split.py`, which reads words cut in two back into the same words.
 TYPO_TARGETS = _TYPO_TARGETS
 lexicon = _lexicon
@@ -225,6 +230,21 @@ class _Disguises(NamedTuple):
     cut: bool
     misspelled: list[bytes]
     elided: list[str]
+    sounded: dict[str, str]  # eye dialect ("mebbe") -> the hedge word (`dialect.py`)
+
+
+def _sounded(words: Sequence[bytes], lower: str = "") -> dict[str, str]:
+    """The claim's words that are a hedge word respelled by sound (`dialect.py`), with
+    the word each stands for; {} after one set test for nearly every claim."""
+    if not dialect.candidates(words, _SOUND_TARGETS, lower):
+        return {}
+    lexicon = _lexicon()
+    out: dict[str, str] = {}
+    for word in {w.decode() for w in words}:
+        target = dialect.reading(word, _SOUND_TARGETS, lexicon)
+        if target is not None:
+            out[word] = target
+    return out
 
 
 def _has_symbol(lower: str) -> bool:
@@ -247,6 +267,7 @@ def _disguises(lower: str, words: Sequence[bytes]) -> _Disguises:
         cut=_CUT_HINT.search(lower) is not None,
         misspelled=[] if typos.keys().isdisjoint(words) else [w for w in words if w in typos],
         elided=_elided(lower),
+        sounded=_sounded(words, lower),
     )
 
 
@@ -263,6 +284,7 @@ def needs_respelling(lower: str, words: Sequence[bytes]) -> bool:
         or _STRETCH_HINT.search(lower) is not None
         or _has_symbol(lower)
         or bool(_elided(lower))
+        or bool(_sounded(words, lower))
     )
 
 
@@ -295,7 +317,29 @@ def respell(text: str) -> str:
     if found.elided:
         table = _elisions()
         text = _ELISION.sub(lambda m: table.get(m.group(0).lower(), m.group(0)), text)
+    if found.sounded:
+        sounded = found.sounded
+        words = "|".join(sorted(sounded))
+        pattern = re.compile(rf"(?<![A-Za-z0-9'])(?:{words})(?![A-Za-z0-9'])", re.IGNORECASE)
+        text = pattern.sub(functools.partial(_unsound, sounded), text)
     return text
+
+
+# Where a sentence starts: the text's start, or after ".", "!" or "?" (and any closing
+# quote or bracket) and a space, with opening quotes or brackets before the word.
+_SENTENCE_START = re.compile(r"(?:^|[.!?][\"')\]]*\s+)[\"'(\[]*$")
+
+
+def _unsound(sounded: dict[str, str], m: re.Match[str]) -> str:
+    """An eye-dialect word as the hedge word it stands for, except a capitalised one
+    inside a sentence: that is a name ("Mr Mabey", "Mabe"), read as written. At a
+    sentence's start ("Mebbe we ...") or in capitals ("MEBBE") it is still the word."""
+    word = m.group(0)
+    if word[:1].isupper() and not word.isupper():
+        before = m.string[max(0, m.start() - 8) : m.start()]
+        if not _SENTENCE_START.search(before):
+            return word
+    return sounded[word.lower()]
 
 
 def _unstretch(vocabulary: frozenset[str], m: re.Match[str]) -> str:

@@ -13,6 +13,13 @@ pattern. `rejoin` puts the pieces back together, and only when
 `needs_rejoin` is the test the detector runs on every claim: set operations on the few
 claim words that are pieces of a split (the detector finds them in the one pass that
 finds its trigger words), which hold a split only when all its pieces occur.
+
+Session 14: a piece may also be written with digits for letters ("pr0b ably", "p3r
+haps", "I th1 nk"): the two disguises were undone one at a time (a cut word of letters
+only, a whole word with digits), so together they slipped past both. `leet_pieces` reads
+a claim word of letters and digits as the piece it spells with its digits read as the
+letters `spelling.py` reads them as, and `rejoin` accepts such a digit wherever its letter
+stands; the joined word ("pr0bably") is then respelled as any digit-spelled word is.
 """
 
 from __future__ import annotations
@@ -20,10 +27,11 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Iterable
 
 from groundwire.guards.hedge.spelling import TYPO_TARGETS, lexicon
 
-__all__ = ["SPLIT_PIECES", "needs_rejoin", "rejoin"]
+__all__ = ["SPLIT_PIECES", "leet_pieces", "needs_rejoin", "rejoin"]
 
 _ATTITUDE_VERBS = ("think", "guess", "believe", "assume", "suppose", "suspect", "reckon")
 _TARGETS = tuple(dict.fromkeys((*TYPO_TARGETS, *_ATTITUDE_VERBS, "unsure", "likely")))
@@ -81,12 +89,47 @@ def needs_rejoin(watched: frozenset[bytes]) -> list[tuple[str, ...]]:
     ]
 
 
+# The digits that stand for letters, as `spelling.py` reads them ("1" is an "i" or an "l").
+_DIGIT_READINGS: dict[int, tuple[int, ...]] = {
+    ord(d): tuple(map(ord, letters))
+    for d, letters in {
+        "0": "o", "1": "il", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g"
+    }.items()
+}  # fmt: skip
+# letter -> the digits that may stand for it, for `rejoin`'s pattern
+_DIGITS_FOR: dict[str, str] = {}
+for _digit, _letters in _DIGIT_READINGS.items():
+    for _letter in _letters:
+        _DIGITS_FOR[chr(_letter)] = _DIGITS_FOR.get(chr(_letter), "") + chr(_digit)
+
+
+def leet_pieces(words: Iterable[bytes]) -> frozenset[bytes]:
+    """The split pieces (`SPLIT_PIECES`) that `words` (a claim's `byte_words`, lower case)
+    spell with their digits read as letters: "pr0b" is the piece "prob", "th1" the piece
+    "thi". Only words of letters and digits with at least one of each are read."""
+    found: set[bytes] = set()
+    for word in words:
+        if word.isalpha() or word.isdigit() or not word.isalnum():
+            continue
+        readings = [b""]
+        for byte in word:
+            letters = _DIGIT_READINGS.get(byte, (byte,))
+            readings = [r + bytes((c,)) for r in readings for c in letters][:8]
+        found.update(r for r in readings if r in SPLIT_PIECES)
+    return frozenset(found)
+
+
+def _piece_pattern(piece: str) -> str:
+    """A piece as a pattern that also takes a digit for each letter a digit stands for."""
+    return "".join(f"[{c}{_DIGITS_FOR[c]}]" if c in _DIGITS_FOR else re.escape(c) for c in piece)
+
+
 def rejoin(text: str, splits: list[tuple[str, ...]]) -> str:
     """`text` with each of `splits` written as one word where its pieces stand next to
     each other in order, separated by a space or a hyphen and a space ("th ink",
     "th- ink", "pro bab ly")."""
     # the most pieces first: "sup pose dly" is "supposedly", not "suppose" and "dly"
     ordered = sorted(splits, key=len, reverse=True)
-    alternatives = "|".join("(?:-? )".join(map(re.escape, pieces)) for pieces in ordered)
+    alternatives = "|".join("(?:-? )".join(map(_piece_pattern, pieces)) for pieces in ordered)
     pattern = re.compile(rf"(?<![A-Za-z0-9])(?:{alternatives})(?![A-Za-z0-9])", re.IGNORECASE)
     return pattern.sub(lambda m: m.group(0).replace("-", "").replace(" ", ""), text)

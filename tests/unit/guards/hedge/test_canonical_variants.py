@@ -206,9 +206,20 @@ def _confusable(word: str, c: Chooser) -> str:
 
 def _invisible(word: str, c: Chooser) -> str:
     if len(word) < 2:
-        return word + c.choice(INVISIBLE) if c.chance(0.3) else word
+        if not c.chance(0.3):
+            return word
+        char = c.choice(INVISIBLE)
+        return word + ("\u200b" if char == "\u202e" else char)  # (see below)
     at = c.choice(range(1, len(word)))
-    return word[:at] + c.choice(INVISIBLE) + word[at:]
+    char = c.choice(INVISIBLE)
+    if char == "\u202e" and not (word[at - 1].isalnum() and word[at].isalnum()):
+        # Session 14: a right-to-left override is drawn, not invisible; only inside a word
+        # of letters and digits does the stored order decide (`detector._OVERRIDE_BETWEEN_
+        # WORDS`). After a mark ("perhaps ~\u202e.55 the cache ...") it shows "perhaps"
+        # with no number after it, a stricter reading that counts (test_disguise_reading_
+        # order: "Perhaps ~\u202e5 si ti" shows "Perhaps ~it is 5").
+        char = "\u200b"
+    return word[:at] + char + word[at:]
 
 
 def _markup(word: str, c: Chooser) -> str:
