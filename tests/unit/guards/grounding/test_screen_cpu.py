@@ -13,7 +13,14 @@ import re
 
 import pytest
 
-from groundwire.guards.grounding.lexical import counts, dates, evidence, restated_dates, roles
+from groundwire.guards.grounding.lexical import (
+    counts,
+    dates,
+    evidence,
+    negation_forms,
+    restated_dates,
+    roles,
+)
 from groundwire.guards.grounding.lexical import slot_swaps as slot_swaps_module
 from groundwire.guards.grounding.lexical.evidence import clear_turn_caches, evidence_for
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps
@@ -389,3 +396,70 @@ def test_a_date_in_digits_is_still_read(text: str, written: str) -> None:
     from groundwire.guards.grounding.lexical import units
 
     assert [w for w, _ in units._dates(text)] == [written]
+
+
+# -- session 14 -------------------------------------------------------------------------
+# -- the trailing "NOT": its quadratic pattern only where a mark stands before the "not" --
+
+
+def _plain_negation_ungated(text: str) -> str:
+    """`negation_forms.plain_negation` as it read before the mark's gate."""
+    lower = text.lower()
+    if "not" not in lower and "n't" not in lower:
+        return text
+    if " one" in lower or " people" in lower or " person" in lower:
+        text = negation_forms._CLEFT.sub("not ", text)
+    if re.search(r"not\W*$|not\s*[!.]", text, re.IGNORECASE):
+        text = negation_forms._TRAILING.sub(negation_forms._trailing, text)
+    return text
+
+
+NEGATIONS = [
+    "Alice approves the deploys - NOT.",
+    "Alice approves the deploys -- not!",
+    "Alice approves the deploys \u2014 not",
+    "Alice approves the deploys... not.",
+    "Alice approves the deploys \u2026 NOT !",
+    "Alice approves the deploys, not.",
+    "Alice approves the deploys, or not.",
+    "whether or not.",
+    "Probably not . It is a huge city .",
+    "It is not. It never was, not really.",
+    "Bob is not the one who approves deploys - not.",
+    "a, not b",
+    "x -not\n",
+    "cannot.",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIONS)
+def test_plain_negation_reads_as_without_the_gate(text: str) -> None:
+    assert negation_forms.plain_negation(text) == _plain_negation_ungated(text)
+
+
+def test_plain_negation_reads_as_without_the_gate_on_random_texts() -> None:
+    rng = random.Random(14)
+    pieces = ["not", "NOT", "Not", " ", " ", ",", "-", "--", "\u2013", "\u2014", ".", "..",
+              "\u2026", "!", "?", "or", "a", "Bob", "one who", "\n", "n't"]  # fmt: skip
+    for _ in range(3_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        assert negation_forms.plain_negation(text) == _plain_negation_ungated(text), text
+
+
+def test_a_trailing_not_is_still_read() -> None:
+    assert negation_forms.plain_negation("Alice approves the deploys - NOT.") == (
+        "Not Alice approves the deploys."
+    )
+    assert negation_forms.plain_negation("Probably not . It is a huge city .") == (
+        "Probably not . It is a huge city ."
+    )
+
+
+def test_a_not_after_no_mark_runs_no_trailing_pattern(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Refuse:
+        def sub(self, *_: object) -> str:
+            raise AssertionError("the trailing pattern ran without a mark before the not")
+
+    monkeypatch.setattr(negation_forms, "_TRAILING", Refuse())
+    text = "Probably not . It is a huge city . It is not."
+    assert negation_forms.plain_negation(text) == text
