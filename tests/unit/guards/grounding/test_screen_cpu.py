@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from groundwire.guards import bibrefs
 from groundwire.guards.grounding.lexical import (
     counts,
     dates,
@@ -463,3 +464,31 @@ def test_a_not_after_no_mark_runs_no_trailing_pattern(monkeypatch: pytest.Monkey
     monkeypatch.setattr(negation_forms, "_TRAILING", Refuse())
     text = "Probably not . It is a huge city . It is not."
     assert negation_forms.plain_negation(text) == text
+
+
+# -- bibliographic references: the upper-case test in one pass for an ASCII text ----------
+
+
+def test_has_upper_reads_as_the_test_per_character() -> None:
+    rng = random.Random(141)
+    alphabet = "aZ09 .([\u01c5\u00df\u0130\u03a3\u2160\u24b6\u1e9e\u00e9x"  # title, sharp s, ...
+    texts = ["", "plain lower case", "One", "ISO 8601", "\u01c5", "\u2160", "\u24b6 x"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8))) for _ in range(4_000)]
+    for text in texts:
+        assert bibrefs._has_upper(text) == any(c.isupper() for c in text), text
+
+
+def test_a_text_without_capitals_looks_for_no_standard(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Refuse:
+        def __iter__(self) -> object:
+            raise AssertionError("looked for a standard's name in a text without capitals")
+
+    monkeypatch.setattr(bibrefs, "_STANDARD_TAGS", Refuse())
+    assert bibrefs.bibliographic_references("see the deploy notes [1] (and the runbook)") == [
+        ("footnote", "[1]", "[1]")
+    ]
+
+
+def test_a_standard_and_an_author_year_are_still_read_in_capitals() -> None:
+    refs = bibrefs.bibliographic_references("Tokens expire per RFC 9999 (Smith et al., 2021).")
+    assert [kind for kind, _, _ in refs] == ["standard", "author_year"]
