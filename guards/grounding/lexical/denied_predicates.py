@@ -60,62 +60,63 @@ _PARTICLES = word_set("on off up down in out away back over")
 
 
 def _predicates(text: str) -> dict[str, str]:
-    """Stem -> the word as written, for each predicate the claim asserts (see module)."""
+    """Stem -> the word as written, for each predicate the claim asserts (see module).
+
+    The words that may be one (a lower-case content word right after a copula, or after a
+    copula and a function word other than a negation) are found first, from the words
+    alone; the clauses, negations and questions of the claim are read only when there is
+    one (most claims with a copula have none: "is 5", "was Bob", "is not")."""
     words = claim_words(text)
-    lows, content = words.lows, words.content
+    lows, content, raws, numbers = words.lows, words.content, words.raws, words.numbers
     if not COPULAS.intersection(lows):
         return {}
-    clause = clause_ids(fold_disguises(text), words.spans, lows)
-    blocked = _blocked(lows, clause)
-    asked = _asked(text, words.spans)
-    found: dict[str, str] = {}
+    candidates: list[tuple[int, int]] = []  # (word, its copula)
     for i in range(1, len(lows)):
-        if not content[i] or not words.raws[i][:1].islower() or words.numbers[i] is not None:
+        if not content[i] or not raws[i][:1].islower() or numbers[i] is not None:
             continue
         if lows[i - 1] in COPULAS:
-            cop = i - 1
-        elif i >= 2 and lows[i - 2] in COPULAS and not content[i - 1]:
-            cop = i - 2
-            if lows[i - 1] in NEGATIONS_BUT_NO or clause[i - 1] != clause[i]:
-                continue
-        else:
-            continue
-        if clause[cop] != clause[i]:
-            continue
+            candidates.append((i, i - 1))
+        elif (
+            i >= 2
+            and lows[i - 2] in COPULAS
+            and not content[i - 1]
+            and lows[i - 1] not in NEGATIONS_BUT_NO
+        ):
+            candidates.append((i, i - 2))
+    if not candidates:
+        return {}
+    clause = clause_ids(fold_disguises(text), words.spans, lows)
+    spans = words.spans
+    # Read forward once, as far as the candidates need: whether a negation or a supposing
+    # word ("if") stands at or before word `scan - 1` in its clause (`on`), and the first
+    # sentence mark at or after a candidate's end (`mark`, at `mark_at`; none: past the
+    # text). The candidates come in order, so both only move forward: linear, as the
+    # per-word passes they replace.
+    scan, on = 0, False
+    mark: re.Match[str] | None = None
+    mark_at = -1
+    found: dict[str, str] = {}
+    for i, cop in candidates:
+        if clause[cop] != clause[i] or clause[i - 1] != clause[i]:
+            continue  # the copula, or the function word after it, in another clause
         if i + 1 < len(lows) and lows[i + 1] in _PARTICLES and clause[i + 1] == clause[i]:
             continue  # "is turned off": the phrase, not the word, is what the source denies
-        if cop > 0 and blocked[cop - 1] and clause[cop - 1] == clause[i]:
-            continue  # "never was happy", "if it is late"
-        if asked[i]:
-            continue  # a question
-        found.setdefault(words.stems[i], words.raws[i])
+        if cop > 0 and clause[cop - 1] == clause[i]:
+            while scan < cop:
+                if scan and clause[scan] != clause[scan - 1]:
+                    on = False
+                on = on or lows[scan] in NEGATIONS_BUT_NO or lows[scan] in _SUPPOSING
+                scan += 1
+            if on:
+                continue  # "never was happy", "if it is late"
+        end = spans[i][1]
+        if mark_at < end:
+            mark = _END.search(text, end)
+            mark_at = len(text) + 1 if mark is None else mark.start()
+        if mark is not None and mark.group() == "?":
+            continue  # a question: the first sentence mark after the word asks
+        found.setdefault(words.stems[i], raws[i])
     return found
-
-
-def _blocked(lows: Sequence[str], clause: Sequence[int]) -> list[bool]:
-    """For each word, whether a negation or a supposing word ("if") stands at or before
-    it in its clause: one pass, so a claim of one long clause is read in linear time."""
-    out: list[bool] = []
-    on = False
-    for k, low in enumerate(lows):
-        if k and clause[k] != clause[k - 1]:
-            on = False
-        on = on or low in NEGATIONS_BUT_NO or low in _SUPPOSING
-        out.append(on)
-    return out
-
-
-def _asked(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
-    """For each word, whether the first sentence mark after it is a question mark: the
-    marks found once and walked with the words (no search per word)."""
-    marks = [(m.start(), m.group()) for m in _END.finditer(text)]
-    out: list[bool] = []
-    at = 0
-    for _, end in spans:
-        while at < len(marks) and marks[at][0] < end:
-            at += 1
-        out.append(at < len(marks) and marks[at][1] == "?")
-    return out
 
 
 def _denial(s: Sentence, k: int, clause: tuple[int, ...]) -> int | None:

@@ -17,6 +17,7 @@ from groundwire.guards import bibrefs
 from groundwire.guards.grounding.lexical import (
     counts,
     dates,
+    denied_predicates,
     evidence,
     negation_forms,
     restated_dates,
@@ -25,7 +26,7 @@ from groundwire.guards.grounding.lexical import (
 from groundwire.guards.grounding.lexical import slot_swaps as slot_swaps_module
 from groundwire.guards.grounding.lexical.evidence import clear_turn_caches, evidence_for
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps
-from groundwire.guards.grounding.lexical.text import claim_words
+from groundwire.guards.grounding.lexical.text import claim_words, clause_ids, fold_disguises
 from groundwire.topics.records import SourceTurn
 
 
@@ -492,3 +493,114 @@ def test_a_text_without_capitals_looks_for_no_standard(monkeypatch: pytest.Monke
 def test_a_standard_and_an_author_year_are_still_read_in_capitals() -> None:
     refs = bibrefs.bibliographic_references("Tokens expire per RFC 9999 (Smith et al., 2021).")
     assert [kind for kind, _, _ in refs] == ["standard", "author_year"]
+
+
+# -- denied predicates: the claim's clauses read only when a predicate may stand ---------
+
+
+def _predicates_per_word(text: str) -> dict[str, str]:
+    """`denied_predicates._predicates` as it read before: the clauses, the negations and
+    the question marks of every word first, then the words."""
+    dp = denied_predicates
+    words = claim_words(text)
+    lows, content = words.lows, words.content
+    if not dp.COPULAS.intersection(lows):
+        return {}
+    clause = clause_ids(fold_disguises(text), words.spans, lows)
+    blocked: list[bool] = []
+    on = False
+    for k, low in enumerate(lows):
+        if k and clause[k] != clause[k - 1]:
+            on = False
+        on = on or low in dp.NEGATIONS_BUT_NO or low in dp._SUPPOSING
+        blocked.append(on)
+    marks = [(m.start(), m.group()) for m in dp._END.finditer(text)]
+    asked: list[bool] = []
+    at = 0
+    for _, end in words.spans:
+        while at < len(marks) and marks[at][0] < end:
+            at += 1
+        asked.append(at < len(marks) and marks[at][1] == "?")
+    found: dict[str, str] = {}
+    for i in range(1, len(lows)):
+        if not content[i] or not words.raws[i][:1].islower() or words.numbers[i] is not None:
+            continue
+        if lows[i - 1] in dp.COPULAS:
+            cop = i - 1
+        elif i >= 2 and lows[i - 2] in dp.COPULAS and not content[i - 1]:
+            cop = i - 2
+            if lows[i - 1] in dp.NEGATIONS_BUT_NO or clause[i - 1] != clause[i]:
+                continue
+        else:
+            continue
+        if clause[cop] != clause[i]:
+            continue
+        if i + 1 < len(lows) and lows[i + 1] in dp._PARTICLES and clause[i + 1] == clause[i]:
+            continue
+        if cop > 0 and blocked[cop - 1] and clause[cop - 1] == clause[i]:
+            continue
+        if asked[i]:
+            continue
+        found.setdefault(words.stems[i], words.raws[i])
+    return found
+
+
+PREDICATES = [
+    "Rick said he was happy living with Sam.",
+    "The apps he installed are working fine",
+    "It is 5 and he was Bob.",
+    "He is not happy. Is she happy? She is very happy, and it was a teacher.",
+    "If it is late, never was happy; he is turned off but is on time",
+    "Was he happy? He was. Is it late, or is it early",
+    "she's happy and they're sad, but I'm tired?",
+]
+
+
+@pytest.mark.parametrize("text", PREDICATES)
+def test_predicates_read_as_per_word(text: str) -> None:
+    assert denied_predicates._predicates(text) == _predicates_per_word(text)
+
+
+def test_predicates_read_as_per_word_on_random_claims() -> None:
+    rng = random.Random(1414)
+    vocab = [
+        "is",
+        "was",
+        "are",
+        "he's",
+        "a",
+        "very",
+        "not",
+        "never",
+        "if",
+        "happy",
+        "tired",
+        "off",
+        "on",
+        "Bob",
+        "5",
+        "and",
+        "but",
+        "he",
+        "late",
+    ]
+    vocab += [",", ".", "?", ";", "-"]
+    for _ in range(2_000):
+        text = " ".join(rng.choice(vocab) for _ in range(rng.randint(1, 16)))
+        assert denied_predicates._predicates(text) == _predicates_per_word(text), text
+
+
+def test_a_claim_without_a_possible_predicate_splits_no_clauses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def split(*_: object) -> list[int]:
+        raise AssertionError("the clauses were split for a claim without a predicate")
+
+    monkeypatch.setattr(denied_predicates, "clause_ids", split)
+    assert denied_predicates._predicates("The limit is 5 and the owner was Bob.") == {}
+
+
+def test_a_denied_predicate_is_still_read() -> None:
+    turns = _turns("Sam: Rick wasn't very happy here.")
+    found = denied_predicates.denied_predicates("Rick said he was happy living with Sam.", turns)
+    assert found == [("happy", "wasn't very happy")]
