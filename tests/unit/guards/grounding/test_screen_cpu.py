@@ -24,6 +24,7 @@ from groundwire.guards.grounding.lexical import (
     roles,
 )
 from groundwire.guards.grounding.lexical import slot_swaps as slot_swaps_module
+from groundwire.guards.grounding.lexical import text as lexical_text
 from groundwire.guards.grounding.lexical.evidence import clear_turn_caches, evidence_for
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps
 from groundwire.guards.grounding.lexical.text import claim_words, clause_ids, fold_disguises
@@ -604,3 +605,57 @@ def test_a_denied_predicate_is_still_read() -> None:
     turns = _turns("Sam: Rick wasn't very happy here.")
     found = denied_predicates.denied_predicates("Rick said he was happy living with Sam.", turns)
     assert found == [("happy", "wasn't very happy")]
+
+
+# -- clause cuts: the call before answers the same words ----------------------------------
+
+
+def _words_of(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[str, ...]]:
+    w = claim_words(text)
+    return w.spans, w.lows
+
+
+def test_clause_cuts_read_as_without_the_last_call() -> None:
+    rng = random.Random(1415)
+    texts = ["It is late, and he left.", "2:34 and 1,200 - then; more", "One.", "a (b) c"]
+    for _ in range(500):
+        text = rng.choice(texts)
+        spans, lows = _words_of(text)
+        assert lexical_text.clause_cuts(text, spans, lows) == lexical_text._clause_cuts(
+            text, spans, lows
+        )
+
+
+def test_the_same_words_are_cut_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    plain = lexical_text._clause_cuts
+
+    def counted(text: str, *rest: object) -> list[int]:
+        calls.append(text)
+        return plain(text, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lexical_text, "_clause_cuts", counted)
+    monkeypatch.setattr(lexical_text, "_last_cuts", None)
+    text = "It is late, and he left."
+    spans, lows = _words_of(text)
+    first = lexical_text.clause_cuts(text, spans, lows)
+    first[0] = 7  # the caller's copy: the next answer is not changed by it
+    again = lexical_text.clause_cuts(text, list(spans), list(lows))
+    assert again == plain(text, spans, lows)
+    again[0] = 7
+    assert lexical_text.clause_cuts(text, spans, lows) == plain(text, spans, lows)
+    assert calls == [text]
+    other = "It is late and he left"
+    assert lexical_text.clause_cuts(other, *_words_of(other)) == plain(other, *_words_of(other))
+    assert calls == [text, other]
+
+
+def test_a_list_changed_after_the_call_is_not_answered_for() -> None:
+    text = "It is late, and he left."
+    spans, lows = _words_of(text)
+    mine = list(lows)
+    lexical_text.clause_cuts(text, spans, mine)
+    mine[1] = "and"  # a conjunction now: another cut
+    assert lexical_text.clause_cuts(text, spans, mine) == lexical_text._clause_cuts(
+        text, spans, mine
+    )
