@@ -28,7 +28,7 @@ that hold one of the claim's predicate stems (a set look-up each), word by word.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
 from groundwire.guards.grounding.lexical.text import (
@@ -86,37 +86,65 @@ def _predicates(text: str) -> dict[str, str]:
     if not candidates:
         return {}
     clause = clause_ids(fold_disguises(text), words.spans, lows)
-    spans = words.spans
-    # Read forward once, as far as the candidates need: whether a negation or a supposing
-    # word ("if") stands at or before word `scan - 1` in its clause (`on`), and the first
-    # sentence mark at or after a candidate's end (`mark`, at `mark_at`; none: past the
-    # text). The candidates come in order, so both only move forward: linear, as the
-    # per-word passes they replace.
-    scan, on = 0, False
-    mark: re.Match[str] | None = None
-    mark_at = -1
+    blocked = _blocked(lows, clause)
+    asked = _asked(text, words.spans)
     found: dict[str, str] = {}
     for i, cop in candidates:
         if clause[cop] != clause[i] or clause[i - 1] != clause[i]:
             continue  # the copula, or the function word after it, in another clause
         if i + 1 < len(lows) and lows[i + 1] in _PARTICLES and clause[i + 1] == clause[i]:
             continue  # "is turned off": the phrase, not the word, is what the source denies
-        if cop > 0 and clause[cop - 1] == clause[i]:
-            while scan < cop:
-                if scan and clause[scan] != clause[scan - 1]:
-                    on = False
-                on = on or lows[scan] in NEGATIONS_BUT_NO or lows[scan] in _SUPPOSING
-                scan += 1
-            if on:
-                continue  # "never was happy", "if it is late"
-        end = spans[i][1]
-        if mark_at < end:
-            mark = _END.search(text, end)
-            mark_at = len(text) + 1 if mark is None else mark.start()
-        if mark is not None and mark.group() == "?":
-            continue  # a question: the first sentence mark after the word asks
+        if cop > 0 and clause[cop - 1] == clause[i] and blocked(cop - 1):
+            continue  # "never was happy", "if it is late"
+        if asked(i):
+            continue  # a question
         found.setdefault(words.stems[i], raws[i])
     return found
+
+
+def _blocked(lows: Sequence[str], clause: Sequence[int]) -> Callable[[int], bool]:
+    """Whether a negation or a supposing word ("if") stands at or before word k in its
+    clause, as a function of k. The claim is read forward once, only as far as it is
+    asked (the candidates come in order), so a claim of one long clause is read in linear
+    time; a word before the reading's end is read back to its clause's start."""
+    scan, on = 0, False  # the next word to read; the answer for the word before it
+
+    def at(k: int) -> bool:
+        nonlocal scan, on
+        if k < scan - 1:  # behind the reading (not from `_predicates`)
+            j = k
+            while j >= 0 and clause[j] == clause[k]:
+                if lows[j] in NEGATIONS_BUT_NO or lows[j] in _SUPPOSING:
+                    return True
+                j -= 1
+            return False
+        while scan <= k:
+            if scan and clause[scan] != clause[scan - 1]:
+                on = False
+            on = on or lows[scan] in NEGATIONS_BUT_NO or lows[scan] in _SUPPOSING
+            scan += 1
+        return on
+
+    return at
+
+
+def _asked(text: str, spans: Sequence[tuple[int, int]]) -> Callable[[int], bool]:
+    """Whether the first sentence mark after word i is a question mark, as a function of
+    i. The mark found for one word answers every later word that ends before it, so words
+    asked in order are read in one pass over the text (no search per word)."""
+    start, mark_at, mark = 0, -1, ""  # searched from; the first mark there (none: past the end)
+
+    def at(i: int) -> bool:
+        nonlocal start, mark_at, mark
+        end = spans[i][1]
+        if not start <= end <= mark_at:
+            m = _END.search(text, end)
+            start, mark_at, mark = (
+                (end, len(text) + 1, "") if m is None else (end, m.start(), m.group())
+            )
+        return mark == "?"
+
+    return at
 
 
 def _denial(s: Sentence, k: int, clause: tuple[int, ...]) -> int | None:

@@ -659,3 +659,29 @@ def test_a_list_changed_after_the_call_is_not_answered_for() -> None:
     assert lexical_text.clause_cuts(text, spans, mine) == lexical_text._clause_cuts(
         text, spans, mine
     )
+
+
+def test_the_forward_readings_answer_in_any_order() -> None:
+    """`_blocked` and `_asked` read forward as `_predicates` asks, in order; asked out of
+    order (behind the reading, or between a search and its mark) they still answer as the
+    per-word passes."""
+    rng = random.Random(1416)
+    vocab = ["is", "not", "if", "happy", "and", "he", ",", ".", "?", "never"]
+    for _ in range(300):
+        text = " ".join(rng.choice(vocab) for _ in range(rng.randint(1, 14)))
+        words = claim_words(text)
+        if not words.lows:
+            continue
+        clause = clause_ids(text, words.spans, words.lows)
+        blocked_at = denied_predicates._blocked(words.lows, clause)
+        asked_at = denied_predicates._asked(text, words.spans)
+        for k in [rng.randrange(len(words.lows)) for _ in range(8)]:
+            on = any(
+                words.lows[j] in denied_predicates.NEGATIONS_BUT_NO
+                or words.lows[j] in denied_predicates._SUPPOSING
+                for j in range(k + 1)
+                if clause[j] == clause[k]
+            )
+            assert blocked_at(k) == on, (text, k)
+            after = [c for c in text[words.spans[k][1] :] if c in ".!?"]
+            assert asked_at(k) == (after[:1] == ["?"]), (text, k)
