@@ -117,10 +117,21 @@ def _footnotes(text: str) -> Iterable[tuple[int, str, str]]:
         yield m.start(), "footnote", m.group(0)
 
 
+def _has_upper(text: str) -> bool:
+    """Whether a character of `text` is upper case (`str.isupper`). An ASCII text (a flag
+    CPython keeps) has one exactly when lower-casing changes it, which is one pass in C;
+    many claims are all lower case, where a test per character walked the whole text.
+    Outside ASCII, lower-casing also changes title-case letters: tested per character."""
+    if text.isascii():
+        return text.lower() != text
+    return any(c.isupper() for c in text)
+
+
 def bibliographic_references(text: str) -> list[tuple[str, str, str]]:
     """(kind, as written, key) of each reference in `text`, in order, without repeats.
     The key is what a source must contain (lower case, spacing normalised)."""
-    if not ("[" in text or "(" in text or any(c.isupper() for c in text)):
+    upper = _has_upper(text)
+    if not ("[" in text or "(" in text or upper):
         return []
     found: list[tuple[int, str, str, str]] = []
     if "[" in text:
@@ -130,7 +141,8 @@ def bibliographic_references(text: str) -> list[tuple[str, str, str]]:
             surname = m.group(1) or m.group(3)
             year = m.group(2) or m.group(4)
             found.append((m.start(), "author_year", m.group(0), f"{surname.lower()} {year}"))
-    if any(map(text.__contains__, _STANDARD_TAGS)):  # none: `_STANDARD` cannot match
+    # none (the tags are in capitals, so none in a text without one): `_STANDARD` cannot match
+    if upper and any(map(text.__contains__, _STANDARD_TAGS)):
         for m in _STANDARD.finditer(text):
             if _names_a_format(text, m):
                 continue  # "stored in ISO 8601 format": the standard's name, no cited source

@@ -28,7 +28,7 @@ that hold one of the claim's predicate stems (a set look-up each), word by word.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
 from groundwire.guards.grounding.lexical.text import (
@@ -60,62 +60,91 @@ _PARTICLES = word_set("on off up down in out away back over")
 
 
 def _predicates(text: str) -> dict[str, str]:
-    """Stem -> the word as written, for each predicate the claim asserts (see module)."""
+    """Stem -> the word as written, for each predicate the claim asserts (see module).
+
+    The words that may be one (a lower-case content word right after a copula, or after a
+    copula and a function word other than a negation) are found first, from the words
+    alone; the clauses, negations and questions of the claim are read only when there is
+    one (most claims with a copula have none: "is 5", "was Bob", "is not")."""
     words = claim_words(text)
-    lows, content = words.lows, words.content
+    lows, content, raws, numbers = words.lows, words.content, words.raws, words.numbers
     if not COPULAS.intersection(lows):
+        return {}
+    candidates: list[tuple[int, int]] = []  # (word, its copula)
+    for i in range(1, len(lows)):
+        if not content[i] or not raws[i][:1].islower() or numbers[i] is not None:
+            continue
+        if lows[i - 1] in COPULAS:
+            candidates.append((i, i - 1))
+        elif (
+            i >= 2
+            and lows[i - 2] in COPULAS
+            and not content[i - 1]
+            and lows[i - 1] not in NEGATIONS_BUT_NO
+        ):
+            candidates.append((i, i - 2))
+    if not candidates:
         return {}
     clause = clause_ids(fold_disguises(text), words.spans, lows)
     blocked = _blocked(lows, clause)
     asked = _asked(text, words.spans)
     found: dict[str, str] = {}
-    for i in range(1, len(lows)):
-        if not content[i] or not words.raws[i][:1].islower() or words.numbers[i] is not None:
-            continue
-        if lows[i - 1] in COPULAS:
-            cop = i - 1
-        elif i >= 2 and lows[i - 2] in COPULAS and not content[i - 1]:
-            cop = i - 2
-            if lows[i - 1] in NEGATIONS_BUT_NO or clause[i - 1] != clause[i]:
-                continue
-        else:
-            continue
-        if clause[cop] != clause[i]:
-            continue
+    for i, cop in candidates:
+        if clause[cop] != clause[i] or clause[i - 1] != clause[i]:
+            continue  # the copula, or the function word after it, in another clause
         if i + 1 < len(lows) and lows[i + 1] in _PARTICLES and clause[i + 1] == clause[i]:
             continue  # "is turned off": the phrase, not the word, is what the source denies
-        if cop > 0 and blocked[cop - 1] and clause[cop - 1] == clause[i]:
+        if cop > 0 and clause[cop - 1] == clause[i] and blocked(cop - 1):
             continue  # "never was happy", "if it is late"
-        if asked[i]:
+        if asked(i):
             continue  # a question
-        found.setdefault(words.stems[i], words.raws[i])
+        found.setdefault(words.stems[i], raws[i])
     return found
 
 
-def _blocked(lows: Sequence[str], clause: Sequence[int]) -> list[bool]:
-    """For each word, whether a negation or a supposing word ("if") stands at or before
-    it in its clause: one pass, so a claim of one long clause is read in linear time."""
-    out: list[bool] = []
-    on = False
-    for k, low in enumerate(lows):
-        if k and clause[k] != clause[k - 1]:
-            on = False
-        on = on or low in NEGATIONS_BUT_NO or low in _SUPPOSING
-        out.append(on)
-    return out
+def _blocked(lows: Sequence[str], clause: Sequence[int]) -> Callable[[int], bool]:
+    """Whether a negation or a supposing word ("if") stands at or before word k in its
+    clause, as a function of k. The claim is read forward once, only as far as it is
+    asked (the candidates come in order), so a claim of one long clause is read in linear
+    time; a word before the reading's end is read back to its clause's start."""
+    scan, on = 0, False  # the next word to read; the answer for the word before it
+
+    def at(k: int) -> bool:
+        nonlocal scan, on
+        if k < scan - 1:  # behind the reading (not from `_predicates`)
+            j = k
+            while j >= 0 and clause[j] == clause[k]:
+                if lows[j] in NEGATIONS_BUT_NO or lows[j] in _SUPPOSING:
+                    return True
+                j -= 1
+            return False
+        while scan <= k:
+            if scan and clause[scan] != clause[scan - 1]:
+                on = False
+            on = on or lows[scan] in NEGATIONS_BUT_NO or lows[scan] in _SUPPOSING
+            scan += 1
+        return on
+
+    return at
 
 
-def _asked(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
-    """For each word, whether the first sentence mark after it is a question mark: the
-    marks found once and walked with the words (no search per word)."""
-    marks = [(m.start(), m.group()) for m in _END.finditer(text)]
-    out: list[bool] = []
-    at = 0
-    for _, end in spans:
-        while at < len(marks) and marks[at][0] < end:
-            at += 1
-        out.append(at < len(marks) and marks[at][1] == "?")
-    return out
+def _asked(text: str, spans: Sequence[tuple[int, int]]) -> Callable[[int], bool]:
+    """Whether the first sentence mark after word i is a question mark, as a function of
+    i. The mark found for one word answers every later word that ends before it, so words
+    asked in order are read in one pass over the text (no search per word)."""
+    start, mark_at, mark = 0, -1, ""  # searched from; the first mark there (none: past the end)
+
+    def at(i: int) -> bool:
+        nonlocal start, mark_at, mark
+        end = spans[i][1]
+        if not start <= end <= mark_at:
+            m = _END.search(text, end)
+            start, mark_at, mark = (
+                (end, len(text) + 1, "") if m is None else (end, m.start(), m.group())
+            )
+        return mark == "?"
+
+    return at
 
 
 def _denial(s: Sentence, k: int, clause: tuple[int, ...]) -> int | None:

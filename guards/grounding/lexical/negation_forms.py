@@ -33,6 +33,13 @@ _TRAILING = re.compile(
     r"(?<!\bor\s)not(?P<end>\s*[!.]*)(?=\s|$)",
     re.IGNORECASE,
 )
+# What every match of `_TRAILING` holds: a "not" right after its mark (dash, ellipsis or
+# comma; spaces between) and then only "!", "." and spaces up to a space or the end. The
+# lazy body of `_TRAILING` is tried from every position of a sentence up to its end
+# (quadratic: ~0.3 ms for a claim of 190 characters), so it runs only where this does.
+_TRAILING_MARK = re.compile(
+    r"(?:-|[\u2013\u2014]|\.\.|\u2026|,)\s*not\s*[!.]*(?=\s|$)", re.IGNORECASE
+)
 
 
 def _trailing(m: re.Match[str]) -> str:
@@ -50,6 +57,6 @@ def plain_negation(text: str) -> str:
         return text
     if " one" in lower or " people" in lower or " person" in lower:
         text = _CLEFT.sub("not ", text)
-    if re.search(r"not\W*$|not\s*[!.]", text, re.IGNORECASE):
+    if re.search(r"not\W*$|not\s*[!.]", text, re.IGNORECASE) and _TRAILING_MARK.search(text):
         text = _TRAILING.sub(_trailing, text)
     return text

@@ -13,11 +13,21 @@ import re
 
 import pytest
 
-from groundwire.guards.grounding.lexical import counts, dates, evidence, restated_dates, roles
+from groundwire.guards import bibrefs
+from groundwire.guards.grounding.lexical import (
+    counts,
+    dates,
+    denied_predicates,
+    evidence,
+    negation_forms,
+    restated_dates,
+    roles,
+)
 from groundwire.guards.grounding.lexical import slot_swaps as slot_swaps_module
+from groundwire.guards.grounding.lexical import text as lexical_text
 from groundwire.guards.grounding.lexical.evidence import clear_turn_caches, evidence_for
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps
-from groundwire.guards.grounding.lexical.text import claim_words
+from groundwire.guards.grounding.lexical.text import claim_words, clause_ids, fold_disguises
 from groundwire.topics.records import SourceTurn
 
 
@@ -389,3 +399,289 @@ def test_a_date_in_digits_is_still_read(text: str, written: str) -> None:
     from groundwire.guards.grounding.lexical import units
 
     assert [w for w, _ in units._dates(text)] == [written]
+
+
+# -- session 14 -------------------------------------------------------------------------
+# -- the trailing "NOT": its quadratic pattern only where a mark stands before the "not" --
+
+
+def _plain_negation_ungated(text: str) -> str:
+    """`negation_forms.plain_negation` as it read before the mark's gate."""
+    lower = text.lower()
+    if "not" not in lower and "n't" not in lower:
+        return text
+    if " one" in lower or " people" in lower or " person" in lower:
+        text = negation_forms._CLEFT.sub("not ", text)
+    if re.search(r"not\W*$|not\s*[!.]", text, re.IGNORECASE):
+        text = negation_forms._TRAILING.sub(negation_forms._trailing, text)
+    return text
+
+
+NEGATIONS = [
+    "Alice approves the deploys - NOT.",
+    "Alice approves the deploys -- not!",
+    "Alice approves the deploys \u2014 not",
+    "Alice approves the deploys... not.",
+    "Alice approves the deploys \u2026 NOT !",
+    "Alice approves the deploys, not.",
+    "Alice approves the deploys, or not.",
+    "whether or not.",
+    "Probably not . It is a huge city .",
+    "It is not. It never was, not really.",
+    "Bob is not the one who approves deploys - not.",
+    "a, not b",
+    "x -not\n",
+    "cannot.",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIONS)
+def test_plain_negation_reads_as_without_the_gate(text: str) -> None:
+    assert negation_forms.plain_negation(text) == _plain_negation_ungated(text)
+
+
+def test_plain_negation_reads_as_without_the_gate_on_random_texts() -> None:
+    rng = random.Random(14)
+    pieces = ["not", "NOT", "Not", " ", " ", ",", "-", "--", "\u2013", "\u2014", ".", "..",
+              "\u2026", "!", "?", "or", "a", "Bob", "one who", "\n", "n't"]  # fmt: skip
+    for _ in range(3_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        assert negation_forms.plain_negation(text) == _plain_negation_ungated(text), text
+
+
+def test_a_trailing_not_is_still_read() -> None:
+    assert negation_forms.plain_negation("Alice approves the deploys - NOT.") == (
+        "Not Alice approves the deploys."
+    )
+    assert negation_forms.plain_negation("Probably not . It is a huge city .") == (
+        "Probably not . It is a huge city ."
+    )
+
+
+def test_a_not_after_no_mark_runs_no_trailing_pattern(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Refuse:
+        def sub(self, *_: object) -> str:
+            raise AssertionError("the trailing pattern ran without a mark before the not")
+
+    monkeypatch.setattr(negation_forms, "_TRAILING", Refuse())
+    text = "Probably not . It is a huge city . It is not."
+    assert negation_forms.plain_negation(text) == text
+
+
+# -- bibliographic references: the upper-case test in one pass for an ASCII text ----------
+
+
+def test_has_upper_reads_as_the_test_per_character() -> None:
+    rng = random.Random(141)
+    alphabet = "aZ09 .([\u01c5\u00df\u0130\u03a3\u2160\u24b6\u1e9e\u00e9x"  # title, sharp s, ...
+    texts = ["", "plain lower case", "One", "ISO 8601", "\u01c5", "\u2160", "\u24b6 x"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8))) for _ in range(4_000)]
+    for text in texts:
+        assert bibrefs._has_upper(text) == any(c.isupper() for c in text), text
+
+
+def test_a_text_without_capitals_looks_for_no_standard(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Refuse:
+        def __iter__(self) -> object:
+            raise AssertionError("looked for a standard's name in a text without capitals")
+
+    monkeypatch.setattr(bibrefs, "_STANDARD_TAGS", Refuse())
+    assert bibrefs.bibliographic_references("see the deploy notes [1] (and the runbook)") == [
+        ("footnote", "[1]", "[1]")
+    ]
+
+
+def test_a_standard_and_an_author_year_are_still_read_in_capitals() -> None:
+    refs = bibrefs.bibliographic_references("Tokens expire per RFC 9999 (Smith et al., 2021).")
+    assert [kind for kind, _, _ in refs] == ["standard", "author_year"]
+
+
+# -- denied predicates: the claim's clauses read only when a predicate may stand ---------
+
+
+def _predicates_per_word(text: str) -> dict[str, str]:
+    """`denied_predicates._predicates` as it read before: the clauses, the negations and
+    the question marks of every word first, then the words."""
+    dp = denied_predicates
+    words = claim_words(text)
+    lows, content = words.lows, words.content
+    if not dp.COPULAS.intersection(lows):
+        return {}
+    clause = clause_ids(fold_disguises(text), words.spans, lows)
+    blocked: list[bool] = []
+    on = False
+    for k, low in enumerate(lows):
+        if k and clause[k] != clause[k - 1]:
+            on = False
+        on = on or low in dp.NEGATIONS_BUT_NO or low in dp._SUPPOSING
+        blocked.append(on)
+    marks = [(m.start(), m.group()) for m in dp._END.finditer(text)]
+    asked: list[bool] = []
+    at = 0
+    for _, end in words.spans:
+        while at < len(marks) and marks[at][0] < end:
+            at += 1
+        asked.append(at < len(marks) and marks[at][1] == "?")
+    found: dict[str, str] = {}
+    for i in range(1, len(lows)):
+        if not content[i] or not words.raws[i][:1].islower() or words.numbers[i] is not None:
+            continue
+        if lows[i - 1] in dp.COPULAS:
+            cop = i - 1
+        elif i >= 2 and lows[i - 2] in dp.COPULAS and not content[i - 1]:
+            cop = i - 2
+            if lows[i - 1] in dp.NEGATIONS_BUT_NO or clause[i - 1] != clause[i]:
+                continue
+        else:
+            continue
+        if clause[cop] != clause[i]:
+            continue
+        if i + 1 < len(lows) and lows[i + 1] in dp._PARTICLES and clause[i + 1] == clause[i]:
+            continue
+        if cop > 0 and blocked[cop - 1] and clause[cop - 1] == clause[i]:
+            continue
+        if asked[i]:
+            continue
+        found.setdefault(words.stems[i], words.raws[i])
+    return found
+
+
+PREDICATES = [
+    "Rick said he was happy living with Sam.",
+    "The apps he installed are working fine",
+    "It is 5 and he was Bob.",
+    "He is not happy. Is she happy? She is very happy, and it was a teacher.",
+    "If it is late, never was happy; he is turned off but is on time",
+    "Was he happy? He was. Is it late, or is it early",
+    "she's happy and they're sad, but I'm tired?",
+]
+
+
+@pytest.mark.parametrize("text", PREDICATES)
+def test_predicates_read_as_per_word(text: str) -> None:
+    assert denied_predicates._predicates(text) == _predicates_per_word(text)
+
+
+def test_predicates_read_as_per_word_on_random_claims() -> None:
+    rng = random.Random(1414)
+    vocab = [
+        "is",
+        "was",
+        "are",
+        "he's",
+        "a",
+        "very",
+        "not",
+        "never",
+        "if",
+        "happy",
+        "tired",
+        "off",
+        "on",
+        "Bob",
+        "5",
+        "and",
+        "but",
+        "he",
+        "late",
+    ]
+    vocab += [",", ".", "?", ";", "-"]
+    for _ in range(2_000):
+        text = " ".join(rng.choice(vocab) for _ in range(rng.randint(1, 16)))
+        assert denied_predicates._predicates(text) == _predicates_per_word(text), text
+
+
+def test_a_claim_without_a_possible_predicate_splits_no_clauses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def split(*_: object) -> list[int]:
+        raise AssertionError("the clauses were split for a claim without a predicate")
+
+    monkeypatch.setattr(denied_predicates, "clause_ids", split)
+    assert denied_predicates._predicates("The limit is 5 and the owner was Bob.") == {}
+
+
+def test_a_denied_predicate_is_still_read() -> None:
+    turns = _turns("Sam: Rick wasn't very happy here.")
+    found = denied_predicates.denied_predicates("Rick said he was happy living with Sam.", turns)
+    assert found == [("happy", "wasn't very happy")]
+
+
+# -- clause cuts: the call before answers the same words ----------------------------------
+
+
+def _words_of(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[str, ...]]:
+    w = claim_words(text)
+    return w.spans, w.lows
+
+
+def test_clause_cuts_read_as_without_the_last_call() -> None:
+    rng = random.Random(1415)
+    texts = ["It is late, and he left.", "2:34 and 1,200 - then; more", "One.", "a (b) c"]
+    for _ in range(500):
+        text = rng.choice(texts)
+        spans, lows = _words_of(text)
+        assert lexical_text.clause_cuts(text, spans, lows) == lexical_text._clause_cuts(
+            text, spans, lows
+        )
+
+
+def test_the_same_words_are_cut_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    plain = lexical_text._clause_cuts
+
+    def counted(text: str, *rest: object) -> list[int]:
+        calls.append(text)
+        return plain(text, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lexical_text, "_clause_cuts", counted)
+    monkeypatch.setattr(lexical_text, "_last_cuts", None)
+    text = "It is late, and he left."
+    spans, lows = _words_of(text)
+    first = lexical_text.clause_cuts(text, spans, lows)
+    first[0] = 7  # the caller's copy: the next answer is not changed by it
+    again = lexical_text.clause_cuts(text, list(spans), list(lows))
+    assert again == plain(text, spans, lows)
+    again[0] = 7
+    assert lexical_text.clause_cuts(text, spans, lows) == plain(text, spans, lows)
+    assert calls == [text]
+    other = "It is late and he left"
+    assert lexical_text.clause_cuts(other, *_words_of(other)) == plain(other, *_words_of(other))
+    assert calls == [text, other]
+
+
+def test_a_list_changed_after_the_call_is_not_answered_for() -> None:
+    text = "It is late, and he left."
+    spans, lows = _words_of(text)
+    mine = list(lows)
+    lexical_text.clause_cuts(text, spans, mine)
+    mine[1] = "and"  # a conjunction now: another cut
+    assert lexical_text.clause_cuts(text, spans, mine) == lexical_text._clause_cuts(
+        text, spans, mine
+    )
+
+
+def test_the_forward_readings_answer_in_any_order() -> None:
+    """`_blocked` and `_asked` read forward as `_predicates` asks, in order; asked out of
+    order (behind the reading, or between a search and its mark) they still answer as the
+    per-word passes."""
+    rng = random.Random(1416)
+    vocab = ["is", "not", "if", "happy", "and", "he", ",", ".", "?", "never"]
+    for _ in range(300):
+        text = " ".join(rng.choice(vocab) for _ in range(rng.randint(1, 14)))
+        words = claim_words(text)
+        if not words.lows:
+            continue
+        clause = clause_ids(text, words.spans, words.lows)
+        blocked_at = denied_predicates._blocked(words.lows, clause)
+        asked_at = denied_predicates._asked(text, words.spans)
+        for k in [rng.randrange(len(words.lows)) for _ in range(8)]:
+            on = any(
+                words.lows[j] in denied_predicates.NEGATIONS_BUT_NO
+                or words.lows[j] in denied_predicates._SUPPOSING
+                for j in range(k + 1)
+                if clause[j] == clause[k]
+            )
+            assert blocked_at(k) == on, (text, k)
+            after = [c for c in text[words.spans[k][1] :] if c in ".!?"]
+            assert asked_at(k) == (after[:1] == ["?"]), (text, k)
