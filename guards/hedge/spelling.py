@@ -313,7 +313,7 @@ def respell(text: str) -> str:
         typos = _typos()
         words = "|".join(sorted({w.decode() for w in misspelled}))
         pattern = re.compile(rf"(?<![A-Za-z])(?:{words})(?![A-Za-z])", re.IGNORECASE)
-        text = pattern.sub(lambda m: typos[m.group(0).lower().encode()], text)
+        text = pattern.sub(functools.partial(_untypo, typos), text)
     if found.elided:
         table = _elisions()
         text = _ELISION.sub(lambda m: table.get(m.group(0).lower(), m.group(0)), text)
@@ -330,16 +330,32 @@ def respell(text: str) -> str:
 _SENTENCE_START = re.compile(r"(?:^|[.!?][\"')\]]*\s+)[\"'(\[]*$")
 
 
+def _written_as_name(m: re.Match[str]) -> bool:
+    """Whether the matched word is written as a name: capitalised (not all capitals)
+    inside a sentence ("Ms Mabey", "said Mabe"). A respelled or misspelled hedge word at
+    a sentence's start ("Mebbe we ...", "Mabe we ...") or in capitals ("MEBBE") is still
+    the word. Shared by the one-edit misspellings (`_untypo`) and eye dialect
+    (`_unsound`), so a name one letter from a hedge word is read alike by both."""
+    word = m.group(0)
+    if not word[:1].isupper() or word.isupper():
+        return False
+    before = m.string[max(0, m.start() - 8) : m.start()]
+    return _SENTENCE_START.search(before) is None
+
+
+def _untypo(typos: dict[bytes, str], m: re.Match[str]) -> str:
+    """A one-edit misspelling of a hedge adverb as the adverb, except when it is written
+    as a name ("said Mabe": `_written_as_name`)."""
+    word = m.group(0)
+    return word if _written_as_name(m) else typos[word.lower().encode()]
+
+
 def _unsound(sounded: dict[str, str], m: re.Match[str]) -> str:
     """An eye-dialect word as the hedge word it stands for, except a capitalised one
     inside a sentence: that is a name ("Mr Mabey", "Mabe"), read as written. At a
     sentence's start ("Mebbe we ...") or in capitals ("MEBBE") it is still the word."""
     word = m.group(0)
-    if word[:1].isupper() and not word.isupper():
-        before = m.string[max(0, m.start() - 8) : m.start()]
-        if not _SENTENCE_START.search(before):
-            return word
-    return sounded[word.lower()]
+    return word if _written_as_name(m) else sounded[word.lower()]
 
 
 def _unstretch(vocabulary: frozenset[str], m: re.Match[str]) -> str:
