@@ -16,6 +16,13 @@ on every source sentence's alike.
   still be the abbreviation's ("IV fluids"); where the source writes the same word the
   claim's reads as the source's (the same word is the same number), so only a claim
   that adds the abbreviation before a plural the source counts otherwise is misread.
+  Session 14b: one lower-case word may stand between the numeral and its plural ("IV
+  backend replicas"), unless it ends the phrase ("and", "of", "the", ...); and the
+  numerals in lower case ("iv", "xii") are read where a count is expected: after a word
+  a count follows ("has", "with", "to", "on", "runs", "are", ... `_COUNT_BEFORE`) and
+  before a plural, so "has iv replicas" is four but "an iv drip", "the iv bags",
+  "Chapter iv" stay words. "vi" in lower case is never read: it is the editor, and "has
+  vi keybindings" stands where a count would.
 * **"a pair of", "a couple of" and "a trio of"** are two, two and three ("a pair of
   shoes" is two shoes): the word reads as its number after "a" (or "one") and before
   "of". "a couple of" is read as exactly two, so "a couple of designers" against the
@@ -50,6 +57,65 @@ def _roman(value: int) -> str:
 
 # "II" -> "2" ... "XXXIX" -> "39": the numerals of I, V and X of two letters or more
 ROMAN_NUMERALS = {numeral: str(v) for v in range(2, 40) if len(numeral := _roman(v)) >= 2}
+# Session 14b: the same numerals in lower case ("iv" -> "4"), read only after a word a
+# count follows (`_COUNT_BEFORE`); never "vi" (the editor: "has vi keybindings")
+_LOWER_NUMERALS = {k.lower(): v for k, v in ROMAN_NUMERALS.items() if k != "VI"}
+_COUNT_BEFORE = frozenset(
+    [
+        "has",
+        "have",
+        "had",
+        "having",
+        "with",
+        "to",
+        "from",
+        "across",
+        "on",
+        "onto",
+        "over",
+        "into",
+        "are",
+        "were",
+        "runs",
+        "run",
+        "ran",
+        "all",
+        "only",
+        "exactly",
+    ]
+)
+# Words that end a noun phrase rather than modify its noun: no word between a numeral
+# and its plural ("IV backend replicas") is one of these
+_NOT_MODIFIERS = frozenset(
+    [
+        "and",
+        "or",
+        "nor",
+        "but",
+        "of",
+        "the",
+        "a",
+        "an",
+        "for",
+        "to",
+        "in",
+        "on",
+        "at",
+        "per",
+        "by",
+        "with",
+        "not",
+        "are",
+        "is",
+        "was",
+        "were",
+        "be",
+        "that",
+        "this",
+        "its",
+        "it",
+    ]
+)
 _PAIRS = {"pair": "2", "couple": "2", "trio": "3"}
 _ARTICLES = frozenset(("a", "an", "one"))
 _TIMES = frozenset(("once",))
@@ -63,7 +129,9 @@ def read_numerals(
     couple of" / "a trio of", "half a dozen" and "once a ..." read (module
     docstring). Most sentences
     have none and are given back as they are after a few C-level set tests."""
-    roman = not ROMAN_NUMERALS.keys().isdisjoint(raws)
+    roman = not ROMAN_NUMERALS.keys().isdisjoint(raws) or not _LOWER_NUMERALS.keys().isdisjoint(
+        raws
+    )
     pairs = not _PAIRS.keys().isdisjoint(lows)
     half_dozen = "half" in lows and "dozen" in lows
     times = not _TIMES.isdisjoint(lows)
@@ -83,17 +151,43 @@ def read_numerals(
                 out[half], out[i] = None, "6"  # "half a dozen", "a half-dozen": six
     last = len(lows) - 1
     for i in range(1, last):
-        value = ROMAN_NUMERALS.get(raws[i]) if roman else None
+        value = _roman_count(raws, lows, i) if roman else None
         if value is not None:
-            before, after = raws[i - 1], raws[i + 1]
-            if (
-                before[:1].islower()
-                and after[:1].islower()
-                and after.isalpha()
-                and after.endswith("s")
-                and not after.endswith("ss")
-            ):
-                out[i] = value
+            out[i] = value
         elif pairs and lows[i] in _PAIRS and lows[i - 1] in _ARTICLES and lows[i + 1] == "of":
             out[i] = _PAIRS[lows[i]]
     return tuple(out)
+
+
+def _plural(word: str) -> bool:
+    """A lower-case word of letters ending in "s" but not "ss" ("replicas", not "class")."""
+    return word[:1].islower() and word.isalpha() and word.endswith("s") and not word.endswith("ss")
+
+
+def _roman_count(raws: Sequence[str], lows: Sequence[str], i: int) -> str | None:
+    """The count `raws[i]` stands for when it is a Roman numeral where a count stands, else
+    None (module docstring). The plural follows right after the numeral or after one
+    lower-case word that modifies it ("IV backend replicas"); a numeral in capitals comes
+    after any lower-case word, one in lower case only after a word a count follows ("has
+    iv replicas"), since lower-case "ii", "iv" are also typed for other things."""
+    raw = raws[i]
+    value = ROMAN_NUMERALS.get(raw)
+    if value is not None:
+        if not raws[i - 1][:1].islower():
+            return None
+    else:
+        value = _LOWER_NUMERALS.get(raw)
+        if value is None or lows[i - 1] not in _COUNT_BEFORE:
+            return None
+    after = raws[i + 1]
+    if _plural(after):
+        return value
+    if (
+        i + 2 < len(raws)
+        and after[:1].islower()
+        and after.isalpha()
+        and after not in _NOT_MODIFIERS
+        and _plural(raws[i + 2])
+    ):
+        return value
+    return None
