@@ -71,10 +71,10 @@ import re
 import unicodedata
 import urllib.parse
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import resources
 
-__all__ = ["canonical", "reverse_overrides", "shown_readings"]
+__all__ = ["canonical", "has_upside_down", "reverse_overrides", "shown_readings"]
 
 # The printable ASCII characters the canonical form never changes by themselves: all but
 # the markup characters, "&" (character references) and "\\" (escapes). A text of only
@@ -286,13 +286,16 @@ def _confusable_letters() -> dict[int, str]:
 # A Unicode name that says "this is Latin letter X, drawn another way": a small capital
 # ("ɴ", LATIN LETTER SMALL CAPITAL N) or a letter in a square ("🅽", NEGATIVE SQUARED
 # LATIN CAPITAL LETTER N). Neither is in the confusables data nor changed by NFKC, and
-# "ɴᴏᴛ" read as three unknown letters hid a negation. Turned, inverted and reversed
-# letters are other letters; regional indicators are left alone (pairs of them are flags).
+# "ɴᴏᴛ" read as three unknown letters hid a negation. Inverted and reversed letters are
+# other letters; turned letters are read with the word they turn (`_upside_down`).
 # Session 14: a letter in parentheses ("⒫⒭⒪⒝", PARENTHESIZED LATIN SMALL LETTER P), which
 # NFKC spells out as "(p)(r)(o)(b)", so the word read as brackets around single letters.
+# Session 14b: a regional indicator ("🇵", REGIONAL INDICATOR SYMBOL LETTER P) is its
+# capital letter: "🇵🇷🇴🇧🇦🇧🇱🇾" reads "PROBABLY" (a pair that is a flag reads as its
+# country code, "🇺🇸" as "US", which is what the flag says).
 _STYLED_NAME = re.compile(
     r"(?:LATIN LETTER SMALL CAPITAL|(?:NEGATIVE )?SQUARED LATIN CAPITAL LETTER"
-    r"|PARENTHESIZED LATIN SMALL LETTER) ([A-Z])"
+    r"|PARENTHESIZED LATIN SMALL LETTER|REGIONAL INDICATOR SYMBOL LETTER) ([A-Z])"
 )
 # The blocks that hold such letters: IPA and phonetic extensions, Latin Extended-D, and
 # the enclosed alphanumerics and their supplement (scanning these, not every code point, keeps the
@@ -303,6 +306,7 @@ _STYLED_BLOCKS = (
     (0x249C, 0x24B5),
     (0xA720, 0xA7FF),
     (0x1F130, 0x1F189),
+    (0x1F1E6, 0x1F1FF),
 )
 
 
@@ -375,6 +379,60 @@ def _numerals() -> dict[int, str]:
 _SHAPE_LOOKALIKES: dict[int, str] = {0x043F: "n", 0x043A: "k"}
 
 
+# Session 14b: upside-down text ("ʎlqɐqoɹd" is "probably" turned half a circle). Its
+# letters are Latin letters named TURNED ("ɐ", LATIN SMALL LETTER TURNED A; "ǝ", "ɹ",
+# "ʇ", "ʎ", "ɥ", "ᴉ", "ʞ", "ʌ" ...) and plain letters that are each other's half turn (b
+# and q, d and p, n and u); its words run from the right. A word (a run of letters) with
+# a turned letter that the lookalike table does not already read as a letter is read
+# turned back: its letters in reverse order, each turned letter as the letter its name
+# gives, b/q, d/p, n/u swapped. Turned "m" and "w" alone ("ɯ", "ʍ") are lookalikes of
+# "w" and "m" in upright text and keep that reading; inside a turned word they are "m"
+# and "w". The words keep their order, so token i of the canonical text is still token i
+# of the stored one (grounding's offsets); the whole line read from the right is one of
+# `shown_readings`. Letters a turned alphabet borrows under other names ("ɔ" open o for
+# "c", "ƃ" b with topbar for "g", "ɟ" for "f") are not read.
+_TURNED_NAME = re.compile(r"LATIN (SMALL|CAPITAL) LETTER TURNED ([A-Z])")
+_TURNED_BLOCKS = ((0x0180, 0x02AF), (0x1D00, 0x1DBF), (0x2C60, 0x2C7F), (0xA720, 0xA7FF))
+_HALF_TURN = str.maketrans("bqdpnuBQDPNU", "qbpdunQBPDUN")
+
+
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+
+
+@lru_cache(maxsize=1)
+def _turned_letters() -> tuple[dict[int, str], re.Pattern[str]]:
+    """Turned Latin letter -> the letter it is (by Unicode name, in its case), and a
+    pattern for one that the lookalike table does not already read (which marks a word
+    as upside down)."""
+    letters: dict[int, str] = {}
+    for low, high in _TURNED_BLOCKS:
+        for cp in range(low, high + 1):
+            m = _TURNED_NAME.fullmatch(unicodedata.name(chr(cp), ""))
+            if m:
+                letters[cp] = m.group(2).lower() if m.group(1) == "SMALL" else m.group(2)
+    folded = _fold_table()[0]
+    return letters, re.compile(_char_class(cp for cp in letters if cp not in folded))
+
+
+def _turned_word(letters: dict[int, str], mark: re.Pattern[str], m: re.Match[str]) -> str:
+    """A run of letters turned back when it holds a turned letter (`_turned_letters`),
+    else as written."""
+    word = m.group(0)
+    if mark.search(word) is None:
+        return word
+    return "".join(letters.get(ord(c)) or c.translate(_HALF_TURN) for c in reversed(word))
+
+
+def _upside_down(text: str) -> str:
+    """`text` with each upside-down word turned back; other words as they are. One
+    character-class search for nearly every text; linear otherwise (each run of letters
+    is searched once)."""
+    letters, mark = _turned_letters()
+    if mark.search(text) is None:
+        return text
+    return _LETTER_RUN.sub(partial(_turned_word, letters, mark), text)
+
+
 # Punctuation and symbols that the data says look like "-" (hyphens, en dash, minus
 # signs) or ":"; a letter that does (Coptic "ⲻ", IPA "ː") stays a letter.
 _DASH_CATEGORIES = frozenset({"Pd", "Po", "Sm", "Sk", "So"})
@@ -402,13 +460,23 @@ def shown_readings(text: str) -> list[str]:
     past reads besides the canonical form: with right-to-left overrides drawn
     (`reverse_overrides`), and with HTML comments dropped ("I th<!-- x -->ink" shows "I
     think"; the canonical form keeps what a comment hides, fail closed). [] for nearly
-    every text: two substring tests."""
+    every text: two substring tests. Session 14b: text with an upside-down word
+    (`_upside_down`) is also read with its words from the right, as a reader turning
+    the page does ("ʞuᴉɥʇ I" shows "I think"; the canonical form keeps "think I")."""
     out: list[str] = []
     if "\u202e" in text:
         out.append(reverse_overrides(text))
     if "<!--" in text:
         out.append(_COMMENT.sub("", out[0] if out else text))
+    if has_upside_down(text):
+        out.append(" ".join(reversed(text.split())))
     return out
+
+
+def has_upside_down(text: str) -> bool:
+    """Whether `text` holds an upside-down word (`_upside_down`): False after one
+    `isascii` for ASCII text."""
+    return not text.isascii() and _turned_letters()[1].search(text) is not None
 
 
 def reverse_overrides(text: str) -> str:
@@ -500,6 +568,7 @@ def _clean(text: str) -> str:
     if "&" in text:
         text = html.unescape(text)
     if not text.isascii():
+        text = _upside_down(text)  # before the lookalikes: "ɯ" in "ǝqʎɐɯ" is an "m"
         text = _numeric_forms(text)
         # Folded before NFKC, which would turn some lookalikes into other non-ASCII
         # letters ("ϲ" into "ς", "´" into a space and a combining accent), and after it,

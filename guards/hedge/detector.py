@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from groundwire.guards.canonical import canonical, shown_readings
+from groundwire.guards.canonical import canonical, has_upside_down, shown_readings
 from groundwire.guards.config import HedgeConfig
 from groundwire.guards.hedge.abbrev import expand, needs_expanding
 from groundwire.guards.hedge.lexicon import (
@@ -324,7 +324,9 @@ class HedgeDetector:
             return HedgeReport()
         found = self.hits(text, is_canonical=is_canonical)
         written = text if not is_canonical else raw
-        if written is not None and ("\u202e" in written or "<!--" in written):
+        if written is not None and (
+            "\u202e" in written or "<!--" in written or has_upside_down(written)
+        ):
             shown_hits = [hit for shown in shown_readings(written) for hit in self.hits(shown)]
             if (
                 shown_hits
