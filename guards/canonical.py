@@ -73,6 +73,7 @@ import urllib.parse
 from collections.abc import Iterable
 from functools import lru_cache, partial
 from importlib import resources
+from typing import NamedTuple
 
 __all__ = ["canonical", "has_upside_down", "reverse_overrides", "shown_readings"]
 
@@ -396,14 +397,20 @@ _TURNED_BLOCKS = ((0x0180, 0x02AF), (0x1D00, 0x1DBF), (0x2C60, 0x2C7F), (0xA720,
 _HALF_TURN = str.maketrans("bqdpnuBQDPNU", "qbpdunQBPDUN")
 
 
-_LETTER_RUN = re.compile(r"[^\W\d_]+")
+class _Turned(NamedTuple):
+    """What `_upside_down` reads with, built once from Unicode names and the fold table."""
+
+    letters: dict[int, str]  # turned letter -> the letter it is, in its case
+    mark: re.Pattern[str]  # a turned letter the lookalike table does not already read
+    run: re.Pattern[str]  # a word: letters, with invisibles and combining marks inside
+    folded: dict[int, str | None]  # the fold table (lookalikes, invisibles removed)
 
 
 @lru_cache(maxsize=1)
-def _turned_letters() -> tuple[dict[int, str], re.Pattern[str]]:
-    """Turned Latin letter -> the letter it is (by Unicode name, in its case), and a
-    pattern for one that the lookalike table does not already read (which marks a word
-    as upside down)."""
+def _turned_letters() -> _Turned:
+    """The tables of `_upside_down`. A word is a run of letters that may hold invisible
+    characters and combining marks ("ʎlq\u200bɐqoɹd", "ʇ̲o̲u̲"), which the canonical
+    form drops anyway, so they do not cut an upside-down word into two turned halves."""
     letters: dict[int, str] = {}
     for low, high in _TURNED_BLOCKS:
         for cp in range(low, high + 1):
@@ -411,26 +418,42 @@ def _turned_letters() -> tuple[dict[int, str], re.Pattern[str]]:
             if m:
                 letters[cp] = m.group(2).lower() if m.group(1) == "SMALL" else m.group(2)
     folded = _fold_table()[0]
-    return letters, re.compile(_char_class(cp for cp in letters if cp not in folded))
+    removed = _char_class(cp for cp, new in folded.items() if new is None and cp < 0x10000)
+    return _Turned(
+        letters,
+        re.compile(_char_class(cp for cp in letters if cp not in folded)),
+        re.compile(rf"(?:[^\W\d_]|{removed}|[\u0300-\u036f])+"),
+        folded,
+    )
 
 
-def _turned_word(letters: dict[int, str], mark: re.Pattern[str], m: re.Match[str]) -> str:
-    """A run of letters turned back when it holds a turned letter (`_turned_letters`),
-    else as written."""
+def _turned_word(turned: _Turned, m: re.Match[str]) -> str:
+    """A word turned back when it holds a turned letter (`_turned_letters`), else as
+    written. Its other letters are read as their lookalikes first ("ԁ" is a "d"), then
+    given their half turn; invisibles and combining marks are dropped."""
     word = m.group(0)
-    if mark.search(word) is None:
+    if turned.mark.search(word) is None:
         return word
-    return "".join(letters.get(ord(c)) or c.translate(_HALF_TURN) for c in reversed(word))
+    out: list[str] = []
+    for c in reversed(word):
+        letter = turned.letters.get(ord(c))
+        if letter is None:
+            if unicodedata.category(c) == "Mn":
+                continue
+            folded = turned.folded.get(ord(c), c)
+            letter = "" if folded is None else folded.translate(_HALF_TURN)
+        out.append(letter)
+    return "".join(out)
 
 
 def _upside_down(text: str) -> str:
     """`text` with each upside-down word turned back; other words as they are. One
-    character-class search for nearly every text; linear otherwise (each run of letters
-    is searched once)."""
-    letters, mark = _turned_letters()
-    if mark.search(text) is None:
+    character-class search for nearly every text; linear otherwise (each word is
+    searched once)."""
+    turned = _turned_letters()
+    if turned.mark.search(text) is None:
         return text
-    return _LETTER_RUN.sub(partial(_turned_word, letters, mark), text)
+    return turned.run.sub(partial(_turned_word, turned), text)
 
 
 # Punctuation and symbols that the data says look like "-" (hyphens, en dash, minus
@@ -476,7 +499,7 @@ def shown_readings(text: str) -> list[str]:
 def has_upside_down(text: str) -> bool:
     """Whether `text` holds an upside-down word (`_upside_down`): False after one
     `isascii` for ASCII text."""
-    return not text.isascii() and _turned_letters()[1].search(text) is not None
+    return not text.isascii() and _turned_letters().mark.search(text) is not None
 
 
 def reverse_overrides(text: str) -> str:

@@ -22,6 +22,11 @@ from groundwire.topics.vocab import HedgeAction
         ("We \u01ddq\u028e\u0250\u026f use Redis.", "We maybe use Redis."),  # "ɯ" is "m" here
         ("sd\u0250\u0265\u0279\u01ddd the cache is Redis", "perhaps the cache is Redis"),
         ("The cache is \u0287ou Redis.", "The cache is not Redis."),
+        # an invisible or a combining mark inside does not cut the word in two halves,
+        # and a lookalike of a plain letter is turned like that letter ("ԁ" is a "d")
+        ("We \u028elq\u200b\u0250qo\u0279d use Redis.", "We probably use Redis."),
+        ("The cache is \u0287\u0332o\u0332u\u0332 Redis.", "The cache is not Redis."),
+        ("We \u028elq\u0250qo\u0279\u0501 use Redis.", "We probably use Redis."),
     ],
 )
 def test_an_upside_down_word_reads_turned_back(raw: str, expected: str) -> None:
