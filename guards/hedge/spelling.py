@@ -328,24 +328,33 @@ def respell(text: str) -> str:
 # Where a sentence starts: the text's start, or after ".", "!" or "?" (and any closing
 # quote or bracket) and a space, with opening quotes or brackets before the word.
 _SENTENCE_START = re.compile(r"(?:^|[.!?][\"')\]]*\s+)[\"'(\[]*$")
+# the word right before a match, across a space (a title's full stop allowed: "Dr. Mabe")
+_PREVIOUS_WORD = re.compile(r"([A-Za-z][\w'-]*)\.?\s+$")
 
 
 def _written_as_name(m: re.Match[str]) -> bool:
-    """Whether the matched word is written as a name: capitalised (not all capitals)
-    inside a sentence ("Ms Mabey", "said Mabe"). A respelled or misspelled hedge word at
-    a sentence's start ("Mebbe we ...", "Mabe we ...") or in capitals ("MEBBE") is still
-    the word. Shared by the one-edit misspellings (`_untypo`) and eye dialect
-    (`_unsound`), so a name one letter from a hedge word is read alike by both."""
+    """Whether the matched word is written as a name: capitalised (not all capitals),
+    inside a sentence, right after another capitalised word, a title or a given name
+    ("Ms Mabey", "Tom Mabe"). Capitals alone are not enough: "The cache is Probaly
+    Redis" would pass a hedge by writing it with a capital, so a lone capitalised word
+    ("said Mabe") is still read as the hedge it spells. At a sentence's start ("Mebbe we
+    ...") or in capitals ("MEBBE") it is the word too. Shared by the one-edit
+    misspellings (`_untypo`) and eye dialect (`_unsound`), so a name one letter from a
+    hedge word is read alike by both."""
     word = m.group(0)
     if not word[:1].isupper() or word.isupper():
         return False
-    before = m.string[max(0, m.start() - 8) : m.start()]
-    return _SENTENCE_START.search(before) is None
+    text = m.string
+    before = text[max(0, m.start() - 8) : m.start()]
+    if _SENTENCE_START.search(before) is not None:
+        return False
+    prev = _PREVIOUS_WORD.search(text, max(0, m.start() - 40), m.start())
+    return prev is not None and prev.group(1)[:1].isupper() and not prev.group(1).isupper()
 
 
 def _untypo(typos: dict[bytes, str], m: re.Match[str]) -> str:
     """A one-edit misspelling of a hedge adverb as the adverb, except when it is written
-    as a name ("said Mabe": `_written_as_name`)."""
+    as a name ("Tom Mabe": `_written_as_name`)."""
     word = m.group(0)
     return word if _written_as_name(m) else typos[word.lower().encode()]
 

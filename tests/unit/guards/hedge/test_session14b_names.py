@@ -1,7 +1,9 @@
-"""Session 14b: a capitalised word inside a sentence one edit from a hedge adverb is a
-name ("said Mabe", "Ms Mabe"), read as written by the one-edit misspelling rule as the
-eye-dialect rule already read it (`spelling._written_as_name`, one helper for both).
-The same word at a sentence's start, in lower case or in capitals is still the hedge."""
+"""Session 14b: a capitalised word inside a sentence, one edit from a hedge adverb and
+right after a title or a given name, is a name ("Ms Mabe", "Tom Mabe"), read as written
+by the one-edit misspelling rule and the eye-dialect rule alike
+(`spelling._written_as_name`, one helper for both). The same word alone ("said Mabe",
+"The cache is Probaly Redis": a capital is no disguise), at a sentence's start, in lower
+case or in capitals is still the hedge."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ NONE = HedgeAction.NONE
 @pytest.mark.parametrize(
     "text",
     [
-        "We use Redis, said Mabe in the meeting.",
+        "We use Redis, said Tom Mabe in the meeting.",
         "Ask Ms Mabe about the Redis cache.",
         "The budget was approved by Tom Mabe and Ann Lee.",
         # the eye-dialect rule, unchanged
@@ -31,6 +33,9 @@ def test_a_capitalised_misspelling_inside_a_sentence_is_a_name(text: str) -> Non
     "text",
     [
         "We mabe use Redis.",
+        "We use Redis, said Mabe in the meeting.",
+        "The cache is Probaly Redis.",
+        "The cache is Probly Redis.",
         "Mabe we use Redis.",
         "We MABE use Redis.",
         'The cache is Redis. "Mabe."',
