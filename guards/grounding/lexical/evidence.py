@@ -488,19 +488,29 @@ def _joined_evidence(turns: tuple[SourceTurn, ...]) -> Evidence:
     )
 
 
+def speaker_lines(text: str) -> list[tuple[str, int, int]]:
+    """(speaker name in lower case, start, end) of each `Name: text` line of a turn: a
+    line runs from after its mark to where the next 'Name: ' starts, so no word straddles
+    two lines. One reading for every rule that asks who said what (`speaker_acts.py`,
+    `speaker_values.py`, the speakers of `evidence_for`)."""
+    if ":" not in text:  # cheap prefilter: no 'Name: ' mark possible
+        return []
+    marks = list(_SPEAKER_LINE.finditer(text))
+    return [
+        (m.group(1).lower(), m.end(), marks[i + 1].start() if i + 1 < len(marks) else len(text))
+        for i, m in enumerate(marks)
+    ]
+
+
 def _turn_speakers(text: str) -> dict[str, set[str]]:
     """Speaker name (lower) -> stems of what that speaker said, for 'Name: text'
     transcripts (a speaker's line ends where the next 'Name: ' starts, on whitespace, so
     no word straddles two lines: each line is read in place)."""
     lines: dict[str, set[str]] = {}
-    if ":" not in text:  # cheap prefilter: no 'Name: ' mark possible
-        return lines
-    marks = list(_SPEAKER_LINE.finditer(text))
     findall = WORD.findall
-    for i, m in enumerate(marks):
-        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
-        said = lines.setdefault(m.group(1).lower(), set())
-        raws = findall(text, m.end(), end)
+    for speaker, start, end in speaker_lines(text):
+        said = lines.setdefault(speaker, set())
+        raws = findall(text, start, end)
         if raws:
             _, s_stems, s_content, _ = zip(*parts_of(raws), strict=True)
             said.update(itertools.compress(s_stems, s_content))

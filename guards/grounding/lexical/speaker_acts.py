@@ -28,7 +28,7 @@ import functools
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from groundwire.guards.grounding.lexical.evidence import _SPEAKER_LINE
+from groundwire.guards.grounding.lexical.evidence import speaker_lines
 from groundwire.guards.grounding.lexical.text import (
     WORD,
     claim_words,
@@ -65,15 +65,11 @@ def _lines(turns: Sequence[SourceTurn]) -> list[_Line]:
     out: list[_Line] = []
     for turn in turns:
         text = turn.text
-        if ":" not in text:
-            continue
-        marks = list(_SPEAKER_LINE.finditer(text))
-        for i, m in enumerate(marks):
-            end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
-            raws = tuple(WORD.findall(text, m.end(), end))
+        for speaker, start, end in speaker_lines(text):
+            raws = tuple(WORD.findall(text, start, end))
             if raws:
                 lows, stems, content, _ = zip(*parts_of(raws), strict=True)
-                out.append(_Line(m.group(1).lower(), raws, lows, stems, content))
+                out.append(_Line(speaker, raws, lows, stems, content))
     return out
 
 

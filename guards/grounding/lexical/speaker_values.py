@@ -37,7 +37,7 @@ import itertools
 import re
 from collections.abc import Iterator, Sequence
 
-from groundwire.guards.grounding.lexical.evidence import _SPEAKER_LINE
+from groundwire.guards.grounding.lexical.evidence import speaker_lines
 from groundwire.guards.grounding.lexical.text import (
     FIRST_PERSON,
     MONTH_NAMES,
@@ -92,13 +92,9 @@ def _said(turns: tuple[SourceTurn, ...]) -> tuple[dict[str, dict[Value, str]], f
     said: dict[str, dict[Value, str]] = {}
     for turn in turns:
         text = turn.text
-        if ":" not in text:
-            continue
-        marks = list(_SPEAKER_LINE.finditer(text))
-        for i, m in enumerate(marks):
-            end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
-            own = said.setdefault(m.group(1).lower(), {})
-            for value, raw in _values(text[m.end() : end]):
+        for speaker, start, end in speaker_lines(text):
+            own = said.setdefault(speaker, {})
+            for value, raw in _values(text[start:end]):
                 own.setdefault(value, raw)
     if len(said) < 2:
         return {}, frozenset()
