@@ -7,18 +7,19 @@ integration tests pass", and "Alice sometimes reviews" of "Alice always reviews"
 point of the scale says another thing: "some" says "not all" (the scalar implicature
 every reader draws), "always" says more than "sometimes".
 
-Two closed scales of English function words, each cut into classes of words that say
+Three closed scales of English function words, each cut into classes of words that say
 the same (`QUANTITY`: all / every / each; most; many; some / several / a few; few; none /
 nobody. `FREQUENCY`: always; usually / often; sometimes / occasionally; rarely / seldom;
-never). A claim word of a scale is *changed* when the source clause aligned with the
-claim's clause (`polarity.ALIGN` of the claim clause's content stems, at least two) holds
-a word of the same scale in another class that the claim's contradicts (`conflicting`: a
-stronger claim always; a weaker one only from the universal end, "some" for "all", or
-into or out of the negative classes), and none of the claim word's class. A word
-bounded by another ("almost all", "not all", "at most", "the most", "some 5") or in a set
-phrase ("all right", "at all", "after all") is not read, on either side: its class is
-not the bare word's. Such a change is a contradiction (`not_supported`), like a changed
-number.
+never. `MODALITY`: must; may / might / can / could, read only before a verb). A claim
+word of a scale is *changed* when the source clause aligned with the claim's clause
+(`polarity.ALIGN` of the claim clause's content stems, at least two) holds a word of the
+same scale in another class that the claim's contradicts (`conflicting`: a stronger
+claim always; a weaker one only from the universal end, "some" for "all", "may" for
+"must", or into or out of the negative classes), and none of the claim word's class. A
+word bounded by another ("almost all", "not all", "at most", "the most", "some 5") or in
+a set phrase ("all right", "at all", "after all") is not read, on either side: its class
+is not the bare word's. Such a change is a contradiction (`not_supported`), like a
+changed number.
 """
 
 from __future__ import annotations
@@ -36,7 +37,14 @@ from groundwire.guards.grounding.lexical.text import (
 )
 from groundwire.topics.records import SourceTurn
 
-__all__ = ["FREQUENCY", "QUANTITY", "changed_quantifiers", "conflicting", "quantifier_class"]
+__all__ = [
+    "FREQUENCY",
+    "MODALITY",
+    "QUANTITY",
+    "changed_quantifiers",
+    "conflicting",
+    "quantifier_class",
+]
 
 
 def _scale(*classes: str) -> dict[str, int]:
@@ -58,8 +66,13 @@ FREQUENCY = _scale(
     "rarely seldom",
     "never",
 )
-_SCALES = (QUANTITY, FREQUENCY)
-_WORDS = frozenset(QUANTITY) | frozenset(FREQUENCY)
+# what must be against what may or can be: "contractors must sign" / "may sign"
+MODALITY = _scale("must", "may might can could")
+_SCALES = (QUANTITY, FREQUENCY, MODALITY)
+_WORDS = frozenset(QUANTITY) | frozenset(FREQUENCY) | frozenset(MODALITY)
+# a modal is read only before a verb: not "in May", "a can of", "May was busy", and not
+# under a negation after it ("may not", "must never": the polarity rules read those)
+_NOT_A_VERB_AFTER = word_set("""of was is were are not n't never and or the a an to""")
 # a word before a quantifier that bounds or negates it: another class, not read
 _BOUNDING = word_set(
     """almost nearly virtually practically not n't at the very quite only just all
@@ -72,7 +85,7 @@ _SET_AFTER = word_set("right but along other")  # "each other": no quantity
 
 # classes at and after these are negative ("few", "none"; "rarely", "never"): a claim
 # and a source that differ there say opposite things, whichever is weaker
-_NEGATIVE = (4, 3)
+_NEGATIVE = (4, 3, len(MODALITY))
 
 
 def conflicting(scale: int, claim_cls: int, source_cls: int) -> bool:
@@ -107,6 +120,8 @@ def quantifier_class(lows: Sequence[str], k: int) -> tuple[int, int] | None:
         return None
     if number_value(after) is not None:
         return None  # "some 5 people", "all 3 replicas": the number says it
+    if low in MODALITY and (not after.isalpha() or after in _NOT_A_VERB_AFTER):
+        return None
     for n, scale in enumerate(_SCALES):
         if low in scale:
             return n, scale[low]

@@ -290,6 +290,9 @@ def _ends(
             if content[k]:
                 goal.add(stems[k])
             k += 1
+        # a word at both ends (a unit: "from 50 ms to 200 ms") tells no direction: the
+        # ends are read by what sets them apart
+        start, goal = start - goal, goal - start
         if start and goal:
             out.append((start, goal, slice(f, k)))
     return out

@@ -152,3 +152,46 @@ def test_a_plan_kept_a_plan_is_as_before(
     assert "told as done" not in report.reasoning
     if verdict is not None:
         assert report.verdict is verdict
+
+
+NDA = "Contractors {} sign the NDA before they start."
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (NDA.format("must"), NDA.format("may")),  # stronger
+        (NDA.format("can"), NDA.format("must")),  # weaker, from the necessity end
+    ],
+)
+def test_a_changed_modal_is_a_contradiction(claim: str, source: str) -> None:
+    assert changed_quantifiers(claim, _turns(source))
+    assert _verify(claim, source).verdict is NS
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (NDA.format("might"), NDA.format("may")),  # one class
+        (NDA.format("must"), NDA.format("must")),
+        ("The launch of the NDA portal is in May.", "The NDA portal launch is in May 2024."),
+        ("Contractors may not sign the NDA.", "Contractors must sign the NDA."),  # polarity's
+        ("He opened a can of soup.", "He must open a can of soup."),
+    ],
+)
+def test_a_kept_modal_or_no_modal_is_no_change(claim: str, source: str) -> None:
+    assert changed_quantifiers(claim, _turns(source)) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "reversed_"),
+    [
+        ("Latency went from 200 ms to 50 ms.", "Latency went from 50 ms to 200 ms.", True),
+        ("Latency went from 50 ms to 200 ms.", "Latency went from 50 ms to 200 ms.", False),
+        ("Latency rose from 50 ms to 200 ms.", "Latency went from 50 ms to 200 ms.", False),
+        ("We moved from Jenkins to GitHub Actions.", "We moved from Jenkins to GitHub.", False),
+    ],
+)
+def test_a_unit_at_both_ends_tells_no_direction(claim: str, source: str, reversed_: bool) -> None:
+    report = _verify(claim, source)
+    assert (report.verdict is NS) is reversed_, report.reasoning
