@@ -195,3 +195,28 @@ def test_a_kept_modal_or_no_modal_is_no_change(claim: str, source: str) -> None:
 def test_a_unit_at_both_ends_tells_no_direction(claim: str, source: str, reversed_: bool) -> None:
     report = _verify(claim, source)
     assert (report.verdict is NS) is reversed_, report.reasoning
+
+
+ONLY = "Only Alice can approve production deploys."
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "blocked"),
+    [
+        ("Alice and Bob can approve production deploys.", ONLY, True),
+        ("Bob and Alice can approve production deploys.", ONLY, True),
+        # the source's own slot, or X alone
+        ("Alice can approve production deploys.", ONLY, False),
+        (ONLY, ONLY, False),
+        ("Alice and Bob can approve production deploys.", "Alice and Bob approve deploys.", False),
+        # "not only" closes nothing
+        (
+            "Alice and Bob can approve production deploys.",
+            "Not only Alice can approve production deploys; Bob can too.",
+            False,
+        ),
+    ],
+)
+def test_a_name_added_where_the_source_says_only(claim: str, source: str, blocked: bool) -> None:
+    report = _verify(claim, source)
+    assert ("where the source says 'only Alice'" in report.reasoning) is blocked, report.reasoning
