@@ -47,6 +47,10 @@ __all__ = [
 ]
 
 
+# The most (claim clause, scale, class) triples one claim has read (bounded work).
+MAX_READ = 16
+
+
 def _scale(*classes: str) -> dict[str, int]:
     return {w: n for n, text in enumerate(classes) for w in text.split()}
 
@@ -145,7 +149,13 @@ def changed_quantifiers(claim_text: str, turns: Sequence[SourceTurn]) -> list[tu
             stems_of[c] = stems_of.get(c, frozenset()) | {st}
     sentences = [s for s in evidence_for(turns).sentences if not _WORDS.isdisjoint(s.lows)]
     out: list[tuple[str, str]] = []
+    read: set[tuple[int, int, int]] = set()
     for k, (scale, cls) in found:
+        # each (clause, scale, class) once, and at most MAX_READ of them: a claim at the
+        # size limit made of quantifiers otherwise reads every source clause per word
+        if (clause[k], scale, cls) in read or len(read) >= MAX_READ:
+            continue
+        read.add((clause[k], scale, cls))
         c_stems = stems_of.get(clause[k], frozenset())
         need = max(2.0, ALIGN * len(c_stems))
         if len(c_stems) < 2:

@@ -220,3 +220,12 @@ ONLY = "Only Alice can approve production deploys."
 def test_a_name_added_where_the_source_says_only(claim: str, source: str, blocked: bool) -> None:
     report = _verify(claim, source)
     assert ("where the source says 'only Alice'" in report.reasoning) is blocked, report.reasoning
+
+
+def test_a_claim_of_many_quantifiers_reads_a_bounded_number() -> None:
+    from groundwire.guards.grounding.lexical.quantifiers import MAX_READ
+
+    claim = " ".join(f"All tests{i} pass on branch{i}." for i in range(3 * MAX_READ))
+    source = " ".join(f"Some tests{i} pass on branch{i}." for i in range(3 * MAX_READ))
+    found = changed_quantifiers(claim, _turns(source))
+    assert len(found) == MAX_READ  # each clause would be one; the rest are not read
