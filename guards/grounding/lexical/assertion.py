@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.polarity import ALIGN, ALIGN_SOURCE, same_specifics
@@ -56,7 +56,10 @@ __all__ = [
 ]
 
 # the moods that leave nothing asserted: a claim aligned only with them is NOT_SUPPORTED
-STRONG: frozenset[str] = frozenset(("question", "hypothetical", "denied", "past", "unrealised"))
+# ("done": a plan, hedge or condition of the source told as done, `_told_as_done`)
+STRONG: frozenset[str] = frozenset(
+    ("question", "hypothetical", "denied", "past", "unrealised", "done")
+)
 
 _HEDGES = word_set(
     """might may could maybe perhaps possibly probably likely unlikely presumably
@@ -212,6 +215,51 @@ def _in_past(lows: Sequence[str], positions: Sequence[int]) -> bool:
 def _past_before(lows: Sequence[str], k: int) -> bool:
     """Whether a verb in the past tense stands in the eight words before position k."""
     return any(_past_form(lows, j) for j in range(max(0, k - 8), k))
+
+
+_WEAK_OR_HEDGED = frozenset(("conditional", "intended", "hedged"))
+# "has migrated", "have switched": a perfect tells of a thing done, like the past tense
+_PERFECT_AUX = frozenset(("has", "have", "had", "'ve"))
+
+
+def _done_words(lows: Sequence[str], positions: Sequence[int]) -> list[str]:
+    """The verbs of a clause that tell of a thing done: the past tense (`_past_form`) or
+    a perfect ("has migrated", "may have been practiced")."""
+    return [
+        lows[k]
+        for k in positions
+        if _past_form(lows, k)
+        or (
+            k
+            and (
+                lows[k - 1] in _PERFECT_AUX
+                or (lows[k - 1] == "been" and k > 1 and lows[k - 2] in _PERFECT_AUX)
+            )
+            and len(lows[k]) > 4
+            and lows[k].endswith("ed")
+        )
+    ]
+
+
+def _told_as_done(
+    lows: Sequence[str],
+    positions: Sequence[int],
+    mood: str,
+    source_past: bool,
+    source_lows: Set[str],
+) -> bool:
+    """Whether a claim clause tells as done what the source clause aligned with it only
+    plans, hedges or conditions: a verb of the clause in the past tense (`_past_form`) or
+    a perfect ("has migrated"). An intention is never a deed, whatever its tense ("we
+    planned to migrate"); a hedge or a condition only when the source clause is not in
+    the past itself ("we probably migrated it" / "we migrated it" drops a hedge, as
+    docs/spec.md's sharpened plan does: partial)."""
+    done = _done_words(lows, positions)
+    # the deed told elsewhere in the source ("we planned to migrate it, and migrated it in
+    # May"): the plan was confirmed, whatever clause says so
+    if not done or not source_lows.isdisjoint(done):
+        return False
+    return mood == "intended" or not source_past
 
 
 _CUE_WORDS = (
@@ -515,6 +563,7 @@ def unasserted(
     for c_pos, c_stems, need, rank, cues in candidates:
         # the best-aligned source clause; an asserting one wins a tie
         best_key, best_text, best_mood = (0, False), "", None
+        best_past = False
         asks_cue = False  # the best clause asks (denies, ...) the claim's own intention
         for i, s, hit in hits:
             if len(c_stems.intersection(hit)) < need:
@@ -535,10 +584,19 @@ def unasserted(
                 if key > best_key:
                     best_key, best_mood = key, mood
                     best_text = " ".join(s.raws[k] for k in d_pos)
+                    best_past = bool(_done_words(s.lows, d_pos))
                     asks_cue = mood in STRONG and any(s.word_stems[k] in cues for k in d_pos)
         # a claim in the past tense is not held to a state the source says has ended
         if best_mood == "past" and _in_past(lows, c_pos):
             continue
+        # a plan, hedge or condition told as done ("We migrated" / "we plan to migrate",
+        # "we might migrate"): not the source's weak assertion, another fact
+        if (
+            best_mood in _WEAK_OR_HEDGED
+            and rank < 0
+            and _told_as_done(lows, c_pos, best_mood, best_past, ev.lows)
+        ):
+            best_mood = "done"
         # a claim with only "will" of its own is held to what is stronger than a plan
         if (
             best_mood is not None

@@ -60,6 +60,7 @@ from groundwire.guards.grounding.lexical.owner import (
 from groundwire.guards.grounding.lexical.person import first_person_in
 from groundwire.guards.grounding.lexical.polarity import check_polarity
 from groundwire.guards.grounding.lexical.roles import (
+    many_for_only_one,
     only_one_of_many,
     reversed_direction,
     swapped_arguments,
@@ -386,6 +387,8 @@ def analyze(
         conflicts += reversed_direction(cw, cw.content, sentences, shared)
     if "only" in clows:
         conflicts += only_one_of_many(cw, cw.content, sentences, shared)
+    elif "and" in clows:
+        conflicts += many_for_only_one(cw, cw.content, sentences, shared)
     if known_names or implied is not None:  # the owner, where the source says "my sister"
         conflicts += owner_swaps(cw, known_names, sentences, shared, uniq, implied)
     if other is not None:  # "Birthday: May 3" where "My son was born on May 3"

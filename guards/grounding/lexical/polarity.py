@@ -194,8 +194,8 @@ for _a, _b in (
 # A universal claim where the source, in the same slot, only says "most", "some",
 # "sometimes" ("all services use mTLS" against "most services use mTLS", "the job always
 # retries" against "sometimes retries") says more than the source does. One way only:
-# "some" where the source says "all" is entailed by it, not against it. Closed classes of
-# English quantifiers and frequency adverbs.
+# "some" where the source says "all" is left to `quantifiers.py` (read as "not all").
+# Closed classes of English quantifiers and frequency adverbs.
 _WEAKER = word_set(
     """most some many several few certain sometimes often usually occasionally rarely
     seldom mostly partly partially generally typically frequently"""

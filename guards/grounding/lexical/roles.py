@@ -27,7 +27,13 @@ from groundwire.guards.grounding.lexical.text import (
     capitals,
 )
 
-__all__ = ["only_one_of_many", "reversed_direction", "swapped_arguments", "swapped_roles"]
+__all__ = [
+    "many_for_only_one",
+    "only_one_of_many",
+    "reversed_direction",
+    "swapped_arguments",
+    "swapped_roles",
+]
 
 _SYMMETRIC = SYMMETRIC_RELATIONS  # swapping their two sides says the same
 
@@ -290,6 +296,9 @@ def _ends(
             if content[k]:
                 goal.add(stems[k])
             k += 1
+        # a word at both ends (a unit: "from 50 ms to 200 ms") tells no direction: the
+        # ends are read by what sets them apart
+        start, goal = start - goal, goal - start
         if start and goal:
             out.append((start, goal, slice(f, k)))
     return out
@@ -321,6 +330,39 @@ def reversed_direction(
             break
         if reversed_in is not None:
             out.append((" ".join(words.raws[here]), reversed_in))
+    return out
+
+
+def many_for_only_one(
+    words: ClaimWords,
+    content: Sequence[bool],
+    sentences: Sequence[Sentence],
+    shared: Sequence[set[str] | frozenset[str]],
+) -> list[tuple[str, str]]:
+    """(claim's "X and Y", source's "only X"): `only_one_of_many` the other way round. The
+    source closes a slot with "only" ("Only Alice can approve production deploys") and
+    the claim puts X there with another ("Alice and Bob can approve ..."), Y a content
+    word that source sentence does not have, the sentence sharing another content word
+    with the claim. "Not only X" closes nothing."""
+    lows, stems, raws = words.lows, words.stems, words.raws
+    claim_at = {st: k for k, st in reversed(list(enumerate(stems)))}
+    out: list[tuple[str, str]] = []
+    for s, hit in zip(sentences, shared, strict=True):
+        if not hit or "only" not in s.lows:
+            continue
+        for i, low in enumerate(s.lows):
+            if low != "only" or (i and s.lows[i - 1] == "not"):
+                continue
+            end = min(len(s.lows), i + 3)
+            x = next((k for k in range(i + 1, end) if s.content[k]), None)
+            if x is None or s.word_stems[x] not in claim_at or len(hit) < 2:
+                continue
+            j = claim_at[s.word_stems[x]]
+            if content[j] and (j == 0 or lows[j - 1] != "only"):
+                both = _joined(lows, stems, content, raws, j, None, s.stems)
+                if both is not None:
+                    out.append((both, f"only {s.raws[x]}"))
+                    return out
     return out
 
 
@@ -361,7 +403,20 @@ def _coordinated(s: Sentence, j: int, tail: str | None, claim_stems: set[str]) -
     `tail`; articles are skipped), Y a content word the claim does not have: the words,
     else None. "And" must touch X's phrase: "the gateway uses mTLS and TLS" joins objects,
     not the gateway and another subject."""
-    lows, stems, content, raws = s.lows, s.word_stems, s.content, s.raws
+    return _joined(s.lows, s.word_stems, s.content, s.raws, j, tail, claim_stems)
+
+
+def _joined(
+    lows: Sequence[str],
+    stems: Sequence[str],
+    content: Sequence[bool],
+    raws: Sequence[str],
+    j: int,
+    tail: str | None,
+    known: set[str] | frozenset[str],
+) -> str | None:
+    """`_coordinated` over plain columns (a claim's or a sentence's): "X and Y" / "Y and
+    X" at position j, Y a content word whose stem is not in `known`."""
     for step in (1, -1):
         k = j + step
         if step == 1 and tail is not None and k < len(lows) and lows[k] == tail:
@@ -373,7 +428,7 @@ def _coordinated(s: Sentence, j: int, tail: str | None, claim_stems: set[str]) -
         m = k + step
         while 0 <= m < len(lows) and lows[m] in _ARTICLES:
             m += step
-        if 0 <= m < len(lows) and content[m] and stems[m] not in claim_stems:
+        if 0 <= m < len(lows) and content[m] and stems[m] not in known:
             a, b = sorted((j, m))
             return " ".join(raws[a : b + 1])
     return None

@@ -66,6 +66,7 @@ from groundwire.guards.grounding.lexical.model import (
 from groundwire.guards.grounding.lexical.negation_forms import plain_negation
 from groundwire.guards.grounding.lexical.opinion import Added, added_evaluations, judges_only
 from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_owner
+from groundwire.guards.grounding.lexical.quantifiers import changed_quantifiers
 from groundwire.guards.grounding.lexical.restated_dates import restate_dates
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps, is_acronym
@@ -236,6 +237,10 @@ class LexicalVerifier:
         # (`speaker_acts.py`, session 13); transcripts only
         if not (a.conflicts or a.polarity_flips) and len(evidence_for(turns).speakers) > 1:
             a.conflicts += swapped_doers(claim.content, turns)
+        # a quantifier or a frequency the claim changed ("some" / "all", "sometimes" /
+        # "always"; `quantifiers.py`, session 14 round 2)
+        if not (a.conflicts or a.polarity_flips):
+            a.conflicts += changed_quantifiers(claim.content, turns)
         # a name or date given to a speaker who said another ("Cassie suggests contacting
         # HR" where Cassie said IT; `speaker_values.py`, session 14); transcripts only
         if not (a.conflicts or a.polarity_flips) and len(evidence_for(turns).speakers) > 1:
@@ -404,6 +409,7 @@ _MOOD_SAYS = {
     "denied": "called false",
     "past": "no longer so",
     "unrealised": "almost, not quite",
+    "done": "planned or hedged, told as done",
     "hedged": "hedged",
     "intended": "intended, not done",
     "conditional": "under a condition",

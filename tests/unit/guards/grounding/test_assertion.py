@@ -217,7 +217,7 @@ def test_a_given_up_habit_is_not_the_present() -> None:
 
 
 def test_every_mood_is_ranked_and_the_strong_ones_leave_nothing_asserted() -> None:
-    assert {"question", "hypothetical", "denied", "past", "unrealised"} == STRONG
+    assert {"question", "hypothetical", "denied", "past", "unrealised", "done"} == STRONG
 
 
 # --- who did what to whom --------------------------------------------------------------------

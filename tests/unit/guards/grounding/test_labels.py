@@ -289,7 +289,9 @@ def test_a_hope_stated_as_fact_is_partial_with_the_largest_penalty() -> None:
             "The user wants to live in Berlin",
         ),
         ("Studies law", "I plan to study law.", "Plans to study law"),
-        ("Moved to Berlin", "I plan to move to Berlin.", None),  # no present verb to restate
+        # no present verb to restate ("Moved to Berlin" tells the plan as done: not
+        # supported since session 14 round 2, tests/.../test_changed_facts.py)
+        ("Moving to Berlin", "I plan to move to Berlin.", None),
         ("Works at Acme", "I should work at Acme.", None),  # no verb of intention to use
     ],
 )
