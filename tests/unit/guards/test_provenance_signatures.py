@@ -6,22 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from groundwire.guards.config import ProvenanceConfig
-from groundwire.guards.provenance import check_provenance
-from groundwire.topics.records import Claim
+from tests.unit.guards.provenance_cases import eligible
 
 FACT = "We chose Postgres for billing."
 
 
 def _eligible(text: str) -> bool:
-    claim = Claim(
-        claim_id="c1",
-        tenant_id="t",
-        content=FACT,
-        source="ai_synthesis",
-        source_turns=[{"id": "t1", "text": text, "source": "corpus"}],
-    )
-    return check_provenance(claim, ProvenanceConfig()).eligible_turn_ids == ["t1"]
+    return eligible(text, FACT)
 
 
 @pytest.mark.parametrize(
