@@ -69,11 +69,12 @@ from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_
 from groundwire.guards.grounding.lexical.quantifiers import changed_quantifiers
 from groundwire.guards.grounding.lexical.restated_dates import restate_dates
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
+from groundwire.guards.grounding.lexical.sentence_conjecture import sentence_conjecture
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps, is_acronym
 from groundwire.guards.grounding.lexical.speaker_acts import swapped_doers
 from groundwire.guards.grounding.lexical.speaker_values import moved_values
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
-from groundwire.guards.grounding.lexical.speculation import own_conjecture
+from groundwire.guards.grounding.lexical.split_words import close_split_words
 from groundwire.guards.grounding.lexical.text import claim_words, fold_disguises
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
@@ -136,6 +137,8 @@ class LexicalVerifier:
             # "March 6, 2024" for "2024-03-06" is the same date; "X is not the one who ..."
             # and "X ... - NOT." deny X (`restated_dates.py`, `negation_forms.py`)
             restated = plain_negation(restate_dates(claim.content, turns))
+            # "di caprio" for the source's "DiCaprio" is the same word (`split_words.py`)
+            restated = close_split_words(restated, turns)
             if restated != claim.content:
                 claim = claim.model_copy(update={"content": restated})
             quoted = self._verbatim(claim, turns)
@@ -326,11 +329,12 @@ class LexicalVerifier:
             graded = f.graded
         if graded:
             verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
-        # the speaker's belief, not the source's fact ("I think X"): `speculation.py`
+        # the speaker's belief, not the source's fact ("I think X"), opening the claim or a
+        # sentence of it: `speculation.py`, `sentence_conjecture.py` (session 15)
         guessed: list[str] = []
         if verdict is not GroundingVerdict.NOT_SUPPORTED:
             if f.guessed is None:
-                f.guessed = own_conjecture(claim.content, turns)
+                f.guessed = sentence_conjecture(claim.content, turns)
             guessed = f.guessed
         if guessed:
             verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0

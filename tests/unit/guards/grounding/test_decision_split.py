@@ -41,11 +41,11 @@ from groundwire.guards.grounding.lexical.graded_predicates import graded_predica
 from groundwire.guards.grounding.lexical.invented_names import invented_names
 from groundwire.guards.grounding.lexical.opinion import added_evaluations, judges_only
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
+from groundwire.guards.grounding.lexical.sentence_conjecture import sentence_conjecture
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps, is_acronym
 from groundwire.guards.grounding.lexical.speaker_acts import swapped_doers
 from groundwire.guards.grounding.lexical.speaker_values import moved_values
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
-from groundwire.guards.grounding.lexical.speculation import own_conjecture
 from groundwire.guards.grounding.lexical.text import claim_words
 from groundwire.guards.grounding.lexical.verifier import _explain
 from groundwire.topics.records import Claim, GroundingReport, SourceTurn
@@ -144,9 +144,12 @@ def _old_decide(
     )
     if graded:
         verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
-    # the speaker's belief, not the source's fact ("I think X"): `speculation.py`
+    # the speaker's belief, not the source's fact ("I think X"), opening the claim or one
+    # of its sentences: `speculation.py`, `sentence_conjecture.py`
     guessed = (
-        [] if verdict is GroundingVerdict.NOT_SUPPORTED else own_conjecture(claim.content, turns)
+        []
+        if verdict is GroundingVerdict.NOT_SUPPORTED
+        else sentence_conjecture(claim.content, turns)
     )
     if guessed:
         verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
