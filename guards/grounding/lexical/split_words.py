@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from groundwire.guards.grounding.lexical.text import STOPWORDS
 from groundwire.topics.records import SourceTurn
@@ -43,47 +44,50 @@ def close_split_words(claim_text: str, turns: Sequence[SourceTurn]) -> str:
     matches = list(_ALPHA.finditer(claim_text))
     if len(matches) < 2:
         return claim_text
-    closed: dict[str, str] = {}
-    apart: set[str] = set()
-    for t in turns:
-        c, a = _source_words(t.text)
-        for low, written in c:
-            closed.setdefault(low, written)
-        apart.update(a)
+    # the claim's candidate pairs first: most claims have none worth a look at the source
+    pairs = [
+        k
+        for k in range(len(matches) - 1)
+        if claim_text[matches[k].end() : matches[k + 1].start()] == " "
+        and len(matches[k].group()) + len(matches[k + 1].group()) >= MIN_JOINED
+        and matches[k].group().lower() not in STOPWORDS
+        and matches[k + 1].group().lower() not in STOPWORDS
+    ]
+    if not pairs:
+        return claim_text
+    read = [_source_words(t.text) for t in turns]
     out: list[str] = []
     at = 0
-    k = 0
-    while k < len(matches) - 1:
-        m, n = matches[k], matches[k + 1]
-        first, second = m.group().lower(), n.group().lower()
-        gap = claim_text[m.end() : n.start()]
-        joined = first + second
-        if (
-            gap == " "
-            and joined in closed
-            and first not in STOPWORDS
-            and second not in STOPWORDS
-            and not (first in apart and second in apart)
-        ):
-            out.append(claim_text[at : m.start()])
-            out.append(closed[joined])
-            at = n.end()
-            k += 2
+    done = -1  # the last word already joined: a word joins at most once
+    for k in pairs:
+        if k <= done:
             continue
-        k += 1
-    if at == 0:
+        first, second = matches[k].group().lower(), matches[k + 1].group().lower()
+        joined = first + second
+        written = next((c[joined] for c, _ in read if joined in c), None)
+        if written is None or (
+            any(first in w for _, w in read) and any(second in w for _, w in read)
+        ):
+            continue  # not closed in the source, or both parts are its words as well
+        out.append(claim_text[at : matches[k].start()])
+        out.append(written)
+        at = matches[k + 1].end()
+        done = k + 1
+    if not out:
         return claim_text
     out.append(claim_text[at:])
     return "".join(out)
 
 
 @functools.lru_cache(maxsize=SOURCE_WORDS_CACHE)
-def _source_words(text: str) -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
-    """The source's content words of `MIN_JOINED` letters or more (lower-cased, with
-    their written form), and all its words lower-cased; immutable, since the cache shares
-    them between claims."""
+def _source_words(text: str) -> tuple[Mapping[str, str], frozenset[str]]:
+    """The source's content words of `MIN_JOINED` letters or more (lower-cased, to their
+    first written form), and all its words lower-cased. Shared between claims by the
+    cache: read only."""
     words = _ALPHA.findall(text)
-    closed = tuple(
-        (w.lower(), w) for w in words if len(w) >= MIN_JOINED and w.lower() not in STOPWORDS
-    )
-    return closed, frozenset(w.lower() for w in words)
+    closed: dict[str, str] = {}
+    for w in words:
+        low = w.lower()
+        if len(w) >= MIN_JOINED and low not in STOPWORDS:
+            closed.setdefault(low, w)
+    return MappingProxyType(closed), frozenset(w.lower() for w in words)
