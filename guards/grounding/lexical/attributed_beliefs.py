@@ -63,12 +63,18 @@ _CONDITIONS = word_set("if unless whether")
 # "think about / of / through" is deliberation, not belief (as in the hedge guard's
 # attributed-belief pattern, `guards/hedge/lexicon.py`)
 _DELIBERATION = word_set("about of through twice ahead back over")
-# a source that reports a belief or a saying may make the attribution in other words
+# a source that reports a belief, a saying or any other state of mind may make the
+# attribution in other words ("Woody fears Buzz will replace him" for "Woody thinks
+# ..."): the verbs of cognition and saying, a closed class, in their common forms
 _SOURCE_REPORTS = _BELIEVING | word_set(
     """belief beliefs believe believing thinking opinion opinions view views say says
-    said saying claim claims claimed argue argues argued argued according consider
-    considers considered regard regards regarded hold holds held suggest suggests
-    suggested think"""
+    said saying claim claims claimed argue argues argued according consider considers
+    considered regard regards regarded hold holds held suggest suggests suggested think
+    know knows knew known realize realizes realized realise realises realised suspect
+    suspects suspected fear fears feared convinced assume assumes assumed suppose
+    supposes supposed feel feels felt imagine imagines imagined doubt doubts doubted
+    expect expects expected hope hopes hoped understand understands understood
+    wonder wonders wondered"""
 )
 # the most attributions named per claim
 MAX_FOUND = 3

@@ -70,6 +70,8 @@ def test_a_belief_the_source_never_attributes_is_not_supported(
             "The finance team believes the launch of the billing service slipped to March.",
             "The finance team said the launch of the billing service slipped to March.",
         ),
+        # ... or another state of mind, which the claim may restate
+        ("Woody thinks Buzz will replace him.", "Woody fears Buzz will replace him at the party."),
         ("The finance team might think the launch slipped to March.", LAUNCH),  # modal
         ("The finance team does not believe the launch slipped to March.", LAUNCH),
         ("If engineers believe the launch slipped to March, the load tests failed.", LAUNCH),
