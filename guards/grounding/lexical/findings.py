@@ -57,3 +57,5 @@ class Findings:
     guessed: list[str] | None = None
     # `graded_predicates.graded_predicates`, once read (session 14)
     graded: list[str] | None = None
+    # `attributed_beliefs.attributed_beliefs`, once read (session 15)
+    believed: list[str] | None = None

@@ -43,6 +43,7 @@ from groundwire.guards.grounding.lexical.assertion import (
     speaks_of_itself,
     unasserted_outside,
 )
+from groundwire.guards.grounding.lexical.attributed_beliefs import attributed_beliefs
 from groundwire.guards.grounding.lexical.core_substance import core_has_substance
 from groundwire.guards.grounding.lexical.denied_predicates import denied_predicates
 from groundwire.guards.grounding.lexical.evidence import (
@@ -338,6 +339,15 @@ class LexicalVerifier:
             guessed = f.guessed
         if guessed:
             verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
+        # a third party's belief the source never reports: "people think the sun moves"
+        # (`attributed_beliefs.py`, session 15)
+        believed: list[str] = []
+        if verdict is not GroundingVerdict.NOT_SUPPORTED:
+            if f.believed is None:
+                f.believed = attributed_beliefs(claim.content, turns)
+            believed = f.believed
+        if believed:
+            verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
         rewritten = None
         if verdict is GroundingVerdict.PARTIAL and self.cfg.rewrite_partial:
             stems = evidence_for(turns).stems
@@ -357,6 +367,7 @@ class LexicalVerifier:
             + "".join(f"; an evaluation the source does not make: {x.word!r}" for x in added[:3])
             + "".join(f"; a graded judgement the source does not make: {w!r}" for w in graded[:1])
             + "".join(f"; the speaker's own conjecture: {w!r}" for w in guessed[:1])
+            + "".join(f"; a belief the source never attributes: {w!r}" for w in believed[:1])
             + "".join(
                 f"; names {w!r}, whom the conversation never mentions" for w in f.invented[:3]
             ),

@@ -34,6 +34,7 @@ from groundwire.guards.grounding.lexical.assertion import (
     may_speak_of_itself,
     speaks_of_itself,
 )
+from groundwire.guards.grounding.lexical.attributed_beliefs import attributed_beliefs
 from groundwire.guards.grounding.lexical.denied_predicates import denied_predicates
 from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.features import Analysis, analyze
@@ -153,6 +154,12 @@ def _old_decide(
     )
     if guessed:
         verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
+    # a third party's belief the source never reports (`attributed_beliefs.py`, session 15)
+    believed = []
+    if verdict is not GroundingVerdict.NOT_SUPPORTED:
+        believed = attributed_beliefs(claim.content, turns)
+    if believed:
+        verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
     rewritten = None
     if verdict is GroundingVerdict.PARTIAL and self.cfg.rewrite_partial:
         stems = evidence_for(turns).stems
@@ -172,6 +179,7 @@ def _old_decide(
         + "".join(f"; an evaluation the source does not make: {x.word!r}" for x in added[:3])
         + "".join(f"; a graded judgement the source does not make: {w!r}" for w in graded[:1])
         + "".join(f"; the speaker's own conjecture: {w!r}" for w in guessed[:1])
+        + "".join(f"; a belief the source never attributes: {w!r}" for w in believed[:1])
         + "".join(f"; names {w!r}, whom the conversation never mentions" for w in invented[:3]),
         penalty=penalty,
         rewritten_content=rewritten,
