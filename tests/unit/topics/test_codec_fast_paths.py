@@ -11,6 +11,7 @@ from groundwire.topics.codec import (
     DecodeFailure,
     DecodeLimits,
     _deeper_than,
+    _shallow,
     _utf8_size,
     decode_signed_claim,
     json_depth,
@@ -76,3 +77,67 @@ def test_limits_at_the_boundary_pass() -> None:
     }
     decoded = decode_signed_claim(orjson.dumps(doc), limits)
     assert not isinstance(decoded, DecodeFailure)
+
+
+# session 15: the depth bound from the record's bytes and the UTF-8 check skipped for ASCII
+
+
+def test_shallow_bytes_never_hide_a_deep_document() -> None:
+    """`_shallow` may say "don't know" (False) but never "shallow" for a deeper document,
+    including brackets inside strings and non-ASCII text."""
+    rng = random.Random(11)
+    seen_true = seen_false = 0
+    for _ in range(3000):
+        doc = _random_json(rng, rng.randrange(12))
+        if isinstance(doc, dict) and rng.random() < 0.3:
+            doc["s"] = rng.choice(["[{", "é[", "}]", "日本{"])
+        raw = orjson.dumps(doc)
+        for limit in range(0, 12):
+            if _shallow(raw, limit):
+                seen_true += 1
+                assert json_depth(orjson.loads(raw), limit) <= limit, (raw, limit)
+            else:
+                seen_false += 1
+    assert seen_true and seen_false
+
+
+def test_a_shallow_claim_is_not_walked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shortcut is taken for a claim with few brackets, and not for one with many."""
+    import groundwire.topics.codec as codec
+
+    walked: list[int] = []
+
+    def counting(node: object, levels: int) -> bool:
+        walked.append(levels)
+        return _deeper_than(node, levels)
+
+    monkeypatch.setattr(codec, "_deeper_than", counting)
+    doc = {"claim_id": "c", "tenant_id": "t", "content": "ok", "source": "user"}
+    assert not isinstance(decode_signed_claim(orjson.dumps(doc), DecodeLimits()), DecodeFailure)
+    assert walked == []
+    doc["metadata"] = {"a": [[{}] for _ in range(20)]}  # 42 brackets, depth 4
+    assert not isinstance(decode_signed_claim(orjson.dumps(doc), DecodeLimits()), DecodeFailure)
+    assert walked[:1] == [16]  # the walk ran (its recursion counts too)
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason", "detail"),
+    [
+        (b'{"content": "\xff"}', DlqReason.INVALID_UTF8, "byte 13: invalid start byte"),
+        (b'{"content": "\xc3"}', DlqReason.INVALID_UTF8, "byte 13: invalid continuation byte"),
+        (b"\xed\xa0\x80", DlqReason.INVALID_UTF8, "byte 0: invalid continuation byte"),
+    ],
+)
+def test_invalid_utf8_keeps_its_reason_and_detail(
+    raw: bytes, reason: DlqReason, detail: str
+) -> None:
+    decoded = decode_signed_claim(raw, DecodeLimits())
+    assert decoded == DecodeFailure(reason, detail)
+
+
+def test_ascii_and_utf8_claims_both_decode() -> None:
+    for content in ("plain", "Zürich 日本"):
+        doc = {"claim_id": "c", "tenant_id": "t", "content": content, "source": "user"}
+        decoded = decode_signed_claim(orjson.dumps(doc), DecodeLimits())
+        assert not isinstance(decoded, DecodeFailure)
+        assert decoded.claim.content == content
