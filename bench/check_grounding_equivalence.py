@@ -120,7 +120,12 @@ async def _learned_lines(rows: list[dict]) -> list[str]:
     values: list[list[float] | None] = []
     for c in claims:
         turns = bounded_turns(c.source_turns, cfg.grounding.max_evidence_chars)
-        values.append(extract(c.content, turns, known_names(c, turns)).values if turns else None)
+        if not turns:
+            values.append(None)
+        elif verifier.twin is not None:  # a model with the lexical view (session 15)
+            values.append(verifier.features(c, turns)[1])
+        else:
+            values.append(extract(c.content, turns, known_names(c, turns)).values)
     rows_x = [v for v in values if v is not None]
     raws = iter(verifier.model.raw(rows_x).tolist() if rows_x else [])
     out = []

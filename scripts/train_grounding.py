@@ -39,6 +39,12 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="add the lexical verifier's own judgement as features (learned/lexical_view.py)",
     )
+    ap.add_argument(
+        "--stack",
+        action="store_true",
+        help="stack on the lexical verdict: overrule it only under a learned score bound "
+        "chosen out of fold (needs --lexical-view)",
+    )
     ap.add_argument("--out", type=Path, help="model file (default: the packaged one)")
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "groundwire-train")
     ap.add_argument("--trees", type=int, default=300)
@@ -60,6 +66,7 @@ def main(argv: list[str]) -> int:
         dev_file=args.dev,
         embedding=args.embedding,
         lexical_view=args.lexical_view,
+        stack=args.stack,
         trees=args.trees,
         depth=args.depth,
         learning_rate=args.learning_rate,

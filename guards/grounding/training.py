@@ -18,7 +18,9 @@ Procedure: features for every pair (`learned.features.extract`, in worker proces
 document carries several edited summaries; all of them fall in one fold); an isotonic
 calibration fitted on those held-apart predictions; the partial threshold chosen on them
 to maximise mean per-group balanced accuracy over the in-domain groups; then the final
-model on everything. Nothing reads the test half of the development file.
+model on everything. Nothing reads the test half of the development file. With `stack`
+(and `lexical_view`) the bound under which the learned score overrules a passing lexical
+verdict is chosen on the same out-of-fold scores (`choose_overrule`).
 """
 
 from __future__ import annotations
@@ -85,6 +87,9 @@ class TrainConfig:
     # weight of the in-domain groups' rows against the out-of-domain ones (DocNLI), 1: the
     # same per group
     in_domain_weight: float = 1.0
+    # stacked on the lexical verdict (needs `lexical_view`): the lexical verdict stands
+    # unless the learned score is under `overrule_below`, chosen on the out-of-fold scores
+    stack: bool = False
     folds: int = 5
     seed: int = 0
     workers: int = 2
@@ -349,6 +354,30 @@ def choose_threshold(
     return best[0], best[2]
 
 
+def choose_overrule(
+    scores: npt.NDArray[np.float64],
+    lexical_passes: npt.NDArray[np.bool_],
+    pairs: Sequence[Pair],
+) -> tuple[float, dict[str, float]]:
+    """The stacked decision's one setting: the lexical verdict stands (`lexical_passes`:
+    SUPPORTED or PARTIAL, what `groundwire eval` counts as supported) unless the learned
+    score is under the returned bound, then the claim is not supported. Chosen, as the
+    partial threshold is, to maximise the mean per-group balanced accuracy over the
+    in-domain groups' out-of-fold scores; among equal means the lowest bound (the fewest
+    lexical verdicts overruled). A bound of 0 overrules nothing."""
+    groups = sorted({p.group for p in pairs if p.in_domain})
+    idx = {g: np.array([i for i, p in enumerate(pairs) if p.group == g]) for g in groups}
+    ys = {g: [pairs[i].supported for i in idx[g]] for g in groups}
+    best: tuple[float, float, dict[str, float]] = (0.0, -1.0, {})
+    for t in (round(k * 0.025, 4) for k in range(21)):  # 0, 0.025, ..., 0.5
+        passes = lexical_passes & (scores >= t)
+        per = {g: balanced_accuracy(ys[g], list(passes[idx[g]])) for g in groups}
+        v = float(np.mean(list(per.values())))
+        if v > best[1] + 1e-12:
+            best = (t, v, per)
+    return best[0], best[2]
+
+
 def train(cfg: TrainConfig, out: Path) -> dict[str, Any]:
     """Fit, calibrate and write the model to `out`; returns the training summary."""
     from sklearn.isotonic import IsotonicRegression
@@ -390,6 +419,12 @@ def train(cfg: TrainConfig, out: Path) -> dict[str, Any]:
     oof_p = np.interp(oof, cal_x, cal_y)
     partial, per_group = choose_threshold(oof_p, pairs)
     supported = min(0.95, (partial + 1.0) / 2)
+    thresholds: dict[str, float] = {"partial": round(partial, 4), "supported": round(supported, 4)}
+    if cfg.stack:
+        if not cfg.lexical_view:
+            raise ValueError("a stacked model reads the lexical verdict: add lexical_view")
+        lex_pass = (x[:, names.index("lex_supported")] > 0) | (x[:, names.index("lex_partial")] > 0)
+        thresholds["overrule_below"], per_group = choose_overrule(oof_p, lex_pass, pairs)
     final = _fit_gbt(x, y, w, cfg)
     trees = _export_trees(final, cfg.depth)
     import sklearn
@@ -410,6 +445,7 @@ def train(cfg: TrainConfig, out: Path) -> dict[str, Any]:
         "folds": cfg.folds,
         "seed": cfg.seed,
         "lexical_view": cfg.lexical_view,
+        "stack": cfg.stack,
         "excluded_dev_datasets": list(cfg.exclude_dev),
         "summedits_domains": list(cfg.summedits_domains) if cfg.summedits_dir else [],
         "calibration": "isotonic on 5-fold out-of-fold scores, each group equal weight",
@@ -421,7 +457,7 @@ def train(cfg: TrainConfig, out: Path) -> dict[str, Any]:
         "depth": cfg.depth,
         "trees": trees,
         "calibration": {"x": [round(v, 6) for v in cal_x], "y": [round(v, 6) for v in cal_y]},
-        "thresholds": {"partial": round(partial, 4), "supported": round(supported, 4)},
+        "thresholds": thresholds,
         "training": summary,
     }
     out.write_text(json.dumps(doc, separators=(",", ":")) + "\n", "utf-8")

@@ -75,12 +75,17 @@ class LexicalReading:
     analysis: Analysis | None
 
 
-def lexical_twin(cfg: GroundingConfig | None = None) -> LexicalVerifier:
+def lexical_twin(cfg: GroundingConfig | None = None, rewrite: bool = False) -> LexicalVerifier:
     """The lexical verifier as it runs by default: its own thresholds (the learned
     verifier's settings may move the learned ones, not these features), no rewriting of
-    PARTIAL claims (only the verdict and score are read)."""
+    PARTIAL claims (only the verdict and score are read) unless `rewrite` (a stacked
+    model hands the lexical report on as its own: then it rewrites as configured)."""
     base = cfg or GroundingConfig()
-    own = {"supported_threshold": None, "partial_threshold": None, "rewrite_partial": False}
+    own = {
+        "supported_threshold": None,
+        "partial_threshold": None,
+        "rewrite_partial": rewrite and base.rewrite_partial,
+    }
     return LexicalVerifier(base.model_copy(update=own))
 
 

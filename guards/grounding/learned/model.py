@@ -51,6 +51,9 @@ class TreeModel:
     partial_threshold: float
     supported_threshold: float
     meta: dict[str, Any]
+    # stacked on the lexical verdict (session 15): the lexical verdict stands unless the
+    # learned score is under this, then NOT_SUPPORTED; None: the learned score decides
+    overrule_below: float | None = None
     # (positions of the complete tree of depth `depth`, trees): the flat node index at each
     # position, heap order (`_paths`); derived from `left` and `right`
     paths: IntArray = field(init=False, repr=False, compare=False)
@@ -182,8 +185,12 @@ def load_model(
         supported = float(thresholds["supported"])
         depth = int(doc["depth"])
         base = float(doc["base"])
+        overrule = thresholds.get("overrule_below")
+        overrule_below = None if overrule is None else float(overrule)
     except (KeyError, TypeError, ValueError) as exc:
         raise ModelError(f"{path}: thresholds, depth or base missing") from exc
+    if overrule_below is not None and not 0.0 <= overrule_below <= 1.0:
+        raise ModelError(f"{path}: overrule_below must be a probability")
     arrays = (threshold, value, cal_x, cal_y)
     if not all(np.isfinite(a[np.isfinite(a) | ~np.isinf(a)]).all() for a in arrays):
         raise ModelError(f"{path}: NaN in the model")
@@ -201,4 +208,5 @@ def load_model(
         partial_threshold=partial,
         supported_threshold=supported,
         meta=dict(doc.get("training", {})),
+        overrule_below=overrule_below,
     )

@@ -17,6 +17,12 @@ reads each claim through the lexical verifier first and hands that analysis on, 
 claim is analysed once; a model without them (33 features) reads it as before. The file's
 feature names say which.
 
+A model whose thresholds hold `overrule_below` (session 15, the packaged one) is stacked
+on the lexical verdict: the lexical report stands, and only a passing lexical verdict
+(SUPPORTED or PARTIAL) with a learned score under the bound becomes NOT_SUPPORTED. Out of
+fold, that is where the learned evidence corrects the lexical verdict; elsewhere the
+learned score alone decided worse than the lexical rules (docs/grounding.md, Session 15).
+
 Per claim the rules that do not read the score (`LexicalVerifier.findings`: slot swaps,
 denied predicates, swapped doers, questions, the speaker's own doings, moods, specifics)
 are read right after the claim's analysis, kept on it and, with the lexical judgement,
@@ -49,6 +55,7 @@ from groundwire.guards.grounding.learned.lexical_view import (
     view_values,
 )
 from groundwire.guards.grounding.learned.model import (
+    ModelError,
     TreeModel,
     load_model,
     packaged_model_path,
@@ -57,6 +64,7 @@ from groundwire.guards.grounding.lexical import LexicalVerifier, known_names
 from groundwire.guards.grounding.lexical.features import Analysis
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+from groundwire.topics.vocab import GroundingVerdict
 
 __all__ = ["FEATURES_WITH_VIEW", "LearnedVerifier"]
 
@@ -78,7 +86,14 @@ class LearnedVerifier(LexicalVerifier):
         self.default_partial = self.model.partial_threshold
         super().__init__(cfg)
         # the lexical verifier whose judgement the model reads, when it was fitted on it
-        self.twin = lexical_twin(cfg) if self.model.features == FEATURES_WITH_VIEW else None
+        view = self.model.features == FEATURES_WITH_VIEW
+        # stacked (session 15): the lexical verdict stands unless the learned score is
+        # under the model's `overrule_below`; it needs the lexical reading
+        self.overrule_below = self.model.overrule_below if view else None
+        if self.model.overrule_below is not None and not view:
+            raise ModelError("a stacked model (overrule_below) must read the lexical view")
+        stacked = self.overrule_below is not None
+        self.twin = lexical_twin(cfg, rewrite=stacked) if view else None
 
     def features(self, claim: Claim, turns: Sequence[SourceTurn]) -> tuple[Analysis, list[float]]:
         names = known_names(claim, turns)
@@ -114,6 +129,7 @@ class LearnedVerifier(LexicalVerifier):
     ) -> list[tuple[GroundingReport, Analysis | None]]:
         out: list[tuple[GroundingReport, Analysis | None] | None] = [None] * len(batch)
         pending: list[tuple[int, Claim, list[SourceTurn], Analysis]] = []
+        lexical: dict[int, GroundingReport] = {}  # stacked: the lexical verdict per claim
         rows: list[list[float]] = []
         for i, req in enumerate(batch):
             claim = req.claim
@@ -138,6 +154,12 @@ class LearnedVerifier(LexicalVerifier):
                     )
                     analysis = ex.analysis
                     values = [*ex.values, *view_values(reading, self.twin)]
+                    if self.overrule_below is not None:
+                        # stacked: the verdict is the lexical one (its rules have run)
+                        lexical[i] = reading.report
+                        pending.append((i, claim, turns, analysis))
+                        rows.append(values)
+                        continue
                 else:
                     quoted = self._verbatim(claim, turns)
                     if quoted is not None:
@@ -162,10 +184,43 @@ class LearnedVerifier(LexicalVerifier):
             scores = []
         for (i, claim, turns, analysis), p in zip(pending, scores, strict=True):
             try:
+                if i in lexical:
+                    out[i] = (self._overrule(lexical[i], p), analysis)
+                    continue
                 out[i] = (self._decide(claim, analysis, turns, p), analysis)
             except Exception as exc:
                 out[i] = (self._failed(claim, exc), None)
         return [r for r in out if r is not None]
+
+    def _overrule(self, report: GroundingReport, p: float) -> GroundingReport:
+        """The stacked verdict: the lexical report, unless the learned score is under
+        `overrule_below` where the lexical verdict lets the claim pass (SUPPORTED or
+        PARTIAL); then NOT_SUPPORTED, with the learned score. The bound was chosen out of
+        fold (`training.choose_overrule`): where the learned evidence against the claim
+        is strong, which on the labelled data is where the lexical verdict errs most
+        (BEGIN and FaithDial responses whose words are in the source but whose meaning
+        is not). Otherwise the lexical verdict, spans, reasoning, penalty and rewrite
+        stand; `score` is the learned calibrated P(supported) either way (what an
+        ensemble and the reliability plots read), the lexical penalty having been
+        taken from the lexical score."""
+        lo = self.overrule_below
+        passing = report.verdict in (GroundingVerdict.SUPPORTED, GroundingVerdict.PARTIAL)
+        if lo is None or not passing or p >= lo:
+            return report.model_copy(update={"verifier": self.name, "score": round(p, 4)})
+        return report.model_copy(
+            update={
+                "verifier": self.name,
+                "verdict": GroundingVerdict.NOT_SUPPORTED,
+                "score": round(p, 4),
+                "reasoning": (
+                    f"not_supported: learned P(supported) {p:.2f} under {lo:.2f} "
+                    f"overrules the lexical verdict ({report.reasoning})"
+                ),
+                "confidence_penalty": 0.0,
+                "adjusted_confidence": 0.0,
+                "rewritten_content": None,
+            }
+        )
 
     def _failed(self, claim: Claim, exc: Exception) -> GroundingReport:
         return unknown_report(claim, self.name, f"verifier error: {type(exc).__name__}")

@@ -343,7 +343,10 @@ def many_for_only_one(
     source closes a slot with "only" ("Only Alice can approve production deploys") and
     the claim puts X there with another ("Alice and Bob can approve ..."), Y a content
     word that source sentence does not have, the sentence sharing another content word
-    with the claim. "Not only X" closes nothing."""
+    with the claim. "Not only X" closes nothing. A claim without content words ("and so
+    on") shares nothing with any sentence (`shared` is empty then): nothing to read."""
+    if not shared:
+        return []
     lows, stems, raws = words.lows, words.stems, words.raws
     claim_at = {st: k for k, st in reversed(list(enumerate(stems)))}
     out: list[tuple[str, str]] = []

@@ -222,6 +222,18 @@ def test_a_name_added_where_the_source_says_only(claim: str, source: str, blocke
     assert ("where the source says 'only Alice'" in report.reasoning) is blocked, report.reasoning
 
 
+@pytest.mark.parametrize("claim", ["and so on", "And?", "and and"])
+def test_an_and_without_content_words_is_read_not_an_error(claim: str) -> None:
+    # such a claim shares no word with any sentence; the "only" reading has nothing to
+    # read (it raised ValueError before, and the claim went to review as a verifier error)
+    report = _verify(claim, "It is only the cat and the dog from Paris.")
+    assert report.verdict is not GroundingVerdict.UNKNOWN, report.reasoning
+    # the control: the same source still contradicts a name added beside "only"
+    assert _verify("Alice and Bob can approve production deploys.", ONLY).verdict is (
+        GroundingVerdict.NOT_SUPPORTED
+    )
+
+
 def test_a_claim_of_many_quantifiers_reads_a_bounded_number() -> None:
     from groundwire.guards.grounding.lexical.quantifiers import MAX_READ
 

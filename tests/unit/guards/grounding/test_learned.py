@@ -12,12 +12,12 @@ import pytest
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import build_verifier
 from groundwire.guards.grounding.learned import (
-    FEATURES,
     LearnedVerifier,
     ModelError,
     load_model,
 )
 from groundwire.guards.grounding.learned.model import packaged_model_path
+from groundwire.guards.grounding.learned.verifier import FEATURES_WITH_VIEW
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
@@ -37,17 +37,20 @@ def claim(text: str, i: int = 0) -> Claim:
 
 
 def test_packaged_model_loads_and_matches_the_features() -> None:
-    model = load_model(packaged_model_path(), FEATURES)  # its load time is in bench_grounding
-    assert model.features == FEATURES
+    # session 15: the packaged model is stacked on the lexical verdict (its 33 features
+    # and the lexical view, and the bound under which it overrules the lexical verdict)
+    model = load_model(packaged_model_path(), FEATURES_WITH_VIEW)  # load time: bench_grounding
+    assert model.features == FEATURES_WITH_VIEW
+    assert model.overrule_below is not None and 0.0 < model.overrule_below < 0.5
     assert 0.0 < model.partial_threshold <= model.supported_threshold < 1.0
     assert np.all(np.diff(model.cal_y) >= 0)
     assert model.meta["groups"]  # what it was trained on is recorded
 
 
 def test_vectorised_trees_equal_a_plain_walk() -> None:
-    model = load_model(packaged_model_path(), FEATURES)
+    model = load_model(packaged_model_path(), FEATURES_WITH_VIEW)
     rng = np.random.default_rng(0)
-    x = rng.uniform(-1, 3, size=(20, len(FEATURES)))
+    x = rng.uniform(-1, 3, size=(20, len(FEATURES_WITH_VIEW)))
     expected = []
     for row in x:
         total = model.base

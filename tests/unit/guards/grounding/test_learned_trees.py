@@ -11,6 +11,7 @@ import pytest
 
 from groundwire.guards.grounding.learned import FEATURES, load_model
 from groundwire.guards.grounding.learned.model import TreeModel, packaged_model_path
+from groundwire.guards.grounding.learned.verifier import FEATURES_WITH_VIEW
 
 
 def _walk(m: TreeModel, x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -40,7 +41,7 @@ def _rows(m: TreeModel, n: int, seed: int) -> npt.NDArray[np.float64]:
 
 
 def test_the_packaged_model_scores_as_the_walk_to_the_bit() -> None:
-    m = load_model(packaged_model_path(), FEATURES)
+    m = load_model(packaged_model_path(), FEATURES_WITH_VIEW)
     for n, seed in ((1, 0), (7, 1), (500, 2)):
         x = _rows(m, n, seed)
         assert np.array_equal(m.raw(x), _walk(m, x))
