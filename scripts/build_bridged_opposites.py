@@ -19,7 +19,9 @@ What is extracted (nothing is added by hand): for every verb antonym pointer, ea
 multi-word lemmas; every other verb synset holding one of them (the bridge); the
 single-word lemmas of that synset for which it is a common reading (the share of the
 word's SemCor-tagged verb uses of build_antonyms.COMMON_SHARE, or its only verb sense:
-"take" means "remove" in too few of its uses to stand against "add"). Such a word is
+"take" means "remove" in too few of its uses to stand against "add"), other than the
+phrasal verb's own head verb ("come" of {come, come up}: alone it is another verb, and
+"come" does not stand against "fall" as "come up" does). Such a word is
 paired with each single-word lemma of the other side's synset (and that side's own
 bridged words are not paired with each other). Pairs antonyms.tsv already has, or a word
 with itself, are left out. Output: `#` comments, a blank line, then `word<TAB>word` (each
@@ -87,7 +89,10 @@ def build(jar: Path) -> tuple[str, int]:
             for other in by_lemma[lemma]:
                 if other == synset or lexfile[other] != lexfile[synset]:
                     continue  # the phrasal verb in another domain: "get off" as a drug
-                out |= {w for w in single(words[other]) if common_sense(uses, w, other[1])}
+                head = lemma.split("_", 1)[0]  # "come" of "come up": alone, another verb
+                out |= {
+                    w for w in single(words[other]) if w != head and common_sense(uses, w, other[1])
+                }
         return out
 
     pairs: set[tuple[str, str]] = set()

@@ -17,7 +17,8 @@ claim read as partial. This reads every length of time by its value:
   words with the claim gives a duration and none gives one of the same value, within 5%
   (so "60 minutes" is "an hour", "a month" is "30 days" or "4 weeks" as one says it).
 
-A time of day ("3 pm") is no duration, and a claim duration with no duration in a
+A time of day ("3 pm") is no duration, nor a number with a bare "s" ("1960s", "in her
+30s": a decade as often as seconds), and a claim duration with no duration in a
 sentence it shares words with is an added detail, as before.
 """
 
@@ -67,7 +68,18 @@ def _seconds(lows: Sequence[str], k: int, text: str, span: tuple[int, int]) -> f
             return None
     if unit is None or unit[0] != "time":
         return None
+    if unit[1] == "s" and _bare_s(lows, k):
+        return None  # "1960s", "in her 30s": a decade, not seconds
     return count * _SECONDS[unit[1]]
+
+
+def _bare_s(lows: Sequence[str], k: int) -> bool:
+    """Whether the unit of the number at k is a bare "s" ("30s", "1960 s"), which writes a
+    decade's plural as often as seconds."""
+    low = lows[k]
+    if low[:1].isdigit() and low.lstrip("0123456789.,") == "s":
+        return True
+    return k + 1 < len(lows) and lows[k + 1] == "s"
 
 
 def _durations(s: Sentence) -> list[tuple[float, str]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from groundwire.guards.config import GroundingConfig
-from groundwire.guards.grounding.lexical import LexicalVerifier
+from groundwire.guards.grounding.lexical import LexicalVerifier, analyze
 from groundwire.guards.grounding.lexical.derived_opposites import (
     derived_opposite,
     may_have_derived,
@@ -103,6 +103,11 @@ CONTROLS = [
         "We keep nightly postgres backups for 14 days.",
     ),
     ("We keep nightly backups for 14 days.", "We keep nightly postgres backups for 14 days."),
+    # "will" with another verb: the generic present of an encyclopedia (faithdial-wow-5)
+    (
+        "Yea, the Sun actually sets exactly due west at the equator.",
+        "The Sun will set exactly due west at the equator.",
+    ),
 ]
 
 
@@ -134,6 +139,8 @@ def test_a_dropped_hedge_adverb_stays_partial() -> None:
         ("unit", "it", False),  # a stem too short
         ("added", "added", False),
         ("added", "appended", False),
+        ("come", "falls", False),  # "come up" stands against "go down"; "come" alone not
+        ("took", "added", False),  # "take away" likewise, "take" alone not
     ],
 )
 def test_derived_opposite(a: str, b: str, expected: bool) -> None:
@@ -146,3 +153,10 @@ def test_cheap_test_and_table() -> None:
     assert may_have_derived(["we", "removed", "it"], [False, True, False], frozenset())
     assert may_have_derived(["we", "installed", "it"], [False, True, False], {"uninstalled"})
     assert not may_have_derived(["we", "use", "redis"], [False, True, True], {"we", "use"})
+
+
+def test_a_decade_is_no_duration() -> None:
+    """ "1960s" ("1960 s") is a decade, not 1960 seconds: no changed duration."""
+    turns = [SourceTurn(id="s", text="The band played in the 1960s.")]
+    found = analyze("The band played for 11 minutes.", turns, set()).conflicts
+    assert not [pair for pair in found if "minutes" in pair[0]]
