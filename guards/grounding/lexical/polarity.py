@@ -152,8 +152,17 @@ def _derived_pairs(
     that `derived_opposites.derived_opposite` makes opposites ("removed" / "added"), as
     the antonym pairs above are read."""
     out: list[tuple[int, Sentence, int]] = []
-    mine = [i for i in range(len(lows)) if content[i]]
-    claim_stems = {cstems[i] for i in mine}
+    # only a claim word the source never uses: one it uses elsewhere ("you're departing
+    # from the main station" before "arrive in Bedford") is the source's own word, and
+    # a pair of the derived tables is weaker evidence than WordNet's own antonyms
+    mine = [
+        i
+        for i in range(len(lows))
+        if content[i] and lows[i] not in ev.lows and cstems[i] not in ev.stems
+    ]
+    if not mine:
+        return out
+    claim_stems = {cstems[i] for i in range(len(lows)) if content[i]}
     for s, hit in zip(ev.sentences, shared, strict=True):
         if not hit:
             continue

@@ -103,6 +103,11 @@ CONTROLS = [
         "We keep nightly postgres backups for 14 days.",
     ),
     ("We keep nightly backups for 14 days.", "We keep nightly postgres backups for 14 days."),
+    # the claim's verb is the source's own, in another sentence (summedits-samsum-184)
+    (
+        "They are departing from the main station and reaching Bedford at noon.",
+        "You're departing from the main station. You arrive in Bedford at noon.",
+    ),
     # "will" with another verb: the generic present of an encyclopedia (faithdial-wow-5)
     (
         "Yea, the Sun actually sets exactly due west at the equator.",
