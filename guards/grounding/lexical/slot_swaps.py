@@ -266,6 +266,10 @@ def slot_swaps(
     return out
 
 
+# the prepositions of `_BEFORE`: an undefined word after one may end its clause (above)
+_PREPOSITIONS = word_set("of in on at for with from by about into onto over under")
+
+
 def _slots(
     words: ClaimWords,
     content: Sequence[bool],
@@ -309,6 +313,20 @@ def _slots(
         else:
             readings = (nxt == n or clause[nxt] != clause[i],)
         for ends in readings:
+            if (
+                not defined
+                and ends
+                and i >= 2
+                and lows[i - 1] in _PREPOSITIONS
+                and content[i - 2]
+                and stems[i - 2] in src_stems
+            ):
+                # session 15: an acronym or an undefined word ending its clause after a
+                # preposition and a content word both have ("runs on *kubernetes*" /
+                # "runs on *ECS*"): read against a source acronym in the same place,
+                # the word before the preposition its anchor
+                out.append((i, i - 2, True, False))
+                break
             anchor = _object_anchor(i, ends, shared_before, raws, lows, stems, content, src_stems)
             if anchor is not None:
                 pass  # the object of a verb both have ("teaches *history*")

@@ -66,6 +66,9 @@ CAUGHT = [
     ("Ravi leads the data platform team.", "Ravi may lead the data platform team next year."),
     # an acronym for an undefined word, after a shared modifier in -ly
     ("We keep nightly RDS backups for 14 days.", "We keep nightly postgres backups for 14 days."),
+    # an undefined word ending its clause after a shared preposition, against an acronym
+    ("The billing API runs on kubernetes.", "The billing API runs on ECS."),
+    ("The billing API runs on ECS.", "The billing API runs on kubernetes."),
 ]
 
 
@@ -103,6 +106,8 @@ CONTROLS = [
         "We keep nightly postgres backups for 14 days.",
     ),
     ("We keep nightly backups for 14 days.", "We keep nightly postgres backups for 14 days."),
+    ("The billing API runs on containers.", "The billing API runs on ECS."),
+    ("We store the logs in elasticsearch.", "We store the logs in ES."),
     # "will" with another verb: the generic present of an encyclopedia (faithdial-wow-5)
     (
         "Yea, the Sun actually sets exactly due west at the equator.",
