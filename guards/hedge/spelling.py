@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from groundwire.guards.hedge import dialect
+from groundwire.guards.hedge.fronting import needs_unfronting, unfront
 from groundwire.guards.hedge.lexicon import PATTERNS, TRIGGER_WORDS, byte_words
 
 __all__ = ["TYPO_TARGETS", "lexicon", "needs_respelling", "respell"]
@@ -285,6 +286,7 @@ def needs_respelling(lower: str, words: Sequence[bytes]) -> bool:
         or _has_symbol(lower)
         or bool(_elided(lower))
         or bool(_sounded(words, lower))
+        or needs_unfronting(lower)
     )
 
 
@@ -322,6 +324,8 @@ def respell(text: str) -> str:
         words = "|".join(sorted(sounded))
         pattern = re.compile(rf"(?<![A-Za-z0-9'])(?:{words})(?![A-Za-z0-9'])", re.IGNORECASE)
         text = pattern.sub(functools.partial(_unsound, sounded), text)
+    if needs_unfronting(lower):  # "I fink we ...": `fronting.py` (session 15)
+        text = unfront(text)
     return text
 
 
@@ -330,6 +334,13 @@ def respell(text: str) -> str:
 _SENTENCE_START = re.compile(r"(?:^|[.!?][\"')\]]*\s+)[\"'(\[]*$")
 # the word right before a match, across a space (a title's full stop allowed: "Dr. Mabe")
 _PREVIOUS_WORD = re.compile(r"([A-Za-z][\w'-]*)\.?\s+$")
+# titles written before a name (a closed class of English)
+_TITLES = frozenset(("dr", "mr", "mrs", "ms", "mx", "prof", "sir", "dame", "rev", "fr", "st"))
+# right after the word, a clause starts: a pronoun that is only ever a subject (after a
+# comma too), or a determiner opening the clause's subject ("Mr. Mayb the cache runs")
+_SUBJECT_NEXT = re.compile(
+    r"(?:,?\s+(?:I|we|they|he|she)|\s+(?:the|our|my|their|this|these|those))\b", re.IGNORECASE
+)
 
 
 def _written_as_name(m: re.Match[str]) -> bool:
@@ -345,10 +356,18 @@ def _written_as_name(m: re.Match[str]) -> bool:
     if not word[:1].isupper() or word.isupper():
         return False
     text = m.string
+    # session 15: a clause of its own right after it ("Dr. Mabe we use Redis", "Mr. Mayb
+    # the cache runs on Redis"): the word is an adverb before that clause's subject; a
+    # name there would be the subject itself, or set off by a comma
+    if _SUBJECT_NEXT.match(text, m.end()) is not None:
+        return False
+    prev = _PREVIOUS_WORD.search(text, max(0, m.start() - 40), m.start())
+    # session 15: after a title ("Dr. Mabe"), whose full stop is no sentence's end
+    if prev is not None and prev.group(1).lower() in _TITLES:
+        return True
     before = text[max(0, m.start() - 8) : m.start()]
     if _SENTENCE_START.search(before) is not None:
         return False
-    prev = _PREVIOUS_WORD.search(text, max(0, m.start() - 40), m.start())
     return prev is not None and prev.group(1)[:1].isupper() and not prev.group(1).isupper()
 
 

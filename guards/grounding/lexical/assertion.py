@@ -262,6 +262,61 @@ def _told_as_done(
     return mood == "intended" or not source_past
 
 
+# Session 15: a modal auxiliary before the verb it governs ("will be", "might become", "may
+# lead"): the source puts the state or the act in the future or among possibilities
+_MODAL_AUX = word_set("will might may could would shall")
+# the present of "be", which states a state now ("is the tech lead")
+_PRESENT_BE = word_set("is are am 's")
+# verbs of becoming: "might become the lead" / "is the lead" tells the state as reached
+_BECOMING = word_set("be become get")
+
+
+_POSSIBILITY = word_set("might may could")
+
+
+def _modal_verbs(lows: Sequence[str], positions: Sequence[int]) -> frozenset[str]:
+    """The verbs right after a modal auxiliary in a source clause ("will *be*", "might
+    *become*"; past one adverb in -ly: "will probably *be*"), bare as the modal leaves
+    them."""
+    found: set[str] = set()
+    inside = set(positions)
+    for k in positions:
+        if lows[k] not in _MODAL_AUX:
+            continue
+        nxt = k + 1
+        if nxt in inside and lows[nxt].endswith("ly"):
+            nxt += 1
+        if nxt in inside and lows[nxt] != "not" and lows[nxt] != "have":
+            found.add(lows[nxt])
+    return frozenset(found)
+
+
+def _told_as_present(
+    lows: Sequence[str], positions: Sequence[int], modal_verbs: Set[str], possible: bool
+) -> bool:
+    """Whether a claim clause states in the present what the source clause aligned with
+    it only puts under a modal ("The billing service is on Postgres 16" / "will be", "Kai
+    is the new lead" / "might become", "Ravi leads the team" / "may lead"): the present of
+    "be" where the source's modal governs "be" or a verb of becoming, or, where the modal
+    is one of possibility (`possible`: might, may, could), the source's own verb with the
+    present's -s. "Will" with another verb is as often the generic present of an
+    encyclopedia ("The Sun will set due west at the equator" / "The Sun sets due west")
+    and is not read. A hedge adverb or an attitude dropped ("we probably use
+    Redis" / "we use Redis") has no modal verb and stays a partial grounding, as
+    docs/spec.md's sharpened plan does. The caller has checked the claim clause has no
+    cue of its own."""
+    if not modal_verbs:
+        return False
+    words = {lows[k] for k in positions}
+    if not _MODAL_AUX.isdisjoint(words):
+        return False
+    if not _BECOMING.isdisjoint(modal_verbs) and not _PRESENT_BE.isdisjoint(words):
+        return True
+    if not possible:
+        return False
+    return any(v + "s" in words or v + "es" in words for v in modal_verbs if v not in _BECOMING)
+
+
 _CUE_WORDS = (
     _HEDGES | _INTENT | _CONDITIONS | _FRAMES | _DENIALS | _UNREALISING | {"used", "let's"} | _UNTIL
 ) | {f"{subject}'d" for subject in _SUBJECTS}
@@ -564,6 +619,8 @@ def unasserted(
         # the best-aligned source clause; an asserting one wins a tie
         best_key, best_text, best_mood = (0, False), "", None
         best_past = False
+        best_modal: frozenset[str] = frozenset()
+        best_possible = False
         asks_cue = False  # the best clause asks (denies, ...) the claim's own intention
         for i, s, hit in hits:
             if len(c_stems.intersection(hit)) < need:
@@ -585,6 +642,8 @@ def unasserted(
                     best_key, best_mood = key, mood
                     best_text = " ".join(s.raws[k] for k in d_pos)
                     best_past = bool(_done_words(s.lows, d_pos))
+                    best_modal = _modal_verbs(s.lows, d_pos)
+                    best_possible = any(s.lows[k] in _POSSIBILITY for k in d_pos)
                     asks_cue = mood in STRONG and any(s.word_stems[k] in cues for k in d_pos)
         # a claim in the past tense is not held to a state the source says has ended
         if best_mood == "past" and _in_past(lows, c_pos):
@@ -594,7 +653,10 @@ def unasserted(
         if (
             best_mood in _WEAK_OR_HEDGED
             and rank < 0
-            and _told_as_done(lows, c_pos, best_mood, best_past, ev.lows)
+            and (
+                _told_as_done(lows, c_pos, best_mood, best_past, ev.lows)
+                or _told_as_present(lows, c_pos, best_modal, best_possible)
+            )
         ):
             best_mood = "done"
         # a claim with only "will" of its own is held to what is stronger than a plan

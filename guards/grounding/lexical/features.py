@@ -38,6 +38,7 @@ from groundwire.guards.grounding.lexical.changed_values import (
 )
 from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
+from groundwire.guards.grounding.lexical.durations import changed_durations
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.findings import Findings
 from groundwire.guards.grounding.lexical.first_person_source import first_person_unheld
@@ -84,6 +85,8 @@ from groundwire.guards.grounding.lexical.text import (
     parts_of,
     same_number,
 )
+from groundwire.guards.grounding.lexical.time_direction import MARKS as TIME_MARKS
+from groundwire.guards.grounding.lexical.time_direction import turned_times
 from groundwire.guards.grounding.lexical.transcript import renamed_participants
 from groundwire.guards.grounding.lexical.units import (
     bound_swaps,
@@ -403,8 +406,18 @@ def analyze(
         ]
         conflicts += date_swaps(claim_text, sentences, shared)
         conflicts += bound_swaps(cw, sentences, shared)
+        # a length of time changed across units or against "an hour" (`durations.py`)
+        said = {c.split()[0] for c, _ in conflicts}
+        conflicts += [
+            pair
+            for pair in changed_durations(cw, claim_text, sentences, shared, src_numbers)
+            if pair[0].split()[0] not in said
+        ]
     elif counts_one(clows):  # "an hour": one of a unit
         conflicts += unit_swaps(cw, claim_text, sentences, shared, src_numbers)
+    # "two years ago" where the source says "in two years" (`time_direction.py`)
+    if not TIME_MARKS.isdisjoint(clows) and not TIME_MARKS.isdisjoint(src_lows):
+        conflicts += turned_times(clows, sentences, shared)
     if not WEEKDAYS.isdisjoint(clows) or not MONTHS.isdisjoint(clows):
         said = {c for c, _ in conflicts}
         conflicts += [p for p in changed_days(cw, sentences, shared, src_lows) if p[0] not in said]

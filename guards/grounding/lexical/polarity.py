@@ -32,10 +32,14 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.antonyms import codes, opposites
+from groundwire.guards.grounding.lexical.derived_opposites import (
+    derived_opposite,
+    may_have_derived,
+)
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.text import (
     DECADES,
@@ -130,7 +134,51 @@ def _antonym_in(
         opp = opposites(low)
         if opp and any(w not in claim_lows and not opp.isdisjoint(codes(w)) for w in src_lows):
             return True
+        # a phrasal-verb antonym or an un-/dis- coinage (`derived_opposites.py`, session 15)
+        if any(w not in claim_lows and derived_opposite(low, w) for w in src_lows):
+            return True
     return False
+
+
+def _derived_pairs(
+    lows: Sequence[str],
+    cstems: Sequence[str],
+    content: Sequence[bool],
+    claim_lows: set[str],
+    ev: Evidence,
+    shared: Sequence[Set[str]],
+) -> list[tuple[int, Sentence, int]]:
+    """(claim position, sentence, source position) of each pair of words in the same slot
+    that `derived_opposites.derived_opposite` makes opposites ("removed" / "added"), as
+    the antonym pairs above are read."""
+    out: list[tuple[int, Sentence, int]] = []
+    # only a claim word the source never uses: one it uses elsewhere ("you're departing
+    # from the main station" before "arrive in Bedford") is the source's own word, and
+    # a pair of the derived tables is weaker evidence than WordNet's own antonyms
+    mine = [
+        i
+        for i in range(len(lows))
+        if content[i] and lows[i] not in ev.lows and cstems[i] not in ev.stems
+    ]
+    if not mine:
+        return out
+    claim_stems = {cstems[i] for i in range(len(lows)) if content[i]}
+    for s, hit in zip(ev.sentences, shared, strict=True):
+        if not hit:
+            continue
+        for j, other in enumerate(s.lows):
+            if not s.content[j] or other in claim_lows or s.word_stems[j] in claim_stems:
+                continue
+            for i in mine:
+                if cstems[i] in s.stems or not derived_opposite(lows[i], other):
+                    continue
+                if _same_slot(cstems, content, i, s, j) and not _converse(
+                    cstems, content, lows, i, s, j
+                ):
+                    out.append((i, s, j))
+                    if len(out) >= MAX_PAIRS:
+                        return out
+    return out
 
 
 def _scope(
@@ -578,6 +626,9 @@ def check_polarity(
                     break
             if len(pairs) >= MAX_PAIRS:
                 break
+    # -- opposites through a phrasal verb or an un-/dis- coinage (session 15) -------------
+    if len(pairs) < MAX_PAIRS and may_have_derived(lows, content, ev.lows):
+        pairs.extend(_derived_pairs(lows, cstems, content, claim_lows, ev, shared))
     # -- particles of opposite direction in the same phrase ("turned off" / "turned on") ---
     if not _PARTICLE_WORDS.isdisjoint(claim_lows):
         pairs.extend(_particle_pairs(lows, cstems, claim_lows, ev, shared))

@@ -266,6 +266,10 @@ def slot_swaps(
     return out
 
 
+# the prepositions of `_BEFORE`: an undefined word after one may end its clause (above)
+_PREPOSITIONS = word_set("of in on at for with from by about into onto over under")
+
+
 def _slots(
     words: ClaimWords,
     content: Sequence[bool],
@@ -297,14 +301,32 @@ def _slots(
         if not low.isalpha() or (raws[i][:1].isupper() and not is_acronym(raws[i])):
             continue  # a name (`names.py`), or a token of digits and signs
         nxt = i + 1
-        shared_before = (
-            content[i - 1] and stems[i - 1] in src_stems and not lows[i - 1].endswith("ly")
-        )
+        defined = bool(_defined(low)) and not raws[i][:1].isupper()
+        shared_modifier = content[i - 1] and stems[i - 1] in src_stems
+        # a shared word in -ly before a word WordNet defines is read as an adverb of a
+        # verb in the slot ("accidentally *injures*"); an acronym or an undefined word is
+        # read only as a modifier (below), so a shared "nightly" / "weekly" before it is
+        # the adjective it qualifies the head with ("nightly *RDS* backups"; session 15)
+        shared_before = shared_modifier and (not lows[i - 1].endswith("ly") or not defined)
         if clause is None:  # not split yet: read as ending its clause and as not ending it
             readings = (True,) if nxt == n else (True, False)
         else:
             readings = (nxt == n or clause[nxt] != clause[i],)
         for ends in readings:
+            if (
+                not defined
+                and ends
+                and i >= 2
+                and lows[i - 1] in _PREPOSITIONS
+                and content[i - 2]
+                and stems[i - 2] in src_stems
+            ):
+                # session 15: an acronym or an undefined word ending its clause after a
+                # preposition and a content word both have ("runs on *kubernetes*" /
+                # "runs on *ECS*"): read against a source acronym in the same place,
+                # the word before the preposition its anchor
+                out.append((i, i - 2, True, False))
+                break
             anchor = _object_anchor(i, ends, shared_before, raws, lows, stems, content, src_stems)
             if anchor is not None:
                 pass  # the object of a verb both have ("teaches *history*")
@@ -313,7 +335,7 @@ def _slots(
             elif lows[i - 1] not in _BEFORE and not shared_before:
                 continue  # no determiner, preposition or shared modifier before it: a
                 # verb, maybe; an adverb in -ly before it qualifies a verb
-            if _defined(low) and not raws[i][:1].isupper():
+            if defined:
                 out.append((i, anchor, ends, True))
             elif anchor is None:
                 # a word WordNet does not define is read against a source acronym only,

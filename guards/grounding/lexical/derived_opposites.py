@@ -1,0 +1,120 @@
+"""Opposite verbs WordNet gives only through a phrasal verb, and un-/dis- verbs it lacks
+(session 15): "added" / "removed", "mounted" / "dismounted", "installed" / "uninstalled".
+
+`antonyms.py` reads WordNet's antonym pairs between single words. Two ways an opposite
+slips past it, and the claim that changes the verb to its opposite read as a partial
+grounding ("We removed the retry limit" against "We added a retry limit"):
+
+* **through a phrasal verb.** WordNet writes one side of some pairs with phrasal verbs
+  only: "add" against {take away, take out}, "mount" (get on) against {hop out, get off}.
+  The phrasal verb is a lemma of other synsets, of the same domain, with single words:
+  "take away" of {remove, withdraw, ...}, "get off" of {dismount, unhorse, ...}.
+  `data/bridged_opposites.tsv` (built by scripts/build_bridged_opposites.py from the
+  WordNet data files; nothing in it written by hand) pairs those words with the other
+  side.
+* **a negating prefix WordNet does not list.** "un-" or "dis-" on a verb of the lexicon
+  ("install", "mount", "follow") makes its reversal; WordNet lists the common ones
+  ("lock" / "unlock", antonyms.tsv) but not technical coinages ("uninstall", "unmount",
+  "unpublish"). A word that is "un"/"dis" + a source word in the same form, whose stem is a
+  common word (`names.common_word`) and which is itself no WordNet word, is read as its
+  opposite. A prefixed word WordNet has ("discover", "display", "dismiss") is left to
+  the tables, since most such words are no reversal of their stem.
+
+`derived_opposite(a, b)` says whether two lower-case words are opposites in either way;
+`polarity._antonym_in` asks it beside `antonyms.opposites`, so it is read where an
+antonym is: in a claim clause aligned with a source clause.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence, Set
+from importlib import resources
+
+from groundwire.guards.grounding.lexical.antonyms import _DETACH, _EXCEPTIONS
+from groundwire.guards.grounding.lexical.names import _lexicon, common_word
+
+__all__ = ["derived_opposite", "may_have_derived", "table_size"]
+
+_PREFIXES = ("un", "dis")
+_MIN_STEM = 4  # "undo" / "do", "unit" / "it": a stem of four letters or more
+
+
+def _load() -> dict[str, frozenset[str]]:
+    path = resources.files("groundwire.guards.grounding").joinpath("data/bridged_opposites.tsv")
+    _header, body = path.read_text("utf-8").split("\n\n", 1)
+    out: dict[str, set[str]] = {}
+    for line in body.splitlines():
+        a, b = line.split("\t")
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
+    return {w: frozenset(ws) for w, ws in out.items()}
+
+
+_PAIRS = _load()
+
+
+def table_size() -> int:
+    """Words in the bridged table."""
+    return len(_PAIRS)
+
+
+@functools.lru_cache(maxsize=16_384)
+def _lemmas(word: str) -> tuple[str, ...]:
+    """The word, its irregular lemmas and its detached forms that the bridged table has."""
+    found = [word] if word in _PAIRS else []
+    for base in _EXCEPTIONS.get(word, "").split():
+        if base in _PAIRS and base not in found:
+            found.append(base)
+    for suffix, repl in _DETACH:
+        if word.endswith(suffix) and len(word) > len(suffix) + 1:
+            base = word[: -len(suffix)] + repl
+            if base in _PAIRS and base not in found:
+                found.append(base)
+    return tuple(found)
+
+
+def _prefixed(a: str, b: str) -> bool:
+    """`a` is "un"/"dis" + `b` (same form), `b` a common word, `a` none of WordNet's."""
+    for prefix in _PREFIXES:
+        if (
+            a.startswith(prefix)
+            and a[len(prefix) :] == b
+            and len(b) >= _MIN_STEM
+            and common_word(b)
+            and a not in _lexicon()
+            and not common_word(a)
+        ):
+            return True
+    return False
+
+
+def derived_opposite(a: str, b: str) -> bool:
+    """Whether the lower-case words `a` and `b` are opposites by the bridged table or by a
+    negating prefix (module docstring)."""
+    if a == b:
+        return False
+    if _prefixed(a, b) or _prefixed(b, a):
+        return True
+    first = _lemmas(a)
+    if not first:
+        return False
+    second = _lemmas(b)
+    return any(not _PAIRS[x].isdisjoint(second) for x in first)
+
+
+def may_have_derived(lows: Sequence[str], content: Sequence[bool], source_lows: Set[str]) -> bool:
+    """The cheap test before pairing words: some content word of the claim is in the
+    bridged table, or is "un"/"dis" + a source word, or a source word is "un"/"dis" + it.
+    Set lookups per claim word, so nearly every claim pays a few microseconds."""
+    for low, c in zip(lows, content, strict=True):
+        if not c:
+            continue
+        if _lemmas(low):
+            return True
+        for prefix in _PREFIXES:
+            if (low.startswith(prefix) and low[len(prefix) :] in source_lows) or (
+                prefix + low in source_lows
+            ):
+                return True
+    return False
