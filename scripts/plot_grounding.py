@@ -9,7 +9,9 @@ share of supported claims against the predicted probability, ten equal-width bin
 dataset family and pooled, with the claim count per bin) and `grounding-roc.png` (one
 panel per dataset, both verifiers, AUC in the legend). Prints the numbers it plots, and
 per dataset the best balanced accuracy any single threshold on each score reaches: the
-score's ceiling there, whatever the threshold or calibration.
+score's ceiling there, whatever the threshold or calibration, and each score's expected
+calibration error (ECE, ten equal-width bins) with its reliability per bin.
+`--learned-model FILE` reads another model file than the packaged one.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from groundwire.guards.config import GroundingConfig
+from groundwire.guards.grounding.calibration import expected_calibration_error
 from groundwire.guards.grounding.evaluation import Example, load_examples
 from groundwire.guards.grounding.learned import LearnedVerifier
 from groundwire.guards.grounding.lexical import LexicalVerifier
@@ -71,6 +74,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("data", type=Path)
     ap.add_argument("--part", default="test", choices=("test", "fit", "all"))
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--learned-model", type=Path, help="model file (default: the packaged one)")
     args = ap.parse_args(argv)
     import matplotlib
 
@@ -80,7 +84,8 @@ def main(argv: list[str]) -> int:
     examples = load_examples(args.data, args.part)
     y = np.array([e.supported for e in examples])
     ds = np.array([e.dataset for e in examples])
-    learned = scores(LearnedVerifier(GroundingConfig(verifier="learned")), examples)
+    cfg = GroundingConfig(verifier="learned", learned_model_path=args.learned_model)
+    learned = scores(LearnedVerifier(cfg), examples)
     lexical = scores(LexicalVerifier(GroundingConfig()), examples)
     args.out.mkdir(parents=True, exist_ok=True)
 
@@ -148,6 +153,18 @@ def main(argv: list[str]) -> int:
             f"best one-threshold balanced accuracy learned {a['learned best']:.3f}  "
             f"lexical {a['lexical best']:.3f}"
         )
+    for name in names:
+        k = ds == name
+        for label, s in (("learned", learned), ("lexical", lexical)):
+            ok = k & ~np.isnan(s)
+            idx = np.clip((s[ok] * 10).astype(int), 0, 9)
+            cells = ", ".join(
+                f"{s[ok][idx == b].mean():.2f}->{y[ok][idx == b].mean():.2f} (n={(idx == b).sum()})"
+                for b in range(10)
+                if (idx == b).any()
+            )
+            ece = expected_calibration_error(s[ok], y[ok])
+            print(f"ECE {name:<20} {label:<8} {ece:.3f}   {cells}")
     return 0
 
 

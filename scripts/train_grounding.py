@@ -22,6 +22,7 @@ import json
 import sys
 from pathlib import Path
 
+from groundwire.guards.grounding.calibration import CANDIDATES
 from groundwire.guards.grounding.training import DEFAULT_SUMMEDITS, TrainConfig, train
 
 PACKAGE_DATA = Path(__file__).resolve().parents[1] / "guards" / "grounding" / "data"
@@ -57,6 +58,18 @@ def main(argv: list[str]) -> int:
         help="weight of the in-domain groups' rows against DocNLI's (1: each group the same)",
     )
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument(
+        "--calibration",
+        default="auto",
+        choices=("auto", *CANDIDATES),
+        help="form of the score's calibration; auto: the lowest cross-fitted log loss",
+    )
+    ap.add_argument(
+        "--keep-trees",
+        type=Path,
+        help="a model file whose trees are kept: only its calibration is fitted again "
+        "(and its overrule bound carried to the new scale, so no verdict changes)",
+    )
     args = ap.parse_args(argv)
     name = "learned-embedding.json" if args.embedding else "learned.json"
     cfg = TrainConfig(
@@ -73,6 +86,8 @@ def main(argv: list[str]) -> int:
         in_domain_weight=args.in_domain_weight,
         workers=args.workers,
         cache_dir=args.cache,
+        calibration=args.calibration,
+        keep_trees=args.keep_trees,
     )
     summary = train(cfg, args.out or PACKAGE_DATA / name)
     print(json.dumps(summary["held_apart_balanced_accuracy"], indent=1))

@@ -15,8 +15,10 @@ group each label weighs half, because the target is per-dataset balanced accurac
 
 Procedure: features for every pair (`learned.features.extract`, in worker processes);
 5-fold out-of-fold predictions with folds grouped by source document (a SummEdits
-document carries several edited summaries; all of them fall in one fold); an isotonic
-calibration fitted on those held-apart predictions; the partial threshold chosen on them
+document carries several edited summaries; all of them fall in one fold); a calibration
+fitted on the in-domain groups' held-apart predictions, its form (isotonic or Platt, one
+curve or one per lexical outcome) chosen by cross-fitted log loss
+(`calibration.choose_calibration`; session 15 round 2); the partial threshold chosen on them
 to maximise mean per-group balanced accuracy over the in-domain groups; then the final
 model on everything. Nothing reads the test half of the development file. With `stack`
 (and `lexical_view`) the bound under which the learned score overrules a passing lexical
@@ -38,6 +40,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from groundwire.guards.grounding.calibration import (
+    CANDIDATES,
+    apply_calibration,
+    carry_bound,
+    choose_calibration,
+    fit_calibration,
+)
 from groundwire.guards.grounding.evaluation import load_examples
 from groundwire.guards.grounding.learned.features import EMBED_EXTRA, FEATURES, extract
 from groundwire.guards.grounding.learned.lexical_view import VIEW, extract_with_view, lexical_twin
@@ -90,6 +99,12 @@ class TrainConfig:
     # stacked on the lexical verdict (needs `lexical_view`): the lexical verdict stands
     # unless the learned score is under `overrule_below`, chosen on the out-of-fold scores
     stack: bool = False
+    # the calibration's form (`calibration.CANDIDATES`), or "auto": chosen by cross-fitted
+    # log loss on the in-domain groups' out-of-fold scores
+    calibration: str = "auto"
+    # a model file whose trees are kept (only the calibration is fitted again; the
+    # overrule bound is carried to the new scale, `calibration.carry_bound`)
+    keep_trees: Path | None = None
     folds: int = 5
     seed: int = 0
     workers: int = 2
@@ -378,10 +393,22 @@ def choose_overrule(
     return best[0], best[2]
 
 
+def _calibration_doc(
+    cal_x: npt.NDArray[np.float64],
+    cal_y: npt.NDArray[np.float64],
+    curves: dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]],
+) -> dict[str, Any]:
+    def pts(c: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]) -> dict[str, Any]:
+        return {"x": [round(float(v), 6) for v in c[0]], "y": [round(float(v), 6) for v in c[1]]}
+
+    doc = pts((cal_x, cal_y))
+    if "all" not in curves:
+        doc["by_lexical"] = {side: pts(curves[side]) for side in ("pass", "fail")}
+    return doc
+
+
 def train(cfg: TrainConfig, out: Path) -> dict[str, Any]:
     """Fit, calibrate and write the model to `out`; returns the training summary."""
-    from sklearn.isotonic import IsotonicRegression
-
     pairs: list[Pair] = []
     if cfg.docnli_dir is not None:
         pairs += load_docnli(cfg.docnli_dir)
@@ -411,22 +438,66 @@ def train(cfg: TrainConfig, out: Path) -> dict[str, Any]:
         model = _fit_gbt(x[train_idx], y[train_idx], w[train_idx], cfg)
         oof[held] = model.decision_function(x[held])
         cfg.log(f"fold {k + 1}/{cfg.folds} ({time.perf_counter() - t0:.0f}s)")
-    iso = IsotonicRegression(out_of_bounds="clip", y_min=0.0, y_max=1.0)
     cal_w = natural_weights(pairs)
-    iso.fit(oof, y.astype(float), sample_weight=cal_w)
-    cal_x = np.asarray(iso.X_thresholds_, dtype=float)
-    cal_y = np.asarray(iso.y_thresholds_, dtype=float)
-    oof_p = np.interp(oof, cal_x, cal_y)
+    yf = y.astype(float)
+    if cfg.lexical_view:
+        lex_pass = (x[:, names.index("lex_supported")] > 0) | (x[:, names.index("lex_partial")] > 0)
+    else:
+        lex_pass = np.ones(len(pairs), dtype=bool)
+    # the calibration's form: fixed, or chosen by cross-fitted log loss over the
+    # in-domain groups (`calibration.choose_calibration`; a split by lexical outcome
+    # needs the lexical view)
+    kinds = CANDIDATES if cfg.lexical_view else ("isotonic", "platt")
+    inside = np.array([p.in_domain for p in pairs])
+    choice = choose_calibration(
+        oof[inside],
+        yf[inside],
+        cal_w[inside],
+        lex_pass[inside],
+        folds[inside],
+        [p.group for p in pairs if p.in_domain],
+        kinds if cfg.calibration == "auto" else (cfg.calibration,),
+    )
+    for kind in choice.log_loss:
+        cfg.log(f"calibration {kind:<20} cross-fitted log loss {choice.log_loss[kind]:.4f}")
+    # fitted on the in-domain groups' held-apart scores only (DocNLI, when in the pool,
+    # trains the trees but does not set what a score means)
+    curves = fit_calibration(choice.kind, oof[inside], yf[inside], cal_w[inside], lex_pass[inside])
+    cal_x, cal_y = curves.get("all", curves.get("pass", (np.zeros(2), np.zeros(2))))
+    if "all" not in curves:  # the file's plain curve: the one on every row, for reference
+        cal_x, cal_y = fit_calibration(
+            "isotonic" if choice.kind.startswith("isotonic") else "platt",
+            oof[inside],
+            yf[inside],
+            cal_w[inside],
+            lex_pass[inside],
+        )["all"]
+    oof_p = apply_calibration(curves, oof, lex_pass)
     partial, per_group = choose_threshold(oof_p, pairs)
     supported = min(0.95, (partial + 1.0) / 2)
     thresholds: dict[str, float] = {"partial": round(partial, 4), "supported": round(supported, 4)}
     if cfg.stack:
         if not cfg.lexical_view:
             raise ValueError("a stacked model reads the lexical verdict: add lexical_view")
-        lex_pass = (x[:, names.index("lex_supported")] > 0) | (x[:, names.index("lex_partial")] > 0)
         thresholds["overrule_below"], per_group = choose_overrule(oof_p, lex_pass, pairs)
-    final = _fit_gbt(x, y, w, cfg)
-    trees = _export_trees(final, cfg.depth)
+    if cfg.keep_trees is not None:
+        # recalibrate a shipped model: its trees, and its overrule bound carried over to
+        # the new scale at the same raw cut, so every verdict stays as it was
+        kept = json.loads(cfg.keep_trees.read_text("utf-8"))
+        if kept.get("features") != list(names) or kept.get("depth") != cfg.depth:
+            raise ValueError(f"{cfg.keep_trees} was fitted on other features or depth")
+        trees = kept["trees"]
+        if "overrule_below" in kept.get("thresholds", {}):
+            old_x = np.asarray(kept["calibration"]["x"], float)
+            old_y = np.asarray(kept["calibration"]["y"], float)
+            new_x, new_y = curves.get("pass", curves.get("all", (old_x, old_y)))
+            thresholds["overrule_below"] = carry_bound(
+                float(kept["thresholds"]["overrule_below"]), (old_x, old_y), (new_x, new_y)
+            )
+        cfg.log(f"trees kept from {cfg.keep_trees}; thresholds {thresholds}")
+    else:
+        final = _fit_gbt(x, y, w, cfg)
+        trees = _export_trees(final, cfg.depth)
     import sklearn
 
     summary = {
@@ -446,9 +517,14 @@ def train(cfg: TrainConfig, out: Path) -> dict[str, Any]:
         "seed": cfg.seed,
         "lexical_view": cfg.lexical_view,
         "stack": cfg.stack,
+        "trees_kept_from": cfg.keep_trees.name if cfg.keep_trees is not None else None,
         "excluded_dev_datasets": list(cfg.exclude_dev),
         "summedits_domains": list(cfg.summedits_domains) if cfg.summedits_dir else [],
-        "calibration": "isotonic on 5-fold out-of-fold scores, each group equal weight",
+        "calibration": (
+            f"{choice.kind} on 5-fold out-of-fold scores of the in-domain groups, each group "
+            "equal weight, chosen by cross-fitted log loss"
+        ),
+        "calibration_log_loss": {k: round(v, 4) for k, v in choice.log_loss.items()},
     }
     doc = {
         "format": FORMAT,
@@ -456,11 +532,21 @@ def train(cfg: TrainConfig, out: Path) -> dict[str, Any]:
         "base": 0.0,
         "depth": cfg.depth,
         "trees": trees,
-        "calibration": {"x": [round(v, 6) for v in cal_x], "y": [round(v, 6) for v in cal_y]},
+        "calibration": _calibration_doc(cal_x, cal_y, curves),
         "thresholds": thresholds,
         "training": summary,
     }
     out.write_text(json.dumps(doc, separators=(",", ":")) + "\n", "utf-8")
     if cfg.cache_dir is not None:  # held-apart scores, for the calibration plots
         np.save(cfg.cache_dir / "oof.npy", np.vstack([oof_p, y.astype(float)]))
+        np.savez(  # the raw held-apart scores, to compare calibrations (plot_grounding.py)
+            cfg.cache_dir / "oof-raw.npz",
+            raw=oof,
+            y=yf,
+            weight=cal_w,
+            lex_pass=lex_pass,
+            fold=folds,
+            group=np.array([p.group for p in pairs]),
+            in_domain=inside,
+        )
     return summary

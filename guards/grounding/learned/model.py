@@ -7,11 +7,16 @@ tree has the same node count and a leaf points to itself. Scoring a batch is D r
 array indexing over (claims x trees) in numpy, no training library at run time:
 
     raw   = base + sum over trees of value[leaf reached by x]
-    score = interp(raw, calibration.x, calibration.y)     # P(supported), isotonic
+    score = interp(raw, calibration.x, calibration.y)     # P(supported)
 
-The calibration curve is a monotone step function fitted on held-apart predictions (out
-of fold), stored as its breakpoints; `numpy.interp` reads it. The file also records the
-thresholds chosen on held-apart data and what the model was trained on.
+The calibration curve is monotone (isotonic steps, or Platt's sigmoid sampled finely),
+fitted on held-apart predictions (out of fold), stored as its breakpoints;
+`numpy.interp` reads it. A file may hold one curve per lexical outcome instead
+(`calibration.by_lexical`: "pass" where the lexical view's verdict is SUPPORTED or
+PARTIAL, "fail" otherwise; session 15 round 2,
+`grounding.calibration`): the row's own `lex_supported` / `lex_partial` features pick
+it. The file also records the thresholds chosen on held-apart data and what the model
+was trained on.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ import numpy.typing as npt
 __all__ = ["FORMAT", "ModelError", "TreeModel", "load_model", "packaged_model_path"]
 
 FORMAT = "groundwire-trees/1"
+# the lexical view's features whose value > 0 means the lexical verdict lets the claim
+# pass (SUPPORTED, PARTIAL): they pick the calibration curve of a file split by them
+LEXICAL_PASS = ("lex_supported", "lex_partial")
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
@@ -54,6 +62,9 @@ class TreeModel:
     # stacked on the lexical verdict (session 15): the lexical verdict stands unless the
     # learned score is under this, then NOT_SUPPORTED; None: the learned score decides
     overrule_below: float | None = None
+    # one curve per lexical outcome ("pass", "fail"), read from the row's lexical view;
+    # None: `cal_x` / `cal_y` for every row
+    cal_by_lexical: dict[str, tuple[FloatArray, FloatArray]] | None = None
     # (positions of the complete tree of depth `depth`, trees): the flat node index at each
     # position, heap order (`_paths`); derived from `left` and `right`
     paths: IntArray = field(init=False, repr=False, compare=False)
@@ -99,13 +110,22 @@ class TreeModel:
         out: FloatArray = self.base + reached.sum(axis=1)
         return out
 
-    def calibrate(self, raw: FloatArray) -> FloatArray:
-        out: FloatArray = np.interp(raw, self.cal_x, self.cal_y)
+    def calibrate(self, raw: FloatArray, x: FloatArray | None = None) -> FloatArray:
+        """P(supported) from the raw log-odds; with curves per lexical outcome the rows
+        `x` the scores came from say which curve each row reads."""
+        if self.cal_by_lexical is None or x is None:
+            out: FloatArray = np.interp(raw, self.cal_x, self.cal_y)
+            return out
+        x = np.asarray(x, dtype=np.float64)
+        cols = [self.features.index(n) for n in LEXICAL_PASS]
+        passing = (x[:, cols] > 0).any(axis=1)
+        (px, py), (fx, fy) = self.cal_by_lexical["pass"], self.cal_by_lexical["fail"]
+        out = np.where(passing, np.interp(raw, px, py), np.interp(raw, fx, fy))
         return out
 
     def predict(self, x: FloatArray) -> FloatArray:
         """Calibrated P(supported) for each row of `x`."""
-        return self.calibrate(self.raw(x))
+        return self.calibrate(self.raw(x), x)
 
 
 def _paths(left: IntArray, right: IntArray, depth: int) -> IntArray:
@@ -179,6 +199,19 @@ def load_model(
         raise ModelError(f"{path}: calibration curve is malformed")
     if np.any(np.diff(cal_x) < 0) or np.any(np.diff(cal_y) < -1e-12):
         raise ModelError(f"{path}: calibration curve is not monotone")
+    by_lexical = None
+    if "by_lexical" in cal:
+        if any(n not in names for n in LEXICAL_PASS):
+            raise ModelError(f"{path}: a calibration by lexical outcome needs the lexical view")
+        by_lexical = {}
+        for side in ("pass", "fail"):
+            part = cal["by_lexical"].get(side, {}) if isinstance(cal["by_lexical"], dict) else {}
+            sx, sy = _array(part, "x", np.float64), _array(part, "y", np.float64)
+            if sx.ndim != 1 or sx.shape != sy.shape or len(sx) < 2:
+                raise ModelError(f"{path}: calibration curve {side!r} is malformed")
+            if np.any(np.diff(sx) < 0) or np.any(np.diff(sy) < -1e-12):
+                raise ModelError(f"{path}: calibration curve {side!r} is not monotone")
+            by_lexical[side] = (sx, sy)
     thresholds = doc.get("thresholds", {})
     try:
         partial = float(thresholds["partial"])
@@ -209,4 +242,5 @@ def load_model(
         supported_threshold=supported,
         meta=dict(doc.get("training", {})),
         overrule_below=overrule_below,
+        cal_by_lexical=by_lexical,
     )

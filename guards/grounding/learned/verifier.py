@@ -2,7 +2,7 @@
 
 Per claim the features of `features.extract` (the lexical signals plus alignment, order,
 contradiction counts, specifics, speakers, modality, shape); per batch one call of the
-boosted trees (`model.TreeModel`, numpy only) and the isotonic calibration, so `score`
+boosted trees (`model.TreeModel`, numpy only) and the calibration curve, so `score`
 is a calibrated P(supported). The verdict rules are the lexical verifier's
 (`LexicalVerifier._decide`): a verbatim quote is SUPPORTED, a contradiction (antonym in
 the slot, negation flip, swapped specific) or a claim attributed to the wrong speaker is
