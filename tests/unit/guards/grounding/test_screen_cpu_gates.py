@@ -111,3 +111,27 @@ def test_a_later_conjecture_passes_the_gate(claim: str) -> None:
 )
 def test_plain_sentences_stay_plain(claim: str) -> None:
     assert sentence_conjecture(claim, turns_of(GAME)) == []
+
+
+def test_the_lemma_word_set_is_what_lemmas_finds() -> None:
+    """`_LEMMA_WORDS` (the set `may_have_derived` asks) holds exactly the words `_lemmas`
+    finds something for, over every word of the tables and of their inflections, each
+    with the detachable endings on and off."""
+    from groundwire.guards.grounding.lexical import derived_opposites as d
+    from groundwire.guards.grounding.lexical.antonyms import _DETACH, _EXCEPTIONS, _SIDES
+
+    vocabulary = set(d._PAIRS) | set(_EXCEPTIONS) | set(_SIDES)
+    for word in list(vocabulary):
+        for suffix, repl in _DETACH:
+            vocabulary.add(word + suffix)
+            if word.endswith(suffix):
+                vocabulary.add(word[: -len(suffix)] + repl)
+    vocabulary |= {"ad", "ads", "a", "s", "es", "ing", "unmounted", "redis"}
+    wrong = [w for w in vocabulary if (w in d._LEMMA_WORDS) != bool(d._lemmas(w))]
+    assert wrong == []
+    assert "added" in d._LEMMA_WORDS  # a control: an inflected table word is in
+
+
+def test_may_have_derived_refuses_unequal_lengths() -> None:
+    with pytest.raises(ValueError):
+        may_have_derived(["we", "removed"], [True], set())
