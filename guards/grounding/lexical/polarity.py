@@ -166,11 +166,15 @@ def _derived_pairs(
     for s, hit in zip(ev.sentences, shared, strict=True):
         if not hit:
             continue
+        # the claim words whose stem this sentence lacks, once per sentence, not per word
+        here = [i for i in mine if cstems[i] not in s.stems]
+        if not here:
+            continue
         for j, other in enumerate(s.lows):
             if not s.content[j] or other in claim_lows or s.word_stems[j] in claim_stems:
                 continue
-            for i in mine:
-                if cstems[i] in s.stems or not derived_opposite(lows[i], other):
+            for i in here:
+                if not derived_opposite(lows[i], other):
                     continue
                 if _same_slot(cstems, content, i, s, j) and not _converse(
                     cstems, content, lows, i, s, j

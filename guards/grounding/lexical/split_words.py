@@ -20,6 +20,7 @@ word the source never closes stays two unsupported words.
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -31,6 +32,9 @@ __all__ = ["close_split_words"]
 
 # Letters only: a number or a symbol never joins ("3 D" / "3D" is a unit question).
 _ALPHA = re.compile(r"[^\W\d_]+")
+# The same words in an ASCII text: `_ALPHA`'s class there is exactly the Latin letters,
+# which the regex engine tests from a bitmap instead of the Unicode tables.
+_ASCII_ALPHA = re.compile(r"[A-Za-z]+")
 # Texts whose closed words are kept (`_source_words`); the claims of a conversation cite
 # the same turns. A few hundred texts of at most `max_evidence_chars` each.
 SOURCE_WORDS_CACHE = 512
@@ -41,9 +45,19 @@ MIN_JOINED = 5
 def close_split_words(claim_text: str, turns: Sequence[SourceTurn]) -> str:
     """`claim_text` with each open pair of words the source writes closed (see the module
     docstring) replaced by the source's written form; `claim_text` itself when none."""
-    matches = list(_ALPHA.finditer(claim_text))
-    if len(matches) < 2:
+    # The cheap test first (session 15, round 2): a pair joins only when its letters
+    # joined are a closed word of some turn, so when no two adjacent words of the claim
+    # join to any (set operations in C over the claim's words and the cached source
+    # words) the per-pair walk below would find nothing. Exact: `lows` are the words the
+    # walk lower-cases, and every word it joins is one of `joins`.
+    alpha = _ASCII_ALPHA if claim_text.isascii() else _ALPHA
+    lows = list(map(str.lower, alpha.findall(claim_text)))
+    if len(lows) < 2:
         return claim_text
+    joins = set(map(operator.add, lows, lows[1:]))
+    if all(joins.isdisjoint(_source_words(t.text)[0]) for t in turns):
+        return claim_text
+    matches = list(_ALPHA.finditer(claim_text))
     # the claim's candidate pairs first: most claims have none worth a look at the source
     pairs = [
         k
