@@ -1,7 +1,10 @@
 """Session 15b precision red team: faithful restatements the session-15 rules blocked, and
-the attacks each narrowing must still catch. A length of time written in parts ("an hour
+the attacks each narrowing must still catch: a length of time written in parts ("an hour
 and a half", "a quarter of an hour", "an hour and fifteen minutes") is read whole
-(`durations.py`)."""
+(`durations.py`); a participle's definitions are also its verb's (`slot_swaps._defined`);
+months and years convert to each other (`magnitudes.py`); a word with capitals inside is
+its acronym ("JavaScript" / "JS", `spelling.py`), read by the source's spelling where a
+direction is compared (`roles.reversed_direction`)."""
 
 from __future__ import annotations
 
@@ -107,4 +110,35 @@ CAUGHT_MONTHS_AND_YEARS = [
 @pytest.mark.parametrize(("claim", "source"), CAUGHT_MONTHS_AND_YEARS)
 def test_other_lengths_in_months_or_years_are_still_caught(claim: str, source: str) -> None:
     """Another number of months, or years against days, is still no restatement."""
+    assert _verify(claim, source).verdict is NOT
+
+
+KEPT_ACRONYMS = [
+    ("The backend is written in JavaScript.", "The backend is written in JS."),
+    ("The backend is written in JS.", "The backend is written in JavaScript."),
+    ("Alerts go to PagerDuty.", "Alerts go to PD."),
+]
+
+
+@pytest.mark.parametrize(("claim", "source"), KEPT_ACRONYMS)
+def test_a_word_with_inner_capitals_is_its_acronym(claim: str, source: str) -> None:
+    """ "JavaScript" and "JS" name one thing: no name missing, no name swapped (it was)."""
+    report = _verify(claim, source)
+    assert report.verdict is not NOT, report.reasoning
+
+
+CAUGHT_ACRONYMS = [
+    ("The backend is written in TypeScript.", "The backend is written in JS."),
+    ("The backend is written in TS.", "The backend is written in JavaScript."),
+    ("Alerts go to OpsGenie.", "Alerts go to PD."),
+    ("Alerts go to PD.", "Alerts go to OpsGenie."),
+    # the acronym read as the source's name, the direction is still read
+    ("The team moved from JS to TypeScript.", "The team moved from TypeScript to JavaScript."),
+    ("The team moved from NY to Boston.", "The team moved from Boston to New York."),
+]
+
+
+@pytest.mark.parametrize(("claim", "source"), CAUGHT_ACRONYMS)
+def test_other_capitals_and_a_reversed_direction_are_still_caught(claim: str, source: str) -> None:
+    """Other capitals are another name; a name read as the source's keeps its place."""
     assert _verify(claim, source).verdict is NOT
