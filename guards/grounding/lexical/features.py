@@ -67,7 +67,7 @@ from groundwire.guards.grounding.lexical.roles import (
     swapped_arguments,
     swapped_roles,
 )
-from groundwire.guards.grounding.lexical.spelling import may_name
+from groundwire.guards.grounding.lexical.spelling import as_source_names, may_name
 from groundwire.guards.grounding.lexical.text import (
     DECADES,
     NEGATIONS_BUT_NO,
@@ -387,7 +387,9 @@ def analyze(
                 if pair not in conflicts:
                     conflicts.append(pair)
     if "from" in clows:
-        conflicts += reversed_direction(cw, cw.content, sentences, shared)
+        # a name the source writes another way read as the source's ("JS" / "JavaScript")
+        named = as_source_names(cw, sorted(respelled), sentences)
+        conflicts += reversed_direction(named, cw.content, sentences, shared)
     if "only" in clows:
         conflicts += only_one_of_many(cw, cw.content, sentences, shared)
     elif "and" in clows:

@@ -12,8 +12,9 @@ is its own dimension, so "$5M" is never "€5M"). A claim number whose magnitude
 dimension equal a source number's, written differently, takes that source number's words
 (`as_the_sources`), so every later rule reads it as the source's own; a different
 magnitude ("$50M", "$0.5M", "200 s") is left as it was and caught as before. Months and
-years are not converted (their length varies), nor are kibibytes told from kilobytes
-(the unit table reads both as kB): a number these leave apart is only not matched.
+years are not converted to days (their length varies), only to each other (twelve months
+a year; session 15b), nor are kibibytes told from kilobytes (the unit table reads both
+as kB): a number these leave apart is only not matched.
 """
 
 from __future__ import annotations
@@ -62,6 +63,10 @@ _SIZES = {
     "mhz": 1e6,
     "ghz": 1e9,
 }
+# months and years, in months: a dimension of their own (session 15b). Their length in
+# days varies, so neither is converted to days or weeks, but a year is always twelve
+# months: "24 months" is the source's "two years", "12 months" its "a year".
+_CALENDAR = {"mo": 1.0, "yr": 12.0}
 
 # (position of the number, dimension, magnitude, positions of its scale and unit words)
 Magnitude = tuple[int, str, float, tuple[int, ...]]
@@ -105,13 +110,16 @@ def magnitudes(
             kind, name = unit
             if kind == "money":
                 dimension = f"money:{name}"
-            elif name in _SIZES:
-                dimension, size = kind, size * _SIZES[name]
+            elif name in _SIZES or name in _CALENDAR:
+                if name in _SIZES:
+                    dimension, size = kind, size * _SIZES[name]
+                else:
+                    dimension, size = "calendar", size * _CALENDAR[name]
                 after = (extra[-1] if extra else i + half_of(lows, i)) + 1
                 if not suffix and after < len(lows) and not lows[after][:1].isdigit():
                     extra.append(after)
             else:
-                continue  # months, years, times of day: not converted
+                continue  # times of day: not converted
         out.append((i, dimension, size, tuple(extra)))
     return out
 

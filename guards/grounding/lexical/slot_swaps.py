@@ -123,17 +123,18 @@ _VERB_ENDINGS: tuple[tuple[str, str], ...] = (("ing", ""), ("ing", "e"), ("ed", 
 
 def _defined(low: str) -> frozenset[str]:
     """The WordNet definition stems of a word (`labels.gloss_stems`, which undoes plural
-    and comparative endings), or of its base form without "-ing" / "-ed" ("billing":
-    "bill"); empty when WordNet's common words do not define it."""
+    and comparative endings) and of its base form without "-ing" / "-ed" ("billing":
+    "bill"); empty when WordNet's common words do not define it. Both, not the first
+    found (session 15b): a participle is an adjective of its own and a form of its verb,
+    and "dispersed" the adjective (spread out) is not defined with "scattered", while
+    "disperse" the verb is."""
     found = gloss_stems(low)
-    if found:
-        return found
     for suffix, base in _VERB_ENDINGS:
         if low.endswith(suffix) and len(low) > len(suffix) + 2:
-            found = gloss_stems(low[: -len(suffix)] + base)
-            if found:
-                return found
-    return frozenset()
+            more = gloss_stems(low[: -len(suffix)] + base)
+            if more:
+                return found | more
+    return found
 
 
 def same_thing(a_low: str, a_stem: str, b_low: str, b_stem: str) -> bool:

@@ -8,11 +8,14 @@ the source never gave, and, sitting where the source has the real name, as if it
 one name for another: a contradiction. `same_name_in` finds the source's spelling of the
 name instead, so the claim is read as naming what the source names.
 
-Three forms only, each tight enough that two different names do not pass:
+Four forms only, each tight enough that two different names do not pass:
 
 * joined: the claim's word is two or three consecutive source words written as one,
 * initials: the claim's word is written in capitals (two or three letters) and is the
   initials of as many consecutive capitalised source words,
+* capitals (session 15b): a word written with capitals inside it ("JavaScript",
+  "PagerDuty") and an acronym of as many letters ("JS", "PD"), either way round: the
+  capitals are the word's initials as surely as those of words written apart,
 * one mechanical slip (`one_name`): both words of six letters or more, the same first
   letter and the same last two letters, and between them only a doubled letter written
   once ("Anette" / "Annette", "Philip" / "Phillip") or two neighbours swapped
@@ -36,9 +39,10 @@ from collections.abc import Sequence
 from typing import cast
 
 from groundwire.guards.grounding.lexical.evidence import Evidence, Sentence
+from groundwire.guards.grounding.lexical.text import ClaimWords, claim_words
 from groundwire.guards.grounding.lexical.text import capitals as capital_positions
 
-__all__ = ["may_name", "one_name", "same_name_in"]
+__all__ = ["as_source_names", "may_name", "one_name", "same_name_in"]
 
 # the length from which a slip can be read as the same name (both spellings)
 ONE_SLIP = 6
@@ -64,6 +68,21 @@ def one_name(a: str, b: str) -> bool:
     return long[k + 1 :] == short[k:] and long[k] == long[k - 1]
 
 
+def _capitals(raw: str) -> str | None:
+    """The capitals of a word written with capitals inside it and small letters too
+    ("JavaScript": "js", "PagerDuty": "pd"), two or three of them, lower case; None for any
+    other word ("Java", "NASA", "iPhone")."""
+    if not raw.isalpha() or raw.isupper() or not raw[:1].isupper():
+        return None
+    caps = "".join(c for c in raw if c.isupper())
+    return caps.lower() if 2 <= len(caps) <= 3 else None
+
+
+def _acronym(raw: str) -> bool:
+    """A word of two or three capitals ("JS", "GCP")."""
+    return raw.isupper() and raw.isalpha() and 2 <= len(raw) <= 3
+
+
 def same_name_in(raw: str, sentences: Sequence[Sentence]) -> str | None:
     """The source's spelling of the name the claim writes as `raw` (joined, initials or
     one mechanical slip away, `one_name`; see the module docstring), or None when the
@@ -73,9 +92,14 @@ def same_name_in(raw: str, sentences: Sequence[Sentence]) -> str | None:
     base = low[:-2] if low.endswith("'s") else low
     initials = raw.isupper() and raw.isalpha() and 2 <= len(raw) <= 3
     slips = len(low) >= ONE_SLIP
+    caps = _capitals(raw)
     for s in sentences:
         raws, lows = s.raws, s.lows
         for k, word in enumerate(raws):
+            if (initials and _capitals(word) == low) or (
+                caps is not None and _acronym(word) and lows[k] == caps
+            ):
+                return word
             for n in (2, 3):
                 if k + n > len(lows):
                     break
@@ -99,10 +123,11 @@ def same_name_in(raw: str, sentences: Sequence[Sentence]) -> str | None:
     return None
 
 
-# what `may_name` reads of an evidence: its joined runs, its initials and its capitalised
-# words by first letter (kept in `Evidence.derived` under this key)
+# what `may_name` reads of an evidence: its joined runs, its initials (and the capitals of
+# its words written with capitals inside), its capitalised words by first letter and its
+# acronyms (kept in `Evidence.derived` under this key)
 _NAMES_KEY = "spelling.names"
-_Names = tuple[set[str], set[str], dict[str, tuple[str, ...]]]
+_Names = tuple[set[str], set[str], dict[str, tuple[str, ...]], set[str]]
 
 
 def _names_of(ev: Evidence) -> _Names:
@@ -118,6 +143,7 @@ def _names_of(ev: Evidence) -> _Names:
         return cast("_Names", got)
     joined: set[str] = set()
     initials: set[str] = set()
+    acronyms: set[str] = set()
     capitals: dict[str, set[str]] = {}
     for s in ev.sentences:
         raws, lows, content = s.raws, s.lows, s.content
@@ -128,6 +154,11 @@ def _names_of(ev: Evidence) -> _Names:
         caps = list(capital_positions(raws))
         for k in caps:
             capitals.setdefault(lows[k][:1], set()).add(lows[k])
+            inner = _capitals(raws[k])
+            if inner is not None:  # "JavaScript": an acronym "JS" names it
+                initials.add(inner)
+            elif _acronym(raws[k]):  # "JS": a word "JavaScript" names it
+                acronyms.add(lows[k])
         if len(caps) < 2:
             continue
         named = {k for k in caps if content[k]}  # capitalised content words
@@ -138,7 +169,12 @@ def _names_of(ev: Evidence) -> _Names:
                 if k + 2 in named:
                     initials.add((two + raws[k + 2][0]).lower())
     # never changed once built (shared by every claim that cites the evidence)
-    names: _Names = (joined, initials, {a: tuple(lows) for a, lows in capitals.items()})
+    names: _Names = (
+        joined,
+        initials,
+        {a: tuple(lows) for a, lows in capitals.items()},
+        acronyms,
+    )
     memo[_NAMES_KEY] = names
     return names
 
@@ -149,11 +185,13 @@ def may_name(raw: str, ev: Evidence) -> bool:
     word of every sentence for each capitalised word of each claim (that pass was ~7 % of
     the lexical verifier's time on the dev file, a cost paid per claim for what is a
     property of the turns)."""
-    joined, initials, capitals = _names_of(ev)
+    joined, initials, capitals, acronyms = _names_of(ev)
     low = raw.lower()
     if low in joined:
         return True
-    if raw.isupper() and raw.isalpha() and 2 <= len(raw) <= 3 and low in initials:
+    if _acronym(raw) and low in initials:
+        return True
+    if acronyms and _capitals(raw) in acronyms:
         return True
     if len(low) < ONE_SLIP:
         return False
@@ -162,3 +200,23 @@ def may_name(raw: str, ev: Evidence) -> bool:
         one_name(base, other[:-2] if other.endswith("'s") else other)
         for other in capitals.get(low[:1], ())
     )
+
+
+def as_source_names(
+    words: ClaimWords, positions: Sequence[int], sentences: Sequence[Sentence]
+) -> ClaimWords:
+    """The claim's words with the stem of each name at `positions` (names the source
+    writes another way: `may_name`) replaced by the stem of the source's first word of
+    that name, so a rule that compares where names stand ("from JS to TypeScript" against
+    "from TypeScript to JavaScript", `roles.reversed_direction`) reads the claim's "JS" as
+    the source's "JavaScript" (session 15b); unchanged when there are none."""
+    if not positions:
+        return words
+    stems = list(words.stems)
+    for i in positions:
+        spelled = same_name_in(words.raws[i], sentences)
+        if spelled is not None:
+            theirs = claim_words(spelled).stems
+            if theirs:
+                stems[i] = theirs[0]
+    return words._replace(stems=tuple(stems))
