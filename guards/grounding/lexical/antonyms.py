@@ -21,6 +21,7 @@ decrease) and asks whether any side of one is opposite to a side of the other.
 from __future__ import annotations
 
 import functools
+from collections.abc import Container
 from importlib import resources
 
 __all__ = [
@@ -87,7 +88,7 @@ def _troponym_codes(word: str) -> tuple[int, ...]:
     )
 
 
-def _lemmas_in(word: str, table: dict[str, str]) -> tuple[str, ...]:
+def _lemmas_in(word: str, table: Container[str]) -> tuple[str, ...]:
     """The word itself, its irregular lemmas and its detached forms that `table` knows."""
     found = [word] if word in table else []
     for base in _EXCEPTIONS.get(word, "").split():

@@ -32,7 +32,7 @@ import itertools
 from collections.abc import Sequence, Set
 from importlib import resources
 
-from groundwire.guards.grounding.lexical.antonyms import _DETACH, _EXCEPTIONS
+from groundwire.guards.grounding.lexical.antonyms import _DETACH, _EXCEPTIONS, _lemmas_in
 from groundwire.guards.grounding.lexical.names import _lexicon, common_word
 
 __all__ = ["derived_opposite", "may_have_derived", "table_size"]
@@ -63,16 +63,7 @@ def table_size() -> int:
 @functools.lru_cache(maxsize=16_384)
 def _lemmas(word: str) -> tuple[str, ...]:
     """The word, its irregular lemmas and its detached forms that the bridged table has."""
-    found = [word] if word in _PAIRS else []
-    for base in _EXCEPTIONS.get(word, "").split():
-        if base in _PAIRS and base not in found:
-            found.append(base)
-    for suffix, repl in _DETACH:
-        if word.endswith(suffix) and len(word) > len(suffix) + 1:
-            base = word[: -len(suffix)] + repl
-            if base in _PAIRS and base not in found:
-                found.append(base)
-    return tuple(found)
+    return _lemmas_in(word, _PAIRS)
 
 
 def _prefixed(a: str, b: str) -> bool:
