@@ -104,6 +104,12 @@ def test_split_words_unjoined_on_both_readings(claim: str) -> None:
         (["they", "unredis"], [True, False], {"redis"}, False),  # only content words count
         (["they", "redis"], [False, True], {"redis"}, False),
         (["we", "removed", "it"], [False, True, False], set(), True),  # the bridged table
+        # round 3: the substring test before the per-word prefix loop
+        (["they", "disredis"], [False, True], {"redis"}, True),  # "dis" + a source word
+        (["run", "undo", "redis"], [True, False, True], {"do"}, False),  # not a content word
+        (["they", "redisun"], [False, True], {"redis"}, False),  # the prefix not at the start
+        (["fun", "redis"], [True, True], {"redis"}, False),  # "un" ends a word, opens none
+        (["fun", "unredis"], [True, True], {"redis"}, True),  # the second word has it
     ],
 )
 def test_may_have_derived(
