@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from groundwire.guards.grounding.lexical.text import STOPWORDS
+from groundwire.guards.grounding.lexical.text import STOPWORDS, claim_words, fold_disguises
 from groundwire.topics.records import SourceTurn
 
 __all__ = ["close_split_words"]
@@ -50,8 +50,7 @@ def close_split_words(claim_text: str, turns: Sequence[SourceTurn]) -> str:
     # join to any (set operations in C over the claim's words and the cached source
     # words) the per-pair walk below would find nothing. Exact: `lows` are the words the
     # walk lower-cases, and every word it joins is one of `joins`.
-    alpha = _ASCII_ALPHA if claim_text.isascii() else _ALPHA
-    lows = list(map(str.lower, alpha.findall(claim_text)))
+    lows = _claim_lows(claim_text)
     if len(lows) < 2:
         return claim_text
     joins = set(map(operator.add, lows, lows[1:]))
@@ -91,6 +90,27 @@ def close_split_words(claim_text: str, turns: Sequence[SourceTurn]) -> str:
         return claim_text
     out.append(claim_text[at:])
     return "".join(out)
+
+
+def _claim_lows(claim_text: str) -> list[str]:
+    """The claim's letter runs (`_ALPHA`), lower-cased. Read from the analysis's own
+    reading of the claim (`claim_words`, cached: `features.analyze` asks for the same
+    folded text next, so the claim is tokenised once, not twice) when that reading is
+    provably the same (session 15, round 3): an ASCII text that `fold_disguises` leaves
+    as it is, whose `WORD` tokens are letters with at most an apostrophe inside. Every
+    ASCII letter run then lies in one token (a letter not taken by the token before
+    starts one), a token ends at a non-letter, and a token's apostrophe only ever stands
+    between letters (`'[A-Za-z]++`), so the tokens split at their apostrophes are the
+    letter runs in order, and a token's `low` is `raw.lower()` (ASCII). Anything else
+    (a digit, a decimal point, "%", a non-ASCII or disguised text) is read by regex."""
+    if claim_text.isascii():
+        if fold_disguises(claim_text) == claim_text:
+            raws = claim_words(claim_text).raws
+            if "".join(raws).replace("'", "").isalpha():
+                lows = claim_words(claim_text).lows
+                return " ".join(lows).replace("'", " ").split()
+        return list(map(str.lower, _ASCII_ALPHA.findall(claim_text)))
+    return list(map(str.lower, _ALPHA.findall(claim_text)))
 
 
 @functools.lru_cache(maxsize=SOURCE_WORDS_CACHE)

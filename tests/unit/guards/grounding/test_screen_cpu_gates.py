@@ -13,7 +13,7 @@ from groundwire.guards.grounding.lexical.derived_opposites import (
     may_have_derived,
 )
 from groundwire.guards.grounding.lexical.sentence_conjecture import sentence_conjecture
-from groundwire.guards.grounding.lexical.split_words import close_split_words
+from groundwire.guards.grounding.lexical.split_words import _ALPHA, _claim_lows, close_split_words
 from groundwire.topics.records import SourceTurn
 
 CAST = "Cast: Leonardo DiCaprio as Dom Cobb, a thief who steals secrets from dreams."
@@ -53,6 +53,46 @@ def test_split_words_gate_returns_the_claim_itself(claim: str) -> None:
     assert close_split_words(claim, turns_of(CAST)) is claim
 
 
+# --- split_words: the claim's letter runs read from `claim_words` (round 3) -----------
+
+_LOW_CASES = [
+    "It has Di Caprio in it.",  # letters only: the analysis's tokens
+    "It's got Di Caprio's face, don't you think?",  # apostrophes between letters
+    "rock'n'roll and Mc Donald",  # a token ending where another apostrophe starts
+    "The 3D film ran 2.5 hours at 40% off",  # digits, a decimal, "%": the regex
+    "Le film a Di Caprio, très bien.",  # non-ASCII: the Unicode regex
+    "It has n0t got Di Caprio",  # a disguise `fold_disguises` rewrites: the regex
+    "see it &amp; Di Caprio",  # a character reference: the regex
+    "abc123def ghi_jkl",  # letters around a digit and an underscore
+    "'quoted' words -- and ''double'' ones",
+    "",
+    "Word",
+]
+
+
+@pytest.mark.parametrize("claim", _LOW_CASES)
+def test_claim_lows_are_the_regex_reading(claim: str) -> None:
+    assert _claim_lows(claim) == [w.lower() for w in _ALPHA.findall(claim)]
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        # read from the tokens (letters and apostrophes only)
+        ("It's got Di Caprio's face.", "It's got DiCaprio's face."),
+        # read by regex (a digit in the claim)
+        ("In 2010 it had Di Caprio.", "In 2010 it had DiCaprio."),
+    ],
+)
+def test_split_words_join_on_both_readings(claim: str, expected: str) -> None:
+    assert close_split_words(claim, turns_of(CAST)) == expected
+
+
+@pytest.mark.parametrize("claim", ["It's got Leonardo in it.", "In 2010 it had Leonardo."])
+def test_split_words_unjoined_on_both_readings(claim: str) -> None:
+    assert close_split_words(claim, turns_of(CAST)) is claim
+
+
 # --- derived_opposites: the whole-claim cheap test and the prefix fast path -----------
 
 
@@ -64,6 +104,12 @@ def test_split_words_gate_returns_the_claim_itself(claim: str) -> None:
         (["they", "unredis"], [True, False], {"redis"}, False),  # only content words count
         (["they", "redis"], [False, True], {"redis"}, False),
         (["we", "removed", "it"], [False, True, False], set(), True),  # the bridged table
+        # round 3: the substring test before the per-word prefix loop
+        (["they", "disredis"], [False, True], {"redis"}, True),  # "dis" + a source word
+        (["run", "undo", "redis"], [True, False, True], {"do"}, False),  # not a content word
+        (["they", "redisun"], [False, True], {"redis"}, False),  # the prefix not at the start
+        (["fun", "redis"], [True, True], {"redis"}, False),  # "un" ends a word, opens none
+        (["fun", "unredis"], [True, True], {"redis"}, True),  # the second word has it
     ],
 )
 def test_may_have_derived(
