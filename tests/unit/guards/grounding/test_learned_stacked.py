@@ -4,7 +4,6 @@ other way round, never without the lexical reading."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -13,12 +12,12 @@ import pytest
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding.learned import FEATURES, LearnedVerifier, ModelError
 from groundwire.guards.grounding.learned.lexical_view import VIEW
-from groundwire.guards.grounding.learned.model import FORMAT
 from groundwire.guards.grounding.lexical import LexicalVerifier
 from groundwire.guards.grounding.training import Pair, choose_overrule
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
+from tests.unit.guards.grounding.leaf_models import leaf_model
 
 TURNS = [
     SourceTurn(
@@ -44,32 +43,6 @@ def _claim(text: str) -> Claim:
     return Claim(claim_id="c1", tenant_id="t", content=text, source="chat", source_turns=TURNS)
 
 
-def _stacked(path: Path, raw: float, overrule: float | None, names: tuple[str, ...]) -> Path:
-    """One leaf tree: every claim's raw score is `raw`, calibrated linearly from [-5, 5]
-    to [0, 1] (so raw -4 reads P = 0.1, raw 2 reads P = 0.7)."""
-    thresholds: dict[str, float] = {"partial": 0.3, "supported": 0.6}
-    if overrule is not None:
-        thresholds["overrule_below"] = overrule
-    doc = {
-        "format": FORMAT,
-        "features": list(names),
-        "base": 0.0,
-        "depth": 1,
-        "trees": {
-            "feature": [[0]],
-            "threshold": [[1e30]],
-            "left": [[0]],
-            "right": [[0]],
-            "value": [[raw]],
-        },
-        "calibration": {"x": [-5.0, 5.0], "y": [0.0, 1.0]},
-        "thresholds": thresholds,
-        "training": {},
-    }
-    path.write_text(json.dumps(doc))
-    return path
-
-
 def _reports(path: Path) -> list:
     v = LearnedVerifier(GroundingConfig(verifier="learned", learned_model_path=path))
     return v.verify_many([GroundingRequest(_claim(c), TURNS) for c in CLAIMS])
@@ -81,7 +54,7 @@ def _lexical() -> list:
 
 
 def test_a_high_learned_score_keeps_the_lexical_report_whole(tmp_path: Path) -> None:
-    path = _stacked(tmp_path / "m.json", 2.0, 0.2, (*FEATURES, *VIEW))
+    path = leaf_model(tmp_path / "m.json", (*FEATURES, *VIEW), raw=2.0, overrule_below=0.2)
     lexical = _lexical()
     assert [r.verdict for r in lexical][:3] == [
         GroundingVerdict.SUPPORTED,
@@ -100,7 +73,7 @@ def test_a_high_learned_score_keeps_the_lexical_report_whole(tmp_path: Path) -> 
 
 
 def test_a_low_learned_score_overrules_a_passing_lexical_verdict(tmp_path: Path) -> None:
-    path = _stacked(tmp_path / "m.json", -4.0, 0.2, (*FEATURES, *VIEW))
+    path = leaf_model(tmp_path / "m.json", (*FEATURES, *VIEW), raw=-4.0, overrule_below=0.2)
     got, lexical = _reports(path), _lexical()
     for r in got[:2]:  # SUPPORTED and PARTIAL by the lexical verdict: overruled
         assert r.verdict is GroundingVerdict.NOT_SUPPORTED
@@ -116,16 +89,16 @@ def test_a_low_learned_score_overrules_a_passing_lexical_verdict(tmp_path: Path)
 def test_the_bound_is_strict_and_never_lifts_a_verdict(tmp_path: Path) -> None:
     # P = 0.5 against a bound of 0.5: not under it, so nothing is overruled; and a high
     # score never turns a lexical NOT_SUPPORTED into anything else
-    path = _stacked(tmp_path / "m.json", 0.0, 0.5, (*FEATURES, *VIEW))
+    path = leaf_model(tmp_path / "m.json", (*FEATURES, *VIEW), raw=0.0, overrule_below=0.5)
     assert [r.verdict for r in _reports(path)] == [r.verdict for r in _lexical()]
-    path = _stacked(tmp_path / "hi.json", 5.0, 0.5, (*FEATURES, *VIEW))
+    path = leaf_model(tmp_path / "hi.json", (*FEATURES, *VIEW), raw=5.0, overrule_below=0.5)
     assert _reports(path)[3].verdict is GroundingVerdict.NOT_SUPPORTED
 
 
 def test_without_the_bound_the_learned_score_decides(tmp_path: Path) -> None:
     # the control: the same low score with no `overrule_below` reads through the learned
     # thresholds (0.1 < partial 0.3): not supported, with the learned verdict's reasoning
-    path = _stacked(tmp_path / "m.json", -4.0, None, (*FEATURES, *VIEW))
+    path = leaf_model(tmp_path / "m.json", (*FEATURES, *VIEW), raw=-4.0, overrule_below=None)
     r = _reports(path)[0]
     assert r.verdict is GroundingVerdict.NOT_SUPPORTED
     assert "overrules" not in r.reasoning
@@ -133,13 +106,13 @@ def test_without_the_bound_the_learned_score_decides(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("bound", [1.5, -0.1])
 def test_a_bound_outside_zero_one_fails_at_start(tmp_path: Path, bound: float) -> None:
-    path = _stacked(tmp_path / "m.json", 0.0, bound, (*FEATURES, *VIEW))
+    path = leaf_model(tmp_path / "m.json", (*FEATURES, *VIEW), raw=0.0, overrule_below=bound)
     with pytest.raises(ModelError, match="probability"):
         LearnedVerifier(GroundingConfig(verifier="learned", learned_model_path=path))
 
 
 def test_a_bound_without_the_lexical_view_fails_at_start(tmp_path: Path) -> None:
-    path = _stacked(tmp_path / "m.json", 0.0, 0.2, FEATURES)
+    path = leaf_model(tmp_path / "m.json", FEATURES, raw=0.0, overrule_below=0.2)
     with pytest.raises(ModelError, match="lexical view"):
         LearnedVerifier(GroundingConfig(verifier="learned", learned_model_path=path))
 

@@ -5,7 +5,6 @@ the verdict of the learned verifier reads the slot swaps of an analysis once."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -19,11 +18,11 @@ from groundwire.guards.grounding.learned.lexical_view import (
     read,
     view_values,
 )
-from groundwire.guards.grounding.learned.model import FORMAT
 from groundwire.guards.grounding.lexical import LexicalVerifier, known_names
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
+from tests.unit.guards.grounding.leaf_models import leaf_model
 
 TURNS = [
     SourceTurn(
@@ -92,30 +91,8 @@ def test_extract_with_view_reads_the_claim_once_and_appends_the_view() -> None:
     assert len(values) == len(FEATURES) + len(VIEW)
 
 
-def _leaf_model(path: Path, names: tuple[str, ...]) -> Path:
-    """A valid model of one leaf tree (every claim scores the same), with `names`."""
-    doc = {
-        "format": FORMAT,
-        "features": list(names),
-        "base": 0.0,
-        "depth": 1,
-        "trees": {
-            "feature": [[0]],
-            "threshold": [[1e30]],
-            "left": [[0]],
-            "right": [[0]],
-            "value": [[2.0]],
-        },
-        "calibration": {"x": [-5.0, 5.0], "y": [0.0, 1.0]},
-        "thresholds": {"partial": 0.3, "supported": 0.6},
-        "training": {},
-    }
-    path.write_text(json.dumps(doc))
-    return path
-
-
 def test_a_model_with_the_view_reads_through_the_lexical_verifier(tmp_path: Path) -> None:
-    path = _leaf_model(tmp_path / "view.json", (*FEATURES, *VIEW))
+    path = leaf_model(tmp_path / "view.json", (*FEATURES, *VIEW))
     v = LearnedVerifier(GroundingConfig(verifier="learned", learned_model_path=path))
     assert v.twin is not None
     reports = v.verify_many(
@@ -130,7 +107,7 @@ def test_a_model_with_the_view_reads_through_the_lexical_verifier(tmp_path: Path
 
 
 def test_a_model_without_the_view_still_loads(tmp_path: Path) -> None:
-    path = _leaf_model(tmp_path / "old.json", FEATURES)
+    path = leaf_model(tmp_path / "old.json", FEATURES)
     v = LearnedVerifier(GroundingConfig(verifier="learned", learned_model_path=path))
     assert v.twin is None
     report = v.verify_one(GroundingRequest(_claim("Priya leads the payments team."), TURNS))
@@ -138,7 +115,7 @@ def test_a_model_without_the_view_still_loads(tmp_path: Path) -> None:
 
 
 def test_a_model_with_other_features_fails_at_start(tmp_path: Path) -> None:
-    path = _leaf_model(tmp_path / "bad.json", (*FEATURES, "something_else"))
+    path = leaf_model(tmp_path / "bad.json", (*FEATURES, "something_else"))
     with pytest.raises(ModelError, match="other features"):
         LearnedVerifier(GroundingConfig(verifier="learned", learned_model_path=path))
 
@@ -168,7 +145,7 @@ def test_training_rows_equal_what_the_verifier_scores(tmp_path: Path) -> None:
     v = LearnedVerifier(
         GroundingConfig(
             verifier="learned",
-            learned_model_path=_leaf_model(tmp_path / "view.json", (*FEATURES, *VIEW)),
+            learned_model_path=leaf_model(tmp_path / "view.json", (*FEATURES, *VIEW)),
         )
     )
     seen: list[list[float]] = []
