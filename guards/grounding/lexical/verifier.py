@@ -24,7 +24,7 @@ evidence supports (`rewrite.py`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding.base import (
@@ -82,6 +82,15 @@ from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, Sour
 from groundwire.topics.vocab import GroundingVerdict
 
 __all__ = ["LexicalVerifier"]
+
+# The rules `_verdict` asks in this order while the claim stands: the findings field that
+# keeps each answer, the rule (its module name looked up at each call, so a test can
+# switch one off), and what the reasoning calls what it found.
+_REFUSALS: tuple[tuple[str, Callable[[str, Sequence[SourceTurn]], list[str]], str], ...] = (
+    ("graded", lambda c, t: graded_predicates(c, t), "a graded judgement the source does not make"),
+    ("guessed", lambda c, t: sentence_conjecture(c, t), "the speaker's own conjecture"),
+    ("believed", lambda c, t: attributed_beliefs(c, t), "a belief the source never attributes"),
+)
 
 
 class LexicalVerifier:
@@ -321,33 +330,24 @@ class LexicalVerifier:
         elif added and verdict is GroundingVerdict.SUPPORTED:  # a judgement added on
             verdict = GroundingVerdict.PARTIAL
             penalty = round(max(self.cfg.penalty_min, self.cfg.penalty_max), 4)
-        # a quality graded by a degree word that the source never names: "the universe
-        # is so diverse" (`graded_predicates.py`, session 14)
-        graded: list[str] = []
-        if verdict is not GroundingVerdict.NOT_SUPPORTED:
-            if f.graded is None:
-                f.graded = graded_predicates(claim.content, turns)
-            graded = f.graded
-        if graded:
-            verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
-        # the speaker's belief, not the source's fact ("I think X"), opening the claim or a
-        # sentence of it: `speculation.py`, `sentence_conjecture.py` (session 15)
-        guessed: list[str] = []
-        if verdict is not GroundingVerdict.NOT_SUPPORTED:
-            if f.guessed is None:
-                f.guessed = sentence_conjecture(claim.content, turns)
-            guessed = f.guessed
-        if guessed:
-            verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
-        # a third party's belief the source never reports: "people think the sun moves"
-        # (`attributed_beliefs.py`, session 15)
-        believed: list[str] = []
-        if verdict is not GroundingVerdict.NOT_SUPPORTED:
-            if f.believed is None:
-                f.believed = attributed_beliefs(claim.content, turns)
-            believed = f.believed
-        if believed:
-            verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
+        # rules that refuse the claim outright, asked in order while it still stands, each
+        # answer kept on the findings (a second verifier reading this analysis asks once):
+        # a quality graded by a degree word the source never names ("the universe is so
+        # diverse", `graded_predicates.py`, session 14); the speaker's belief, not the
+        # source's fact ("I think X"), opening the claim or a sentence of it
+        # (`speculation.py`, `sentence_conjecture.py`); a third party's belief the source
+        # never reports ("people think the sun moves", `attributed_beliefs.py`; session 15)
+        refused: dict[str, list[str]] = {}
+        for attr, rule, _said in _REFUSALS:
+            if verdict is GroundingVerdict.NOT_SUPPORTED:
+                break
+            found = getattr(f, attr)
+            if found is None:
+                found = rule(claim.content, turns)
+                setattr(f, attr, found)
+            if found:
+                refused[attr] = found
+                verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
         rewritten = None
         if verdict is GroundingVerdict.PARTIAL and self.cfg.rewrite_partial:
             stems = evidence_for(turns).stems
@@ -365,9 +365,9 @@ class LexicalVerifier:
             spans=a.spans,
             reasoning=_explain(verdict, a, asked, own)
             + "".join(f"; an evaluation the source does not make: {x.word!r}" for x in added[:3])
-            + "".join(f"; a graded judgement the source does not make: {w!r}" for w in graded[:1])
-            + "".join(f"; the speaker's own conjecture: {w!r}" for w in guessed[:1])
-            + "".join(f"; a belief the source never attributes: {w!r}" for w in believed[:1])
+            + "".join(
+                f"; {said}: {refused[attr][0]!r}" for attr, _, said in _REFUSALS if attr in refused
+            )
             + "".join(
                 f"; names {w!r}, whom the conversation never mentions" for w in f.invented[:3]
             ),
