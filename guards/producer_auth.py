@@ -194,7 +194,7 @@ class ProducerAuthenticator:
             action = ProducerAuthAction.REFUSED if self._refuse else ProducerAuthAction.DOWNGRADED
         # the model's validator from a dict: `ProducerAuthReport(**fields)` without the
         # Python `__init__` around the same validation (~2,300 instructions a claim)
-        report = ProducerAuthReport.__pydantic_validator__.validate_python(
+        report: ProducerAuthReport = ProducerAuthReport.__pydantic_validator__.validate_python(
             {
                 "outcome": outcome,
                 "action": action,

@@ -92,7 +92,7 @@ def decode_signed_claim(value: bytes | None, limits: DecodeLimits) -> DecodedCla
         # The model's validator itself: `Claim.model_validate(doc)` is this call behind a
         # Python wrapper (~4,600 of its ~29,000 instructions a claim), with the same
         # arguments, result and errors.
-        claim = Claim.__pydantic_validator__.validate_python(doc)
+        claim: Claim = Claim.__pydantic_validator__.validate_python(doc)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
