@@ -410,18 +410,23 @@ def build_validation(
             break
     if source_id is None and grounding.evidence_spans:
         source_id = grounding.evidence_spans[0].turn_id
-    evidence = EvidenceObject(
-        claim=claim.content,
-        capture_time=claim.created_at or now,
-        confidence=_CONFIDENCE_LABEL[decision.tier],
-        source_id=source_id,
-        metadata={
-            "source": claim.source.value,
-            "memory_type": claim.memory_type,
-            "claim_confidence": claim.confidence,
-            "adjusted_confidence": decision.adjusted_confidence,
-            "tags": list(decision.tags),
-        },
+    # Both models are made by their validators from a dict: `Model(**fields)` is the same
+    # validation behind a Python `__init__` (~11,000 of ~35,000 instructions a claim for
+    # the two), with the same result and errors.
+    evidence: EvidenceObject = EvidenceObject.__pydantic_validator__.validate_python(
+        {
+            "claim": claim.content,
+            "capture_time": claim.created_at or now,
+            "confidence": _CONFIDENCE_LABEL[decision.tier],
+            "source_id": source_id,
+            "metadata": {
+                "source": claim.source.value,
+                "memory_type": claim.memory_type,
+                "claim_confidence": claim.confidence,
+                "adjusted_confidence": decision.adjusted_confidence,
+                "tags": list(decision.tags),
+            },
+        }
     )
     # the memory it duplicates, or the one it is a variant of (says otherwise in few words)
     other: str | None = None
@@ -431,15 +436,17 @@ def build_validation(
             other, similarity = dedup.duplicate_of, dedup.similarity
         elif dedup.variant_of is not None:
             other, similarity = dedup.variant_of, dedup.variant_similarity
-    return ValidationResult(
-        tier=decision.tier,
-        approved=decision.approved,
-        reason=decision.reason,
-        reason_code=decision.reason_code,
-        dedup=decision.dedup,
-        evidence=evidence,
-        checks_passed=list(decision.checks_passed),
-        checks_failed=list(decision.checks_failed),
-        similarity_score=similarity,
-        conflicting_memory_id=other,
+    return ValidationResult.__pydantic_validator__.validate_python(  # type: ignore[no-any-return]
+        {
+            "tier": decision.tier,
+            "approved": decision.approved,
+            "reason": decision.reason,
+            "reason_code": decision.reason_code,
+            "dedup": decision.dedup,
+            "evidence": evidence,
+            "checks_passed": list(decision.checks_passed),
+            "checks_failed": list(decision.checks_failed),
+            "similarity_score": similarity,
+            "conflicting_memory_id": other,
+        }
     )

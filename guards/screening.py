@@ -65,17 +65,22 @@ def _screen_local(
     t2 = perf_counter()
     provenance = check_provenance(claim, cfg.provenance, now)
     t3 = perf_counter()
-    screened = ScreenedClaim(
-        claim=claim,
-        hedge=hedge,
-        citations=_unchecked(citations) if citations else [],
-        provenance=provenance,
-        timings_ms={
-            "hedge": (t1 - t0) * 1e3,
-            "citations_detect": (t2 - t1) * 1e3,
-            "provenance": (t3 - t2) * 1e3,
-        },
-        received_at=now,
+    # Made by the model's validator from a dict: `ScreenedClaim(**fields)` is the same
+    # validation behind a Python `__init__` (~5,600 instructions a claim more), with the
+    # same result (the fields given included) and errors.
+    screened: ScreenedClaim = ScreenedClaim.__pydantic_validator__.validate_python(
+        {
+            "claim": claim,
+            "hedge": hedge,
+            "citations": _unchecked(citations) if citations else [],
+            "provenance": provenance,
+            "timings_ms": {
+                "hedge": (t1 - t0) * 1e3,
+                "citations_detect": (t2 - t1) * 1e3,
+                "provenance": (t3 - t2) * 1e3,
+            },
+            "received_at": now,
+        }
     )
     return screened, citations
 

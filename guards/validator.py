@@ -204,6 +204,7 @@ class Validator:
         n = max(1, len(screened))
         now = datetime.now(UTC)
         out: list[RoutedResult] = []
+        make_routed = RoutedResult.__pydantic_validator__.validate_python
         for s, g, d, a, pre in zip(screened, groundings, dedups, assumed, provisional, strict=True):
             p0 = perf_counter()
             # Most claims come back as the provisional pass assumed (unique, or the failed
@@ -223,23 +224,29 @@ class Validator:
             timings["dedup"] = (t2 - t1) * 1e3 / n
             timings["policy"] = (perf_counter() - p0) * 1e3
             duplicate = d is not None and d.is_duplicate and not d.failed
+            # Made by the model's validator from a dict: `RoutedResult(**fields)` is the
+            # same validation behind a Python `__init__`, with the same result and errors.
             out.append(
-                RoutedResult(
-                    claim=s.claim,
-                    validation=validation,
-                    hedge=s.hedge,
-                    citations=list(s.citations),
-                    provenance=s.provenance,
-                    grounding=g,
-                    phantoms=list(s.phantoms),
-                    duplicate_of=d.duplicate_of if duplicate and d is not None else None,
-                    similarity=d.similarity if d is not None else None,
-                    pending_duplicate_of=d.pending_of if d is not None and not duplicate else None,
-                    producer_auth=s.producer_auth,
-                    tags=list(decision.tags),
-                    timings_ms=timings,
-                    routed_at=now,
-                    worker=worker,
+                make_routed(
+                    {
+                        "claim": s.claim,
+                        "validation": validation,
+                        "hedge": s.hedge,
+                        "citations": list(s.citations),
+                        "provenance": s.provenance,
+                        "grounding": g,
+                        "phantoms": list(s.phantoms),
+                        "duplicate_of": d.duplicate_of if duplicate and d is not None else None,
+                        "similarity": d.similarity if d is not None else None,
+                        "pending_duplicate_of": (
+                            d.pending_of if d is not None and not duplicate else None
+                        ),
+                        "producer_auth": s.producer_auth,
+                        "tags": list(decision.tags),
+                        "timings_ms": timings,
+                        "routed_at": now,
+                        "worker": worker,
+                    }
                 )
             )
         return out

