@@ -68,6 +68,7 @@ from groundwire.guards.grounding.lexical.roles import (
     swapped_roles,
 )
 from groundwire.guards.grounding.lexical.spelling import as_source_names, may_name
+from groundwire.guards.grounding.lexical.synonyms import synonym_in_source
 from groundwire.guards.grounding.lexical.text import (
     DECADES,
     NEGATIONS_BUT_NO,
@@ -217,6 +218,13 @@ def analyze(
     if respelled:
         at = itertools.compress(range(len(cmask)), cmask)
         found = [ok or i in respelled for ok, i in zip(found, at, strict=True)]
+    if not all(found):
+        # a noun the source names by its synonym ("attorney" / "lawyer"): found, not added
+        # (`synonyms.py`, session 16)
+        at = itertools.compress(range(len(cmask)), cmask)
+        found = [
+            ok or synonym_in_source(craws[i], clows[i], ev) for ok, i in zip(found, at, strict=True)
+        ]
     # "Age: 34" from the user's "I'm 34": the label names the slot the value fills, and
     # counts as found in the sentence that fills it (`labels.py`)
     granted, filling, other = explained_labels(cw, claim_text, sentences, known_names, src_stems)
