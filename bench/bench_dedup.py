@@ -23,9 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import shutil
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,34 +33,12 @@ from datasketch import MinHash, MinHashLSH
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from eval_dedup import add_data_argument, build_stream, load_sentences
+from scratch_redis import start_redis
 
 from groundwire.guards.config import DedupConfig
 from groundwire.guards.dedup import build_dedup_index
 from groundwire.guards.dedup.minhash import clear_token_cache, tokenize
 from groundwire.guards.protocols import DedupRequest
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_redis(workdir: Path) -> tuple[subprocess.Popen[bytes], int]:
-    port = _free_port()
-    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-    args = [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir),
-            "--save", "", "--appendonly", "no"]  # fmt: skip
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    client = redis.Redis(port=port)
-    for _ in range(100):
-        try:
-            client.ping()
-            return proc, port
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    proc.terminate()
-    raise RuntimeError("redis-server did not start")
 
 
 def used_memory(client: redis.Redis) -> int:

@@ -35,7 +35,6 @@ import os
 import random
 import resource
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -46,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from scratch_redis import start_redis
 
 from groundwire.guards.consistency.config import ConsistencyConfig
 from groundwire.guards.consistency.memory import sp_key
@@ -69,29 +69,6 @@ WORDS = [
     *("channel", "stream", "latency", "backlog", "pool", "socket", "handler", "parser"),
     "encoder",
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_redis(workdir: Path) -> tuple[subprocess.Popen[bytes], int]:
-    port = _free_port()
-    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-    args = [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir),
-            "--save", "", "--appendonly", "no"]  # fmt: skip
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    client = redis.Redis(port=port)
-    for _ in range(100):
-        try:
-            client.ping()
-            return proc, port
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("redis-server did not start")
 
 
 def _record(
