@@ -59,3 +59,5 @@ class Findings:
     graded: list[str] | None = None
     # `attributed_beliefs.attributed_beliefs`, once read (session 15)
     believed: list[str] | None = None
+    # `asked_questions.asked_questions`, once read (session 16)
+    questioned: list[str] | None = None

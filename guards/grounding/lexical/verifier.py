@@ -36,6 +36,7 @@ from groundwire.guards.grounding.base import (
     unknown_report,
 )
 from groundwire.guards.grounding.lexical.added_facts import added_specific
+from groundwire.guards.grounding.lexical.asked_questions import asked_questions
 from groundwire.guards.grounding.lexical.assertion import (
     STRONG,
     asks_only,
@@ -90,6 +91,7 @@ _REFUSALS: tuple[tuple[str, Callable[[str, Sequence[SourceTurn]], list[str]], st
     ("graded", lambda c, t: graded_predicates(c, t), "a graded judgement the source does not make"),
     ("guessed", lambda c, t: sentence_conjecture(c, t), "the speaker's own conjecture"),
     ("believed", lambda c, t: attributed_beliefs(c, t), "a belief the source never attributes"),
+    ("questioned", lambda c, t: asked_questions(c, t), "a question the claim asks, not a fact"),
 )
 
 
@@ -336,7 +338,8 @@ class LexicalVerifier:
         # diverse", `graded_predicates.py`, session 14); the speaker's belief, not the
         # source's fact ("I think X"), opening the claim or a sentence of it
         # (`speculation.py`, `sentence_conjecture.py`); a third party's belief the source
-        # never reports ("people think the sun moves", `attributed_beliefs.py`; session 15)
+        # never reports ("people think the sun moves", `attributed_beliefs.py`; session 15);
+        # a question put to the listener or the speaker's "I wonder" (`asked_questions.py`)
         refused: dict[str, list[str]] = {}
         for attr, rule, _said in _REFUSALS:
             if verdict is GroundingVerdict.NOT_SUPPORTED:

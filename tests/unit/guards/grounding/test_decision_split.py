@@ -28,6 +28,7 @@ from groundwire.guards.grounding.base import bounded_turns, finish_report, penal
 from groundwire.guards.grounding.learned import LearnedVerifier
 from groundwire.guards.grounding.learned.lexical_view import lexical_twin, read
 from groundwire.guards.grounding.lexical import LexicalVerifier, known_names
+from groundwire.guards.grounding.lexical.asked_questions import asked_questions
 from groundwire.guards.grounding.lexical.assertion import (
     STRONG,
     asks_only,
@@ -160,6 +161,13 @@ def _old_decide(
         believed = attributed_beliefs(claim.content, turns)
     if believed:
         verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
+    # a question put to the listener, or the speaker's "I wonder" (`asked_questions.py`,
+    # session 16)
+    questioned = []
+    if verdict is not GroundingVerdict.NOT_SUPPORTED:
+        questioned = asked_questions(claim.content, turns)
+    if questioned:
+        verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
     rewritten = None
     if verdict is GroundingVerdict.PARTIAL and self.cfg.rewrite_partial:
         stems = evidence_for(turns).stems
@@ -180,6 +188,7 @@ def _old_decide(
         + "".join(f"; a graded judgement the source does not make: {w!r}" for w in graded[:1])
         + "".join(f"; the speaker's own conjecture: {w!r}" for w in guessed[:1])
         + "".join(f"; a belief the source never attributes: {w!r}" for w in believed[:1])
+        + "".join(f"; a question the claim asks, not a fact: {w!r}" for w in questioned[:1])
         + "".join(f"; names {w!r}, whom the conversation never mentions" for w in invented[:3]),
         penalty=penalty,
         rewritten_content=rewritten,
