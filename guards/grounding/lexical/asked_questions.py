@@ -18,7 +18,9 @@ So a claim is refused when one of its sentences
 
 * ends in a question mark (outside quotation marks: 'the song "Where Are You?"' is a
   title) and names the listener ("you", "your", "you're", ...): a question put to the
-  listener, whatever its form (yes/no, "did you know", wh-), or
+  listener, whatever its form (yes/no, "did you know", wh-); or opens as one, an
+  auxiliary and "you", where chat leaves the mark out ("yes. did you know women could
+  play if ..."), or
 * has the speaker ("I") wondering ("I wonder", "I'm wondering", "I was wondering"),
 
 unless a verb of saying or asking comes before the listener or the wondering in its
@@ -56,10 +58,25 @@ _BETWEEN = word_set(
     sort of also too even"""
 )
 _I = word_set("i i'm i've")
+# a question without its mark, as chat often writes it: an auxiliary before "you"
+# opening the sentence ("yes. did you know women could play if ..."); not "were",
+# "had" or "should", which also open a condition ("Had you asked, ...")
+_INVERTING = word_set("do did does have has can could would will are is was")
+# what may open a sentence before the question proper
+_OPENERS = word_set("yes yeah yep yup no nope nah well so oh ok okay wow hey hi and but hmm")
 _QUOTES = frozenset('"“”')
 _CLOSERS = " \t\"'”’)]»"
 # a sentence ends at one of these, when white space follows ("2.7 inches" splits nothing)
 _END = re.compile(r"[.!?]+[\"')\]\u201d\u2019]*(?=\s|$)")
+
+
+def _inverted(lows: Sequence[str]) -> bool:
+    """Whether the sentence opens as a question to the listener does, with or without
+    its mark: an auxiliary and "you" ("Did you know ...", "so, do you like ...")."""
+    k = 0
+    while k < len(lows) and lows[k] in _OPENERS:
+        k += 1
+    return k + 1 < len(lows) and lows[k] in _INVERTING and lows[k + 1] in _LISTENER
 
 
 def _wondering(lows: Sequence[str]) -> int | None:
@@ -79,7 +96,8 @@ def asked_questions(claim_text: str, turns: Sequence[SourceTurn]) -> list[str]:
     """The first sentence of the claim that asks (see the module docstring), as written;
     empty when it asks nothing. One pass over the claim's words: each sentence reads only
     its own."""
-    if "?" not in claim_text and "wonder" not in claim_text.lower():
+    low_text = claim_text.lower()
+    if "?" not in claim_text and "wonder" not in low_text and "you" not in low_text:
         return []  # the cheap test first: most claims neither ask nor wonder
     words = claim_words(claim_text)
     ends = [m.end() for m in _END.finditer(claim_text)]
@@ -97,9 +115,12 @@ def asked_questions(claim_text: str, turns: Sequence[SourceTurn]) -> list[str]:
         lows = words.lows[first:k]
         piece = claim_text[at:end]
         stripped = piece.rstrip(_CLOSERS)
+        # the sentence opens inside a quotation, or with one
+        quoted = quotes % 2 == 1 or piece.lstrip()[:1] in _QUOTES
         inside = (quotes + sum(c in _QUOTES for c in stripped)) % 2 == 1
         quotes += sum(c in _QUOTES for c in piece)
-        if lows and stripped.endswith("?") and not inside:  # not '"Where Are You?"', a title
+        marked = stripped.endswith("?") and not inside  # not '"Where Are You?"', a title
+        if lows and (marked or (not quoted and _inverted(lows))):
             you = next((j for j, low in enumerate(lows) if low in _LISTENER), None)
             if you is not None and _REPORTING.isdisjoint(lows[:you]):
                 return [piece.strip()]

@@ -59,6 +59,11 @@ def _verify(claim: str, source: str) -> GroundingReport:
             "inches in diameter?",
         ),
         (
+            "yes. did you know women would be allowed if they met the eligibility requirements",
+            LEAGUE,
+            "did you know women would be allowed if they met the eligibility requirements",
+        ),
+        (
             "The cables lie on the ocean floor. I wonder if the cables carrying phone data "
             "are only 2.7 inches in diameter.",
             CABLES,
@@ -88,6 +93,12 @@ def test_a_claim_that_asks_is_not_supported(
         ("Mike asks Ann: do you have the eligibility requirements?", LEAGUE),
         # a question inside quotation marks (a title, someone's words)
         ('The song "Where Are You?" has no written rule against female players.', LEAGUE),
+        (
+            '"Do you play" asks the league, which has no written rule against female players.',
+            LEAGUE,
+        ),
+        # a condition, not a question: "had" and "were" before "you" open one too
+        ("Had you met the eligibility requirements, women would be allowed.", LEAGUE),
         # the speaker's wondering, voiced by the source itself (a user restated)
         (
             "I wonder if the league has a written rule against female players.",
