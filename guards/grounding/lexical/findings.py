@@ -61,3 +61,5 @@ class Findings:
     believed: list[str] | None = None
     # `asked_questions.asked_questions`, once read (session 16)
     questioned: list[str] | None = None
+    # `speaker_possessions.speaker_possessions`, once read (session 16)
+    possessed: list[str] | None = None

@@ -74,6 +74,7 @@ from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewri
 from groundwire.guards.grounding.lexical.sentence_conjecture import sentence_conjecture
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps, is_acronym
 from groundwire.guards.grounding.lexical.speaker_acts import swapped_doers
+from groundwire.guards.grounding.lexical.speaker_possessions import speaker_possessions
 from groundwire.guards.grounding.lexical.speaker_values import moved_values
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
 from groundwire.guards.grounding.lexical.split_words import close_split_words
@@ -92,6 +93,7 @@ _REFUSALS: tuple[tuple[str, Callable[[str, Sequence[SourceTurn]], list[str]], st
     ("guessed", lambda c, t: sentence_conjecture(c, t), "the speaker's own conjecture"),
     ("believed", lambda c, t: attributed_beliefs(c, t), "a belief the source never attributes"),
     ("questioned", lambda c, t: asked_questions(c, t), "a question the claim asks, not a fact"),
+    ("possessed", lambda c, t: speaker_possessions(c, t), "the speaker's own, unattested"),
 )
 
 
@@ -339,7 +341,8 @@ class LexicalVerifier:
         # source's fact ("I think X"), opening the claim or a sentence of it
         # (`speculation.py`, `sentence_conjecture.py`); a third party's belief the source
         # never reports ("people think the sun moves", `attributed_beliefs.py`; session 15);
-        # a question put to the listener or the speaker's "I wonder" (`asked_questions.py`)
+        # a question put to the listener or the speaker's "I wonder" (`asked_questions.py`);
+        # "my ..." / "mine" where nobody in the source speaks (`speaker_possessions.py`)
         refused: dict[str, list[str]] = {}
         for attr, rule, _said in _REFUSALS:
             if verdict is GroundingVerdict.NOT_SUPPORTED:

@@ -46,6 +46,7 @@ from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewri
 from groundwire.guards.grounding.lexical.sentence_conjecture import sentence_conjecture
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps, is_acronym
 from groundwire.guards.grounding.lexical.speaker_acts import swapped_doers
+from groundwire.guards.grounding.lexical.speaker_possessions import speaker_possessions
 from groundwire.guards.grounding.lexical.speaker_values import moved_values
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
 from groundwire.guards.grounding.lexical.text import claim_words
@@ -168,6 +169,12 @@ def _old_decide(
         questioned = asked_questions(claim.content, turns)
     if questioned:
         verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
+    # the speaker's own things where nobody in the source speaks (`speaker_possessions.py`)
+    possessed = []
+    if verdict is not GroundingVerdict.NOT_SUPPORTED:
+        possessed = speaker_possessions(claim.content, turns)
+    if possessed:
+        verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
     rewritten = None
     if verdict is GroundingVerdict.PARTIAL and self.cfg.rewrite_partial:
         stems = evidence_for(turns).stems
@@ -189,6 +196,7 @@ def _old_decide(
         + "".join(f"; the speaker's own conjecture: {w!r}" for w in guessed[:1])
         + "".join(f"; a belief the source never attributes: {w!r}" for w in believed[:1])
         + "".join(f"; a question the claim asks, not a fact: {w!r}" for w in questioned[:1])
+        + "".join(f"; the speaker's own, unattested: {w!r}" for w in possessed[:1])
         + "".join(f"; names {w!r}, whom the conversation never mentions" for w in invented[:3]),
         penalty=penalty,
         rewritten_content=rewritten,
