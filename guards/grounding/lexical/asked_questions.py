@@ -119,7 +119,10 @@ def asked_questions(claim_text: str, turns: Sequence[SourceTurn]) -> list[str]:
         quoted = quotes % 2 == 1 or piece.lstrip()[:1] in _QUOTES
         inside = (quotes + sum(c in _QUOTES for c in stripped)) % 2 == 1
         quotes += sum(c in _QUOTES for c in piece)
-        marked = stripped.endswith("?") and not inside  # not '"Where Are You?"', a title
+        # a question mark that a quotation mark closes is someone's words or a title
+        # ('"Where Are You?"', "the FAQ's 'How do you reset it?'"), single quotes too
+        closed = any(c in "\"'”’»" for c in piece.rstrip()[len(stripped) :])
+        marked = stripped.endswith("?") and not inside and not closed
         if lows and (marked or (not quoted and _inverted(lows))):
             you = next((j for j, low in enumerate(lows) if low in _LISTENER), None)
             if you is not None and _REPORTING.isdisjoint(lows[:you]):
