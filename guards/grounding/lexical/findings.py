@@ -63,3 +63,5 @@ class Findings:
     questioned: list[str] | None = None
     # `speaker_possessions.speaker_possessions`, once read (session 16)
     possessed: list[str] | None = None
+    # `past_conjecture.past_conjecture`, once read (session 16)
+    thought: list[str] | None = None

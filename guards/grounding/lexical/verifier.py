@@ -68,6 +68,7 @@ from groundwire.guards.grounding.lexical.model import (
 from groundwire.guards.grounding.lexical.negation_forms import plain_negation
 from groundwire.guards.grounding.lexical.opinion import Added, added_evaluations, judges_only
 from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_owner
+from groundwire.guards.grounding.lexical.past_conjecture import past_conjecture
 from groundwire.guards.grounding.lexical.quantifiers import changed_quantifiers
 from groundwire.guards.grounding.lexical.restated_dates import restate_dates
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
@@ -94,6 +95,7 @@ _REFUSALS: tuple[tuple[str, Callable[[str, Sequence[SourceTurn]], list[str]], st
     ("believed", lambda c, t: attributed_beliefs(c, t), "a belief the source never attributes"),
     ("questioned", lambda c, t: asked_questions(c, t), "a question the claim asks, not a fact"),
     ("possessed", lambda c, t: speaker_possessions(c, t), "the speaker's own, unattested"),
+    ("thought", lambda c, t: past_conjecture(c, t), "the speaker's past belief"),
 )
 
 
@@ -342,7 +344,8 @@ class LexicalVerifier:
         # (`speculation.py`, `sentence_conjecture.py`); a third party's belief the source
         # never reports ("people think the sun moves", `attributed_beliefs.py`; session 15);
         # a question put to the listener or the speaker's "I wonder" (`asked_questions.py`);
-        # "my ..." / "mine" where nobody in the source speaks (`speaker_possessions.py`)
+        # "my ..." / "mine" where nobody in the source speaks (`speaker_possessions.py`);
+        # the speaker's past belief, "I thought X" (`past_conjecture.py`; session 16)
         refused: dict[str, list[str]] = {}
         for attr, rule, _said in _REFUSALS:
             if verdict is GroundingVerdict.NOT_SUPPORTED:

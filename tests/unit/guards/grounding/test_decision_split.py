@@ -42,6 +42,7 @@ from groundwire.guards.grounding.lexical.features import Analysis, analyze
 from groundwire.guards.grounding.lexical.graded_predicates import graded_predicates
 from groundwire.guards.grounding.lexical.invented_names import invented_names
 from groundwire.guards.grounding.lexical.opinion import added_evaluations, judges_only
+from groundwire.guards.grounding.lexical.past_conjecture import past_conjecture
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
 from groundwire.guards.grounding.lexical.sentence_conjecture import sentence_conjecture
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps, is_acronym
@@ -175,6 +176,12 @@ def _old_decide(
         possessed = speaker_possessions(claim.content, turns)
     if possessed:
         verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
+    # the speaker's past belief, "I thought X" (`past_conjecture.py`, session 16)
+    thought = []
+    if verdict is not GroundingVerdict.NOT_SUPPORTED:
+        thought = past_conjecture(claim.content, turns)
+    if thought:
+        verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
     rewritten = None
     if verdict is GroundingVerdict.PARTIAL and self.cfg.rewrite_partial:
         stems = evidence_for(turns).stems
@@ -197,6 +204,7 @@ def _old_decide(
         + "".join(f"; a belief the source never attributes: {w!r}" for w in believed[:1])
         + "".join(f"; a question the claim asks, not a fact: {w!r}" for w in questioned[:1])
         + "".join(f"; the speaker's own, unattested: {w!r}" for w in possessed[:1])
+        + "".join(f"; the speaker's past belief: {w!r}" for w in thought[:1])
         + "".join(f"; names {w!r}, whom the conversation never mentions" for w in invented[:3]),
         penalty=penalty,
         rewritten_content=rewritten,
