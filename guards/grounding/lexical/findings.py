@@ -59,3 +59,9 @@ class Findings:
     graded: list[str] | None = None
     # `attributed_beliefs.attributed_beliefs`, once read (session 15)
     believed: list[str] | None = None
+    # `asked_questions.asked_questions`, once read (session 16)
+    questioned: list[str] | None = None
+    # `speaker_possessions.speaker_possessions`, once read (session 16)
+    possessed: list[str] | None = None
+    # `past_conjecture.past_conjecture`, once read (session 16)
+    thought: list[str] | None = None

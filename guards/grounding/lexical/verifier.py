@@ -36,6 +36,7 @@ from groundwire.guards.grounding.base import (
     unknown_report,
 )
 from groundwire.guards.grounding.lexical.added_facts import added_specific
+from groundwire.guards.grounding.lexical.asked_questions import asked_questions
 from groundwire.guards.grounding.lexical.assertion import (
     STRONG,
     asks_only,
@@ -67,12 +68,14 @@ from groundwire.guards.grounding.lexical.model import (
 from groundwire.guards.grounding.lexical.negation_forms import plain_negation
 from groundwire.guards.grounding.lexical.opinion import Added, added_evaluations, judges_only
 from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_owner
+from groundwire.guards.grounding.lexical.past_conjecture import past_conjecture
 from groundwire.guards.grounding.lexical.quantifiers import changed_quantifiers
 from groundwire.guards.grounding.lexical.restated_dates import restate_dates
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
 from groundwire.guards.grounding.lexical.sentence_conjecture import sentence_conjecture
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps, is_acronym
 from groundwire.guards.grounding.lexical.speaker_acts import swapped_doers
+from groundwire.guards.grounding.lexical.speaker_possessions import speaker_possessions
 from groundwire.guards.grounding.lexical.speaker_values import moved_values
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
 from groundwire.guards.grounding.lexical.split_words import close_split_words
@@ -90,6 +93,9 @@ _REFUSALS: tuple[tuple[str, Callable[[str, Sequence[SourceTurn]], list[str]], st
     ("graded", lambda c, t: graded_predicates(c, t), "a graded judgement the source does not make"),
     ("guessed", lambda c, t: sentence_conjecture(c, t), "the speaker's own conjecture"),
     ("believed", lambda c, t: attributed_beliefs(c, t), "a belief the source never attributes"),
+    ("questioned", lambda c, t: asked_questions(c, t), "a question the claim asks, not a fact"),
+    ("possessed", lambda c, t: speaker_possessions(c, t), "the speaker's own, unattested"),
+    ("thought", lambda c, t: past_conjecture(c, t), "the speaker's past belief"),
 )
 
 
@@ -336,7 +342,10 @@ class LexicalVerifier:
         # diverse", `graded_predicates.py`, session 14); the speaker's belief, not the
         # source's fact ("I think X"), opening the claim or a sentence of it
         # (`speculation.py`, `sentence_conjecture.py`); a third party's belief the source
-        # never reports ("people think the sun moves", `attributed_beliefs.py`; session 15)
+        # never reports ("people think the sun moves", `attributed_beliefs.py`; session 15);
+        # a question put to the listener or the speaker's "I wonder" (`asked_questions.py`);
+        # "my ..." / "mine" where nobody in the source speaks (`speaker_possessions.py`);
+        # the speaker's past belief, "I thought X" (`past_conjecture.py`; session 16)
         refused: dict[str, list[str]] = {}
         for attr, rule, _said in _REFUSALS:
             if verdict is GroundingVerdict.NOT_SUPPORTED:

@@ -28,6 +28,7 @@ from groundwire.guards.grounding.base import bounded_turns, finish_report, penal
 from groundwire.guards.grounding.learned import LearnedVerifier
 from groundwire.guards.grounding.learned.lexical_view import lexical_twin, read
 from groundwire.guards.grounding.lexical import LexicalVerifier, known_names
+from groundwire.guards.grounding.lexical.asked_questions import asked_questions
 from groundwire.guards.grounding.lexical.assertion import (
     STRONG,
     asks_only,
@@ -41,10 +42,12 @@ from groundwire.guards.grounding.lexical.features import Analysis, analyze
 from groundwire.guards.grounding.lexical.graded_predicates import graded_predicates
 from groundwire.guards.grounding.lexical.invented_names import invented_names
 from groundwire.guards.grounding.lexical.opinion import added_evaluations, judges_only
+from groundwire.guards.grounding.lexical.past_conjecture import past_conjecture
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
 from groundwire.guards.grounding.lexical.sentence_conjecture import sentence_conjecture
 from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps, is_acronym
 from groundwire.guards.grounding.lexical.speaker_acts import swapped_doers
+from groundwire.guards.grounding.lexical.speaker_possessions import speaker_possessions
 from groundwire.guards.grounding.lexical.speaker_values import moved_values
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
 from groundwire.guards.grounding.lexical.text import claim_words
@@ -160,6 +163,25 @@ def _old_decide(
         believed = attributed_beliefs(claim.content, turns)
     if believed:
         verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
+    # a question put to the listener, or the speaker's "I wonder" (`asked_questions.py`,
+    # session 16)
+    questioned = []
+    if verdict is not GroundingVerdict.NOT_SUPPORTED:
+        questioned = asked_questions(claim.content, turns)
+    if questioned:
+        verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
+    # the speaker's own things where nobody in the source speaks (`speaker_possessions.py`)
+    possessed = []
+    if verdict is not GroundingVerdict.NOT_SUPPORTED:
+        possessed = speaker_possessions(claim.content, turns)
+    if possessed:
+        verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
+    # the speaker's past belief, "I thought X" (`past_conjecture.py`, session 16)
+    thought = []
+    if verdict is not GroundingVerdict.NOT_SUPPORTED:
+        thought = past_conjecture(claim.content, turns)
+    if thought:
+        verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
     rewritten = None
     if verdict is GroundingVerdict.PARTIAL and self.cfg.rewrite_partial:
         stems = evidence_for(turns).stems
@@ -180,6 +202,9 @@ def _old_decide(
         + "".join(f"; a graded judgement the source does not make: {w!r}" for w in graded[:1])
         + "".join(f"; the speaker's own conjecture: {w!r}" for w in guessed[:1])
         + "".join(f"; a belief the source never attributes: {w!r}" for w in believed[:1])
+        + "".join(f"; a question the claim asks, not a fact: {w!r}" for w in questioned[:1])
+        + "".join(f"; the speaker's own, unattested: {w!r}" for w in possessed[:1])
+        + "".join(f"; the speaker's past belief: {w!r}" for w in thought[:1])
         + "".join(f"; names {w!r}, whom the conversation never mentions" for w in invented[:3]),
         penalty=penalty,
         rewritten_content=rewritten,
