@@ -76,6 +76,8 @@ CAUGHT = [
     # an acronym spelled out as another name
     ("The office is in New Jersey.", "The office is in NYC."),
     ("The dashboards live in Google Cloud.", "The dashboards live in AWS."),
+    # a person's initials are no spelling of an acronym in another place
+    ("The bundle was written by John Smith.", "The JS bundle was written by Ana."),
 ]
 
 
@@ -215,6 +217,16 @@ def test_spelled_acronym_takes_the_acronyms_stem() -> None:
     assert words.stems[4:7] == ("nyc", "nyc", "nyc")
     other = claim_words("The office is in New Jersey.")
     assert as_source_acronyms(other, ev) is other
+    # not where the acronym stands, or the claim writes the acronym itself
+    late = claim_words("John Smith wrote the bundle.")
+    assert (
+        as_source_acronyms(
+            late, evidence_for([SourceTurn(id="s", text="Ana wrote the JS bundle.")])
+        )
+        is late
+    )
+    both = claim_words("The office in New York City is our NYC hub.")
+    assert as_source_acronyms(both, ev) is both
     # one capitalised word is no spelling of an acronym
     one = claim_words("The office is in Nashville.")
     assert as_source_acronyms(one, ev) is one
