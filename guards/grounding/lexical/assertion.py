@@ -30,6 +30,7 @@ import itertools
 import re
 from collections.abc import Sequence, Set
 
+from groundwire.guards.grounding.lexical.attempts import ATTEMPTS, attempts_at
 from groundwire.guards.grounding.lexical.dropped_modal import Frame, modal_frames, struck_modal
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.plan_nouns import names_a_plan
@@ -150,6 +151,8 @@ def _cue(raws: Sequence[str], lows: Sequence[str], k: int) -> str | None:
         if names_a_plan(lows, k):
             return None  # "pay for the enterprise plan": a thing named (`plan_nouns.py`)
         return "intended"  # "I'd love to live in Berlin": would, a wish
+    if attempts_at(lows, k):
+        return "intended"  # "we tried to fix it": undertaken, not done (`attempts.py`)
     if low in _CONDITIONS:
         return "conditional"
     if low in _FRAMES:
@@ -330,7 +333,15 @@ def _told_as_present(
 
 
 _CUE_WORDS = (
-    _HEDGES | _INTENT | _CONDITIONS | _FRAMES | _DENIALS | _UNREALISING | {"used", "let's"} | _UNTIL
+    _HEDGES
+    | _INTENT
+    | _CONDITIONS
+    | _FRAMES
+    | _DENIALS
+    | _UNREALISING
+    | {"used", "let's"}
+    | _UNTIL
+    | ATTEMPTS
 ) | {f"{subject}'d" for subject in _SUBJECTS}
 
 

@@ -1,7 +1,8 @@
 """Session 16 red team of the grounding check on the write path: a source's modal, wish or
 obligation struck out (`dropped_modal.py`), a plan's noun read as
 an intention (`plan_nouns.py`), a plan confirmed by its own participle
-(`assertion._told_deeds`), a multiplication changed (`factor_verbs.py`), a negating
+(`assertion._told_deeds`), an attempt told as a success (`attempts.py`), a
+multiplication changed (`factor_verbs.py`), a negating
 prefix on two WordNet satellites and "non-" written apart (`prefixed_antonyms.py`), and
 a source acronym spelled out in the claim (`spelled_acronyms.py`). Each with the case it
 must now catch and the controls that must stay as they were."""
@@ -55,6 +56,12 @@ CAUGHT = [
     (
         "Our customers pay annually for the enterprise plan.",
         "Our customers could pay annually for the enterprise plan.",
+    ),
+    # an attempt told as a success
+    ("We fixed the memory leak.", "We tried to fix the memory leak."),
+    (
+        "We migrated the billing database to Aurora.",
+        "We attempted to migrate the billing database to Aurora.",
     ),
     # a plan's own participle confirms nothing
     (
@@ -117,6 +124,9 @@ CONTROLS = [
         "Fred is accused of just using them for their big screen TVs.",
         "Harry: so you just want to use us for our big screen TVs",
     ),
+    # an attempt that came off, or "tried" with an object
+    ("We fixed the memory leak.", "We tried to fix the memory leak and fixed it on Monday."),
+    ("I tried sushi in Tokyo.", "I tried sushi in Tokyo."),
     # "plan" as a noun, verbatim
     (
         "Customers on the enterprise plan pay annually.",
