@@ -47,6 +47,16 @@ __all__ = [
 _ATTITUDE_WORDS = "think guess believe assume suppose suspect reckon imagine presume bet"
 _ATTITUDE = "(?:" + _ATTITUDE_WORDS.replace(" ", "|") + ")"
 _Spec = tuple[str, str]  # (trigger words, regex)
+# A sentence's start: the text's or after ".", "!" or "?" and a space, but not after a
+# title's full stop ("Dr. Guess reviews ...": a surname, session 16), which ends no
+# sentence; the titles are a closed class of English written before a name.
+_OPENS = (
+    r"(?:^|(?<=[.!?] )"
+    + "".join(
+        rf"(?<!\b{title}\. )" for title in ("dr", "mr", "mrs", "ms", "mx", "prof", "rev", "fr")
+    )
+    + ")"
+)
 _PERSONAL: tuple[_Spec, ...] = (
     # First-person propositional-attitude verbs: the speaker reports a belief, not a fact.
     (
@@ -68,7 +78,14 @@ _PERSONAL: tuple[_Spec, ...] = (
     # Informal subject drop at the start of a sentence ("Guess it's just me", "Suppose
     # so"): still the writer's attitude. Not "think"/"believe", whose sentence-initial
     # uses are imperatives ("Think about it", "Believe me"); not "Guess what".
-    ("guess suppose reckon", r"(?:^|(?<=[.!?] ))(?:guess|suppose|reckon)\b(?! what\b)"),
+    # Session 16: after a title ("Dr. Guess reviews ...") it is a surname, unless a clause of
+    # its own follows ("Dr. Guess we use Redis": a subject pronoun or determiner next).
+    (
+        "guess suppose reckon",
+        r"(?:" + _OPENS + r"(?:guess|suppose|reckon)\b(?! what\b)"
+        r"|(?<=[.!?] )(?:guess|suppose|reckon)(?=,? (?:i|we|they|he|she|it's|the|our|my"
+        r"|their|this|these|those)\b))",
+    ),
     (
         "thought guessed assumed imagined",
         r"i(?:'d| would) have (?:thought|guessed|assumed|imagined)\b",

@@ -30,7 +30,10 @@ import itertools
 import re
 from collections.abc import Sequence, Set
 
+from groundwire.guards.grounding.lexical.attempts import ATTEMPTS, attempts_at
+from groundwire.guards.grounding.lexical.dropped_modal import Frame, modal_frames, struck_modal
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
+from groundwire.guards.grounding.lexical.plan_nouns import names_a_plan
 from groundwire.guards.grounding.lexical.polarity import ALIGN, ALIGN_SOURCE, same_specifics
 from groundwire.guards.grounding.lexical.text import (
     AUXILIARIES,
@@ -145,7 +148,11 @@ def _cue(raws: Sequence[str], lows: Sequence[str], k: int) -> str | None:
             return None  # "could not read": a past fact, not a possibility
         return "hedged"
     if low in _INTENT or (low[-2:] == "'d" and low[:-2] in _SUBJECTS and _would(nxt)):
+        if names_a_plan(lows, k):
+            return None  # "pay for the enterprise plan": a thing named (`plan_nouns.py`)
         return "intended"  # "I'd love to live in Berlin": would, a wish
+    if attempts_at(lows, k):
+        return "intended"  # "we tried to fix it": undertaken, not done (`attempts.py`)
     if low in _CONDITIONS:
         return "conditional"
     if low in _FRAMES:
@@ -262,6 +269,14 @@ def _told_as_done(
     return mood == "intended" or not source_past
 
 
+def _told_deeds(ev: Evidence) -> frozenset[str]:
+    """The source's words that tell of a thing done (`_done_words` of each sentence):
+    what confirms a plan ("we planned to migrate it, and migrated it in May"). Session
+    16: not any source word, since the plan's own participle ("will be decommissioned")
+    confirmed "was decommissioned" and a future told as past was read as partial."""
+    return frozenset(w for s in ev.sentences for w in _done_words(s.lows, range(len(s.lows))))
+
+
 # Session 15: a modal auxiliary before the verb it governs ("will be", "might become", "may
 # lead"): the source puts the state or the act in the future or among possibilities
 _MODAL_AUX = word_set("will might may could would shall")
@@ -318,7 +333,15 @@ def _told_as_present(
 
 
 _CUE_WORDS = (
-    _HEDGES | _INTENT | _CONDITIONS | _FRAMES | _DENIALS | _UNREALISING | {"used", "let's"} | _UNTIL
+    _HEDGES
+    | _INTENT
+    | _CONDITIONS
+    | _FRAMES
+    | _DENIALS
+    | _UNREALISING
+    | {"used", "let's"}
+    | _UNTIL
+    | ATTEMPTS
 ) | {f"{subject}'d" for subject in _SUBJECTS}
 
 
@@ -621,6 +644,7 @@ def unasserted(
         best_past = False
         best_modal: frozenset[str] = frozenset()
         best_possible = False
+        best_frames: frozenset[Frame] = frozenset()
         asks_cue = False  # the best clause asks (denies, ...) the claim's own intention
         for i, s, hit in hits:
             if len(c_stems.intersection(hit)) < need:
@@ -644,6 +668,7 @@ def unasserted(
                     best_past = bool(_done_words(s.lows, d_pos))
                     best_modal = _modal_verbs(s.lows, d_pos)
                     best_possible = any(s.lows[k] in _POSSIBILITY for k in d_pos)
+                    best_frames = modal_frames(s.lows, d_pos)
                     asks_cue = mood in STRONG and any(s.word_stems[k] in cues for k in d_pos)
         # a claim in the past tense is not held to a state the source says has ended
         if best_mood == "past" and _in_past(lows, c_pos):
@@ -654,8 +679,9 @@ def unasserted(
             best_mood in _WEAK_OR_HEDGED
             and rank < 0
             and (
-                _told_as_done(lows, c_pos, best_mood, best_past, ev.lows)
+                _told_as_done(lows, c_pos, best_mood, best_past, _told_deeds(ev))
                 or _told_as_present(lows, c_pos, best_modal, best_possible)
+                or struck_modal(lows, c_pos, best_frames)  # "we use" / "we might use"
             )
         ):
             best_mood = "done"

@@ -15,7 +15,8 @@ grounding ("We removed the retry limit" against "We added a retry limit"):
 * **a negating prefix WordNet does not list.** "un-" or "dis-" on a verb of the lexicon
   ("install", "mount", "follow") makes its reversal; WordNet lists the common ones
   ("lock" / "unlock", antonyms.tsv) but not technical coinages ("uninstall", "unmount",
-  "unpublish"). A word that is "un"/"dis" + a source word in the same form, whose stem is a
+  "unpublish"; session 16: "non", "nonblocking"). A word that is "un"/"dis"/"non" + a
+  source word in the same form, whose stem is a
   common word (`names.common_word`) and which is itself no WordNet word, is read as its
   opposite. A prefixed word WordNet has ("discover", "display", "dismiss") is left to
   the tables, since most such words are no reversal of their stem.
@@ -34,11 +35,15 @@ from importlib import resources
 
 from groundwire.guards.grounding.lexical.antonyms import _DETACH, _EXCEPTIONS, _lemmas_in
 from groundwire.guards.grounding.lexical.names import _lexicon, common_word
+from groundwire.guards.grounding.lexical.prefixed_antonyms import NEGATING, prefixed_satellites
 
 __all__ = ["derived_opposite", "may_have_derived", "table_size"]
 
-_PREFIXES = ("un", "dis")
-_SPACED_PREFIXES = tuple(" " + p for p in _PREFIXES)  # a prefix opening a word
+_PREFIXES = ("un", "dis", "non")  # "non" since session 16: "nonblocking" / "blocking"
+# the prefixes the cheap test looks for: those and the negating prefixes of
+# `prefixed_antonyms` (session 16)
+_CHEAP = tuple(dict.fromkeys(_PREFIXES + NEGATING))
+_SPACED_PREFIXES = tuple(" " + p for p in _CHEAP)  # a prefix opening a word
 _MIN_STEM = 4  # "undo" / "do", "unit" / "it": a stem of four letters or more
 
 
@@ -93,6 +98,10 @@ def derived_opposite(a: str, b: str) -> bool:
         b.startswith(_PREFIXES) and _prefixed(b, a)
     ):
         return True
+    # session 16: two WordNet satellites, one the other with a negating prefix, on
+    # opposite sides of one pair ("unreadable" / "readable", `prefixed_antonyms.py`)
+    if (a.startswith(NEGATING) or b.startswith(NEGATING)) and prefixed_satellites(a, b):
+        return True
     first = _lemmas(a)
     if not first:
         return False
@@ -131,7 +140,7 @@ def may_have_derived(lows: Sequence[str], content: Sequence[bool], source_lows: 
     words = list(itertools.compress(lows, content))
     if not _LEMMA_WORDS.isdisjoint(words):
         return True
-    for prefix in _PREFIXES:
+    for prefix in _CHEAP:
         if not source_lows.isdisjoint([prefix + low for low in words]):
             return True  # a source word is the prefix + a claim word
     # a word is read below only when it starts with a prefix: one substring search over
@@ -140,8 +149,8 @@ def may_have_derived(lows: Sequence[str], content: Sequence[bool], source_lows: 
     if not any(map((" " + " ".join(words)).__contains__, _SPACED_PREFIXES)):
         return False
     for low in words:
-        if low.startswith(_PREFIXES):
-            for prefix in _PREFIXES:
+        if low.startswith(_CHEAP):
+            for prefix in _CHEAP:
                 if low.startswith(prefix) and low[len(prefix) :] in source_lows:
                     return True  # a claim word is the prefix + a source word
     return False

@@ -40,6 +40,8 @@ from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.durations import changed_durations
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
+from groundwire.guards.grounding.lexical.factor_verbs import MARKS as FACTOR_MARKS
+from groundwire.guards.grounding.lexical.factor_verbs import changed_factors
 from groundwire.guards.grounding.lexical.findings import Findings
 from groundwire.guards.grounding.lexical.first_person_source import first_person_unheld
 from groundwire.guards.grounding.lexical.found_order import swapped_arguments_of_found
@@ -60,6 +62,7 @@ from groundwire.guards.grounding.lexical.owner import (
 )
 from groundwire.guards.grounding.lexical.person import first_person_in
 from groundwire.guards.grounding.lexical.polarity import check_polarity
+from groundwire.guards.grounding.lexical.prefixed_antonyms import non_flips
 from groundwire.guards.grounding.lexical.roles import (
     many_for_only_one,
     only_one_of_many,
@@ -67,6 +70,7 @@ from groundwire.guards.grounding.lexical.roles import (
     swapped_arguments,
     swapped_roles,
 )
+from groundwire.guards.grounding.lexical.spelled_acronyms import as_source_acronyms
 from groundwire.guards.grounding.lexical.spelling import as_source_names, may_name
 from groundwire.guards.grounding.lexical.synonyms import synonym_in_source
 from groundwire.guards.grounding.lexical.text import (
@@ -184,6 +188,7 @@ def analyze(
         for i in loose:
             own[i] = "#" + cw.lows[i].removesuffix("'s")
         cw = cw._replace(stems=tuple(own))
+    cw = as_source_acronyms(cw, ev)  # "New York City" / "NYC" (`spelled_acronyms.py`)
     if not DECADES.isdisjoint(cw.numbers):
         cw = _decades_as_the_sources(cw, ev.stems, ev.numbers)
     if any(
@@ -428,6 +433,12 @@ def analyze(
     # "two years ago" where the source says "in two years" (`time_direction.py`)
     if not TIME_MARKS.isdisjoint(clows) and not TIME_MARKS.isdisjoint(src_lows):
         conflicts += turned_times(clows, sentences, shared)
+    # "halved" where the source says "doubled" (`factor_verbs.py`)
+    if not FACTOR_MARKS.isdisjoint(clows) or "fold" in claim_text:
+        conflicts += changed_factors(clows, sentences, shared)
+    # "non-blocking" where the source says "blocking" (`prefixed_antonyms.py`)
+    if "non" in clows or "non" in src_lows:
+        conflicts += non_flips(clows, sentences, shared)
     if not WEEKDAYS.isdisjoint(clows) or not MONTHS.isdisjoint(clows):
         said = {c for c, _ in conflicts}
         conflicts += [p for p in changed_days(cw, sentences, shared, src_lows) if p[0] not in said]

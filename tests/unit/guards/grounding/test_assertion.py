@@ -164,8 +164,6 @@ def test_a_denied_value_does_not_stop_the_corrected_one() -> None:
 @pytest.mark.parametrize(
     "source",
     [
-        "We might move the audit logs to Glacier next quarter.",
-        "We plan to move the audit logs to Glacier next quarter.",
         "If the budget allows, we move the audit logs to Glacier next quarter.",
         # a third party's belief, and a plan that was only considered or proposed
         "Priya thinks we move the audit logs to Glacier next quarter.",
@@ -178,6 +176,21 @@ def test_a_hedged_planned_or_conditional_source_caps_a_plain_claim(source: str) 
     report = verify("We move the audit logs to Glacier next quarter", source)
     assert report.verdict is PARTIAL, report.reasoning
     assert report.confidence_penalty == GroundingConfig().penalty_max
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "We might move the audit logs to Glacier next quarter.",
+        "We plan to move the audit logs to Glacier next quarter.",
+    ],
+)
+def test_a_modal_or_intention_struck_out_is_not_supported(source: str) -> None:
+    """Session 16 (`dropped_modal.py`): the source's subject, modal or "plan to", verb;
+    the claim the same subject right before the same verb: the possibility or plan told
+    as a fact (until session 15 only a verb with -s was read so)."""
+    report = verify("We move the audit logs to Glacier next quarter", source)
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
 
 
 def test_a_claim_that_keeps_the_hedge_is_not_capped() -> None:
