@@ -545,6 +545,9 @@ def train(cfg: TrainConfig, out: Path) -> dict[str, Any]:
             y=yf,
             weight=cal_w,
             lex_pass=lex_pass,
+            # the lexical verdict apart and its score (`stacking.compare`; session 16)
+            lex_supported=x[:, names.index("lex_supported")] > 0 if cfg.lexical_view else lex_pass,
+            lex_score=x[:, names.index("lex_score")] if cfg.lexical_view else np.zeros(len(pairs)),
             fold=folds,
             group=np.array([p.group for p in pairs]),
             in_domain=inside,
