@@ -115,3 +115,48 @@ def test_spaced_dash_regex_runs_only_where_a_dash_is(monkeypatch: pytest.MonkeyP
     assert calls == []
     assert _gap_breaks("a - b", 0, 5) == [1]
     assert calls == ["a - b"]
+
+
+# --- hedge.spelling._tripled: `_STRETCH_HINT` by integer XOR on an ASCII text ---------
+
+_TRIPLE_CASES = [
+    "",
+    "a",
+    "aa",
+    "aaa",
+    "probaaably",
+    "soooo sure",
+    "...",
+    "   ",
+    "AAA",
+    "111",
+    "\0\0\0",
+    "\0\0a",
+    "zzz",
+    "aab aab",
+    "x\u00e9\u00e9\u00e9",
+    "caf\u00e9 mmm",
+    "the cache is fine",
+]
+
+
+def test_tripled_is_the_stretch_hint() -> None:
+    from groundwire.guards.hedge.spelling import _STRETCH_HINT, _tripled
+
+    rng = random.Random(3)
+    texts = _TRIPLE_CASES + [
+        "".join(rng.choice("aab zZ1.\0\u00e9") for _ in range(rng.randint(0, 12)))
+        for _ in range(20_000)
+    ]
+    for text in texts:
+        assert _tripled(text) == (_STRETCH_HINT.search(text) is not None), repr(text)
+
+
+def test_needs_respelling_still_sees_a_stretched_word_and_not_a_plain_one() -> None:
+    from groundwire.guards.hedge.lexicon import byte_words
+    from groundwire.guards.hedge.spelling import needs_respelling
+
+    stretched = "we proooobably use redis"
+    plain = "we use redis for the cache"
+    assert needs_respelling(stretched, byte_words(stretched))
+    assert not needs_respelling(plain, byte_words(plain))
