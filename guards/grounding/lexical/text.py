@@ -595,10 +595,40 @@ _RUN_HINT = re.compile(r"[ .\-_][0-9A-Za-z][ .\-_][0-9A-Za-z][ .\-_]")
 _MIXED_HINT = re.compile(r"[0-9](?:(?<=[A-Za-z][0-9])|[A-Za-z])")
 
 
+# The two hints on an ASCII text by one C-level translation each (session 16): every
+# character read as its class, then a substring test. `_RUN_HINT`: a mark of `[ .\-_]`
+# ("s"), a letter or digit ("a"), a mark, a letter or digit, a mark, the text padded with
+# a space on both sides; `_MIXED_HINT`: a letter ("l") next to a digit ("d"). Each regex
+# tried a match at every space or digit (~17,000 instructions for a 100-character claim).
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ASCII_DIGITS = frozenset("0123456789")
+_RUN_CLASSES = bytes(
+    ord("s")
+    if chr(c) in " .-_"
+    else ord("a")
+    if chr(c) in _ASCII_LETTERS | _ASCII_DIGITS
+    else ord("o")
+    for c in range(256)
+)
+_MIXED_CLASSES = bytes(
+    ord("l") if chr(c) in _ASCII_LETTERS else ord("d") if chr(c) in _ASCII_DIGITS else ord("o")
+    for c in range(256)
+)
+
+
 def _spelled_negations(text: str) -> str:
-    if _RUN_HINT.search(f" {text} "):
-        text = _SPELLED_RUN.sub(_as_negation, text)
-    if _MIXED_HINT.search(text):
+    if not text.isascii():
+        if _RUN_HINT.search(f" {text} "):
+            text = _SPELLED_RUN.sub(_as_negation, text)
+        if _MIXED_HINT.search(text):
+            text = _MIXED_WORD.sub(_as_negation, text)
+        return text
+    raw = text.encode()
+    if b"sasas" in b"s" + raw.translate(_RUN_CLASSES) + b"s":  # `_RUN_HINT` on " text "
+        text = _SPELLED_RUN.sub(_as_negation, text)  # ASCII in, ASCII out
+        raw = text.encode()
+    classes = raw.translate(_MIXED_CLASSES)
+    if b"ld" in classes or b"dl" in classes:  # `_MIXED_HINT`
         text = _MIXED_WORD.sub(_as_negation, text)
     return text
 

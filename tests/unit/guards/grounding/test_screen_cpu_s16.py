@@ -160,3 +160,59 @@ def test_needs_respelling_still_sees_a_stretched_word_and_not_a_plain_one() -> N
     plain = "we use redis for the cache"
     assert needs_respelling(stretched, byte_words(stretched))
     assert not needs_respelling(plain, byte_words(plain))
+
+
+# --- text._spelled_negations: the two hints by translation on an ASCII text ----------
+
+
+def _old_spelled_negations(text: str) -> str:
+    """`_spelled_negations` before session 16: both hints by regex."""
+    from groundwire.guards.grounding.lexical.text import (
+        _MIXED_HINT,
+        _MIXED_WORD,
+        _RUN_HINT,
+        _SPELLED_RUN,
+        _as_negation,
+    )
+
+    if _RUN_HINT.search(f" {text} "):
+        text = _SPELLED_RUN.sub(_as_negation, text)
+    if _MIXED_HINT.search(text):
+        text = _MIXED_WORD.sub(_as_negation, text)
+    return text
+
+
+_SPELLED_CASES = [
+    "It is n o t enabled.",
+    "It is n.e.v.e.r on",
+    "It is n0t enabled",
+    "it i-s-n-t done",
+    "A.I. is a b c",
+    "v2 and 3d and x86",
+    "plain words only",
+    "n o t",
+    "_a_b_",
+    "1 2 3 4",
+    "caf\u00e9 is n o t open, n0t at all",
+    "",
+]
+
+
+def test_spelled_negations_as_before() -> None:
+    from groundwire.guards.grounding.lexical.text import _spelled_negations
+
+    rng = random.Random(7)
+    pieces = ["n", "o", "t", "0", "3", "e", "v", "r", "1", " ", ".", "-", "_", ",", "x9", "'"]
+    texts = _SPELLED_CASES + [
+        "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14))) for _ in range(20_000)
+    ]
+    for text in texts:
+        assert _spelled_negations(text) == _old_spelled_negations(text), repr(text)
+
+
+def test_fold_disguises_still_reads_a_spelled_negation_and_leaves_plain_text() -> None:
+    from groundwire.guards.grounding.lexical.text import fold_disguises
+
+    assert fold_disguises("It is n o t enabled.") == "It is not   enabled."
+    assert fold_disguises("It is n0t enabled.") == "It is not enabled."
+    assert fold_disguises("It runs on x86 with v2.") == "It runs on x86 with v2."
