@@ -187,6 +187,8 @@ _SPELLED_CASES = [
     "It is n.e.v.e.r on",
     "It is n0t enabled",
     "it i-s-n-t done",
+    "it 1snt done",  # a digit before a letter only: the hint's second case
+    "it 4rent here",
     "A.I. is a b c",
     "v2 and 3d and x86",
     "plain words only",
@@ -215,4 +217,5 @@ def test_fold_disguises_still_reads_a_spelled_negation_and_leaves_plain_text() -
 
     assert fold_disguises("It is n o t enabled.") == "It is not   enabled."
     assert fold_disguises("It is n0t enabled.") == "It is not enabled."
+    assert fold_disguises("It 1snt enabled.") == "It isnt enabled."
     assert fold_disguises("It runs on x86 with v2.") == "It runs on x86 with v2."
