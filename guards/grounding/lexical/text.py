@@ -595,10 +595,40 @@ _RUN_HINT = re.compile(r"[ .\-_][0-9A-Za-z][ .\-_][0-9A-Za-z][ .\-_]")
 _MIXED_HINT = re.compile(r"[0-9](?:(?<=[A-Za-z][0-9])|[A-Za-z])")
 
 
+# The two hints on an ASCII text by one C-level translation each (session 16): every
+# character read as its class, then a substring test. `_RUN_HINT`: a mark of `[ .\-_]`
+# ("s"), a letter or digit ("a"), a mark, a letter or digit, a mark, the text padded with
+# a space on both sides; `_MIXED_HINT`: a letter ("l") next to a digit ("d"). Each regex
+# tried a match at every space or digit (~17,000 instructions for a 100-character claim).
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ASCII_DIGITS = frozenset("0123456789")
+_RUN_CLASSES = bytes(
+    ord("s")
+    if chr(c) in " .-_"
+    else ord("a")
+    if chr(c) in _ASCII_LETTERS | _ASCII_DIGITS
+    else ord("o")
+    for c in range(256)
+)
+_MIXED_CLASSES = bytes(
+    ord("l") if chr(c) in _ASCII_LETTERS else ord("d") if chr(c) in _ASCII_DIGITS else ord("o")
+    for c in range(256)
+)
+
+
 def _spelled_negations(text: str) -> str:
-    if _RUN_HINT.search(f" {text} "):
-        text = _SPELLED_RUN.sub(_as_negation, text)
-    if _MIXED_HINT.search(text):
+    if not text.isascii():
+        if _RUN_HINT.search(f" {text} "):
+            text = _SPELLED_RUN.sub(_as_negation, text)
+        if _MIXED_HINT.search(text):
+            text = _MIXED_WORD.sub(_as_negation, text)
+        return text
+    raw = text.encode()
+    if b"sasas" in b"s" + raw.translate(_RUN_CLASSES) + b"s":  # `_RUN_HINT` on " text "
+        text = _SPELLED_RUN.sub(_as_negation, text)  # ASCII in, ASCII out
+        raw = text.encode()
+    classes = raw.translate(_MIXED_CLASSES)
+    if b"ld" in classes or b"dl" in classes:  # `_MIXED_HINT`
         text = _MIXED_WORD.sub(_as_negation, text)
     return text
 
@@ -664,6 +694,12 @@ AUXILIARIES = frozenset(
 # `[,;:.!?()\[\]"“”]|\s[-–—]+\s`, written to start with one character class (a mark or
 # a space; the look-behinds tell which was read) so the engine scans ahead for it.
 _GAP_BREAK = re.compile(r"[,;:.!?()\[\]\"“”\s](?:(?<=\s)[-–—]++\s|(?<!\s))")
+# `_GAP_BREAK` as its two kinds of match, found apart (session 16): the marks by a
+# pattern that is one character class without whitespace (the engine skips ahead to a
+# mark; `_GAP_BREAK`'s first class holds whitespace, so a match was tried at every
+# space), and a dash between spaces only where a dash is.
+_GAP_MARK = re.compile(r"[,;:.!?()\[\]\"“”]")
+_SPACED_DASH = re.compile(r"\s[-–—]++\s")
 
 
 _START_OF = operator.itemgetter(0)
@@ -707,10 +743,9 @@ def _clause_cuts(text: str, spans: Sequence[tuple[int, int]], lows: Sequence[str
     cuts[0] = 0  # an int: the running sums of `clause_ids` are ints
     if len(spans) > 1:
         starts: list[int] = []
-        for m in _GAP_BREAK.finditer(text, spans[0][1], spans[-1][0]):
+        for at in _gap_breaks(text, spans[0][1], spans[-1][0]):
             if not starts:
                 starts = list(map(_START_OF, spans))
-            at = m.start()
             k = bisect.bisect_right(starts, at)  # the first word after the mark (k >= 1)
             prev_end = spans[k - 1][1]
             if at < prev_end or cuts[k]:
@@ -721,6 +756,19 @@ def _clause_cuts(text: str, spans: Sequence[tuple[int, int]], lows: Sequence[str
             ):
                 cuts[k] = 1
     return cuts
+
+
+def _gap_breaks(text: str, a: int, b: int) -> list[int]:
+    """The start of each match of `_GAP_BREAK` in `text[a:b]` (as `finditer(text, a, b)`
+    gives them, not in order; `_clause_cuts` reads each on its own). The pattern matches a
+    mark (one character of `_GAP_MARK`: its look-behind `(?<!\\s)` rejects the
+    whitespace of its class) or whitespace, dashes and whitespace; the two never overlap
+    (a mark is neither whitespace nor a dash), so each kind is found alone: the marks by
+    `_GAP_MARK`, the spaced dashes by `_SPACED_DASH` where the text has a dash."""
+    out = [m.start() for m in _GAP_MARK.finditer(text, a, b)]
+    if "-" in text or "–" in text or "—" in text:  # some dash in the text at all
+        out += [m.start() for m in _SPACED_DASH.finditer(text, a, b)]
+    return out
 
 
 def clause_ids(text: str, spans: Sequence[tuple[int, int]], lows: Sequence[str]) -> list[int]:
