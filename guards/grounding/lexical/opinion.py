@@ -24,7 +24,9 @@ evaluation* when
   "big", which judge nothing), and
 * no source sentence about the same thing (sharing a content stem with the word's
   clause) has an evaluative word of the same sign: the source's own judgement in other
-  words ("great" where the claim says "excellent").
+  words ("great" where the claim says "excellent"). A source word the claim repeats
+  itself is no such judgement: the claim restates it with the fact and adds its own
+  ("storms so strong that they can be heard ... It's amazing", session 16).
 
 Evaluative nouns (`data/evaluative_nouns.tsv`: "disaster", "triumph", "success", derived
 the same way through WordNet's links to the adjectives) count only as a predicate: "The
@@ -161,20 +163,28 @@ def _read_table(name: str) -> dict[str, tuple[float, frozenset[str]]]:
     return out
 
 
-def _judged_near(turns: Sequence[SourceTurn], about: frozenset[str], positive: bool) -> bool:
+def _judged_near(
+    turns: Sequence[SourceTurn], about: frozenset[str], positive: bool, restated: frozenset[str]
+) -> bool:
     """Whether a source sentence that speaks of what the claim's clause speaks of (shares a
     content stem with `about`) has an evaluative word of the same sign: the source's own
-    judgement, in other words ("great" where the claim says "excellent")."""
+    judgement, in other words ("great" where the claim says "excellent").
+
+    A source word whose stem the claim uses itself (`restated`) does not count: the claim
+    repeats that word as part of the fact it restates, so its other evaluative word is not
+    the same judgement in other words but one more ("storms so strong that they can be
+    heard on a radio. It's amazing.": "strong" is the source's, "amazing" the claim's)."""
     table = evaluative_words()
     for s in evidence_for(turns).sentences:
         if about.isdisjoint(s.stems):
             continue
-        for low, content in zip(s.lows, s.content, strict=True):
+        for low, word_stem, content in zip(s.lows, s.word_stems, s.content, strict=True):
             if (
                 content
                 and low in table
                 and low not in REPLY_WORDS
                 and (table[low][0] > 0) == positive
+                and word_stem not in restated
             ):
                 return True
     return False
@@ -215,6 +225,7 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
         for j in range(len(words.lows))
         if words.content[j] and words.lows[j] not in table
     )
+    restated = frozenset(words.stems)  # what the claim says itself (`_judged_near`)
     out: list[Added] = []
     judged: dict[tuple[frozenset[str], bool], bool] = {}  # `_judged_near`, read once each
     for k in hits:
@@ -232,7 +243,7 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
         )
         key = (about or everything, valence > 0)
         if key not in judged:
-            judged[key] = _judged_near(turns, *key)
+            judged[key] = _judged_near(turns, *key, restated)
         if judged[key]:
             continue  # the source judges it too, in its own words
         before = [j for j in same if j < k]

@@ -245,3 +245,32 @@ def test_an_exclamation_the_source_makes_or_that_names_a_kind_is_no_judgement(
     claim: str, source: str
 ) -> None:
     assert added(claim, source) == []
+
+
+STORMS = "Jupiter has radio storms so strong that they can be picked up and heard by an AM radio."
+
+
+def test_a_source_word_the_claim_repeats_does_not_vouch_for_its_added_judgement() -> None:
+    # "strong" is the source's measure of the storms, which the claim restates; "amazing"
+    # is a judgement of the claim's own, not the source's "strong" in other words
+    claim = "Jupiter has storms so strong that they can be heard. The storms are amazing."
+    assert added(claim, STORMS) == ["amazing"]
+    report = verify(claim, STORMS)
+    assert report.verdict is GroundingVerdict.NOT_SUPPORTED
+    assert "'amazing'" in report.reasoning
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # the claim does not repeat the source's evaluative word: the source's judgement,
+        # said in other words, still vouches for the claim's (as before)
+        ("Jupiter's radio storms can be heard on a radio. The storms are amazing.", STORMS),
+        ("The new dashboard is excellent.", "The team finds the new dashboard great."),
+        # the claim repeats the source's word and says nothing more: nothing is added
+        ("The new dashboard is great.", "The team finds the new dashboard great."),
+    ],
+)
+def test_a_source_judgement_not_repeated_still_vouches(claim: str, source: str) -> None:
+    assert added(claim, source) == []
+    assert verify(claim, source).verdict is not GroundingVerdict.NOT_SUPPORTED
