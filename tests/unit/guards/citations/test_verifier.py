@@ -405,7 +405,10 @@ def test_the_timeout_bounds_the_whole_chain_of_redirects() -> None:
     finally:
         srv.shutdown()
         srv.server_close()
-    assert (result.verified, result.reason) == (False, "fetch failed: ReadTimeout")
+    # which phase the budget runs out in depends on the machine's load (a later hop's
+    # connect or its read); either way the chain is refused within the one bound
+    assert result.verified is False
+    assert result.reason in ("fetch failed: ReadTimeout", "fetch failed: ConnectTimeout")
     assert elapsed < 1.5
 
 
