@@ -150,6 +150,9 @@ class Validator:
         when approved, a pending entry when queued for review, not at all when blocked."""
         if self.dedup is None or not self.cfg.dedup.enabled or not screened:
             return [None] * len(screened)
+        # scope "tenant" (the default) is "" for every claim: asked once per batch, not
+        # once per claim (scope_key reads the claim only for the other scopes)
+        whole_tenant = self.cfg.dedup.scope == "tenant"
         batch = [
             DedupRequest(
                 s.claim.tenant_id,
@@ -157,7 +160,7 @@ class Validator:
                 s.claim.content,
                 insert=tier is not Tier.BLOCK,
                 pending=tier is Tier.FLAG_REVIEW,
-                scope=self._scope(s.claim),
+                scope="" if whole_tenant else self._scope(s.claim),
             )
             for s, tier in zip(screened, tiers, strict=True)
         ]

@@ -104,12 +104,14 @@ class RouteStage:
 
     async def _route(self, screened: list[ScreenedClaim], sources: list[Message]) -> list[Output]:
         outputs: list[Output] = []
+        ledger = self.ledger
+        if ledger is None:
+            # No claim_id ledger: every claim is new, and nothing reads an entry (its
+            # digest, a serialisation and a SHA-256 of the claim, and its origin header
+            # were ~57,000 instructions a claim, thrown away).
+            return await self._decide(screened, sources, list(range(len(screened))), None, None)
         entries = [LedgerEntry(s.claim, _origin(m)) for s, m in zip(screened, sources, strict=True)]
-        checks = (
-            await self.ledger.check(entries)
-            if self.ledger is not None
-            else [LedgerCheck(Seen.NEW)] * len(entries)
-        )
+        checks = await ledger.check(entries)
         todo: list[int] = []
         for i, check in enumerate(checks):
             if check.seen is Seen.REPLAY:
@@ -125,12 +127,27 @@ class RouteStage:
                 todo.append(i)
         if not todo:
             return outputs
-        batch = [screened[i] for i in todo]
+        unknown = [checks[i].seen is Seen.UNKNOWN for i in todo]
+        outputs.extend(await self._decide(screened, sources, todo, unknown, entries))
+        return outputs
+
+    async def _decide(
+        self,
+        screened: list[ScreenedClaim],
+        sources: list[Message],
+        todo: list[int],
+        unknown: list[bool] | None,
+        entries: list[LedgerEntry] | None,
+    ) -> list[Output]:
+        """Decide the claims at `todo` and write them out. `unknown` / `entries`: the
+        ledger's answers and entries (None without a ledger: all new, nothing recorded)."""
+        outputs: list[Output] = []
+        batch = [screened[i] for i in todo] if len(todo) < len(screened) else screened
         grounded_here = any(s.grounding is None for s in batch)
         results = await self.validator.decide_batch(
             batch,
             worker=self.settings.worker_id,
-            uniqueness_unknown=[checks[i].seen is Seen.UNKNOWN for i in todo],
+            uniqueness_unknown=unknown,
         )
         _observe_batch_timings(results, grounded_here)
         audit = self.settings.topics.audit
@@ -147,7 +164,8 @@ class RouteStage:
             outputs.append(Output(topic, key, body, headers))
             outputs.append(Output(audit, key, body, audit_headers))
             counted.append(result)
-            decided.append((entries[i], tier.value))
+            if entries is not None:
+                decided.append((entries[i], tier.value))
         telemetry.routed_batch(counted)  # one increment per series, not per claim
         if self.ledger is not None:
             # Before the transaction commits, on purpose: if it aborts, the same records
