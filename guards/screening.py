@@ -25,6 +25,7 @@ from groundwire.guards.citations.detect import MAX_SCAN_CHARS
 from groundwire.guards.citations.verifier import CitationVerifier
 from groundwire.guards.config import GuardsConfig
 from groundwire.guards.hedge import HedgeDetector
+from groundwire.guards.hedge.detector import forget_read
 from groundwire.guards.provenance import check_provenance
 from groundwire.topics.records import CitationReport, Claim, ScreenedClaim
 
@@ -104,6 +105,9 @@ async def screen_batch(
     if not claims:
         return []
     detector = _hedge_detector(cfg)
+    # the hedge hits of the last batch's claims, kept for its grounding (`detector.py`,
+    # `_READ`), are of other texts
+    forget_read()
     now = datetime.now(UTC)  # one receive time per batch: the claims arrived together
     local = [_screen_local(c, cfg, detector, now) for c in claims]
     if citation_verifier is None:

@@ -54,7 +54,7 @@ from groundwire.guards.hedge.split import SPLIT_PIECES, leet_pieces, needs_rejoi
 from groundwire.topics.records import HedgeReport
 from groundwire.topics.vocab import HedgeAction, HedgeCategory
 
-__all__ = ["ACTION_OF", "HedgeDetector", "HedgeHit", "analyze"]
+__all__ = ["ACTION_OF", "HedgeDetector", "HedgeHit", "analyze", "forget_read"]
 
 # What each category does to the claim: the speaker's own doubt blocks, a qualification
 # of a fact sends it to review.
@@ -219,6 +219,28 @@ def _same_words_read(shown: Sequence[HedgeHit], found: Sequence[HedgeHit]) -> li
     return [hit for hit in shown if not any(f" {hit.text.lower()} " in r for r in read)]
 
 
+# The hits of the texts read last (session 16, round 2). The screen stage reads each
+# claim here, and the lexical verifier reads the same claim again when it opens in the
+# first person (`grounding/lexical/speculation.own_conjecture`: the hedge report of the
+# claim text), a whole second pass over the same canonical text. The hits depend on the
+# canonical text and on `frequency_adverbs_review` alone (the patterns and word lists
+# are fixed), so the key is both, by value; the screen stage screens a batch before it
+# grounds it, so the memo holds a batch's claims, and `screening.screen_batch` empties it
+# when the next batch comes (`forget_read`: other claims; a workload that screens the
+# same texts again, as the benchmarks do, measures no hit across batches). Bounded:
+# `_READ_MAX` texts (emptied when full) of at most `_READ_CHARS` characters (a longer
+# text is read every time). Kept as tuples (a caller extends and sorts its list), copied
+# out.
+_READ: dict[tuple[str, bool], tuple[HedgeHit, ...]] = {}
+_READ_MAX = 1_024
+_READ_CHARS = 2_000
+
+
+def forget_read() -> None:
+    """Empty the memo of hits (a new batch of claims)."""
+    _READ.clear()
+
+
 class HedgeDetector:
     """Finds hedges; `analyze` returns the wire-level HedgeReport."""
 
@@ -232,6 +254,20 @@ class HedgeDetector:
         that has it already (the screening function) says so with `is_canonical`."""
         limit = self._cfg.max_chars
         text = text[:limit] if is_canonical else canonical(text[:limit])[:limit]
+        if len(text) > _READ_CHARS:
+            return self._hits(text)
+        key = (text, self._cfg.frequency_adverbs_review)
+        known = _READ.get(key)
+        if known is not None:
+            return list(known)
+        found = self._hits(text)
+        if len(_READ) >= _READ_MAX:
+            _READ.clear()
+        _READ[key] = tuple(found)
+        return found
+
+    def _hits(self, text: str) -> list[HedgeHit]:
+        """`hits` of a canonical text, bounded already: read anew."""
         norm = normalize(text)
         lower = norm.lower()
         tokens = byte_words(lower)

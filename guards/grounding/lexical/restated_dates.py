@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from groundwire.guards.grounding.lexical.units import _dates
+from groundwire.guards.grounding.lexical.units import _dates, claim_dates
 from groundwire.topics.records import SourceTurn
 
 __all__ = ["restate_dates"]
@@ -31,7 +31,7 @@ TURN_DATES_CACHE = 512
 def restate_dates(claim_text: str, turns: Sequence[SourceTurn]) -> str:
     """`claim_text` with each full date a source states in another form written as that
     source writes it; `claim_text` itself when there is none."""
-    mine = [(w, r) for w, r in _dates(claim_text) if len(r) == 1]
+    mine = [(w, r) for w, r in claim_dates(claim_text) if len(r) == 1]
     if not mine:
         return claim_text
     theirs = [d for t in turns for d in _turn_dates(t.text)]

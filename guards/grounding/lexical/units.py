@@ -31,6 +31,7 @@ from groundwire.guards.grounding.lexical.text import (
 __all__ = [
     "QUALIFIERS",
     "bound_swaps",
+    "claim_dates",
     "counts_one",
     "date_swaps",
     "half_of",
@@ -298,12 +299,35 @@ def _dates(text: str) -> list[tuple[str, set[tuple[int, int, int]]]]:
     return out
 
 
+ClaimDates = tuple[tuple[str, frozenset[tuple[int, int, int]]], ...]
+
+# The claim's dates, last text read (session 16, round 2). The verifier reads a claim's
+# dates twice: `restated_dates.restate_dates` before the words are compared, then
+# `date_swaps` inside `features.analyze`, with the same text unless a date was restated
+# (a miss then, read anew). One entry, compared by value (the dates depend on the text
+# alone), kept immutable (frozensets in a tuple) since both callers share it.
+_last_claim_dates: tuple[str, ClaimDates] | None = None
+
+
+def claim_dates(text: str) -> ClaimDates:
+    """`_dates` of a claim's text, its readings as frozensets; the call before's answer
+    when it read the same text."""
+    global _last_claim_dates
+    last = _last_claim_dates
+    if last is not None and last[0] == text:
+        return last[1]
+    found = _dates(text)
+    dates = tuple([(written, frozenset(readings)) for written, readings in found]) if found else ()
+    _last_claim_dates = (text, dates)
+    return dates
+
+
 def date_swaps(
     claim_text: str, sentences: Sequence[Sentence], shared: Sequence[set[str] | frozenset[str]]
 ) -> list[tuple[str, str]]:
     """(claim date, source date) for each date of the claim that no reading of any source
     date matches, where a sentence sharing words with the claim states another one."""
-    mine = _dates(claim_text)
+    mine = claim_dates(claim_text)
     if not mine:
         return []
     theirs = [
