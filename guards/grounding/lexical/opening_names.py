@@ -30,22 +30,34 @@ from importlib import resources
 
 from groundwire.guards.grounding.lexical.text import word_set
 
-__all__ = ["irregular_verb_form", "possessive_opener"]
+__all__ = ["irregular_verb_form", "possessive_opener", "verb_lemmas"]
 
 # words of time that take a possessive without a determiner ("Today's standup")
 _DEICTIC = word_set("today tomorrow yesterday tonight")
 
 
 @functools.cache
-def _forms() -> frozenset[str]:
-    """The irregular verb forms of WordNet's verb.exc (`data/verb_forms.txt`)."""
+def _forms() -> dict[str, tuple[str, ...]]:
+    """The irregular verb forms of WordNet's verb.exc and their lemmas
+    (`data/verb_forms.txt`: form, a tab, the lemmas)."""
     path = resources.files("groundwire.guards.grounding").joinpath("data/verb_forms.txt")
-    return frozenset(w for w in path.read_text("utf-8").splitlines() if not w.startswith("#"))
+    out: dict[str, tuple[str, ...]] = {}
+    for line in path.read_text("utf-8").splitlines():
+        if line and not line.startswith("#"):
+            form, _, lemmas = line.partition("\t")
+            out[form] = tuple(lemmas.split())
+    return out
 
 
 def irregular_verb_form(low: str) -> bool:
     """Whether `low` is an irregular form of an English verb ("wrote", "stole", "led")."""
     return low in _forms()
+
+
+def verb_lemmas(low: str) -> tuple[str, ...]:
+    """The lemmas of the irregular verb form `low` ("wrote" and "written": "write"),
+    none for a regular or unknown word."""
+    return _forms().get(low, ())
 
 
 def possessive_opener(

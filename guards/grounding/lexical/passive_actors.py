@@ -13,9 +13,13 @@ verb, the active before it, so neither rule reads it. Here the doer is read by s
   it was done to is the content words of the clause before "be";
 * an **active past** right after a name: a name-shaped word (`names._name_shaped`, not
   possessive: "Ana's team approved" is the team's act; no common abstract noun,
-  "Security reviewed it") followed at once by a regular past
-  in "-ed" ("Ben approved it"); what it was done to is the content words after the verb
+  "Security reviewed it") followed at once by a regular past in "-ed" ("Ben approved
+  it") or an irregular verb form of WordNet's verb.exc ("Ben wrote it",
+  `opening_names.verb_lemmas`); what it was done to is the content words after the verb
   in its clause.
+
+An act's verb is its stem, or for an irregular form the stem of its lemma, so "wrote"
+and "written" are one verb.
 
 Names joined by "and", "or" or a comma ("Ana and Ben approved it", "approved by Ana and
 Ben") are all doers. A claim's act contradicts the source when some source sentence
@@ -37,7 +41,8 @@ from dataclasses import dataclass
 from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.name_roles import _ADVERBS, _BE, _participle
 from groundwire.guards.grounding.lexical.names import _ABSTRACT, _TITLES, _name_shaped, common_word
-from groundwire.guards.grounding.lexical.text import claim_words, word_set
+from groundwire.guards.grounding.lexical.opening_names import verb_lemmas
+from groundwire.guards.grounding.lexical.text import claim_words, stem, word_set
 from groundwire.topics.records import SourceTurn
 
 __all__ = ["Act", "acts", "swapped_actors"]
@@ -155,24 +160,32 @@ def acts(
             continue
         who = _joined(raws, lows, spans, text, k + 1, 1)
         patient = frozenset(stems[m] for m in _clause(text, spans, aux, -1, n) if content[m])
-        act = _act(raws, who, stems[k - 1], patient)
+        act = _act(raws, who, _verb(lows[k - 1], stems[k - 1]), patient)
         if act is not None:
             out.append(act)
     for i in range(n - 1):
         v = i + 1
         low = lows[v]
-        if not (_name(raws[i]) and raws[v].islower() and low.isalpha() and low.endswith("ed")):
+        if not (_name(raws[i]) and raws[v].islower() and low.isalpha()):
             continue
-        if len(low) <= 4 or _gap(text, spans, i, v).strip():
+        regular = low.endswith("ed") and len(low) > 4
+        if not (regular or verb_lemmas(low)) or _gap(text, spans, i, v).strip():
             continue
         if v + 1 < n and lows[v + 1] == "by":
             continue  # "Ana, promoted by Ben, ...": a participle, not Ana's act
         who = _joined(raws, lows, spans, text, i, -1)
         patient = frozenset(stems[m] for m in _clause(text, spans, v, 1, n) if content[m])
-        act = _act(raws, who, stems[v], patient)
+        act = _act(raws, who, _verb(low, stems[v]), patient)
         if act is not None:
             out.append(act)
     return out
+
+
+def _verb(low: str, stemmed: str) -> str:
+    """The key of a verb: its stem, or for an irregular form the stem of its first lemma
+    ("wrote" and "written" are both "write": `opening_names.verb_lemmas`)."""
+    lemmas = verb_lemmas(low)
+    return stem(lemmas[0]) if lemmas else stemmed
 
 
 def _act(raws: Sequence[str], who: Sequence[int], verb: str, patient: frozenset[str]) -> Act | None:
@@ -194,8 +207,8 @@ def swapped_actors(claim: str, turns: Sequence[SourceTurn]) -> list[tuple[str, s
     verbs = {a.verb for a in mine}
     theirs: list[tuple[Act, frozenset[str]]] = []
     for s in evidence_for(turns).sentences:
-        if verbs.isdisjoint(s.word_stems):
-            continue
+        if verbs.isdisjoint(s.word_stems) and verbs.isdisjoint(map(_verb, s.lows, s.word_stems)):
+            continue  # none of the claim's verbs, regular or irregular
         spans = s.word_spans()
         for act in acts(s.raws, s.lows, s.word_stems, s.content, spans, s.text):
             if act.verb in verbs:

@@ -40,6 +40,13 @@ CAUGHT = (
         "Ben fixed the outage after Ana reported it.",
         ("Ben", "Ana"),
     ),
+    # an irregular verb: "written" and "wrote" share WordNet's lemma
+    ("The bundle was written by Ben.", "Ana wrote the bundle and Ben tested it.", ("Ben", "Ana")),
+    (
+        "Ben led the payments team.",
+        "The payments team was led by Beatriz; Ben joined it in May.",
+        ("Ben", "Beatriz"),
+    ),
 )
 
 
@@ -71,6 +78,8 @@ def test_without_the_rule_the_same_claims_pass(
     [
         # active and passive of one act, the same doer
         ("Ana approved the migration.", "The migration was approved by Ana."),
+        ("The report was written by Ana.", "Ana wrote the report."),
+        ("Beatriz led the payments team.", "The payments team was led by Beatriz."),
         ("The migration was approved by Ana.", "Ben proposed the migration and Ana approved it."),
         # joined doers, a title, either order
         ("The contract was signed by Dr. Lee and Ana.", "Ana and Dr. Lee signed the contract."),
