@@ -30,7 +30,7 @@ from importlib import resources
 
 from groundwire.guards.grounding.lexical.text import word_set
 
-__all__ = ["irregular_verb_form", "possessive_opener", "verb_lemmas"]
+__all__ = ["irregular_forms", "irregular_verb_form", "possessive_opener", "verb_lemmas"]
 
 # words of time that take a possessive without a determiner ("Today's standup")
 _DEICTIC = word_set("today tomorrow yesterday tonight")
@@ -47,6 +47,11 @@ def _forms() -> dict[str, tuple[str, ...]]:
             form, _, lemmas = line.partition("\t")
             out[form] = tuple(lemmas.split())
     return out
+
+
+def irregular_forms() -> dict[str, tuple[str, ...]]:
+    """Every irregular verb form with its lemmas (read-only; shared, do not change)."""
+    return _forms()
 
 
 def irregular_verb_form(low: str) -> bool:

@@ -35,14 +35,15 @@ shapes are read from the text, not from any data set.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.name_roles import _ADVERBS, _BE, _participle
 from groundwire.guards.grounding.lexical.names import _ABSTRACT, _TITLES, _name_shaped, common_word
-from groundwire.guards.grounding.lexical.opening_names import verb_lemmas
-from groundwire.guards.grounding.lexical.text import claim_words, stem, word_set
+from groundwire.guards.grounding.lexical.opening_names import irregular_forms, verb_lemmas
+from groundwire.guards.grounding.lexical.text import capitals, claim_words, stem, word_set
 from groundwire.topics.records import SourceTurn
 
 __all__ = ["Act", "acts", "swapped_actors"]
@@ -148,7 +149,7 @@ def acts(
     """The acts with a named doer in one text's words (see the module docstring)."""
     n = len(raws)
     out: list[Act] = []
-    for k in range(1, n - 1):
+    for k in range(1, n - 1) if "by" in lows else ():
         if lows[k] != "by" or not _participle(lows[k - 1]) or not _part(raws[k + 1]):
             continue
         if _gap(text, spans, k - 1, k).strip() or _gap(text, spans, k, k + 1).strip():
@@ -163,13 +164,17 @@ def acts(
         act = _act(raws, who, _verb(lows[k - 1], stems[k - 1]), patient)
         if act is not None:
             out.append(act)
-    for i in range(n - 1):
+    for i in capitals(raws):  # a doer is written with a capital: only those are read
         v = i + 1
+        if v >= n:
+            break
         low = lows[v]
-        if not (_name(raws[i]) and raws[v].islower() and low.isalpha()):
+        # the verb first (a suffix and a lookup), the name's shape only then
+        if not ((low.endswith("ed") and len(low) > 4) or verb_lemmas(low)):
             continue
-        regular = low.endswith("ed") and len(low) > 4
-        if not (regular or verb_lemmas(low)) or _gap(text, spans, i, v).strip():
+        if not (raws[v].islower() and low.isalpha() and _name(raws[i])):
+            continue
+        if _gap(text, spans, i, v).strip():
             continue
         if v + 1 < n and lows[v + 1] == "by":
             continue  # "Ana, promoted by Ben, ...": a participle, not Ana's act
@@ -186,6 +191,21 @@ def _verb(low: str, stemmed: str) -> str:
     ("wrote" and "written" are both "write": `opening_names.verb_lemmas`)."""
     lemmas = verb_lemmas(low)
     return stem(lemmas[0]) if lemmas else stemmed
+
+
+@functools.cache
+def _by_lemma() -> dict[str, frozenset[str]]:
+    """Verb key (the stem of a lemma) -> its irregular forms ("write": "wrote",
+    "written"), so a source sentence is skipped by set operations, not word by word."""
+    out: dict[str, set[str]] = {}
+    for form, lemmas in irregular_forms().items():
+        if lemmas:
+            out.setdefault(stem(lemmas[0]), set()).add(form)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _irregular_forms(verb: str) -> frozenset[str]:
+    return _by_lemma().get(verb, frozenset())
 
 
 def _act(raws: Sequence[str], who: Sequence[int], verb: str, patient: frozenset[str]) -> Act | None:
@@ -205,9 +225,10 @@ def swapped_actors(claim: str, turns: Sequence[SourceTurn]) -> list[tuple[str, s
     if not mine:
         return []
     verbs = {a.verb for a in mine}
+    forms = set().union(*map(_irregular_forms, verbs))  # "wrote", "written" for "write"
     theirs: list[tuple[Act, frozenset[str]]] = []
     for s in evidence_for(turns).sentences:
-        if verbs.isdisjoint(s.word_stems) and verbs.isdisjoint(map(_verb, s.lows, s.word_stems)):
+        if verbs.isdisjoint(s.word_stems) and forms.isdisjoint(s.lows):
             continue  # none of the claim's verbs, regular or irregular
         spans = s.word_spans()
         for act in acts(s.raws, s.lows, s.word_stems, s.content, spans, s.text):
