@@ -32,6 +32,8 @@ from collections.abc import Sequence, Set
 
 from groundwire.guards.grounding.lexical.attempts import ATTEMPTS, attempts_at
 from groundwire.guards.grounding.lexical.dropped_modal import Frame, modal_frames, struck_modal
+from groundwire.guards.grounding.lexical.elliptical_denials import OPENERS as ELLIPSIS_OPENERS
+from groundwire.guards.grounding.lexical.elliptical_denials import elliptical_denial_at
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.plan_nouns import names_a_plan
 from groundwire.guards.grounding.lexical.polarity import ALIGN, ALIGN_SOURCE, same_specifics
@@ -159,6 +161,8 @@ def _cue(raws: Sequence[str], lows: Sequence[str], k: int) -> str | None:
         return "hypothetical"
     if low in _DENIALS:
         return "denied" if _denial_at(lows, k) else None
+    if low in ELLIPSIS_OPENERS:  # "..., but it isn't" (`elliptical_denials.py`)
+        return "denied" if elliptical_denial_at(lows, k) else None
     if (
         low == "used"
         and nxt == "to"
@@ -342,6 +346,7 @@ _CUE_WORDS = (
     | {"used", "let's"}
     | _UNTIL
     | ATTEMPTS
+    | ELLIPSIS_OPENERS
 ) | {f"{subject}'d" for subject in _SUBJECTS}
 
 

@@ -48,6 +48,7 @@ from importlib import resources
 from groundwire.guards.grounding.lexical.antonyms import _DETACH
 from groundwire.guards.grounding.lexical.evidence import Sentence
 from groundwire.guards.grounding.lexical.name_roles import after_apposition, passive_with_agent
+from groundwire.guards.grounding.lexical.opening_names import irregular_verb_form, possessive_opener
 from groundwire.guards.grounding.lexical.spelling import same_name_in
 from groundwire.guards.grounding.lexical.text import (
     CALENDAR,
@@ -221,6 +222,24 @@ def _subject(at: int, raws: Sequence[str], spans: Sequence[tuple[int, int]], tex
     return _verb_at(k, raws)
 
 
+def _by_syntax(at: int, raws: Sequence[str], spans: Sequence[tuple[int, int]], text: str) -> bool:
+    """Whether the syntax reads the capitalised word at `at` as a name: a bare subject
+    (`_subject`) or a possessive opening a sentence with no determiner
+    (`opening_names.possessive_opener`: "Ana's laptop")."""
+    return _subject(at, raws, spans, text) or possessive_opener(at, raws, spans, text, _ABSTRACT)
+
+
+def _rival_by_syntax(s: Sentence, raw: str) -> bool:
+    """Whether some place of the source sentence `s` where it writes `raw` (possessive
+    or not) is read as a name by syntax (`_by_syntax`)."""
+    base = _base(raw.lower())
+    offsets = s.word_spans()
+    return any(
+        _base(s.lows[j]) == base and _by_syntax(j, s.raws, offsets, s.text)
+        for j in capitals(s.raws)
+    )
+
+
 def _verb_at(k: int, raws: Sequence[str]) -> bool:
     """Whether the word at `k` is a verb agreeing with a singular subject before it
     (`_subject`)."""
@@ -233,6 +252,7 @@ def _verb_at(k: int, raws: Sequence[str]) -> bool:
         nxt in _FINITE
         or stem(nxt) in LINKING
         or (nxt.endswith("ed") and len(nxt) > 4 and common_word(nxt))
+        or irregular_verb_form(nxt)  # "Ana wrote" (`opening_names.py`, session 16b)
     )
 
 
@@ -434,7 +454,9 @@ def swapped_names(
     absent = [
         i
         for i in unheard
-        if (_is_name(raws[i], _opens(text, spans[i][0]), inside) or _subject(i, raws, spans, text))
+        if (
+            _is_name(raws[i], _opens(text, spans[i][0]), inside) or _by_syntax(i, raws, spans, text)
+        )
         and not _part_of_known(i, words, text, src_lows, sentences)
         and not (  # the source's name, respelled
             respelled(raws[i]) if respelled else same_name_in(raws[i], sentences) is not None
@@ -479,8 +501,12 @@ def swapped_names(
                 patient,
             )  # fmt: skip
             if other is not None:
-                if common_word(_base(lows[i])) and common_word(_base(other.lower())):
-                    continue  # two common words ("Paper", "Book"): a title's, likely
+                if (
+                    common_word(_base(lows[i]))
+                    and common_word(_base(other.lower()))
+                    and not (_by_syntax(run[-1], raws, spans, text) and _rival_by_syntax(s, other))
+                ):  # two common words ("Paper", "Book"): a title's, likely, unless the
+                    continue  # syntax reads both as names (`opening_names.py`)
                 out.append((raws[i][:-2] if possessive else raws[i], other))
                 told.update(run)
                 break
@@ -548,7 +574,7 @@ def _competitor(
         if not (
             _base(low) in speakers
             or _source_name(raw, s, offsets[j][0], sentences)
-            or (_name_shaped(raw) and _subject(j, raws, offsets, s.text))
+            or (_name_shaped(raw) and _by_syntax(j, raws, offsets, s.text))
         ):
             continue
         run = _run(j, raws, offsets, s.text)

@@ -68,6 +68,7 @@ from groundwire.guards.grounding.lexical.model import (
 from groundwire.guards.grounding.lexical.negation_forms import plain_negation
 from groundwire.guards.grounding.lexical.opinion import Added, added_evaluations, judges_only
 from groundwire.guards.grounding.lexical.owner import SOMEONE_ELSE, subjectless_owner
+from groundwire.guards.grounding.lexical.passive_actors import swapped_actors
 from groundwire.guards.grounding.lexical.past_conjecture import past_conjecture
 from groundwire.guards.grounding.lexical.quantifiers import changed_quantifiers
 from groundwire.guards.grounding.lexical.restated_dates import restate_dates
@@ -264,6 +265,10 @@ class LexicalVerifier:
         # HR" where Cassie said IT; `speaker_values.py`, session 14); transcripts only
         if not (a.conflicts or a.polarity_flips) and len(evidence_for(turns).speakers) > 1:
             a.conflicts += moved_values(claim.content, turns)
+        # a doer the source gives the act to another ("approved by Ana" / "Ben approved
+        # it"; `passive_actors.py`, session 16)
+        if not (a.conflicts or a.polarity_flips):
+            a.conflicts += swapped_actors(claim.content, turns)
         # a name a transcript never uses puts someone into the conversation; it sharpens
         # nothing (`invented_names.py`, session 14)
         invented = invented_names(a.missing_entities, turns, claim.content)

@@ -42,6 +42,7 @@ from groundwire.guards.grounding.lexical.features import Analysis, analyze
 from groundwire.guards.grounding.lexical.graded_predicates import graded_predicates
 from groundwire.guards.grounding.lexical.invented_names import invented_names
 from groundwire.guards.grounding.lexical.opinion import added_evaluations, judges_only
+from groundwire.guards.grounding.lexical.passive_actors import swapped_actors
 from groundwire.guards.grounding.lexical.past_conjecture import past_conjecture
 from groundwire.guards.grounding.lexical.rewrite import restate_intention, rewrite_partial
 from groundwire.guards.grounding.lexical.sentence_conjecture import sentence_conjecture
@@ -89,6 +90,9 @@ def _old_decide(
     # HR" where Cassie said IT; `speaker_values.py`, session 14); transcripts only
     if not (a.conflicts or a.polarity_flips) and len(evidence_for(turns).speakers) > 1:
         a.conflicts += moved_values(claim.content, turns)
+    # a doer the source gives the act to another (`passive_actors.py`, session 16)
+    if not (a.conflicts or a.polarity_flips):
+        a.conflicts += swapped_actors(claim.content, turns)
     hi, lo = self.supported_threshold, self.partial_threshold
     specifics = [*a.missing_numbers, *a.missing_entities]
     # a name a transcript never uses puts someone into the conversation; it sharpens
