@@ -10,12 +10,11 @@ from __future__ import annotations
 import pytest
 
 from groundwire.guards.config import GroundingConfig
-from groundwire.guards.grounding.lexical import LexicalVerifier
 from groundwire.guards.grounding.lexical import verifier as verifier_module
 from groundwire.guards.grounding.lexical.asked_questions import asked_questions
-from groundwire.guards.protocols import GroundingRequest
-from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+from groundwire.topics.records import GroundingReport, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
+from tests.unit.guards.grounding.one_turn import one_turn, verify_one_turn
 
 CFG = GroundingConfig()
 LEAGUE = (
@@ -29,13 +28,11 @@ CABLES = (
 
 
 def _turns(text: str) -> list[SourceTurn]:
-    return [SourceTurn(id="t1", text=text, source="document")]
+    return one_turn(text, "document")
 
 
 def _verify(claim: str, source: str) -> GroundingReport:
-    turns = _turns(source)
-    c = Claim(claim_id="c1", tenant_id="t1", content=claim, source="chat", source_turns=turns)
-    return LexicalVerifier(CFG).verify_one(GroundingRequest(c, turns))
+    return verify_one_turn(claim, source, "document", CFG)
 
 
 @pytest.mark.parametrize(

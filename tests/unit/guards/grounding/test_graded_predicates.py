@@ -8,12 +8,11 @@ from __future__ import annotations
 import pytest
 
 from groundwire.guards.config import GroundingConfig
-from groundwire.guards.grounding.lexical import LexicalVerifier
 from groundwire.guards.grounding.lexical import verifier as verifier_module
 from groundwire.guards.grounding.lexical.graded_predicates import graded_predicates
-from groundwire.guards.protocols import GroundingRequest
-from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+from groundwire.topics.records import GroundingReport, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
+from tests.unit.guards.grounding.one_turn import one_turn, verify_one_turn
 
 CFG = GroundingConfig()
 HALL = "The conference hall holds 400 people and opened in 2019 next to the station."
@@ -21,13 +20,11 @@ STARS = "There are stars in the known universe that are cold enough to be touche
 
 
 def _turns(text: str) -> list[SourceTurn]:
-    return [SourceTurn(id="t1", text=text, source="user")]
+    return one_turn(text, "user")
 
 
 def _verify(claim: str, source: str) -> GroundingReport:
-    turns = _turns(source)
-    c = Claim(claim_id="c1", tenant_id="t1", content=claim, source="chat", source_turns=turns)
-    return LexicalVerifier(CFG).verify_one(GroundingRequest(c, turns))
+    return verify_one_turn(claim, source, "user", CFG)
 
 
 @pytest.mark.parametrize(

@@ -7,13 +7,12 @@ from __future__ import annotations
 import pytest
 
 from groundwire.guards.config import GroundingConfig
-from groundwire.guards.grounding.lexical import LexicalVerifier
 from groundwire.guards.grounding.lexical import opinion as opinion_module
 from groundwire.guards.grounding.lexical.judging_synonyms import judging_synonyms
 from groundwire.guards.grounding.lexical.opinion import added_evaluations
-from groundwire.guards.protocols import GroundingRequest
-from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+from groundwire.topics.records import GroundingReport, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
+from tests.unit.guards.grounding.one_turn import one_turn, verify_one_turn
 
 CFG = GroundingConfig()
 OLD_FRIEND = "Ana Ruiz, an old friend of the producer, directed the film in 2017."
@@ -21,7 +20,7 @@ KEYS = "The keys sound loud when you type on it."
 
 
 def _turns(text: str) -> list[SourceTurn]:
-    return [SourceTurn(id="t1", text=text, source="user")]
+    return one_turn(text, "user")
 
 
 def _added(claim: str, source: str) -> list[str]:
@@ -29,9 +28,7 @@ def _added(claim: str, source: str) -> list[str]:
 
 
 def _verify(claim: str, source: str) -> GroundingReport:
-    turns = _turns(source)
-    c = Claim(claim_id="c1", tenant_id="t1", content=claim, source="chat", source_turns=turns)
-    return LexicalVerifier(CFG).verify_one(GroundingRequest(c, turns))
+    return verify_one_turn(claim, source, "user", CFG)
 
 
 def _all_synonyms() -> dict[str, tuple[float, frozenset[str]]]:
