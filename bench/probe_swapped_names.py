@@ -8,7 +8,8 @@ a sentence, pronouns, possessives, a surname added, a name absent with no compet
 
 Each line of the data (written for this probe, not taken from any dataset) is a `claim`,
 its `source` and its `kind`: `swap` or `control`; a control also has `expect`, its
-write-time verdict at the session-11 start (commit a925836), and a `note`. Both paths
+write-time verdict at the session-11 start (commit a925836) unless its `note` says when
+it moved, and a `note`. Both paths
 that use the lexical verifier score every claim on its own against its source, in the
 default configuration:
 
