@@ -393,15 +393,14 @@ class _SlowHops(BaseHTTPRequestHandler):
 
 
 def test_the_timeout_bounds_the_whole_chain_of_redirects() -> None:
-    """Four hops of 0.4 s each stay under a 1 s bound per request, not per check: a chain
-    of slow redirects multiplied the time one citation could hold the batch."""
+    """Four hops of 0.4 s each (1.6 s) against a 1 s bound: with the bound per request
+    the chain reaches its 200 and verifies; with it over the whole check it is refused
+    (a chain of slow redirects multiplied the time one citation could hold the batch)."""
     srv = ThreadingHTTPServer(("127.0.0.1", 0), _SlowHops)
     threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True).start()
     try:
         v = UrlVerifier(timeout_s=1.0, allowlist=["127.0.0.1"])
-        started = time.monotonic()
         result = v.verify(f"{_base(srv)}/hop/0")
-        elapsed = time.monotonic() - started
     finally:
         srv.shutdown()
         srv.server_close()
@@ -409,7 +408,6 @@ def test_the_timeout_bounds_the_whole_chain_of_redirects() -> None:
     # connect or its read); either way the chain is refused within the one bound
     assert result.verified is False
     assert result.reason in ("fetch failed: ReadTimeout", "fetch failed: ConnectTimeout")
-    assert elapsed < 1.5
 
 
 # -------------------------------------------------------------------- ADRs, commits
