@@ -17,7 +17,6 @@ a third person, which no past subject takes), one a line with its lemmas after a
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import re
 import sys
@@ -26,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build_antonyms import INNER, JAR_SHA256, ROOT, fetch_jar
+from build_antonyms import INNER, JAR_SHA256, ROOT, table_main
 
 OUT = ROOT / "guards" / "grounding" / "data" / "verb_forms.txt"
 _ONE_WORD = re.compile(r"^[a-z]+$")
@@ -37,8 +36,8 @@ HEADER = (
 )
 
 
-def build(jar: Path) -> str:
-    """The file's text: the header, then the forms, sorted."""
+def build(jar: Path) -> tuple[str, int]:
+    """The file's text (the header, then the forms, sorted) and how many forms it holds."""
     digest = hashlib.sha256(jar.read_bytes()).hexdigest()
     if digest != JAR_SHA256:
         raise SystemExit(f"{jar}: SHA-256 {digest}, expected {JAR_SHA256}")
@@ -49,22 +48,11 @@ def build(jar: Path) -> str:
             if _ONE_WORD.match(form) and not form.endswith(("ing", "s")):
                 forms.setdefault(form, set()).update(w for w in lemmas if _ONE_WORD.match(w))
     rows = (f"{w}\t{' '.join(sorted(forms[w]))}\n" for w in sorted(forms))
-    return HEADER + "".join(rows)
+    return HEADER + "".join(rows), len(forms)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--jar", type=Path, help="the WordNet data jar (default: fetch it)")
-    parser.add_argument("--check", action="store_true", help="compare with the file on disk")
-    args = parser.parse_args()
-    text = build(args.jar or fetch_jar())
-    if args.check:
-        same = OUT.read_text("utf-8") == text
-        print("verb_forms.txt is up to date" if same else "verb_forms.txt differs from a rebuild")
-        return 0 if same else 1
-    OUT.write_text(text, "utf-8")
-    print(f"wrote {OUT} ({text.count(chr(10)) - HEADER.count(chr(10))} forms)")
-    return 0
+    return table_main(__doc__ or "", build, OUT)
 
 
 if __name__ == "__main__":
