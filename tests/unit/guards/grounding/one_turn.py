@@ -13,13 +13,13 @@ from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, GroundingReport, SourceTurn
 
 
-def one_turn(text: str, speaker: str) -> list[SourceTurn]:
-    """The source as one turn of `speaker` ("user", "document", ...)."""
+def one_turn(text: str, speaker: str | None) -> list[SourceTurn]:
+    """The source as one turn of `speaker` ("user", "document", ...; None: unsaid)."""
     return [SourceTurn(id="t1", text=text, source=speaker)]
 
 
 def verify_one_turn(
-    claim: str, text: str, speaker: str, cfg: GroundingConfig | None = None
+    claim: str, text: str, speaker: str | None, cfg: GroundingConfig | None = None
 ) -> GroundingReport:
     """The lexical verifier's report on `claim` against `text` as one turn of `speaker`."""
     turns = one_turn(text, speaker)

@@ -11,14 +11,13 @@ import pytest
 
 from groundwire.guards.config import GroundingConfig
 from groundwire.guards.grounding import grounding_blocks
-from groundwire.guards.grounding.lexical import LexicalVerifier
 from groundwire.guards.grounding.lexical import features as features_module
 from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.features import analyze
 from groundwire.guards.grounding.lexical.synonyms import synonym_in_source
-from groundwire.guards.protocols import GroundingRequest
-from groundwire.topics.records import Claim, GroundingReport, SourceTurn
+from groundwire.topics.records import GroundingReport, SourceTurn
 from groundwire.topics.vocab import GroundingVerdict
+from tests.unit.guards.grounding.one_turn import one_turn, verify_one_turn
 
 CFG = GroundingConfig()
 
@@ -56,13 +55,11 @@ LEFT = [
 
 
 def turns_of(text: str) -> list[SourceTurn]:
-    return [SourceTurn(id="t1", text=text)]
+    return one_turn(text, None)
 
 
 def verify(content: str, text: str) -> GroundingReport:
-    turns = turns_of(text)
-    claim = Claim(claim_id="c1", tenant_id="t1", content=content, source="chat", source_turns=turns)
-    return LexicalVerifier(CFG).verify_one(GroundingRequest(claim, turns))
+    return verify_one_turn(content, text, None, CFG)
 
 
 def _rule_off(monkeypatch: pytest.MonkeyPatch) -> None:
