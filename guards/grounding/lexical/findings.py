@@ -65,3 +65,5 @@ class Findings:
     possessed: list[str] | None = None
     # `past_conjecture.past_conjecture`, once read (session 16)
     thought: list[str] | None = None
+    # `dated_events.redated_years`, once read (session 17)
+    redated: list[str] | None = None

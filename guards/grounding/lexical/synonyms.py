@@ -35,7 +35,7 @@ from typing import cast
 
 from groundwire.guards.grounding.lexical.evidence import Evidence
 
-__all__ = ["synonym_in_source"]
+__all__ = ["first_sense", "synonym_in_source"]
 
 # WordNet's detachment rules for nouns (morph.c): "lawyers", "boxes", "ladies", "women"
 _NOUN_DETACH: tuple[tuple[str, str], ...] = (
@@ -78,6 +78,12 @@ def _sense(low: str) -> int | None:
             if found is not None:
                 return found
     return None
+
+
+def first_sense(low: str) -> int | None:
+    """The synset of the first tagged sense of the lower-case noun `low` ("movie" and
+    "film" share one), or None for a word the table does not hold as a noun."""
+    return _sense(low)
 
 
 def _source_senses(ev: Evidence) -> frozenset[int]:

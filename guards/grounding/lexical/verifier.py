@@ -46,6 +46,7 @@ from groundwire.guards.grounding.lexical.assertion import (
 )
 from groundwire.guards.grounding.lexical.attributed_beliefs import attributed_beliefs
 from groundwire.guards.grounding.lexical.core_substance import core_has_substance
+from groundwire.guards.grounding.lexical.dated_events import redated_years
 from groundwire.guards.grounding.lexical.denied_predicates import denied_predicates
 from groundwire.guards.grounding.lexical.evidence import (
     Sentence,
@@ -97,6 +98,7 @@ _REFUSALS: tuple[tuple[str, Callable[[str, Sequence[SourceTurn]], list[str]], st
     ("questioned", lambda c, t: asked_questions(c, t), "a question the claim asks, not a fact"),
     ("possessed", lambda c, t: speaker_possessions(c, t), "the speaker's own, unattested"),
     ("thought", lambda c, t: past_conjecture(c, t), "the speaker's past belief"),
+    ("redated", lambda c, t: redated_years(c, t), "a year the source gives another event"),
 )
 
 
@@ -350,7 +352,9 @@ class LexicalVerifier:
         # never reports ("people think the sun moves", `attributed_beliefs.py`; session 15);
         # a question put to the listener or the speaker's "I wonder" (`asked_questions.py`);
         # "my ..." / "mine" where nobody in the source speaks (`speaker_possessions.py`);
-        # the speaker's past belief, "I thought X" (`past_conjecture.py`; session 16)
+        # the speaker's past belief, "I thought X" (`past_conjecture.py`; session 16);
+        # a year the source gives another event ("founded in 1870" where the source's
+        # 1870 dates something else; `dated_events.py`, session 17)
         refused: dict[str, list[str]] = {}
         for attr, rule, _said in _REFUSALS:
             if verdict is GroundingVerdict.NOT_SUPPORTED:

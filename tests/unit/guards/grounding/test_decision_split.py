@@ -36,6 +36,7 @@ from groundwire.guards.grounding.lexical.assertion import (
     speaks_of_itself,
 )
 from groundwire.guards.grounding.lexical.attributed_beliefs import attributed_beliefs
+from groundwire.guards.grounding.lexical.dated_events import redated_years
 from groundwire.guards.grounding.lexical.denied_predicates import denied_predicates
 from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.features import Analysis, analyze
@@ -186,6 +187,12 @@ def _old_decide(
         thought = past_conjecture(claim.content, turns)
     if thought:
         verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
+    # a year the source gives another event (`dated_events.py`, session 17)
+    redated = []
+    if verdict is not GroundingVerdict.NOT_SUPPORTED:
+        redated = redated_years(claim.content, turns)
+    if redated:
+        verdict, penalty = GroundingVerdict.NOT_SUPPORTED, 0.0
     rewritten = None
     if verdict is GroundingVerdict.PARTIAL and self.cfg.rewrite_partial:
         stems = evidence_for(turns).stems
@@ -209,6 +216,7 @@ def _old_decide(
         + "".join(f"; a question the claim asks, not a fact: {w!r}" for w in questioned[:1])
         + "".join(f"; the speaker's own, unattested: {w!r}" for w in possessed[:1])
         + "".join(f"; the speaker's past belief: {w!r}" for w in thought[:1])
+        + "".join(f"; a year the source gives another event: {w!r}" for w in redated[:1])
         + "".join(f"; names {w!r}, whom the conversation never mentions" for w in invented[:3]),
         penalty=penalty,
         rewritten_content=rewritten,
