@@ -44,8 +44,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
+from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.opening_names import verb_lemmas
 from groundwire.guards.grounding.lexical.synonyms import first_sense
 from groundwire.guards.grounding.lexical.text import (
@@ -73,6 +74,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # at most this many clauses of the claim and of the source are read per year: a bound
 # on hostile input (docs/grounding.md, *Bounded work per claim*)
 MAX_CLAUSES = 2_000
+# at most this many (claim year, source clause) pairs compared per call
+MAX_COMPARISONS = 100_000
+# where `_source_events` keeps its answer in `Evidence.derived`
+_KEY = "dated_events.events"
 
 
 class _Year(NamedTuple):
@@ -152,6 +157,27 @@ def _dated_at(before: Sequence[str]) -> bool:
     return len(before) >= 2 and before[-2] in _MONTHS and _DAY.match(day) is not None
 
 
+def _source_events(turns: Sequence[SourceTurn]) -> dict[str, list[frozenset[str | int]]]:
+    """Each year the source writes as a date, with the words of every event it dates
+    (`_event_words`, widened); read once per evidence and kept with it (the claims of
+    an answer share their context)."""
+    ev = evidence_for(turns)
+    memo = ev.derived
+    if memo is None:
+        memo = ev.derived = {}
+    got = memo.get(_KEY)
+    if got is None:
+        events: dict[str, list[frozenset[str | int]]] = {}
+        for turn in turns:
+            clauses, years = _read(turn.text)
+            for y in years:
+                events.setdefault(y.year, []).append(
+                    frozenset(_event_words(clauses, y.clause, widen=True))
+                )
+        got = memo[_KEY] = events
+    return cast("dict[str, list[frozenset[str | int]]]", got)
+
+
 def redated_years(claim_text: str, turns: Sequence[SourceTurn]) -> list[str]:
     """The years the claim gives to an event no clause of the source holding that year
     describes; empty when there are none."""
@@ -160,15 +186,19 @@ def redated_years(claim_text: str, turns: Sequence[SourceTurn]) -> list[str]:
     claim, dated = _read(claim_text)
     if not dated:
         return []
-    source = [_read(t.text) for t in turns]
+    events = _source_events(turns)
     out: list[str] = []
+    budget = MAX_COMPARISONS
     for year, k in dated:
-        held = [(clauses, y.clause) for clauses, years in source for y in years if y.year == year]
+        held = events.get(year)
         if not held:
             continue  # the source never dates an event with it: the specifics' to read
         words = _event_words(claim, k, widen=False)
         if not words:
             continue  # the clause says nothing of the event
-        if all(words.isdisjoint(_event_words(clauses, j, widen=True)) for clauses, j in held):
+        budget -= len(held)
+        if budget < 0:
+            break  # past the bound, the rest count as the source's events
+        if all(words.isdisjoint(source_words) for source_words in held):
             out.append(year)
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from groundwire.guards.config import GroundingConfig
+from groundwire.guards.grounding.lexical import dated_events
 from groundwire.guards.grounding.lexical import verifier as verifier_module
 from groundwire.guards.grounding.lexical.dated_events import redated_years
 from groundwire.topics.records import GroundingReport, SourceTurn
@@ -101,3 +102,13 @@ def test_a_noun_is_read_by_its_first_sense() -> None:
     source = _turns("The film was released by a small studio on October 1, 2010.")
     assert redated_years("It is a movie from 2010.", source) == []
     assert redated_years("It is a novel from 2010.", source) == ["2010"]
+
+
+def test_the_comparisons_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past `MAX_COMPARISONS` (claim year x source clause) the rest count as the
+    source's events: a claim and source of many dated clauses cost at most that."""
+    source = _turns("The dam was built in 1990. The bridge was painted in 1990.")
+    claim = "The school opened in 1990. The park closed in 1990."
+    assert redated_years(claim, source) == ["1990", "1990"]
+    monkeypatch.setattr(dated_events, "MAX_COMPARISONS", 3)
+    assert redated_years(claim, source) == ["1990"]
