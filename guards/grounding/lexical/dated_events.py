@@ -67,8 +67,9 @@ _YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})$")
 # the words before a year that make it a date: prepositions of time, a month
 _DATING = word_set("in since by until till from around circa before after during of back")
 _MONTHS = frozenset(m.lower() for m in MONTH_NAMES)
-# the cheap test: a year after a dating word or a month (with a day between) somewhere
-_CHEAP = re.compile(r"[A-Za-z.]\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:1\d{3}|20\d{2})\b")
+# the cheap test: a number of four digits that may be a year somewhere in the claim (a
+# pattern that opens with a digit class: the engine skips to the digits)
+_CHEAP = re.compile(r"(?:1[0-9]{3}|20[0-9]{2})(?![0-9])")
 _DAY = re.compile(r"^\d{1,2}(?:st|nd|rd|th)?$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # at most this many clauses of the claim and of the source are read per year: a bound
@@ -157,40 +158,46 @@ def _dated_at(before: Sequence[str]) -> bool:
     return len(before) >= 2 and before[-2] in _MONTHS and _DAY.match(day) is not None
 
 
-def _source_events(turns: Sequence[SourceTurn]) -> dict[str, list[frozenset[str | int]]]:
-    """Each year the source writes as a date, with the words of every event it dates
-    (`_event_words`, widened); read once per evidence and kept with it (the claims of
-    an answer share their context)."""
+def _source_events(turns: Sequence[SourceTurn], year: str) -> list[frozenset[str | int]]:
+    """The words of every event the source dates with `year` (`_event_words`, widened),
+    read only in the sentences that hold it, once per evidence and year and kept with
+    the evidence (the claims of an answer share their context)."""
     ev = evidence_for(turns)
     memo = ev.derived
     if memo is None:
         memo = ev.derived = {}
-    got = memo.get(_KEY)
+    by_year = cast("dict[str, list[frozenset[str | int]]]", memo.setdefault(_KEY, {}))
+    got = by_year.get(year)
     if got is None:
-        events: dict[str, list[frozenset[str | int]]] = {}
+        got = by_year[year] = []
         for turn in turns:
-            clauses, years = _read(turn.text)
-            for y in years:
-                events.setdefault(y.year, []).append(
+            if year not in turn.text:
+                continue
+            for sentence in _SENTENCE_END.split(turn.text):
+                if year not in sentence:
+                    continue
+                clauses, years = _read(sentence)
+                got.extend(
                     frozenset(_event_words(clauses, y.clause, widen=True))
+                    for y in years
+                    if y.year == year
                 )
-        got = memo[_KEY] = events
-    return cast("dict[str, list[frozenset[str | int]]]", got)
+    return got
 
 
 def redated_years(claim_text: str, turns: Sequence[SourceTurn]) -> list[str]:
     """The years the claim gives to an event no clause of the source holding that year
     describes; empty when there are none."""
-    if _CHEAP.search(claim_text) is None:
+    numbers = set(_CHEAP.findall(claim_text))
+    if not numbers:
         return []  # the cheap test first: most claims write no year
+    if not any(n in turn.text for n in numbers for turn in turns):
+        return []  # nor does the source hold one of them: the specifics' to read
     claim, dated = _read(claim_text)
-    if not dated:
-        return []
-    events = _source_events(turns)
     out: list[str] = []
     budget = MAX_COMPARISONS
     for year, k in dated:
-        held = events.get(year)
+        held = _source_events(turns, year)
         if not held:
             continue  # the source never dates an event with it: the specifics' to read
         words = _event_words(claim, k, widen=False)
