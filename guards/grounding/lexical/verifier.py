@@ -45,6 +45,7 @@ from groundwire.guards.grounding.lexical.assertion import (
     unasserted_outside,
 )
 from groundwire.guards.grounding.lexical.attributed_beliefs import attributed_beliefs
+from groundwire.guards.grounding.lexical.capitals import restate_capitals
 from groundwire.guards.grounding.lexical.core_substance import core_has_substance
 from groundwire.guards.grounding.lexical.denied_predicates import denied_predicates
 from groundwire.guards.grounding.lexical.evidence import (
@@ -157,6 +158,8 @@ class LexicalVerifier:
             restated = plain_negation(restate_dates(claim.content, turns))
             # "di caprio" for the source's "DiCaprio" is the same word (`split_words.py`)
             restated = close_split_words(restated, turns)
+            # a claim typed in capitals is read with the source's case (`capitals.py`)
+            restated = restate_capitals(restated, turns)
             if restated != claim.content:
                 claim = claim.model_copy(update={"content": restated})
             quoted = self._verbatim(claim, turns)
