@@ -8,9 +8,9 @@ SMART AND THOUGHT PROVOKING" read "SMART" as a name swapped for the source's "Ju
 "hI ... WE ARE TALKING ABOUT ZOOTOPIA" reported "TALKING" as a name the source does not
 give (FaithDial-cmu, fit half: one participant typed every response in capitals).
 
-So a claim whose letters are nearly all capitals (`_SHOUTED`: at most one in five lower
-case, and at least two words of two letters or more in capitals) is restated before the
-words are compared, one word in capitals at a time:
+So a claim whose letters are nearly all capitals (`_SHOUTED`: at most one in five of
+its ASCII letters lower case, and at least two words of two letters or more in capitals)
+is restated before the words are compared, one word in capitals at a time:
 
 * as the source writes it, when a source turn has the word in any case ("ZOOTOPIA" →
   "Zootopia", "NFL" → "NFL", "RABBIT" → "rabbit");
@@ -37,10 +37,11 @@ __all__ = ["restate_capitals"]
 _WORD = re.compile(r"[A-Za-z]+")
 # at most this share of a shouted claim's letters in lower case ("hI ... WE ARE ...")
 _SHOUTED = 0.2
+# the bytes that are not an ASCII capital / lower-case letter (deleted to count them)
+_NOT_UPPER = bytes(b for b in range(256) if not 65 <= b <= 90)
+_NOT_LOWER = bytes(b for b in range(256) if not 97 <= b <= 122)
 # at least this many words of two letters or more in capitals
 _MIN_WORDS = 2
-# the cheap test first: a claim with no two capitals in a row has no word in capitals
-_TWO_CAPITALS = re.compile(r"[A-Z]{2}")
 
 
 @functools.lru_cache(maxsize=256)
@@ -53,12 +54,15 @@ def _source_case(text: str) -> dict[str, str]:
 
 
 def _shouted(text: str) -> bool:
-    if _TWO_CAPITALS.search(text) is None:
-        return False
-    upper = sum(map(str.isupper, text))
+    """Typed in capitals (`_SHOUTED`, `_MIN_WORDS`). Every claim is asked, so the letters
+    are counted on the UTF-8 bytes by `bytes.translate`, a loop in C (about 4,000
+    instructions a claim; a regular expression for two capitals in a row took 17,000, a
+    count in Python more)."""
+    raw = text.encode("utf-8", "replace")
+    upper = len(raw.translate(None, _NOT_UPPER))
     if upper < 2 * _MIN_WORDS:
         return False
-    lower = sum(map(str.islower, text))
+    lower = len(raw.translate(None, _NOT_LOWER))
     if lower > _SHOUTED * (upper + lower):
         return False
     return sum(1 for m in _WORD.finditer(text) if len(m.group()) > 1 and m.group().isupper()) >= (

@@ -91,6 +91,7 @@ def _alone(text: str, name: str) -> bool:
     return seen
 
 
+@functools.lru_cache(maxsize=256)
 def _prose(text: str) -> bool:
     """Running prose: at least `_PROSE_SENTENCES` sentences, and no transcript line
     ("Dana: ...")."""
