@@ -9,7 +9,8 @@ name (`lexical/given_names.py`).
 Source: the `first_names` (and `first_names_male` / `first_names_female`) lists of
 Faker's person providers for the 26 Latin-script locales `bench/measure_name_slips.py`
 measures with (lists of real names written for test data, MIT licence; nothing taken
-from any grounding data, nothing added by hand). Each name is folded to lower-case
+from any grounding data, nothing added by hand; Faker's licence is shipped beside the
+table as guards/grounding/data/FAKER-LICENSE.txt). Each name is folded to lower-case
 ASCII; names of letters only are kept. A name Faker also lists as a family name in any
 of those locales ("Jordan", "Thomas") is kept too: it is a given name as well, and the
 rule reading the table only asks whether a word may be one. One name a line, sorted,
@@ -54,8 +55,9 @@ def build() -> tuple[str, int]:
                 if folded.isalpha() and folded.isascii():
                     names.add(folded)
     head = [
-        "# Given names of Faker's person providers (MIT licence), 26 Latin-script locales,",
-        f"# faker {FAKER_VERSION}, folded to lower-case ASCII; scripts/build_given_names.py.",
+        "# Given names of Faker's person providers (MIT licence, FAKER-LICENSE.txt), 26",
+        f"# Latin-script locales, faker {FAKER_VERSION}, folded to lower-case ASCII;",
+        "# built by scripts/build_given_names.py; do not edit.",
         "",
     ]
     return "\n".join([*head, *sorted(names)]) + "\n", len(names)
