@@ -45,6 +45,7 @@ from groundwire.guards.grounding.lexical.assertion import (
     unasserted_outside,
 )
 from groundwire.guards.grounding.lexical.attributed_beliefs import attributed_beliefs
+from groundwire.guards.grounding.lexical.capitals import restate_capitals
 from groundwire.guards.grounding.lexical.core_substance import core_has_substance
 from groundwire.guards.grounding.lexical.dated_events import redated_years
 from groundwire.guards.grounding.lexical.denied_predicates import denied_predicates
@@ -56,6 +57,7 @@ from groundwire.guards.grounding.lexical.evidence import (
 )
 from groundwire.guards.grounding.lexical.features import Analysis, analyze
 from groundwire.guards.grounding.lexical.findings import Findings
+from groundwire.guards.grounding.lexical.given_names import other_persons
 from groundwire.guards.grounding.lexical.graded_predicates import graded_predicates
 from groundwire.guards.grounding.lexical.invented_names import invented_names
 from groundwire.guards.grounding.lexical.model import (
@@ -158,6 +160,8 @@ class LexicalVerifier:
             restated = plain_negation(restate_dates(claim.content, turns))
             # "di caprio" for the source's "DiCaprio" is the same word (`split_words.py`)
             restated = close_split_words(restated, turns)
+            # a claim typed in capitals is read with the source's case (`capitals.py`)
+            restated = restate_capitals(restated, turns)
             if restated != claim.content:
                 claim = claim.model_copy(update={"content": restated})
             quoted = self._verbatim(claim, turns)
@@ -270,7 +274,9 @@ class LexicalVerifier:
         # a doer the source gives the act to another ("approved by Ana" / "Ben approved
         # it"; `passive_actors.py`, session 16)
         if not (a.conflicts or a.polarity_flips):
-            a.conflicts += swapped_actors(claim.content, turns)
+            # not a given name for the family name a prose source uses (`given_names.py`)
+            actors = swapped_actors(claim.content, turns)
+            a.conflicts += other_persons(claim.content, actors, turns, a.missing_entities)
         # a name a transcript never uses puts someone into the conversation; it sharpens
         # nothing (`invented_names.py`, session 14)
         invented = invented_names(a.missing_entities, turns, claim.content)
