@@ -45,7 +45,6 @@ from groundwire.guards.grounding.lexical.factor_verbs import changed_factors
 from groundwire.guards.grounding.lexical.findings import Findings
 from groundwire.guards.grounding.lexical.first_person_source import first_person_unheld
 from groundwire.guards.grounding.lexical.found_order import swapped_arguments_of_found
-from groundwire.guards.grounding.lexical.given_names import other_persons
 from groundwire.guards.grounding.lexical.labels import explained_labels
 from groundwire.guards.grounding.lexical.listed_names import swapped_in_lists
 from groundwire.guards.grounding.lexical.magnitudes import as_the_sources
@@ -445,13 +444,6 @@ def analyze(
         conflicts += [p for p in changed_days(cw, sentences, shared, src_lows) if p[0] not in said]
     if top >= 2:  # some sentence holds two claim stems: a clause of two may be crossed
         conflicts += crossed_clauses(cw, clauses, sentences, shared, sizes, uniq)
-    if conflicts:
-        # a given name alone where the source names the person by the family name only
-        # ("with Mark" / "Zuckerberg"): two names of one person, no swap (`given_names.py`)
-        kept = other_persons(claim_text, conflicts, turns, missing_entities)
-        if len(kept) < len(conflicts):
-            names_swapped = [p for p in names_swapped if p in kept]
-            conflicts = kept
     features["conflicts"] = float(min(len(conflicts), 2))
     return Analysis(
         features,

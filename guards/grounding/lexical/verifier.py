@@ -57,7 +57,6 @@ from groundwire.guards.grounding.lexical.evidence import (
 )
 from groundwire.guards.grounding.lexical.features import Analysis, analyze
 from groundwire.guards.grounding.lexical.findings import Findings
-from groundwire.guards.grounding.lexical.given_names import other_persons
 from groundwire.guards.grounding.lexical.graded_predicates import graded_predicates
 from groundwire.guards.grounding.lexical.invented_names import invented_names
 from groundwire.guards.grounding.lexical.model import (
@@ -274,9 +273,7 @@ class LexicalVerifier:
         # a doer the source gives the act to another ("approved by Ana" / "Ben approved
         # it"; `passive_actors.py`, session 16)
         if not (a.conflicts or a.polarity_flips):
-            # not a given name for the family name a prose source uses (`given_names.py`)
-            actors = swapped_actors(claim.content, turns)
-            a.conflicts += other_persons(claim.content, actors, turns, a.missing_entities)
+            a.conflicts += swapped_actors(claim.content, turns)
         # a name a transcript never uses puts someone into the conversation; it sharpens
         # nothing (`invented_names.py`, session 14)
         invented = invented_names(a.missing_entities, turns, claim.content)

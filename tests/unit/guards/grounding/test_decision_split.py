@@ -40,7 +40,6 @@ from groundwire.guards.grounding.lexical.dated_events import redated_years
 from groundwire.guards.grounding.lexical.denied_predicates import denied_predicates
 from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.features import Analysis, analyze
-from groundwire.guards.grounding.lexical.given_names import other_persons
 from groundwire.guards.grounding.lexical.graded_predicates import graded_predicates
 from groundwire.guards.grounding.lexical.invented_names import invented_names
 from groundwire.guards.grounding.lexical.opinion import added_evaluations, judges_only
@@ -94,9 +93,7 @@ def _old_decide(
         a.conflicts += moved_values(claim.content, turns)
     # a doer the source gives the act to another (`passive_actors.py`, session 16)
     if not (a.conflicts or a.polarity_flips):
-        # not a given name for the family name a prose source uses (`given_names.py`)
-        actors = swapped_actors(claim.content, turns)
-        a.conflicts += other_persons(claim.content, actors, turns, a.missing_entities)
+        a.conflicts += swapped_actors(claim.content, turns)
     hi, lo = self.supported_threshold, self.partial_threshold
     specifics = [*a.missing_numbers, *a.missing_entities]
     # a name a transcript never uses puts someone into the conversation; it sharpens
