@@ -1,0 +1,78 @@
+"""Who does it to whom, told by a pronoun's case: "We owe Acme $5,000" where the source
+says "Acme owes us $5,000" (session 17, the write-path red team).
+
+The role rules read two names or content words in swapped order (`roles.py`); a personal
+pronoun is a function word there, so turning the speaker from the one who acts into the
+one acted on ("we owe" / "owes us") kept every content word in place and the claim was
+supported.
+
+English marks the role on the pronoun itself: "we", "I", "they", "he", "she" act;
+"us", "me", "them", "him", "her" are acted on. `pronoun_roles` reads each clause of the
+shape "<subject pronoun> <verb> [determiner] <word>" (the person acts on the word) or
+"<word> <verb> <object pronoun>" (the word acts on the person), with the verb compared
+by stem ("owe" / "owes"). A claim's reading that the source tells only the other way
+round, over the same person, verb and word, is a contradiction: (the claim's pronoun,
+the source's). "her" is also a possessive ("Ana paid her rent") and is read only at
+the end of the clause or before a word that is no noun of its own: not read after a
+verb before another content word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from groundwire.guards.grounding.lexical.evidence import Sentence
+
+__all__ = ["PRONOUNS", "pronoun_roles"]
+
+_PERSON_OF_SUBJECT = {"we": "1p", "i": "1s", "they": "3p", "he": "3m", "she": "3f"}
+_PERSON_OF_OBJECT = {"us": "1p", "me": "1s", "them": "3p", "him": "3m", "her": "3f"}
+PRONOUNS: frozenset[str] = frozenset(_PERSON_OF_SUBJECT) | frozenset(_PERSON_OF_OBJECT)
+_DETERMINERS = frozenset(("the", "a", "an", "our", "my", "their", "his", "its", "this", "that"))
+
+Reading = tuple[str, str, str, str]  # (person, verb stem, the other word's stem, "acts"/"acted on")
+
+
+def _readings(
+    lows: Sequence[str], stems: Sequence[str], content: Sequence[bool]
+) -> dict[Reading, str]:
+    """Each reading of a text (module docstring) -> its pronoun as written."""
+    out: dict[Reading, str] = {}
+    n = len(lows)
+    for k, low in enumerate(lows):
+        person = _PERSON_OF_SUBJECT.get(low)
+        if person is not None and k + 2 < n and content[k + 1]:
+            j = k + 2
+            if lows[j] in _DETERMINERS and j + 1 < n:
+                j += 1
+            if content[j]:
+                out.setdefault((person, stems[k + 1], stems[j], "acts"), low)
+            continue
+        person = _PERSON_OF_OBJECT.get(low)
+        if person is not None and k >= 2 and content[k - 1] and content[k - 2]:
+            if low == "her" and k + 1 < n and content[k + 1]:
+                continue  # "paid her rent": a possessive
+            out.setdefault((person, stems[k - 1], stems[k - 2], "acted on"), low)
+    return out
+
+
+def pronoun_roles(
+    lows: Sequence[str],
+    stems: Sequence[str],
+    content: Sequence[bool],
+    sentences: Sequence[Sentence],
+) -> list[tuple[str, str]]:
+    """(the claim's pronoun, the source's) for each role the source gives the claim's
+    person only the other way round (module docstring)."""
+    mine = _readings(lows, stems, content)
+    if not mine:
+        return []
+    theirs: dict[Reading, str] = {}
+    for s in sentences:
+        theirs.update(_readings(s.lows, s.word_stems, s.content))
+    out: list[tuple[str, str]] = []
+    for (person, verb, other, role), shown in mine.items():
+        turned = (person, verb, other, "acted on" if role == "acts" else "acts")
+        if turned in theirs and (person, verb, other, role) not in theirs:
+            out.append((shown, theirs[turned]))
+    return out
