@@ -485,7 +485,7 @@ def analyze(
     if top >= 2:  # some sentence holds two claim stems: a clause of two may be crossed
         conflicts += crossed_clauses(cw, clauses, sentences, shared, sizes, uniq)
     if not _PRONOUNS.isdisjoint(clows):  # "We owe Acme" / "Acme owes us" (session 17)
-        conflicts += pronoun_roles(clows, cstems, cw.content, sentences)
+        conflicts += pronoun_roles(clows, cstems, cw.content, sentences, src_lows)
     if conflicts and "than" in clows:  # "B uses more than A" / "A uses less than B"
         turned = converse_words(clows, cstems, cw.content, sentences)
         if turned:

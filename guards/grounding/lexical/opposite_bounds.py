@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from groundwire.guards.grounding.lexical.evidence import Sentence
 from groundwire.guards.grounding.lexical.text import ClaimWords, number_value, same_number
 
-__all__ = ["bound_of", "opposite_bounds"]
+__all__ = ["BOUND_WORDS", "bound_of", "opposite_bounds"]
 
 _ONE: dict[str, tuple[str, bool]] = {
     "over": ("above", True),
@@ -51,6 +51,10 @@ _TWO: dict[tuple[str, str], tuple[str, bool]] = {
     ("up", "to"): ("below", False),
     ("maximum", "of"): ("below", False),
 }
+
+
+# every word that opens or closes a bound (the caller's cheap test)
+BOUND_WORDS: frozenset[str] = frozenset(_ONE) | {w for pair in _TWO for w in pair}
 
 
 def bound_of(lows: Sequence[str], k: int) -> tuple[str, bool, int] | None:
@@ -76,6 +80,8 @@ def opposite_bounds(
     """(claim's bound and number, source's) for each claim bound that every source
     mention of its number bounds the other way (module docstring)."""
     lows, nums, raws = words.lows, words.numbers, words.raws
+    if BOUND_WORDS.isdisjoint(lows):
+        return []  # the cheap test first: most claims bound no number
     out: list[tuple[str, str]] = []
     for i, value in enumerate(nums):
         if value is None:
