@@ -10,6 +10,7 @@ write-path red team).
   same mood as its "used to": `ceased_at` marks it "past", so "We still use Jenkins"
   against "We stopped using Jenkins" is a state the source says has ended
   (`not_supported`, as "Ana still works at Stripe" / "Ana used to work at Stripe" was);
+  a negation right before the verb ("never stopped using") says it goes on: not read;
 * a claim that itself says the state has ended ("no longer", "not ... anymore", a verb
   of cessation, "used to") is not held to the source's "past" (`tells_ended`): "Ana no
   longer works at Stripe" restates "Ana used to work at Stripe";
@@ -26,17 +27,26 @@ from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.text import NEGATIONS, word_set
 
-__all__ = ["CEASING", "ceased_at", "ended_agrees", "tells_ended"]
+__all__ = ["CEASING", "ceased_at", "ended_agrees", "gerund_after", "tells_ended"]
 
 CEASING = word_set("stop stops stopped quit quits ceased cease ceases")
+
+
+def gerund_after(lows: Sequence[str], k: int) -> bool:
+    """Whether a gerund follows the word at `k` ("stopped *using*"; not "stopped the")."""
+    if k + 1 >= len(lows):
+        return False
+    nxt = lows[k + 1]
+    return nxt.endswith("ing") and len(nxt) > 4  # "using", not "ring"
 
 
 def ceased_at(lows: Sequence[str], k: int) -> bool:
     """Whether the word at `k` is a verb of cessation before a gerund ("stopped using")."""
     if lows[k] not in CEASING or k + 1 >= len(lows):
         return False
-    nxt = lows[k + 1]
-    return nxt.endswith("ing") and len(nxt) > 4  # "using", not "ring"
+    if not NEGATIONS.isdisjoint(lows[max(0, k - 2) : k]):
+        return False  # "we never stopped using it", "didn't stop using": it goes on
+    return gerund_after(lows, k)
 
 
 def _no_longer(lows: Sequence[str], positions: Sequence[int]) -> bool:

@@ -18,7 +18,9 @@ write-path red team).
   other clause; the two agree (as "not disabled" and "enabled" do).
 
 An exception is read only after a universal, so "but" as a coordinator ("Ana codes but
-Ben tests") is none, and the word lists are closed classes of English.
+Ben tests") is none; "but" excepts only right after the universal, its one noun or its
+prepositional phrase ("All tests passed but the build failed" opens a clause). The word
+lists are closed classes of English.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
-from groundwire.guards.grounding.lexical.text import EXCEPTIONS, word_set
+from groundwire.guards.grounding.lexical.text import AUXILIARIES, EXCEPTIONS, word_set
 
 __all__ = ["UNIVERSALS", "dropped_exceptions", "exception_agrees"]
 
@@ -34,6 +36,7 @@ UNIVERSALS = word_set("all every everyone everybody everything each")
 _REACH = 6  # words from the universal to its exception ("all of our public endpoints except")
 _DETERMINERS = word_set("the a an our my your their his her its this that these those")
 _CLAUSE_ENDS = word_set("and or but because while although when if which who that")
+_PREPOSITIONS = word_set("on in at of from across within under")
 
 
 def _exception_at(lows: Sequence[str], k: int) -> bool:
@@ -46,6 +49,20 @@ def _exception_at(lows: Sequence[str], k: int) -> bool:
     return (low == "other" and nxt == "than") or (low in ("apart", "aside") and nxt == "from")
 
 
+def _but_excepts(lows: Sequence[str], u: int, k: int) -> bool:
+    """Whether "but" at `k` excepts from the universal at `u` rather than opening a clause
+    ("All tests passed but the build failed"): right after the universal or its one
+    noun ("everyone but", "every day but Sunday", "all tests but one"), or after a
+    prepositional phrase of the universal ("everyone on the team but the interns")."""
+    between = lows[u + 1 : k]
+    if not between:
+        return True
+    if len(between) == 1:
+        word = between[0]
+        return word not in AUXILIARIES and not word.endswith("ed")
+    return between[0] in _PREPOSITIONS and len(between) <= 3
+
+
 def _exceptions(lows: Sequence[str]) -> list[int]:
     """The positions of the exceptions after a universal (within `_REACH` words)."""
     out: list[int] = []
@@ -53,7 +70,7 @@ def _exceptions(lows: Sequence[str]) -> list[int]:
         if low not in UNIVERSALS:
             continue
         for k in range(u + 1, min(u + 1 + _REACH, len(lows))):
-            if _exception_at(lows, k):
+            if _exception_at(lows, k) and (lows[k] != "but" or _but_excepts(lows, u, k)):
                 out.append(k)
                 break
             if lows[k] in _CLAUSE_ENDS:

@@ -9,7 +9,9 @@ does not support IPv6" read as a negation the source lacks and was blocked. Only
 verb's own forms are read ("lack", "lacks", "lacked", "lacking"): the noun ("a lack of
 sleep") is a thing named, read as before, and is told apart by a determiner or "of"
 around it. "far from" before a word that is no determiner or number denies that one word
-("far from perfect"); "far from the station" is a distance, read as before.
+("far from perfect"); "far from the station" is a distance, read as before. Either one
+with a negation in the three words before it ("we don't lack funding", "not far from
+perfect") denies a denial and is not read.
 
 * `privative_flips`: a claim with no negation whose content stems a source sentence
   holds, and whose stems include one the source's "lack" bears on (its first `SCOPE`
@@ -54,6 +56,8 @@ def _lacked(
     out: dict[str, int] = {}
     at = list(positions)
     for n, k in enumerate(at):
+        if not NEGATIONS.isdisjoint(lows[max(0, k - 3) : k]):
+            continue  # "we don't lack funding", "not far from perfect": denied in turn
         if _far_from(lows, k):
             taken = [k + 1] if content[k + 1] else []  # "far from fixed": the one word
         elif lows[k] not in PRIVATIVES:

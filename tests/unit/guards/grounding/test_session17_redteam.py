@@ -83,6 +83,9 @@ CAUGHT = [
     ("At least 3 replicas run.", "Fewer than 3 replicas run."),
     # the compared things turned, the comparative kept
     ("Memcached uses more memory than Redis.", "Redis uses more memory than Memcached."),
+    # the negative verb told plain where the source denies it
+    ("We stopped using Jenkins.", "We never stopped using Jenkins."),
+    ("We lack funding.", "We don't lack funding."),
     # a pronoun's case turned
     ("We owe Acme $5,000.", "Acme owes us $5,000."),
     ("They hired Ana in May.", "Ana hired them in May."),
@@ -133,6 +136,9 @@ KEPT = [
         "Postgres is faster than MySQL for our workload.",
     ),
     ("Ana hired them in May.", "In May, Ana hired them."),
+    # a denied denial states the plain fact
+    ("We still use Jenkins.", "We never stopped using Jenkins."),
+    ("We still use Jenkins.", "We did not stop using Jenkins."),
     ("We met Ana in May.", "Ana met us in May."),
     ("We hired him last year.", "Last year we hired him."),
 ]
@@ -208,6 +214,12 @@ def test_dropped_exceptions_needs_every_claim_word() -> None:
     w = claim_words("All endpoints require authentication.")
     src = _sentences("All endpoints except /health require authentication.")
     assert dropped_exceptions(w.lows, w.stems, w.content, src)
+    clause = _sentences("All endpoints require authentication but the docs say otherwise.")
+    assert not dropped_exceptions(w.lows, w.stems, w.content, clause)  # "but" opens a clause
+    every = claim_words("Everyone has access.")
+    assert dropped_exceptions(
+        every.lows, every.stems, every.content, _sentences("Everyone but Ana has access.")
+    )
     other = _sentences("All endpoints except /health are public.")
     assert not dropped_exceptions(w.lows, w.stems, w.content, other)
     own = claim_words("All endpoints except /metrics require authentication.")
@@ -217,6 +229,8 @@ def test_dropped_exceptions_needs_every_claim_word() -> None:
 def test_privative_reads_the_verb_not_the_noun() -> None:
     w = claim_words("Ana slept.")
     assert not privative_flips(w.lows, w.stems, w.content, _sentences("Ana has a lack of sleep."))
+    w = claim_words("We have funding.")  # a denied denial
+    assert not privative_flips(w.lows, w.stems, w.content, _sentences("We don't lack funding."))
     w = claim_words("The service supports IPv6.")
     found = privative_flips(
         w.lows, w.stems, w.content, _sentences("The service lacks IPv6 support.")
@@ -227,6 +241,7 @@ def test_privative_reads_the_verb_not_the_noun() -> None:
 def test_ended_states() -> None:
     assert ceased_at(("we", "stopped", "using", "it"), 1)
     assert not ceased_at(("we", "stopped", "the", "job"), 1)
+    assert not ceased_at(("we", "never", "stopped", "using", "it"), 2)
     assert tells_ended(("ana", "no", "longer", "works"), range(4))
     assert not tells_ended(("ana", "still", "works"), range(3))
 
