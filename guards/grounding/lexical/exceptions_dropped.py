@@ -25,6 +25,7 @@ lists are closed classes of English.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
@@ -37,6 +38,8 @@ _REACH = 6  # words from the universal to its exception ("all of our public endp
 _DETERMINERS = word_set("the a an our my your their his her its this that these those")
 _CLAUSE_ENDS = word_set("and or but because while although when if which who that")
 _PREPOSITIONS = word_set("on in at of from across within under")
+# the words an exception may open with (`_exception_at`)
+_OPENERS = EXCEPTIONS | word_set("but save other apart aside")
 
 
 def _exception_at(lows: Sequence[str], k: int) -> bool:
@@ -95,15 +98,24 @@ def dropped_exceptions(
 ) -> list[tuple[str, str]]:
     """(claim's universal, "except ..." of the source) for an exception the claim drops
     (module docstring)."""
-    if UNIVERSALS.isdisjoint(claim_lows) or _exceptions(claim_lows):
-        return []
-    if any(_exception_at(claim_lows, k) and claim_lows[k] != "but" for k in range(len(claim_lows))):
-        return []  # an exception of its own, whatever it follows
-    mine = {st for st, c in zip(claim_stems, content, strict=True) if c}
     universals = UNIVERSALS.intersection(claim_lows)
-    for s in sentences:
-        if universals.isdisjoint(s.lows) or not mine <= s.stems:
-            continue
+    if not universals:
+        return []
+    mine = frozenset(itertools.compress(claim_stems, content))
+    # set operations first: a source sentence with the claim's universal, every content
+    # stem of the claim and a word that may open an exception
+    candidates = [
+        s
+        for s in sentences
+        if not universals.isdisjoint(s.lows) and mine <= s.stems and not _OPENERS.isdisjoint(s.lows)
+    ]
+    if not candidates or _exceptions(claim_lows):
+        return []
+    if not _OPENERS.isdisjoint(claim_lows) and any(
+        _exception_at(claim_lows, k) and claim_lows[k] != "but" for k in range(len(claim_lows))
+    ):
+        return []  # an exception of its own, whatever it follows
+    for s in candidates:
         for k in _exceptions(s.lows):
             j = _excepted(s.lows, k)
             if j is None:

@@ -53,8 +53,9 @@ _TWO: dict[tuple[str, str], tuple[str, bool]] = {
 }
 
 
-# every word that opens or closes a bound (the caller's cheap test)
-BOUND_WORDS: frozenset[str] = frozenset(_ONE) | {w for pair in _TWO for w in pair}
+# a word every bound holds (the caller's cheap test)
+# (the distinctive word of each: "least" of "at least", not "at", "to" or "than")
+BOUND_WORDS: frozenset[str] = frozenset(_ONE) | {b if a == "at" else a for a, b in _TWO}
 
 
 def bound_of(lows: Sequence[str], k: int) -> tuple[str, bool, int] | None:

@@ -38,6 +38,7 @@ _OBJECT_OF = {
     if p == q
 }
 _SUBJECT_OF = {obj: subj for subj, obj in _OBJECT_OF.items()}
+_OTHER_CASE = {**_OBJECT_OF, **_SUBJECT_OF}
 PRONOUNS: frozenset[str] = frozenset(_PERSON_OF_SUBJECT) | frozenset(_PERSON_OF_OBJECT)
 _DETERMINERS = frozenset(("the", "a", "an", "our", "my", "their", "his", "its", "this", "that"))
 
@@ -51,7 +52,8 @@ def _readings(
     """Each reading of a text (module docstring) -> its pronoun as written."""
     out: dict[Reading, str] = {}
     n = len(lows)
-    for k, low in enumerate(lows):
+    for k in [i for i, w in enumerate(lows) if w in PRONOUNS]:
+        low = lows[k]
         person = _PERSON_OF_SUBJECT.get(low)
         if person is not None and k + 2 < n and content[k + 1]:
             j = k + 2
@@ -96,8 +98,7 @@ def pronoun_roles(
     """(the claim's pronoun, the source's) for each role the source gives the claim's
     person only the other way round (module docstring)."""
     # the cheap test first: the source must write a pronoun of the claim's other case
-    turned = {_OBJECT_OF[w] for w in lows if w in _OBJECT_OF}
-    turned |= {_SUBJECT_OF[w] for w in lows if w in _SUBJECT_OF}
+    turned = {_OTHER_CASE[w] for w in PRONOUNS.intersection(lows)}
     if turned.isdisjoint(src_lows):
         return []
     if not SYMMETRIC_RELATIONS.isdisjoint(lows):
