@@ -29,6 +29,8 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.assertion import unasserted
+from groundwire.guards.grounding.lexical.causatives import MARKERS as CAUSE_MARKERS
+from groundwire.guards.grounding.lexical.causatives import caused_words
 from groundwire.guards.grounding.lexical.cessation import ceased
 from groundwire.guards.grounding.lexical.change_targets import swapped_targets
 from groundwire.guards.grounding.lexical.changed_values import (
@@ -491,6 +493,11 @@ def analyze(
         if turned:
             conflicts = [pair for pair in conflicts if pair[0].lower() not in turned]
             names_swapped = [pair for pair in names_swapped if pair[0].lower() not in turned]
+    if conflicts and not CAUSE_MARKERS.isdisjoint(src_lows):  # "The cache doubled X" /
+        # "X doubled thanks to the cache" (`causatives.py`)
+        caused = caused_words(clows, cstems, cmask, sentences)
+        if caused:
+            conflicts = [pair for pair in conflicts if pair[0].lower() not in caused]
     features["conflicts"] = float(min(len(conflicts), 2))
     return Analysis(
         features,

@@ -98,8 +98,8 @@ def pronoun_roles(
     """(the claim's pronoun, the source's) for each role the source gives the claim's
     person only the other way round (module docstring)."""
     # the cheap test first: the source must write a pronoun of the claim's other case
-    turned = {_OTHER_CASE[w] for w in PRONOUNS.intersection(lows)}
-    if turned.isdisjoint(src_lows):
+    cases = {_OTHER_CASE[w] for w in PRONOUNS.intersection(lows)}
+    if cases.isdisjoint(src_lows):
         return []
     if not SYMMETRIC_RELATIONS.isdisjoint(lows):
         return []  # "we met Ana" is "Ana met us" (`text.SYMMETRIC_RELATIONS`, as `roles.py`)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from groundwire.guards.grounding.lexical.causatives import caused_words
 from groundwire.guards.grounding.lexical.change_targets import swapped_targets
 from groundwire.guards.grounding.lexical.converse_comparisons import converse_words
 from groundwire.guards.grounding.lexical.doer_gaps import verb_after_doer
@@ -136,6 +137,9 @@ KEPT = [
         "Postgres is faster than MySQL for our workload.",
     ),
     ("Ana hired them in May.", "In May, Ana hired them."),
+    # a causative told as an inchoative with its cause
+    ("The cache doubled our read throughput.", "Our read throughput doubled thanks to the cache."),
+    ("The index halved our query latency.", "Our query latency halved because of the index."),
     # a denied denial states the plain fact
     ("We still use Jenkins.", "We never stopped using Jenkins."),
     ("We still use Jenkins.", "We did not stop using Jenkins."),
@@ -271,3 +275,13 @@ def test_pronoun_roles() -> None:
     assert not pronoun_roles(w.lows, w.stems, w.content, *_src("Ana met us in May."))
     w = claim_words("Ana paid her rent.")  # a possessive "her"
     assert not pronoun_roles(w.lows, w.stems, w.content, *_src("She paid Ana rent."))
+
+
+def test_caused_words_needs_the_changed_thing_before_the_verb() -> None:
+    w = claim_words("The cache doubled our read throughput.")
+    src = _sentences("Our read throughput doubled thanks to the cache.")
+    assert caused_words(w.lows, w.stems, w.content, src) == {"cache", "read", "throughput"}
+    other = _sentences("The cache doubled thanks to our read throughput.")
+    assert not caused_words(w.lows, w.stems, w.content, other)
+    plain = _sentences("Our read throughput doubled and the cache helped.")  # no marker
+    assert not caused_words(w.lows, w.stems, w.content, plain)
