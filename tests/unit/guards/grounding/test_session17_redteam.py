@@ -12,7 +12,9 @@ the claims it must now catch and the controls that must stay as they were:
 * a state told as ended by cessation, "used to" or "no longer" (`ended_states.py`);
 * a bound turned the other way, "more than 500" / "nearly 500" (`opposite_bounds.py`);
 * a comparison told from its other side (`converse_comparisons.py`);
-* a pronoun's case turned, "we owe" / "owes us" (`pronoun_roles.py`)."""
+* a pronoun's case turned, "we owe" / "owes us" (`pronoun_roles.py`);
+* a denied negative verb told plain, "never stopped using" (`negation_agreement.py`);
+* a causative told with its cause, "doubled thanks to the cache" (`causatives.py`)."""
 
 from __future__ import annotations
 
