@@ -34,9 +34,11 @@ from groundwire.guards.grounding.lexical.attempts import ATTEMPTS, attempts_at
 from groundwire.guards.grounding.lexical.dropped_modal import Frame, modal_frames, struck_modal
 from groundwire.guards.grounding.lexical.elliptical_denials import OPENERS as ELLIPSIS_OPENERS
 from groundwire.guards.grounding.lexical.elliptical_denials import elliptical_denial_at
+from groundwire.guards.grounding.lexical.ended_states import CEASING, ceased_at, tells_ended
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.plan_nouns import names_a_plan
 from groundwire.guards.grounding.lexical.polarity import ALIGN, ALIGN_SOURCE, same_specifics
+from groundwire.guards.grounding.lexical.scheduled import SCHEDULING, scheduled_at
 from groundwire.guards.grounding.lexical.text import (
     AUXILIARIES,
     CONJUNCTIONS,
@@ -155,6 +157,10 @@ def _cue(raws: Sequence[str], lows: Sequence[str], k: int) -> str | None:
         return "intended"  # "I'd love to live in Berlin": would, a wish
     if attempts_at(lows, k):
         return "intended"  # "we tried to fix it": undertaken, not done (`attempts.py`)
+    if low in CEASING and ceased_at(lows, k):
+        return "past"  # "we stopped using Jenkins", as "we used to use" (`ended_states.py`)
+    if low in SCHEDULING and scheduled_at(lows, k):
+        return "intended"  # "it is scheduled to ship": not yet done (`scheduled.py`)
     if low in _CONDITIONS:
         return "conditional"
     if low in _FRAMES:
@@ -347,6 +353,8 @@ _CUE_WORDS = (
     | _UNTIL
     | ATTEMPTS
     | ELLIPSIS_OPENERS
+    | SCHEDULING
+    | CEASING
 ) | {f"{subject}'d" for subject in _SUBJECTS}
 
 
@@ -676,7 +684,8 @@ def unasserted(
                     best_frames = modal_frames(s.lows, d_pos)
                     asks_cue = mood in STRONG and any(s.word_stems[k] in cues for k in d_pos)
         # a claim in the past tense is not held to a state the source says has ended
-        if best_mood == "past" and _in_past(lows, c_pos):
+        # ... nor one that says it has ended itself ("no longer works": `ended_states.py`)
+        if best_mood == "past" and (_in_past(lows, c_pos) or tells_ended(lows, c_pos)):
             continue
         # a plan, hedge or condition told as done ("We migrated" / "we plan to migrate",
         # "we might migrate"): not the source's weak assertion, another fact

@@ -22,9 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.factor_phrases import by_half
 from groundwire.guards.grounding.lexical.text import number_value, word_set
 
-__all__ = ["MARKS", "changed_factors"]
+__all__ = ["MARKS", "changed_factors", "factor_at"]
 
 _STEMS: dict[str, str] = {
     "halv": "0.5",
@@ -60,22 +61,35 @@ def _fold(low: str) -> str | None:
     return value if value is not None and value not in ("0", "1") else None
 
 
+def factor_at(lows: Sequence[str], k: int) -> str | None:
+    """The factor the word at `k` states (module docstring; "by half" after a verb of
+    change: `factor_phrases.by_half`), else None."""
+    low = lows[k]
+    form = _FORMS.get(low)
+    if form is not None:
+        factor, ending = form
+        if ending == "e" and factor != "0.5" and (k == 0 or lows[k - 1] not in _VERB_BEFORE):
+            return None  # "a double shot", "triple the size" is read with "to" only
+        return factor
+    if low == "half" and k:
+        return "0.5" if lows[k - 1] == "in" else by_half(lows, k)
+    if low.endswith("fold"):
+        return _fold(low)
+    return None
+
+
 def _factors(lows: Sequence[str]) -> list[tuple[str, str]]:
     """(factor, as written) of each factor word of a sentence."""
     out: list[tuple[str, str]] = []
     for k, low in enumerate(lows):
-        form = _FORMS.get(low)
-        if form is not None:
-            factor, ending = form
-            if ending == "e" and factor != "0.5" and (k == 0 or lows[k - 1] not in _VERB_BEFORE):
-                continue  # "a double shot", "triple the size" is read with "to" only
-            out.append((factor, low))
-        elif low == "half" and k and lows[k - 1] == "in":
-            out.append(("0.5", "in half"))
-        elif low.endswith("fold"):
-            value = _fold(low)
-            if value is not None:
-                out.append((value, low))
+        factor = factor_at(lows, k)
+        if factor is not None:
+            shown = (
+                low if low != "half" else f"{lows[k - 2] + ' ' if k >= 2 else ''}{lows[k - 1]} half"
+            )
+            if shown.endswith(" in half"):
+                shown = "in half"  # as session 16 reported it
+            out.append((factor, shown))
     return out
 
 

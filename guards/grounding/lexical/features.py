@@ -29,17 +29,23 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from groundwire.guards.grounding.lexical.assertion import unasserted
+from groundwire.guards.grounding.lexical.causatives import MARKERS as CAUSE_MARKERS
+from groundwire.guards.grounding.lexical.causatives import caused_words
 from groundwire.guards.grounding.lexical.cessation import ceased
+from groundwire.guards.grounding.lexical.change_targets import swapped_targets
 from groundwire.guards.grounding.lexical.changed_values import (
     MONTHS,
     WEEKDAYS,
     changed_amounts,
     changed_days,
 )
+from groundwire.guards.grounding.lexical.converse_comparisons import converse_words
 from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.durations import changed_durations
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence, evidence_for
+from groundwire.guards.grounding.lexical.exceptions_dropped import UNIVERSALS, dropped_exceptions
+from groundwire.guards.grounding.lexical.factor_phrases import restated_factor_words
 from groundwire.guards.grounding.lexical.factor_verbs import MARKS as FACTOR_MARKS
 from groundwire.guards.grounding.lexical.factor_verbs import changed_factors
 from groundwire.guards.grounding.lexical.findings import Findings
@@ -54,6 +60,7 @@ from groundwire.guards.grounding.lexical.names import (
     swapped_names,
 )
 from groundwire.guards.grounding.lexical.numerals import read_numerals
+from groundwire.guards.grounding.lexical.opposite_bounds import opposite_bounds
 from groundwire.guards.grounding.lexical.owner import (
     owner_elsewhere,
     owner_swaps,
@@ -63,6 +70,9 @@ from groundwire.guards.grounding.lexical.owner import (
 from groundwire.guards.grounding.lexical.person import first_person_in
 from groundwire.guards.grounding.lexical.polarity import check_polarity
 from groundwire.guards.grounding.lexical.prefixed_antonyms import non_flips
+from groundwire.guards.grounding.lexical.privatives import PRIVATIVES, privative_flips
+from groundwire.guards.grounding.lexical.pronoun_roles import PRONOUNS as _PRONOUNS
+from groundwire.guards.grounding.lexical.pronoun_roles import pronoun_roles
 from groundwire.guards.grounding.lexical.roles import (
     many_for_only_one,
     only_one_of_many,
@@ -188,7 +198,14 @@ def analyze(
         for i in loose:
             own[i] = "#" + cw.lows[i].removesuffix("'s")
         cw = cw._replace(stems=tuple(own))
-    cw = as_source_acronyms(cw, ev)  # "New York City" / "NYC" (`spelled_acronyms.py`)
+    spelled = as_source_acronyms(cw, ev)  # "New York City" / "NYC" (`spelled_acronyms.py`)
+    # the words that spell a source acronym: no list's odd item either (session 17)
+    spelled_out = (
+        frozenset(w for w, a, b in zip(cw.lows, cw.stems, spelled.stems, strict=True) if a != b)
+        if spelled is not cw
+        else frozenset()
+    )
+    cw = spelled
     if not DECADES.isdisjoint(cw.numbers):
         cw = _decades_as_the_sources(cw, ev.stems, ev.numbers)
     if any(
@@ -230,6 +247,14 @@ def analyze(
         found = [
             ok or synonym_in_source(craws[i], clows[i], ev) for ok, i in zip(found, at, strict=True)
         ]
+    # "fell by half" where the source says "halved": the factor is the source's
+    # (`factor_phrases.py`, session 17)
+    restated: set[int] = set()
+    if not FACTOR_MARKS.isdisjoint(clows) or "fold" in claim_text:
+        restated = restated_factor_words(clows, cstems, cmask, sentences)
+        if restated:
+            at = itertools.compress(range(len(cmask)), cmask)
+            found = [ok or i in restated for ok, i in zip(found, at, strict=True)]
     # "Age: 34" from the user's "I'm 34": the label names the slot the value fills, and
     # counts as found in the sentence that fills it (`labels.py`)
     granted, filling, other = explained_labels(cw, claim_text, sentences, known_names, src_stems)
@@ -264,6 +289,9 @@ def analyze(
         # possessive ("in her 60s"; `text.read_decades`)
         and (low not in src_lows or low[-1] == "s")
     ]
+    if restated and missing_numbers:  # "half" of "fell by half" / "halved"
+        told = {craws[i] for i in restated}
+        missing_numbers = [raw for raw in missing_numbers if raw not in told]
     listed: list[tuple[str, str]] = []
     if missing_numbers:  # a count the source states as a list ("A, B and C"): one it
         # contradicts; one it agrees with is read as before (the score's number features
@@ -381,7 +409,7 @@ def analyze(
                     sentences,
                     src_lows,
                     known_names,
-                    lambda raw: may_name(raw, ev),
+                    lambda raw: raw.lower() in spelled_out or may_name(raw, ev),
                 )
                 if said.isdisjoint(pair[0].split())  # one report a name
             ]
@@ -420,7 +448,17 @@ def analyze(
             if pair[0].split()[0] not in said
         ]
         conflicts += date_swaps(claim_text, sentences, shared)
+        if "to" in clows or "by" in clows:  # "grew to 14" / "grew by 14" (session 17)
+            said = {c.split()[0] for c, _ in conflicts}
+            conflicts += [
+                pair
+                for pair in swapped_targets(clows, cstems, cnums, sentences)
+                if pair[0].split()[1] not in said
+            ]
         conflicts += bound_swaps(cw, sentences, shared)
+        # "more than 500" where the source says "nearly 500" (session 17)
+        said = {c for c, _ in conflicts}
+        conflicts += [p for p in opposite_bounds(cw, sentences, shared) if p[0] not in said]
         # a length of time changed across units or against "an hour" (`durations.py`)
         said = {c.split()[0] for c, _ in conflicts}
         conflicts += [
@@ -442,8 +480,24 @@ def analyze(
     if not WEEKDAYS.isdisjoint(clows) or not MONTHS.isdisjoint(clows):
         said = {c for c, _ in conflicts}
         conflicts += [p for p in changed_days(cw, sentences, shared, src_lows) if p[0] not in said]
+    if not PRIVATIVES.isdisjoint(src_lows) or "far" in src_lows:  # "lacks IPv6", "far from"
+        conflicts += privative_flips(clows, cstems, cmask, sentences)
+    if not UNIVERSALS.isdisjoint(clows):  # "All endpoints" / "All ... except /health"
+        conflicts += dropped_exceptions(clows, cstems, cmask, sentences)
     if top >= 2:  # some sentence holds two claim stems: a clause of two may be crossed
         conflicts += crossed_clauses(cw, clauses, sentences, shared, sizes, uniq)
+    if not _PRONOUNS.isdisjoint(clows):  # "We owe Acme" / "Acme owes us" (session 17)
+        conflicts += pronoun_roles(clows, cstems, cw.content, sentences, src_lows)
+    if conflicts and "than" in clows:  # "B uses more than A" / "A uses less than B"
+        turned = converse_words(clows, cstems, cw.content, sentences)
+        if turned:
+            conflicts = [pair for pair in conflicts if pair[0].lower() not in turned]
+            names_swapped = [pair for pair in names_swapped if pair[0].lower() not in turned]
+    if conflicts and not CAUSE_MARKERS.isdisjoint(src_lows):  # "The cache doubled X" /
+        # "X doubled thanks to the cache" (`causatives.py`)
+        caused = caused_words(clows, cstems, cmask, sentences)
+        if caused:
+            conflicts = [pair for pair in conflicts if pair[0].lower() not in caused]
     features["conflicts"] = float(min(len(conflicts), 2))
     return Analysis(
         features,

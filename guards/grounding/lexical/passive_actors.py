@@ -39,6 +39,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from groundwire.guards.grounding.lexical.doer_gaps import verb_after_doer
 from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.name_roles import _ADVERBS, _BE, _participle
 from groundwire.guards.grounding.lexical.names import _ABSTRACT, _TITLES, _name_shaped, common_word
@@ -165,16 +166,17 @@ def acts(
         if act is not None:
             out.append(act)
     for i in capitals(raws):  # a doer is written with a capital: only those are read
-        v = i + 1
+        # past "has" / an adverb between the doer and its verb (`doer_gaps.py`)
+        v = verb_after_doer(lows, spans, text, i)
         if v >= n:
-            break
+            continue
         low = lows[v]
         # the verb first (a suffix and a lookup), the name's shape only then
         if not ((low.endswith("ed") and len(low) > 4) or verb_lemmas(low)):
             continue
         if not (raws[v].islower() and low.isalpha() and _name(raws[i])):
             continue
-        if _gap(text, spans, i, v).strip():
+        if _gap(text, spans, v - 1, v).strip():
             continue
         if v + 1 < n and lows[v + 1] == "by":
             continue  # "Ana, promoted by Ben, ...": a participle, not Ana's act

@@ -41,6 +41,7 @@ from groundwire.guards.grounding.lexical.derived_opposites import (
     may_have_derived,
 )
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
+from groundwire.guards.grounding.lexical.negation_agreement import agrees_in_other_form
 from groundwire.guards.grounding.lexical.text import (
     DECADES,
     DEGREE,
@@ -739,6 +740,19 @@ def check_polarity(
                 # an antonym under the negation aligns the clauses too and undoes it: "not
                 # disabled" is "enabled", "not allowed" is "forbidden"
                 paired = _antonym_in(claim_side, lows, s.lows, source_side)
+                # or the other side denies it in another form (`negation_agreement.py`)
+                if not paired and agrees_in_other_form(
+                    c_id in claim_neg,
+                    lows,
+                    cstems,
+                    c_pos,
+                    claim_side,
+                    s,
+                    d_pos,
+                    source_side,
+                    claim_neg[c_id] if c_id in claim_neg else source_neg[d_id],
+                ):
+                    paired = True
                 shared_words = len(common) + paired
                 if shared_words < 2 or shared_words < ALIGN * len(c_stems):
                     continue
