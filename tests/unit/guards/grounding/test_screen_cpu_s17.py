@@ -1,0 +1,172 @@
+"""Session 17 (screen-stage CPU, issue 15 point 2): each cut that changes how a rule
+computes its answer is held to the code it replaced, kept here verbatim as the reference,
+on crafted texts and on random ones (both sides of every cheap test the cut adds)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from groundwire.guards.grounding.lexical.evidence import Evidence, evidence_for
+from groundwire.guards.grounding.lexical.spelled_acronyms import (
+    _source_acronyms,
+    as_source_acronyms,
+)
+from groundwire.guards.grounding.lexical.text import ClaimWords, capitals, claim_words
+from groundwire.topics.records import SourceTurn
+
+# --- spelled_acronyms: the source's acronyms only for a run of capitalised words ---------
+
+_LONGEST = 4
+
+
+def _old_source_acronyms(ev: Evidence) -> dict[str, tuple[str, set[str], set[str]]]:
+    """`_source_acronyms` at 86c657e (every word of every sentence looked at)."""
+    out: dict[str, tuple[str, set[str], set[str]]] = {}
+    for s in ev.sentences:
+        lows = s.lows
+        for k, raw in enumerate(s.raws):
+            if 2 <= len(raw) <= _LONGEST and raw.isupper() and raw.isalpha():
+                _, before, after = out.setdefault(lows[k], (s.word_stems[k], set(), set()))
+                before.add(lows[k - 1] if k else "")
+                after.add(lows[k + 1] if k + 1 < len(lows) else "")
+    return out
+
+
+def _old_as_source_acronyms(words: ClaimWords, ev: Evidence) -> ClaimWords:
+    """`as_source_acronyms` at 86c657e (the source's acronyms read before the runs)."""
+    caps = [i for i in capitals(words.raws) if words.lows[i] not in ev.lows]
+    if len(caps) < 2:
+        return words
+    acronyms = {a: f for a, f in _old_source_acronyms(ev).items() if a not in words.lows}
+    if not acronyms:
+        return words
+    lows = words.lows
+    stems = list(words.stems)
+    changed = False
+    k = 0
+    while k < len(caps):
+        j = k
+        while j + 1 < len(caps) and caps[j + 1] == caps[j] + 1 and j - k + 1 < _LONGEST:
+            j += 1
+        run = caps[k : j + 1]
+        k = j + 1
+        if len(run) < 2:
+            continue
+        letters = "".join(lows[i][0] for i in run)
+        found = acronyms.get(letters)
+        if found is None:
+            found = next(
+                (
+                    f
+                    for a, f in acronyms.items()
+                    if len(a) == len(letters) + 1 and a.startswith(letters)
+                ),
+                None,
+            )
+        if found is None:
+            continue
+        stem, before, after = found
+        prev = lows[run[0] - 1] if run[0] else ""
+        nxt = lows[run[-1] + 1] if run[-1] + 1 < len(lows) else ""
+        if prev in before or nxt in after:
+            for i in run:
+                stems[i] = stem
+            changed = True
+    return words._replace(stems=tuple(stems)) if changed else words
+
+
+_ACRONYM_CASES = [
+    ("The office is in New York City.", "Our office is in NYC, near the park."),
+    ("It runs on Google Cloud now.", "It runs on GCP now. The GCP bill went up."),
+    ("The bundle was written by John Smith.", "The JS bundle is large."),
+    ("We met Anna Berg in Oslo.", "We met Anna in Oslo. I am OK."),
+    ("He works at Acme Widget Corp today", "He works at AWC today; AWC is small. A B C D E"),
+    ("New York City", "NYC"),
+    ("in New York City and in Los Angeles", "in NYC and in LA, also in LA."),
+    ("The NYC office is in New York City.", "NYC office"),
+    ("Ünïcode Wörds Here", "ÜWH is 中A and 中 are ok"),
+    ("Meeting with Bob Jones", "no capitals here at all"),
+    ("", ""),
+    ("Only One capital", "US UK EU USA NATO ABCDE I"),
+]
+
+
+@pytest.mark.parametrize(("claim", "source"), _ACRONYM_CASES)
+def test_acronyms_as_before_on_crafted_texts(claim: str, source: str) -> None:
+    ev = evidence_for([SourceTurn(id="t1", text=source or ".", source="user")])
+    words = claim_words(claim)
+    assert _source_acronyms(ev) == _old_source_acronyms(ev)
+    assert as_source_acronyms(words, ev) == _old_as_source_acronyms(words, ev)
+
+
+def test_the_run_test_can_tell_a_run() -> None:
+    """The cut's cheap test itself: a run of two capitalised words the source lacks reads
+    the source's acronym (the stems change), one capitalised word alone never does."""
+    ev = evidence_for([SourceTurn(id="t1", text="Our office is in NYC.", source="user")])
+    words = claim_words("The office is in New York City.")
+    assert as_source_acronyms(words, ev).stems != words.stems
+    alone = claim_words("The office is in New and in York.")
+    assert as_source_acronyms(alone, ev) is alone
+
+
+_PROSE = (
+    "New York City NYC GCP Google Cloud Platform in the of is a LA Los Angeles JS John Smith"
+    " I A OK US us Acme Widget Corp AWC ABCDE NATO nato 中A Ünï ÜW 's ran and , . 3 X1 AB-CD"
+    " O'Neil McD MIT Mass Inst"
+)
+_VOCAB = _PROSE.split()
+
+
+def _random_text(rng: random.Random) -> str:
+    words = [rng.choice(_VOCAB) for _ in range(rng.randint(0, 14))]
+    return " ".join(words)
+
+
+_FILLER = ["in", "the", "at", "we", "met", "runs", "on", "office", "is", "and", "near"]
+
+
+def _spelled_pair(rng: random.Random) -> tuple[str, str]:
+    """A claim that may spell out a source acronym (the cut's changing path): the source
+    writes 2-4 random capitals between filler words, the claim a run of capitalised
+    words with those initials (or one more word, or other initials) in a like place."""
+    letters = "".join(rng.choice("ABCGLNMY") for _ in range(rng.randint(2, 4)))
+    before, after = rng.choice(_FILLER), rng.choice(_FILLER)
+    source = " ".join([*rng.sample(_FILLER, 2), before, letters, after, *rng.sample(_FILLER, 2)])
+    initials = letters if rng.random() < 0.7 else letters[:-1]
+    if rng.random() < 0.2:
+        initials = "".join(rng.choice("ABCGLNMY") for _ in initials)
+    run = [c + rng.choice(["ew", "ork", "ity", "oogle", "loud"]) for c in initials]
+    if rng.random() < 0.3:
+        run.append("Platform")
+    claim = " ".join(
+        [
+            rng.choice(_FILLER),
+            before if rng.random() < 0.6 else rng.choice(_FILLER),
+            *run,
+            after if rng.random() < 0.5 else rng.choice(_FILLER),
+            *([letters] if rng.random() < 0.1 else []),
+        ]
+    )
+    return claim, source
+
+
+def test_acronyms_as_before_on_random_texts() -> None:
+    rng = random.Random(17)
+    changed = 0
+    for k in range(4_000):
+        if k % 2:
+            claim, source = _spelled_pair(rng)
+        else:
+            claim, source = _random_text(rng), _random_text(rng) or "."
+        turns = [SourceTurn(id="t1", text=source, source="user")]
+        if rng.random() < 0.3:
+            turns.append(SourceTurn(id="t2", text=_random_text(rng) or "x", source="assistant"))
+        ev = evidence_for(turns)
+        words = claim_words(claim)
+        assert _source_acronyms(ev) == _old_source_acronyms(ev), (claim, source)
+        before = _old_as_source_acronyms(words, ev)
+        assert as_source_acronyms(words, ev) == before, (claim, source)
+        changed += before is not words
+    assert changed > 200  # the changing path was taken, not only the cheap returns
