@@ -8,6 +8,13 @@ import random
 
 import pytest
 
+from groundwire.guards.grounding.lexical.denied_predicates import (
+    MAX_DENIED,
+    _denial,
+    _in_question,
+    _predicates,
+    denied_predicates,
+)
 from groundwire.guards.grounding.lexical.evidence import Evidence, evidence_for
 from groundwire.guards.grounding.lexical.spelled_acronyms import (
     _source_acronyms,
@@ -170,3 +177,87 @@ def test_acronyms_as_before_on_random_texts() -> None:
         assert as_source_acronyms(words, ev) == before, (claim, source)
         changed += before is not words
     assert changed > 200  # the changing path was taken, not only the cheap returns
+
+
+# --- denied_predicates: nothing read when the source has no negation but "no" ----------
+
+
+def _old_denied_predicates(claim_text: str, turns: list[SourceTurn]) -> list[tuple[str, str]]:
+    """`denied_predicates` at 86c657e (the claim's predicates read for every source)."""
+    wanted = _predicates(claim_text)
+    if not wanted:
+        return []
+    denied: dict[str, str] = {}
+    affirmed: set[str] = set()
+    for s in evidence_for(turns).sentences:
+        if s.stems.isdisjoint(wanted):
+            continue
+        clause = s.clause_of()
+        question = _in_question(s)
+        for k, st in enumerate(s.word_stems):
+            if st not in wanted or st in affirmed:
+                continue
+            j = None if question else _denial(s, k, clause)
+            if j is None:
+                affirmed.add(st)
+                denied.pop(st, None)
+            elif st not in denied:
+                spans = s.word_spans()
+                denied[st] = s.text[spans[j][0] : spans[k][1]]
+        if len(affirmed) == len(wanted):
+            return []
+    return [(wanted[st], said) for st, said in denied.items() if st not in affirmed][:MAX_DENIED]
+
+
+_DENIAL_CASES = [
+    ("Rick said he was happy living with Sam.", "Sam: Rick wasn't very happy here."),
+    ("Rick was happy.", "Sam: Rick was happy here."),
+    ("The apps are working fine.", "I installed the apps but they don't work."),
+    ("He is happy.", "No, he is happy now. No idea why."),  # "no" alone denies nothing
+    ("He is happy.", "He failed to be happy, except on Sundays."),  # no negation word
+    ("He is happy.", "Is he happy? He is never happy."),
+    ("It is late.", "It isnt late at all"),  # a negation without its apostrophe
+    ("She was a teacher.", "She was not a teacher. She is a doctor."),
+    ("The cache is enabled.", "The cache is not only enabled but warm."),
+    ("", "not"),
+]
+
+
+@pytest.mark.parametrize(("claim", "source"), _DENIAL_CASES)
+def test_denied_predicates_as_before_on_crafted_texts(claim: str, source: str) -> None:
+    turns = [SourceTurn(id="t1", text=source, source="user")]
+    assert denied_predicates(claim, turns) == _old_denied_predicates(claim, turns)
+
+
+def test_the_negation_test_keeps_a_denial() -> None:
+    """Both sides of the cut's test: a denied predicate is still found, and a source
+    whose only negation is "no" (or an implicative) gives nothing without reading."""
+    turns = [SourceTurn(id="t1", text="Sam: Rick wasn't very happy here.", source="user")]
+    assert denied_predicates("Rick was happy.", turns) == [("happy", "wasn't very happy")]
+    plain = [SourceTurn(id="t1", text="No. Rick failed to be happy here.", source="user")]
+    assert not evidence_for(plain).negated
+    assert denied_predicates("Rick was happy.", plain) == []
+
+
+_DENIAL_PROSE = (
+    "he she it they was is were are am not n't never no isn't wasn't don't doesn't very"
+    " quite happy sad late working fine enabled a the teacher on off only more if ? . ,"
+    " failed to except nothing cannot nor Rick Sam"
+)
+_DENIAL_WORDS = _DENIAL_PROSE.split()
+
+
+def test_denied_predicates_as_before_on_random_texts() -> None:
+    rng = random.Random(1717)
+    found = 0
+    for _ in range(4_000):
+        claim = " ".join(rng.choice(_DENIAL_WORDS) for _ in range(rng.randint(1, 10)))
+        if rng.random() < 0.5:  # a predicate after a copula, which the source may deny
+            pred = rng.choice(["happy", "late", "working", "enabled", "sad"])
+            claim = f"{claim} {rng.choice(['was', 'is', 'are'])} {pred}"
+        source = " ".join(rng.choice(_DENIAL_WORDS) for _ in range(rng.randint(1, 16)))
+        turns = [SourceTurn(id="t1", text=source, source="user")]
+        before = _old_denied_predicates(claim, turns)
+        assert denied_predicates(claim, turns) == before, (claim, source)
+        found += bool(before)
+    assert found > 30  # denials were found, not only empty answers compared
