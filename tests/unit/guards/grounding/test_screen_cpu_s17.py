@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from groundwire.guards.grounding.lexical.attributed_beliefs import attributed_beliefs
 from groundwire.guards.grounding.lexical.denied_predicates import (
     MAX_DENIED,
     _denial,
@@ -16,6 +17,7 @@ from groundwire.guards.grounding.lexical.denied_predicates import (
     denied_predicates,
 )
 from groundwire.guards.grounding.lexical.evidence import Evidence, evidence_for
+from groundwire.guards.grounding.lexical.graded_predicates import graded_predicates
 from groundwire.guards.grounding.lexical.spelled_acronyms import (
     _source_acronyms,
     as_source_acronyms,
@@ -261,3 +263,21 @@ def test_denied_predicates_as_before_on_random_texts() -> None:
         assert denied_predicates(claim, turns) == before, (claim, source)
         found += bool(before)
     assert found > 30  # denials were found, not only empty answers compared
+
+
+# --- graded_predicates, attributed_beliefs: the trigger words by one set test first ----
+
+
+def test_graded_predicates_both_sides_of_the_degree_test() -> None:
+    """A graded quality is still refused with its degree word; without any degree word the
+    set test answers (the shape needs one) and the answer is the same empty list."""
+    turns = [SourceTurn(id="t1", text="The universe is big. The sun is a star.", source="user")]
+    assert graded_predicates("The universe is so diverse.", turns) == ["diverse"]
+    assert graded_predicates("The universe is diverse.", turns) == []
+    assert graded_predicates("So, the universe is diverse.", turns) == []  # no shape
+
+
+def test_attributed_beliefs_both_sides_of_the_verb_test() -> None:
+    turns = [SourceTurn(id="t1", text="The universe is big. The sun is a star.", source="user")]
+    assert attributed_beliefs("People think the sun moves.", turns) == ["think"]
+    assert attributed_beliefs("People say the sun moves.", turns) == []
