@@ -4,6 +4,7 @@ on crafted texts and on random ones (both sides of every cheap test the cut adds
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -17,6 +18,11 @@ from groundwire.guards.grounding.lexical.denied_predicates import (
     denied_predicates,
 )
 from groundwire.guards.grounding.lexical.evidence import Evidence, evidence_for
+from groundwire.guards.grounding.lexical.features import (
+    MAX_RUN_POSITIONS,
+    _longest_run,
+    _longest_run_direct,
+)
 from groundwire.guards.grounding.lexical.graded_predicates import graded_predicates
 from groundwire.guards.grounding.lexical.spelled_acronyms import (
     _source_acronyms,
@@ -281,3 +287,33 @@ def test_attributed_beliefs_both_sides_of_the_verb_test() -> None:
     turns = [SourceTurn(id="t1", text="The universe is big. The sun is a star.", source="user")]
     assert attributed_beliefs("People think the sun moves.", turns) == ["think"]
     assert attributed_beliefs("People say the sun moves.", turns) == []
+
+
+# --- features._longest_run: the positions it would visit, summed in C -------------------
+
+
+def _old_visits(stems: list[str], positions: dict[str, tuple[int, ...]]) -> int:
+    get = positions.get
+    return sum(len(get(s, ())) for s in stems)
+
+
+def test_longest_run_reads_as_before() -> None:
+    """The sum that picks the direct reading or the automaton is the same sum; both sides
+    of `MAX_RUN_POSITIONS` give the direct reading's answer."""
+    rng = random.Random(5)
+    for _ in range(2_000):
+        vocab = [f"w{k}" for k in range(rng.randint(1, 8))]
+        seq = [rng.choice(vocab) for _ in range(rng.randint(0, 30))]
+        positions: dict[str, list[int]] = {}
+        for j, st in enumerate(seq):
+            positions.setdefault(st, []).append(j)
+        pos = {st: tuple(at) for st, at in positions.items()}
+        stems = [rng.choice([*vocab, "absent"]) for _ in range(rng.randint(0, 12))]
+        visits = sum(map(len, map(pos.get, stems, itertools.repeat((), len(stems)))))
+        assert visits == _old_visits(stems, pos)
+        assert _longest_run(stems, pos) == _longest_run_direct(stems, pos)
+    # past the bound the automaton answers, as before
+    size = 2 * MAX_RUN_POSITIONS + 10  # the positions cover every index, as a source's do
+    many = {"a": tuple(range(0, size, 2)), "b": tuple(range(1, size, 2))}
+    assert _old_visits(["a"], many) > MAX_RUN_POSITIONS
+    assert _longest_run(["a", "b", "a"], many) == _longest_run_direct(["a", "b", "a"], many) == 3
