@@ -17,7 +17,12 @@ from groundwire.guards.grounding.lexical.denied_predicates import (
     _predicates,
     denied_predicates,
 )
-from groundwire.guards.grounding.lexical.evidence import Evidence, evidence_for
+from groundwire.guards.grounding.lexical.evidence import (
+    Evidence,
+    _known_names,
+    evidence_for,
+    known_names,
+)
 from groundwire.guards.grounding.lexical.features import (
     MAX_RUN_POSITIONS,
     _longest_run,
@@ -29,7 +34,7 @@ from groundwire.guards.grounding.lexical.spelled_acronyms import (
     as_source_acronyms,
 )
 from groundwire.guards.grounding.lexical.text import ClaimWords, capitals, claim_words
-from groundwire.topics.records import SourceTurn
+from groundwire.topics.records import Claim, SourceTurn
 
 # --- spelled_acronyms: the source's acronyms only for a run of capitalised words ---------
 
@@ -317,3 +322,55 @@ def test_longest_run_reads_as_before() -> None:
     many = {"a": tuple(range(0, size, 2)), "b": tuple(range(1, size, 2))}
     assert _old_visits(["a"], many) > MAX_RUN_POSITIONS
     assert _longest_run(["a", "b", "a"], many) == _longest_run_direct(["a", "b", "a"], many) == 3
+
+
+# --- evidence.known_names: the names of the same claim and turns objects, asked again ---
+
+
+def _claim(content: str, user_id: str = "", subject: str | None = None) -> Claim:
+    return Claim(
+        claim_id="c1",
+        tenant_id="t1",
+        content=content,
+        source="chat",
+        user_id=user_id,
+        subject=subject,
+    )
+
+
+def test_known_names_memo_answers_only_for_the_same_objects() -> None:
+    turns = [SourceTurn(id="t1", text="I live in Berlin and I work at Acme.", source="user")]
+    georgian = _claim("Georgian lives in Berlin.", user_id="georgian_k")
+    first = known_names(georgian, turns)
+    assert first == _known_names(georgian, turns) == {"georgian", "k"}
+    first.add("changed by a caller")  # a caller's change never reaches the next answer
+    again = known_names(georgian, turns)  # from the memo
+    assert again == {"georgian", "k"}
+    again.add("changed again")
+    assert known_names(georgian, turns) == {"georgian", "k"}
+    # an equal claim that is another object, and other turns, are read anew
+    other = _claim("The user lives in Berlin.", user_id="ana")
+    assert known_names(other, turns) == _known_names(other, turns)
+    third_person = [SourceTurn(id="t1", text="She lives in Berlin.", source="user")]
+    assert known_names(georgian, third_person) == _known_names(georgian, third_person) == set()
+    assert known_names(georgian, turns) == {"georgian", "k"}
+
+
+def test_known_names_as_before_in_random_order() -> None:
+    rng = random.Random(33)
+    texts = ["I live in Berlin.", "She lives in Berlin.", "Would you like tea?", "Yes, please"]
+    turn_pool = [
+        SourceTurn(id=f"t{k}", text=t, source=s)
+        for k, (t, s) in enumerate((t, s) for t in texts for s in ("user", "assistant", None))
+    ]
+    claims = [
+        _claim(c, u, sub)
+        for c in ("The user likes tea.", "Ana likes tea.", "Likes tea.")
+        for u, sub in (("", None), ("ana", None), ("", "ana_b"), ("user_1", "x"))
+    ]
+    lists = [rng.sample(turn_pool, rng.randint(1, 3)) for _ in range(12)]
+    for _ in range(3_000):
+        claim, turns = rng.choice(claims), rng.choice(lists)
+        if rng.random() < 0.2:
+            turns = list(turns)  # the same turns in another list
+        assert known_names(claim, turns) == _known_names(claim, turns), (claim, turns)
