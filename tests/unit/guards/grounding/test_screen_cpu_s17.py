@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence, Set
 
 import pytest
 
@@ -16,6 +17,12 @@ from groundwire.guards.grounding.lexical.denied_predicates import (
     _in_question,
     _predicates,
     denied_predicates,
+)
+from groundwire.guards.grounding.lexical.derived_opposites import (
+    _CHEAP,
+    _LEMMA_WORDS,
+    _SPACED_PREFIXES,
+    may_have_derived,
 )
 from groundwire.guards.grounding.lexical.evidence import (
     Evidence,
@@ -374,3 +381,82 @@ def test_known_names_as_before_in_random_order() -> None:
         if rng.random() < 0.2:
             turns = list(turns)  # the same turns in another list
         assert known_names(claim, turns) == _known_names(claim, turns), (claim, turns)
+
+
+# --- derived_opposites.may_have_derived: the prefixed forms read from the smaller side --
+
+
+def _old_may_have_derived(
+    lows: Sequence[str], content: Sequence[bool], source_lows: Set[str]
+) -> bool:
+    """`may_have_derived` at 86c657e (every prefixed form of the claim's words built)."""
+    if len(lows) != len(content):
+        raise ValueError("lows and content differ in length")
+    words = list(itertools.compress(lows, content))
+    if not _LEMMA_WORDS.isdisjoint(words):
+        return True
+    for prefix in _CHEAP:
+        if not source_lows.isdisjoint([prefix + low for low in words]):
+            return True  # a source word is the prefix + a claim word
+    if not any(map((" " + " ".join(words)).__contains__, _SPACED_PREFIXES)):
+        return False
+    for low in words:
+        if low.startswith(_CHEAP):
+            for prefix in _CHEAP:
+                if low.startswith(prefix) and low[len(prefix) :] in source_lows:
+                    return True  # a claim word is the prefix + a source word
+    return False
+
+
+_DERIVED_CASES = [
+    (["the", "deploy", "was", "locked"], {"the", "deploy", "was", "unlocked"}),  # src side
+    (["the", "deploy", "was", "locked"], {"unlocked", *(f"w{k}" for k in range(40))}),
+    (["it", "is", "unreadable"], {"it", "is", "readable"}),
+    (["it", "is", "readable"], {"illegible", "unreadable", "in", "im", "un"}),
+    (["we", "agree"], {"we", "disagree"}),
+    (["a", "b"], set()),
+    ([], {"unlocked"}),
+    (["un", "in", ""], {"un", "in", "unun", "inin", "ir"}),  # a prefix alone, an empty word
+    (["Locked"], {"unLocked"}),  # as written: the test is on lower-case forms
+]
+
+
+@pytest.mark.parametrize(("lows", "source"), _DERIVED_CASES)
+def test_may_have_derived_as_before_on_crafted_words(lows: list[str], source: set[str]) -> None:
+    content = [True] * len(lows)
+    assert may_have_derived(lows, content, source) == _old_may_have_derived(lows, content, source)
+
+
+def test_may_have_derived_both_sides_of_the_size_test() -> None:
+    """The same answer whichever side is read: a source smaller than 7 x the claim's
+    words (stripped source words) and a larger one (prefixed claim words)."""
+    words = ["the", "door", "was", "locked"]
+    content = [False, True, False, True]
+    small = {"the", "door", "was", "unlocked"}
+    large = small | {f"filler{k}" for k in range(100)}
+    assert len(small) < len(_CHEAP) * 2 <= len(large)
+    assert may_have_derived(words, content, small)
+    assert may_have_derived(words, content, large)
+    assert not may_have_derived(words, content, {"the", "door", "was", "closed"})
+
+
+# made-up stems (no word of the bridged table, so the prefix tests decide), some forms
+# of the table, the prefixes alone
+_DERIVED_PROSE = (
+    "florb unflorb disflorb nonflorb inflorb imflorb ilflorb irflorb zanter unzanter"
+    " dizanter irzanter locked unlocked agree disagree the a was in im un dis non il ir x"
+)
+_DERIVED_VOCAB = _DERIVED_PROSE.split()
+
+
+def test_may_have_derived_as_before_on_random_words() -> None:
+    rng = random.Random(2026)
+    true = 0
+    for _ in range(5_000):
+        lows = [rng.choice(_DERIVED_VOCAB) for _ in range(rng.randint(0, 12))]
+        content = [rng.random() < 0.7 for _ in lows]
+        source = {rng.choice(_DERIVED_VOCAB) for _ in range(rng.randint(0, 60))}
+        before = _old_may_have_derived(lows, content, source)
+        assert may_have_derived(lows, content, source) == before, (lows, content, source)
+        true += before
+    assert 500 < true < 4_500  # both answers were compared
