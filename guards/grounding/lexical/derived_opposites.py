@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-from collections.abc import Sequence, Set
+from collections.abc import Callable, Sequence, Set
 from importlib import resources
 
 from groundwire.guards.grounding.lexical.antonyms import _DETACH, _EXCEPTIONS, _lemmas_in
@@ -145,6 +145,21 @@ def _prefixed_in_source(words: Sequence[str], source_lows: Set[str]) -> bool:
     for low in filter(_STARTS_PREFIXED, source_lows):
         stripped.update(low[len(prefix) :] for prefix in _CHEAP if low.startswith(prefix))
     return not stripped.isdisjoint(words)
+
+
+def may_pair(words: Sequence[str]) -> Callable[[str], bool]:
+    """A test of one word `b`, false only when `derived_opposite(a, b)` is false for every
+    `a` of `words` (session 17: the pairing loop reads a source word against the claim's
+    words only when it holds): `b` is in the bridged table (`_LEMMA_WORDS`, what
+    `_lemmas` finds something for; without a lemma of its own no table pair holds), or
+    `b` may be a prefix + some `a` (it starts with one of `_CHEAP`), or some `a` is a
+    prefix + `b` (`b` is among the words' forms without a prefix)."""
+    stripped = {a[len(p) :] for a in words for p in _CHEAP if a.startswith(p)}
+
+    def test(b: str) -> bool:
+        return b in _LEMMA_WORDS or b.startswith(_CHEAP) or b in stripped
+
+    return test
 
 
 def may_have_derived(lows: Sequence[str], content: Sequence[bool], source_lows: Set[str]) -> bool:

@@ -21,8 +21,11 @@ from groundwire.guards.grounding.lexical.denied_predicates import (
 from groundwire.guards.grounding.lexical.derived_opposites import (
     _CHEAP,
     _LEMMA_WORDS,
+    _PAIRS,
     _SPACED_PREFIXES,
+    derived_opposite,
     may_have_derived,
+    may_pair,
 )
 from groundwire.guards.grounding.lexical.evidence import (
     Evidence,
@@ -36,6 +39,8 @@ from groundwire.guards.grounding.lexical.features import (
     _longest_run_direct,
 )
 from groundwire.guards.grounding.lexical.graded_predicates import graded_predicates
+from groundwire.guards.grounding.lexical.polarity import MAX_PAIRS as POLARITY_MAX_PAIRS
+from groundwire.guards.grounding.lexical.polarity import _converse, _derived_pairs, _same_slot
 from groundwire.guards.grounding.lexical.spelled_acronyms import (
     _source_acronyms,
     as_source_acronyms,
@@ -460,3 +465,94 @@ def test_may_have_derived_as_before_on_random_words() -> None:
         assert may_have_derived(lows, content, source) == before, (lows, content, source)
         true += before
     assert 500 < true < 4_500  # both answers were compared
+
+
+# --- polarity._derived_pairs: a source word read against the claim's words only when
+# --- `derived_opposites.may_pair` says some pair may hold --------------------------------
+
+
+def _derived_vocabulary(rng: random.Random) -> list[str]:
+    """Words of the bridged table, their prefixed forms, forms without a prefix, WordNet
+    satellites ("readable" / "unreadable") and words of no table."""
+    table = sorted(_PAIRS)
+    picked = rng.sample(table, 60)
+    partners = [w for x in picked[:30] for w in sorted(_PAIRS[x])[:2]]
+    prefixed = [p + w for w in picked[:20] for p in ("un", "dis", "in", "non")]
+    plain = ["readable", "unreadable", "legal", "illegal", "possible", "impossible"]
+    other = ["florb", "unflorb", "zanter", "the", "door", "blocking", "nonblocking", "in"]
+    return picked + partners + prefixed + plain + other
+
+
+def test_may_pair_holds_for_every_derived_pair() -> None:
+    """Where `derived_opposite(a, b)` holds, `may_pair` lets `b` through (the test is
+    only ever false where no pair holds); on pairs from the table and prefixed forms."""
+    rng = random.Random(99)
+    vocab = _derived_vocabulary(rng)
+    held = 0
+    for _ in range(200):
+        words = rng.sample(vocab, rng.randint(1, 6))
+        test = may_pair(words)
+        for b in vocab:
+            if any(derived_opposite(a, b) for a in words):
+                held += 1
+                assert test(b), (words, b)
+    assert held > 100
+    assert not may_pair(["door"])("florb")  # and it does rule words out
+
+
+def _old_derived_pairs(
+    lows: Sequence[str],
+    cstems: Sequence[str],
+    content: Sequence[bool],
+    claim_lows: set[str],
+    ev: Evidence,
+    shared: Sequence[Set[str]],
+) -> list[tuple[int, object, int]]:
+    """`polarity._derived_pairs` at 86c657e (every word pair read)."""
+    out: list[tuple[int, object, int]] = []
+    mine = [
+        i
+        for i in range(len(lows))
+        if content[i] and lows[i] not in ev.lows and cstems[i] not in ev.stems
+    ]
+    if not mine:
+        return out
+    claim_stems = {cstems[i] for i in range(len(lows)) if content[i]}
+    for s, hit in zip(ev.sentences, shared, strict=True):
+        if not hit:
+            continue
+        here = [i for i in mine if cstems[i] not in s.stems]
+        if not here:
+            continue
+        for j, other in enumerate(s.lows):
+            if not s.content[j] or other in claim_lows or s.word_stems[j] in claim_stems:
+                continue
+            for i in here:
+                if not derived_opposite(lows[i], other):
+                    continue
+                if _same_slot(cstems, content, i, s, j) and not _converse(
+                    cstems, content, lows, i, s, j
+                ):
+                    out.append((i, s, j))
+                    if len(out) >= POLARITY_MAX_PAIRS:
+                        return out
+    return out
+
+
+def test_derived_pairs_as_before_on_random_texts() -> None:
+    rng = random.Random(7)
+    vocab = _derived_vocabulary(rng)
+    glue = ["the", "door", "was", "is", "server", "cache", "team", "and", "."]
+    found = 0
+    for _ in range(1_500):
+        claim = " ".join(rng.choice(vocab + glue) for _ in range(rng.randint(2, 10)))
+        source = " ".join(rng.choice(vocab + glue) for _ in range(rng.randint(2, 24)))
+        ev = evidence_for([SourceTurn(id="t1", text=source, source="user")])
+        cw = claim_words(claim)
+        uniq = set(itertools.compress(cw.stems, cw.content))
+        shared = [uniq.intersection(s.stems) for s in ev.sentences]
+        args = (cw.lows, cw.stems, cw.content, set(cw.lows), ev, shared)
+        before = _old_derived_pairs(*args)
+        assert _derived_pairs(*args) == before, (claim, source)
+        found += bool(before)
+    assert found > 20
