@@ -9,7 +9,9 @@ import random
 from collections.abc import Sequence, Set
 
 import pytest
+from pydantic import ValidationError
 
+from groundwire.guards.grounding.base import finish_report
 from groundwire.guards.grounding.lexical.attributed_beliefs import attributed_beliefs
 from groundwire.guards.grounding.lexical.denied_predicates import (
     MAX_DENIED,
@@ -46,7 +48,14 @@ from groundwire.guards.grounding.lexical.spelled_acronyms import (
     as_source_acronyms,
 )
 from groundwire.guards.grounding.lexical.text import ClaimWords, capitals, claim_words
-from groundwire.topics.records import Claim, SourceTurn
+from groundwire.topics.codec import dumps
+from groundwire.topics.records import (
+    Claim,
+    EvidenceSpan,
+    GroundingReport,
+    SourceTurn,
+)
+from groundwire.topics.vocab import GroundingVerdict
 
 # --- spelled_acronyms: the source's acronyms only for a run of capitalised words ---------
 
@@ -556,3 +565,65 @@ def test_derived_pairs_as_before_on_random_texts() -> None:
         assert _derived_pairs(*args) == before, (claim, source)
         found += bool(before)
     assert found > 20
+
+
+# --- base.finish_report: the report made by the model's validator from a dict ----------
+
+
+def _old_report(**fields: object) -> GroundingReport:
+    return GroundingReport(**fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("verdict", list(GroundingVerdict))
+def test_finish_report_builds_what_the_constructor_built(verdict: GroundingVerdict) -> None:
+    claim = _claim("The cache is enabled.")
+    span = EvidenceSpan(turn_id="t1", start=0, end=5, text="The c")
+    got = finish_report(
+        claim,
+        verdict,
+        verifier="lexical",
+        score=0.61234567,
+        spans=(span,),
+        reasoning="why",
+        penalty=0.125,
+        rewritten_content="The cache" if verdict is GroundingVerdict.PARTIAL else None,
+    )
+    adjusted = {
+        GroundingVerdict.NOT_SUPPORTED: 0.0,
+        GroundingVerdict.PARTIAL: max(0.0, round(claim.confidence - 0.125, 4)),
+    }.get(verdict, claim.confidence)
+    want = _old_report(
+        verdict=verdict,
+        score=0.6123,
+        evidence_spans=[span],
+        reasoning="why",
+        confidence_penalty=0.125 if verdict is GroundingVerdict.PARTIAL else 0.0,
+        adjusted_confidence=adjusted,
+        verifier="lexical",
+        rewritten_content="The cache" if verdict is GroundingVerdict.PARTIAL else None,
+    )
+    assert got == want
+    assert got.model_fields_set == want.model_fields_set
+    assert got.model_dump_json() == want.model_dump_json()
+    assert dumps(got) == dumps(want)
+    # no score: None, as before
+    assert (
+        finish_report(claim, verdict, verifier="x", score=None, spans=[], reasoning="").score
+        is None
+    )
+
+
+def test_finish_report_refuses_what_the_constructor_refused() -> None:
+    claim = _claim("The cache is enabled.")
+    with pytest.raises(ValidationError) as old:
+        _old_report(verdict=GroundingVerdict.SUPPORTED, verifier=None)
+    with pytest.raises(ValidationError) as new:
+        finish_report(
+            claim,
+            GroundingVerdict.SUPPORTED,
+            verifier=None,  # type: ignore[arg-type]
+            score=1.0,
+            spans=[],
+            reasoning="",
+        )
+    assert [e["loc"] for e in new.value.errors()] == [e["loc"] for e in old.value.errors()]
