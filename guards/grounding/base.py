@@ -80,16 +80,22 @@ def finish_report(
     else:
         penalty = 0.0
         adjusted = claim.confidence
-    return GroundingReport(
-        verdict=verdict,
-        score=None if score is None else round(float(score), 4),
-        evidence_spans=list(spans),
-        reasoning=reasoning,
-        confidence_penalty=penalty,
-        adjusted_confidence=adjusted,
-        verifier=verifier,
-        rewritten_content=rewritten_content,
+    # Made by the model's validator from a dict (session 17, as `screening._screen_local`
+    # makes its record): `GroundingReport(**fields)` is the same validation behind a
+    # Python `__init__`, with the same result (the fields given included) and errors.
+    report: GroundingReport = GroundingReport.__pydantic_validator__.validate_python(
+        {
+            "verdict": verdict,
+            "score": None if score is None else round(float(score), 4),
+            "evidence_spans": list(spans),
+            "reasoning": reasoning,
+            "confidence_penalty": penalty,
+            "adjusted_confidence": adjusted,
+            "verifier": verifier,
+            "rewritten_content": rewritten_content,
+        }
     )
+    return report
 
 
 def grounding_blocks(report: GroundingReport, cfg: GroundingConfig) -> bool:

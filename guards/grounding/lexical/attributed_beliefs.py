@@ -89,6 +89,8 @@ def attributed_beliefs(claim: str, turns: Sequence[SourceTurn]) -> list[str]:
     docstring), as written, when no source turn reports a belief or saying; else []."""
     words = claim_words(claim)
     lows = words.lows
+    if _BELIEVING.isdisjoint(lows):
+        return []  # the common case, by one set test (session 17: no loop over the words)
     hits = [k for k, low in enumerate(lows) if low in _BELIEVING][:MAX_READ]
     if not hits:
         return []  # the common case: one set test per word

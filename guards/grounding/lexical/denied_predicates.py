@@ -164,6 +164,11 @@ def _in_question(s: Sentence) -> bool:
 def denied_predicates(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[str, str]]:
     """(claim word, the source's denial as written) for each predicate of the claim that
     the source uses only under a negation; empty when none."""
+    # a source with no negation word but "no" (`Sentence.negated`, read when its evidence
+    # was) denies nothing: every use there is plain (`_denial` finds only those words), so
+    # the claim's predicates are not read at all (session 17: most sources)
+    if not evidence_for(turns).negated:
+        return []
     wanted = _predicates(claim_text)
     if not wanted:
         return []

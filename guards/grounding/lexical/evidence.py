@@ -524,13 +524,37 @@ def _first_person_head(text: str) -> bool:
     return first_person_match(_FIRST_PERSON_RE, head)
 
 
+# The claim and turns `known_names` last read and their names. The verifier asks for the
+# names of the same claim and turns objects again after its analysis (the slot swaps of
+# its findings, the core's rescue); both are frozen, so the same objects have the same
+# names. One entry, holding the objects it was made for, so no other takes their ids.
+_last_names: tuple[Claim | None, tuple[SourceTurn, ...], frozenset[str]] = (None, (), frozenset())
+
+
 def known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
     """Names that refer to the speaker of first-person evidence (the memory's owner).
 
     A memory about its owner says "Georgian will ..." where the owner said "I will ...":
     the owner's name is not an invented entity when the evidence is in the first person.
     So is "the user" where a turn of the user's own speaks in the first person.
-    """
+
+    A fresh set each call (a caller may change it); the same objects asked again are
+    answered from the call before (`_last_names`)."""
+    global _last_names
+    last_claim, last_turns, found = _last_names
+    if (
+        claim is last_claim
+        and len(turns) == len(last_turns)
+        and all(map(operator.is_, turns, last_turns))
+    ):
+        return set(found)
+    names = _known_names(claim, turns)
+    _last_names = (claim, tuple(turns), frozenset(names))
+    return names
+
+
+def _known_names(claim: Claim, turns: Sequence[SourceTurn]) -> set[str]:
+    """`known_names`, read anew."""
     names: set[str] = set()
     if "user" in claim.content.lower() and users_own_words(turns):
         names.update(OWNER_WORDS)  # "The user lives in Berlin" from the user's "I live ..."

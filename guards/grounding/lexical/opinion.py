@@ -200,6 +200,8 @@ def added_evaluations(claim: str, turns: Sequence[SourceTurn]) -> list[Added]:
     table = evaluative_words()
     nouns = evaluative_nouns()
     words = claim_words(claim)
+    if table.keys().isdisjoint(words.lows) and nouns.keys().isdisjoint(words.lows):
+        return []  # no evaluative word at all: two set tests, no loop (session 17)
     hits = [
         k
         for k, low in enumerate(words.lows)

@@ -39,6 +39,7 @@ from groundwire.guards.grounding.lexical.antonyms import codes, opposites
 from groundwire.guards.grounding.lexical.derived_opposites import (
     derived_opposite,
     may_have_derived,
+    may_pair,
 )
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.negation_agreement import agrees_in_other_form
@@ -164,6 +165,9 @@ def _derived_pairs(
     if not mine:
         return out
     claim_stems = {cstems[i] for i in range(len(lows)) if content[i]}
+    # a source word no claim word can be paired with is not read against each of them
+    # (session 17: one test per source word instead of a call per word pair)
+    pairs_with = may_pair([lows[i] for i in mine])
     for s, hit in zip(ev.sentences, shared, strict=True):
         if not hit:
             continue
@@ -173,6 +177,8 @@ def _derived_pairs(
             continue
         for j, other in enumerate(s.lows):
             if not s.content[j] or other in claim_lows or s.word_stems[j] in claim_stems:
+                continue
+            if not pairs_with(other):
                 continue
             for i in here:
                 if not derived_opposite(lows[i], other):

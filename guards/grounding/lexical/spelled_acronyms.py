@@ -25,6 +25,9 @@ the acronym must be written in capitals in the source (two to four letters, the 
 
 from __future__ import annotations
 
+import itertools
+import operator
+
 from groundwire.guards.grounding.lexical.evidence import Evidence
 from groundwire.guards.grounding.lexical.text import ClaimWords, capitals
 
@@ -38,9 +41,12 @@ def _source_acronyms(ev: Evidence) -> dict[str, tuple[str, set[str], set[str]]]:
     it), for each word of two to four capitals in the source ("" at a sentence's edge)."""
     out: dict[str, tuple[str, set[str], set[str]]] = {}
     for s in ev.sentences:
-        lows = s.lows
-        for k, raw in enumerate(s.raws):
-            if 2 <= len(raw) <= _LONGEST and raw.isupper() and raw.isalpha():
+        lows, raws = s.lows, s.raws
+        # only the words in capitals are looked at in Python: their positions by C-level
+        # passes (session 17), in order, so the sets fill as the loop over every word did
+        for k in itertools.compress(itertools.count(), map(str.isupper, raws)):
+            raw = raws[k]
+            if 2 <= len(raw) <= _LONGEST and raw.isalpha():
                 _, before, after = out.setdefault(lows[k], (s.word_stems[k], set(), set()))
                 before.add(lows[k - 1] if k else "")
                 after.add(lows[k + 1] if k + 1 < len(lows) else "")
@@ -51,7 +57,9 @@ def as_source_acronyms(words: ClaimWords, ev: Evidence) -> ClaimWords:
     """The claim's words with each run of capitalised words that spells out a source
     acronym (module docstring) given that acronym's stem; unchanged when there is none."""
     caps = [i for i in capitals(words.raws) if words.lows[i] not in ev.lows]
-    if len(caps) < 2:
+    # only a run of two or more consecutive capitalised words is read (session 17: the
+    # source's acronyms are looked for only then; without one nothing below changes)
+    if len(caps) < 2 or 1 not in map(operator.sub, caps[1:], caps):
         return words
     # an acronym the claim writes itself is not what its other words spell
     acronyms = {a: f for a, f in _source_acronyms(ev).items() if a not in words.lows}
