@@ -57,6 +57,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import resource
 import statistics
 import subprocess
@@ -443,6 +444,8 @@ class PipelineRun:
     # when the service does not run on this host
     broker_us: tuple[float, float] = (float("nan"), float("nan"))
     redis_us: tuple[float, float] = (float("nan"), float("nan"))
+    # wall-clock start and end (time.time()) of the offered-load phase
+    offered_window: tuple[float, float] = (0.0, 0.0)
 
 
 def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
@@ -452,6 +455,9 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
     create_topics(settings)
     t = settings.topics
     proc = None
+    # --worker-log: the worker's debug lines (one per batch and stage) go to that file,
+    # for batch_report(); None leaves its stderr on the terminal.
+    log_file = args.worker_log.open("w") if args.worker_log else None
     try:
         produce(args.bootstrap, t.claims, [claim(i, run) for i in range(args.claims)])
         c = reader(args.bootstrap, [t.approved, t.review, t.blocked, t.dlq])
@@ -463,13 +469,14 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
                 "groundwire.streams.cli",
                 "worker",
                 "--log-level",
-                "warning",
+                "debug" if args.worker_log else "warning",
                 "--stages",
                 args.stages,
             ],
             env=worker_env(
                 settings, args.bootstrap, args.redis_url, run, args.grounding_stage, args.gc_gen0
             ),
+            stderr=log_file,
         )
         worker_pid = proc.pid
         services = Services.find(args.bootstrap, args.redis_url)
@@ -497,7 +504,9 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
         preempted_per_1k = preempted / routed * 1e3 if routed > 0 else float("nan")
         # latency at a fixed offered rate, on the warm worker
         usage, wall = resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
+        offered_from = time.time()
         samples, outputs = offered_load(args, t.claims, c, run)
+        offered_window = (offered_from, time.time())
         after = resource.getrusage(resource.RUSAGE_SELF)
         generator_cores = (after.ru_utime + after.ru_stime - usage.ru_utime - usage.ru_stime) / (
             time.monotonic() - wall
@@ -526,11 +535,14 @@ def bench_pipeline(args: argparse.Namespace, run: str) -> PipelineRun:
                 per_claim(redis_end - mark.get("redis", float("nan")), routed),
                 per_claim(redis_after - redis_end, outputs),
             ),
+            offered_window=offered_window,
         )
     finally:
         if proc is not None:
             proc.terminate()
             proc.wait(30)
+        if log_file is not None:
+            log_file.close()
         delete_topics(settings)
         # The run's dedup index and claim ledger: without this, every run left its
         # memories (no expiry: they stand for approved memories) in the shared Redis,
@@ -630,6 +642,75 @@ def tail_report(samples: list[Sample], share: float = 0.01) -> str:
     )
 
 
+_BATCH_LINE = re.compile(
+    r"stage (?P<stage>\w+): batch=(?P<n>\d+) process=(?P<process>[\d.]+)ms "
+    r"commit=(?P<commit>[\d.]+)ms linger=(?P<linger>[\d.]+)ms "
+    r"age_mean=(?P<age>[\d.]+|nan)(?:ms)? age_max=(?P<age_max>[\d.]+|nan)(?:ms)? "
+    r"closed=(?P<closed>[\d.]+)"
+)
+
+
+def batch_report(path: Path, window: tuple[float, float], samples: list[Sample]) -> str:
+    """A routed claim's latency, split by the stages' own debug lines (`--worker-log`)
+    over the batches that closed in the offered-load phase: per stage, the wait before
+    its batch closed (for screen, since the claim was due to be sent; for route, since
+    screen wrote the record, so screen's commit is in it), the linger part of that wait,
+    processing, and the commit. Means are per claim (a batch counts once per record), the
+    p99 columns are the claim-weighted 99th percentile of the per-batch figure. The rest
+    of a claim's latency (the reader's fetch after route's commit) is what is left of
+    the measured median."""
+    lo, hi = window
+    rows: dict[str, list[tuple[int, float, float, float, float, float]]] = {}
+    for line in path.read_text(errors="replace").splitlines():
+        m = _BATCH_LINE.search(line)
+        if m is None or not lo <= float(m["closed"]) <= hi + 5:
+            continue
+        age = float(m["age"])
+        rows.setdefault(m["stage"], []).append(
+            (
+                int(m["n"]),
+                age,
+                float(m["linger"]),
+                float(m["process"]),
+                float(m["commit"]),
+                float(m["age_max"]),
+            )
+        )
+
+    def weighted(values: list[tuple[int, float]], q: float | None) -> float:
+        values = [(n, v) for n, v in values if v == v]
+        total = sum(n for n, _ in values)
+        if not total:
+            return float("nan")
+        if q is None:
+            return sum(n * v for n, v in values) / total
+        need, seen = q * total, 0
+        for n, v in sorted(values, key=lambda x: x[1]):
+            seen += n
+            if seen >= need:
+                return v
+        return values[-1][1]
+
+    lines = [
+        "per-claim split at the offered rate (worker debug lines; ms, mean / claim-weighted p99):"
+    ]
+    for stage, batch in rows.items():
+        sizes = sorted(b[0] for b in batch)
+        parts = []
+        names = ("wait to batch close", "of it linger", "process", "commit")
+        for i, name in enumerate(names, start=1):
+            col = [(b[0], b[i]) for b in batch]
+            parts.append(f"{name} {weighted(col, None):.1f} / {weighted(col, 0.99):.1f}")
+        lines.append(
+            f"  {stage}: {len(batch)} batches, size median {statistics.median(sizes):.0f} "
+            f"max {sizes[-1]}; " + ", ".join(parts)
+        )
+    if samples:
+        after = statistics.median((x.received_ns - x.decided_ns) / 1e6 for x in samples)
+        lines.append(f"  route decided -> readable (its commit, the reader's fetch): {after:.1f}")
+    return "\n".join(lines)
+
+
 def bench_passthrough(args: argparse.Namespace, run: str) -> float:
     admin = AdminClient({"bootstrap.servers": args.bootstrap})
     src, dst = f"gwbench.{run}.pt.in", f"gwbench.{run}.pt.out"
@@ -723,6 +804,13 @@ def main() -> None:
         help="where grounding runs",
     )
     ap.add_argument(
+        "--worker-log",
+        type=Path,
+        default=None,
+        help="run the worker at debug level, its log to this file, and split the latency "
+        "by its batch lines (costs the worker some CPU: for diagnosis, not for A/B runs)",
+    )
+    ap.add_argument(
         "--data",
         type=Path,
         default=DEFAULT_DATA,
@@ -763,6 +851,8 @@ def main() -> None:
         f"(load generator: {result.generator_cores:.2f} cores)"
     )
     print(tail_report(result.samples))
+    if args.worker_log:
+        print(batch_report(args.worker_log, result.offered_window, result.samples))
     print(
         f"worker CPU (supervisor + stage processes): {result.cpu_us_per_claim:.0f} us/claim "
         f"saturated, {result.cpu_us_per_claim_offered:.0f} us/claim at "

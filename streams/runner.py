@@ -40,7 +40,7 @@ from confluent_kafka import Consumer, KafkaError, KafkaException, Message, Produ
 from redis import exceptions as redis_errors
 
 from groundwire.streams import kafka, telemetry
-from groundwire.streams.batching import take_batch
+from groundwire.streams.batching import BatchClock, take_batch
 from groundwire.streams.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -124,6 +124,11 @@ class StageRunner:
         self._producer: Producer | None = None
         self._errors: kafka.ClientErrors | None = None
         self._call_timeout_s = settings.kafka_call_timeout_s
+        # Filled by take_batch for the debug line of each batch (None: debug is off).
+        self._clock: BatchClock | None = None
+        # time.monotonic() when the last batch was taken: a stage long past it (behind its
+        # input, or idle until now) takes its next batch without lingering.
+        self._previous_closed: float | None = None
 
     @property
     def processed(self) -> int:
@@ -195,6 +200,7 @@ class StageRunner:
 
     async def _consume(self) -> list[Message]:
         consumer = self._clients()[0]
+        self._clock = BatchClock() if log.isEnabledFor(logging.DEBUG) else None
         try:
             messages = await asyncio.to_thread(
                 take_batch,
@@ -202,11 +208,15 @@ class StageRunner:
                 self.settings.batch_size,
                 self.settings.batch_within_s,
                 self.settings.batch_linger_s,
+                self._clock,
+                self._previous_closed,
             )
         except KafkaException as exc:
             self._raise_if_fatal(exc.args[0], "consume")
             log.warning("stage %s: consume failed: %s", self.stage.name, exc)
             return []
+        if messages:
+            self._previous_closed = time.monotonic()
         records = []
         for m in messages:
             err = m.error()
@@ -278,13 +288,18 @@ class StageRunner:
         self.progress.last_commit = time.monotonic()
         self.progress.committed_records += len(records)
         telemetry.stage_committed(self.stage.name, len(records))
-        log.debug(
-            "stage %s: batch=%d process=%.1fms commit=%.1fms",
-            self.stage.name,
-            len(records),
-            (produce_started - started) * 1e3,
-            (finished - produce_started) * 1e3,
-        )
+        clock = self._clock
+        if clock is not None:
+            log.debug(
+                "stage %s: batch=%d process=%.1fms commit=%.1fms linger=%.1fms %s closed=%.4f",
+                self.stage.name,
+                len(records),
+                (produce_started - started) * 1e3,
+                (finished - produce_started) * 1e3,
+                clock.lingered_s * 1e3,
+                _ages(records, clock.closed_at),
+                clock.closed_at,
+            )
         telemetry.stage_latency("produce", finished - produce_started)
         telemetry.stage_latency(self.stage.name, time.perf_counter() - started)
 
@@ -438,6 +453,17 @@ class StageRunner:
             telemetry.consumer_lag(self.group, tp.topic, tp.partition, lag)
         self.progress.lag = total
         telemetry.stage_lag(self.stage.name, total)
+
+
+def _ages(records: Sequence[Message], closed_at: float) -> str:
+    """How long the batch's records had been in their topic when the batch closed (their
+    timestamps against `closed_at`, both wall clock): mean and oldest, in ms. For the
+    first stage that is the wait since the claim was published; for the next, since the
+    stage before it wrote the record (its commit, the fetch, the wait for this batch)."""
+    ages = [closed_at * 1e3 - m.timestamp()[1] for m in records if m.timestamp()[1] > 0]
+    if not ages:
+        return "age_mean=nan age_max=nan"
+    return f"age_mean={sum(ages) / len(ages):.1f}ms age_max={max(ages):.1f}ms"
 
 
 def _watermarks(consumer: Consumer, tp: TopicPartition) -> tuple[int, int] | None:

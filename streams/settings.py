@@ -209,7 +209,9 @@ class Settings(BaseSettings):
     # how long a batch that is not full waits for more: each transaction costs the stage
     # ~7 ms of commit and the broker a marker per partition, so at 1,000 claims/s batches
     # of ~18 spent 270 us per claim committing, and 120 us with a 10 ms linger (batches
-    # of ~50; bench/results/pipeline.md). It adds at most that much latency per stage.
+    # of ~50; bench/results/pipeline.md). It adds at most that much latency per stage,
+    # and none when the stage's previous batch closed more than 4 lingers ago (behind its
+    # input, or a claim after a pause: streams/batching.py).
     # Both are passed to librdkafka in whole milliseconds (truncated): an idle wait under
     # 1 ms would be 0 and spin the idle stage on a core, a linger under 1 ms would silently
     # be none, so such values are refused rather than rounded.
