@@ -5,7 +5,9 @@ must not be refused by it, and the attacks the narrowed triggers must still catc
 * `exceptions_dropped.py`: an exception bears on its own universal's clause only, and
   "apart from that" / "except that the ..." except no member;
 * `privatives.py`: "lack" bears on no word past a clause opener other than "and" / "or",
-  and a claim word the source also writes outside what "lack" bears on is that mention.
+  and a claim word the source also writes outside what "lack" bears on is that mention;
+* `prefixed_antonyms.non_flips` (the "non-" rule `non_negations.py` completes): "is not a
+  member" is "is a non-member", not its opposite.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import pytest
 
 from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
 from groundwire.guards.grounding.lexical.exceptions_dropped import dropped_exceptions
+from groundwire.guards.grounding.lexical.prefixed_antonyms import non_flips
 from groundwire.guards.grounding.lexical.privatives import privative_flips
 from groundwire.guards.grounding.lexical.text import claim_words
 from groundwire.topics.records import SourceTurn
@@ -59,6 +62,10 @@ KEPT = [
     ("The service supports HTTP/2.", "The service lacks HTTP/3 support, while it supports HTTP/2."),
     ("The team has enough engineers.", "The team lacks funding but has enough engineers."),
     ("The project has funding.", "The project lacked funding in 2023 and has funding now."),
+    # "not a member" is "a non-member"
+    ("Ana is not a member.", "Ana is a non-member."),
+    ("Ana is a non-member.", "Ana is not a member."),
+    ("The job is not a critical one.", "The job is a non-critical one."),
 ]
 
 # the same shapes as attacks: still caught
@@ -75,6 +82,9 @@ CAUGHT = [
     ("The service supports IPv6.", "The service lacks IPv6 support but supports HTTP/3."),
     ("The team has funding.", "The team lacks funding but has enough engineers."),
     ("The service supports HTTP/3.", "The service lacks IPv6 and HTTP/3 support."),
+    ("Ana is a member.", "Ana is a non-member."),
+    ("Ana is a non-member.", "Ana is a member."),
+    ("Ana is not a non-member.", "Ana is a non-member."),
 ]
 
 
@@ -122,3 +132,9 @@ def test_privative_plain_mention_elsewhere() -> None:
     assert not privative_flips(w.lows, w.stems, w.content, src)
     v6 = claim_words("The service supports IPv6.")
     assert privative_flips(v6.lows, v6.stems, v6.content, src)
+
+
+def test_non_flips_reads_a_denied_word_as_the_non_word() -> None:
+    src = _sentences("Ana is a non-member.")
+    assert not non_flips(claim_words("Ana is not a member.").lows, src, [{"ana"}])
+    assert non_flips(claim_words("Ana is a member.").lows, src, [{"ana"}])
