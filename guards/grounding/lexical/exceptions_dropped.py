@@ -21,6 +21,15 @@ An exception is read only after a universal, so "but" as a coordinator ("Ana cod
 Ben tests") is none; "but" excepts only right after the universal, its one noun or its
 prepositional phrase ("All tests passed but the build failed" opens a clause). The word
 lists are closed classes of English.
+
+Precision (session 17, precision audit): an exception bears on its own universal's
+clause only, so the claim's content stems must all stand in that clause (from the last
+clause opener before the universal to a clause opener before another universal): "All
+endpoints require TLS" restates the first clause of "All endpoints require TLS, and all
+endpoints except /health require a token", not the excepted one. And "except / apart
+from / other than" followed by "that" or "this" and then a determiner, pronoun or
+negative pronoun ("apart from that nothing changed", "except that the linter warned")
+refers back to what was said or opens a clause: no member of the universal is excepted.
 """
 
 from __future__ import annotations
@@ -40,6 +49,13 @@ _CLAUSE_ENDS = word_set("and or but because while although when if which who tha
 _PREPOSITIONS = word_set("on in at of from across within under")
 # the words an exception may open with (`_exception_at`)
 _OPENERS = EXCEPTIONS | word_set("but save other apart aside")
+# "that" / "this" as what an exception bears on refers back or opens a clause when one
+# of these follows ("apart from that nothing changed", "except that the linter warned")
+_DEMONSTRATIVES = word_set("that this")
+_CLAUSE_AFTER = _DETERMINERS | word_set(
+    """i we you he she it they there nothing everything something anything nobody
+    everyone someone anyone no all"""
+)
 
 
 def _exception_at(lows: Sequence[str], k: int) -> bool:
@@ -66,15 +82,46 @@ def _but_excepts(lows: Sequence[str], u: int, k: int) -> bool:
     return between[0] in _PREPOSITIONS and len(between) <= 3
 
 
+def _refers_back(lows: Sequence[str], k: int) -> bool:
+    """Whether the exception at `k` bears on "that" / "this" as a pronoun of what was said
+    or a conjunction ("apart from that nothing changed", "except that the linter
+    warned"), not on a member ("except that one")."""
+    j = k + (2 if lows[k] in ("other", "apart", "aside") else 1)
+    if j >= len(lows) or lows[j] not in _DEMONSTRATIVES:
+        return False
+    return j + 1 >= len(lows) or lows[j + 1] in _CLAUSE_AFTER
+
+
 def _exceptions(lows: Sequence[str]) -> list[int]:
     """The positions of the exceptions after a universal (within `_REACH` words)."""
-    out: list[int] = []
+    return [k for _, k in _excepting(lows)]
+
+
+def _clause_stems(
+    lows: Sequence[str], stems: Sequence[str], content: Sequence[bool], u: int
+) -> set[str]:
+    """The content stems of the clause of the universal at `u`: from the last clause
+    opener before it (`_CLAUSE_ENDS`) to a clause opener that another universal follows
+    ("..., and all tags except v0.1 are protected")."""
+    n = len(lows)
+    start = next((i + 1 for i in range(u - 1, -1, -1) if lows[i] in _CLAUSE_ENDS), 0)
+    end = next(
+        (i for i in range(u + 1, n - 1) if lows[i] in _CLAUSE_ENDS and lows[i + 1] in UNIVERSALS),
+        n,
+    )
+    return {stems[i] for i in range(start, end) if content[i]}
+
+
+def _excepting(lows: Sequence[str]) -> list[tuple[int, int]]:
+    """(universal, exception) positions of each exception after a universal."""
+    out: list[tuple[int, int]] = []
     for u, low in enumerate(lows):
         if low not in UNIVERSALS:
             continue
         for k in range(u + 1, min(u + 1 + _REACH, len(lows))):
             if _exception_at(lows, k) and (lows[k] != "but" or _but_excepts(lows, u, k)):
-                out.append(k)
+                if not _refers_back(lows, k):
+                    out.append((u, k))
                 break
             if lows[k] in _CLAUSE_ENDS:
                 break
@@ -116,9 +163,9 @@ def dropped_exceptions(
     ):
         return []  # an exception of its own, whatever it follows
     for s in candidates:
-        for k in _exceptions(s.lows):
+        for at, k in _excepting(s.lows):
             j = _excepted(s.lows, k)
-            if j is None:
+            if j is None or not mine <= _clause_stems(s.lows, s.word_stems, s.content, at):
                 continue
             u = next(w for w in claim_lows if w in universals)
             return [(u, " ".join(s.raws[k : j + 1]))]

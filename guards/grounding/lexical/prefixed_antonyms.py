@@ -23,6 +23,7 @@ from collections.abc import Sequence, Set
 
 from groundwire.guards.grounding.lexical.antonyms import codes
 from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.text import NEGATIONS
 
 __all__ = ["NEGATING", "non_flips", "prefixed_satellites"]
 
@@ -71,6 +72,18 @@ def _non_pairs(lows: Sequence[str]) -> tuple[set[tuple[str, str]], set[tuple[str
     return negated, bare
 
 
+def _denied(lows: Sequence[str]) -> set[tuple[str, str]]:
+    """(word before, word) for the words written without "non" under a negation in the
+    two words before them ("is not a member"): the same statement as "is a non-member"
+    (session 17, precision audit; "is not public" / "is non-public" differ in the word
+    before and were never compared)."""
+    return {
+        (lows[k - 1], lows[k])
+        for k in range(1, len(lows))
+        if lows[k - 1] != "non" and not NEGATIONS.isdisjoint(lows[max(0, k - 3) : k - 1])
+    }
+
+
 def non_flips(
     claim_lows: Sequence[str], sentences: Sequence[Sentence], shared: Sequence[Set[str]]
 ) -> list[tuple[str, str]]:
@@ -81,13 +94,14 @@ def non_flips(
     "non-magical people" as denying the whole sentence), so it is read here, word by
     word, and only in the same frame: "a sci-fi movie" does not deny "non-sci-fi fans"."""
     mine, plain = _non_pairs(claim_lows)
+    plain -= _denied(claim_lows)  # "is not a member": "is a non-member" in other words
     theirs: set[tuple[str, str]] = set()
     bare: set[tuple[str, str]] = set()
     for s, hit in zip(sentences, shared, strict=True):
         if hit:
             negated, written = _non_pairs(s.lows)
             theirs |= negated
-            bare |= written
+            bare |= written - _denied(s.lows)
     out = [(f"non-{w}", w) for b, w in sorted(mine & bare) if (b, w) not in theirs]
     out += [(w, f"non-{w}") for b, w in sorted(plain & theirs) if (b, w) not in bare]
     return out

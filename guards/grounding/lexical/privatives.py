@@ -13,6 +13,13 @@ around it. "far from" before a word that is no determiner or number denies that 
 with a negation in the three words before it ("we don't lack funding", "not far from
 perfect") denies a denial and is not read.
 
+Precision (session 17, precision audit): "lack" bears on no word past a clause opener
+other than "and" / "or" (which may join its objects: "lacks IPv6 and HTTP/3 support"),
+so "lacks funding but has enough engineers" does not lack "enough"; and a claim word
+the source sentence also writes outside what its "lack" bears on is read as that
+mention ("The service supports HTTP/3" restates "... lacks IPv6 support but supports
+HTTP/3"; "The project has funding", "... lacked funding in 2023 and has funding now").
+
 * `privative_flips`: a claim with no negation whose content stems a source sentence
   holds, and whose stems include one the source's "lack" bears on (its first `SCOPE`
   content words, as a negation's scope): (the claim word, "lacks ..." of the source).
@@ -38,6 +45,11 @@ __all__ = ["PRIVATIVES", "privative_agrees", "privative_flips"]
 PRIVATIVES = word_set("lack lacks lacked lacking")
 SCOPE = 2  # content words after it that it bears on (`polarity.SCOPE`)
 _NOUN_BEFORE = word_set("a an the no any this that their our its of")
+# the words that open another clause, where what "lack" bears on ends ("and" / "or" may
+# join its objects and are not among them)
+_CLAUSE_OPENERS = word_set(
+    "but while whereas although though because yet unless so which who that when if"
+)
 
 
 def _far_from(lows: Sequence[str], k: int) -> bool:
@@ -65,9 +77,25 @@ def _lacked(
         elif (k and lows[k - 1] in _NOUN_BEFORE) or (k + 1 < len(lows) and lows[k + 1] == "of"):
             continue  # "a lack of sleep": the noun
         else:
-            taken = [j for j in at[n + 1 :] if content[j]][:SCOPE]
+            taken = []
+            for j in at[n + 1 :]:
+                if lows[j] in _CLAUSE_OPENERS or len(taken) == SCOPE:
+                    break
+                if content[j]:
+                    taken.append(j)
         for j in taken:
             out.setdefault(stems[j], k)
+    return out
+
+
+def _scope_positions(lows: Sequence[str], stems: Sequence[str], lacked: dict[str, int]) -> set[int]:
+    """The positions of the words each "lack" / "far from" of `lacked` bears on (the
+    first mention of each lacked stem after its verb), with the verbs themselves."""
+    out: set[int] = set(lacked.values())
+    for st, v in lacked.items():
+        j = next((i for i in range(v + 1, len(lows)) if stems[i] == st), None)
+        if j is not None:
+            out.add(j)
     return out
 
 
@@ -90,9 +118,14 @@ def privative_flips(
         if (PRIVATIVES.isdisjoint(s.lows) and "far" not in s.lows) or not mine.keys() <= s.stems:
             continue
         lacked = _lacked(s.lows, s.word_stems, s.content, range(len(s.lows)))
+        if not lacked:
+            continue
+        # the stems the sentence also writes where no "lack" bears on them
+        scope = _scope_positions(s.lows, s.word_stems, lacked)
+        plain = {st for i, st in enumerate(s.word_stems) if s.content[i] and i not in scope}
         for st, k in mine.items():
             v = lacked.get(st)
-            if v is not None:
+            if v is not None and st not in plain:
                 if s.lows[v] == "from":  # "far from fixed"
                     return [(lows[k], " ".join(s.raws[v - 1 : v + 2]))]
                 return [(lows[k], " ".join(s.raws[v : v + 1 + SCOPE]))]
