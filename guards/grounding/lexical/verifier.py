@@ -57,8 +57,10 @@ from groundwire.guards.grounding.lexical.evidence import (
 )
 from groundwire.guards.grounding.lexical.features import Analysis, analyze
 from groundwire.guards.grounding.lexical.findings import Findings
+from groundwire.guards.grounding.lexical.fused_non import restate_non_words
 from groundwire.guards.grounding.lexical.graded_predicates import graded_predicates
 from groundwire.guards.grounding.lexical.invented_names import invented_names
+from groundwire.guards.grounding.lexical.missing_lacks import restate_missing
 from groundwire.guards.grounding.lexical.model import (
     BIAS,
     FEATURES,
@@ -159,6 +161,10 @@ class LexicalVerifier:
             restated = plain_negation(restate_dates(claim.content, turns))
             # "di caprio" for the source's "DiCaprio" is the same word (`split_words.py`)
             restated = close_split_words(restated, turns)
+            # "not trivial" for the source's "nontrivial", and back (`fused_non.py`)
+            restated = restate_non_words(restated, turns)
+            # "is missing tests" for the source's "lacks tests" (`missing_lacks.py`)
+            restated = restate_missing(restated, turns)
             # a claim typed in capitals is read with the source's case (`capitals.py`)
             restated = restate_capitals(restated, turns)
             if restated != claim.content:
