@@ -51,6 +51,7 @@ from groundwire.guards.hedge.normalize import (
 )
 from groundwire.guards.hedge.spelling import needs_respelling, respell
 from groundwire.guards.hedge.split import SPLIT_PIECES, leet_pieces, needs_rejoin, rejoin
+from groundwire.guards.month_may import MONTH_BY_NEXT
 from groundwire.topics.records import HedgeReport
 from groundwire.topics.vocab import HedgeAction, HedgeCategory
 
@@ -130,6 +131,8 @@ def _is_month(lower: str, start: int) -> bool:
     """ "may" as the month (spec: Hedges): a date next to it, in any letter case."""
     if _MONTH_AFTER.match(lower, start + 3):
         return True
+    if MONTH_BY_NEXT.match(lower, start + 3):
+        return True  # "May was busy": no modal is followed by a finite verb (`month_may.py`)
     before = lower[max(0, start - 16) : start]
     if _MONTH_BEFORE_DAY.search(before):
         return True

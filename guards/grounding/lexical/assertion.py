@@ -49,6 +49,7 @@ from groundwire.guards.grounding.lexical.text import (
     number_value,
     word_set,
 )
+from groundwire.guards.month_may import month_by_next
 
 __all__ = [
     "SPEAKER_WORDS",
@@ -146,8 +147,8 @@ def _cue(raws: Sequence[str], lows: Sequence[str], k: int) -> str | None:
     low = lows[k]
     nxt = lows[k + 1] if k + 1 < len(lows) else ""
     if low in _HEDGES:
-        if low == "may" and k > 0 and raws[k][:1] == "M":
-            return None  # the month
+        if low == "may" and ((k > 0 and raws[k][:1] == "M") or month_by_next(nxt)):
+            return None  # the month ("May saw prices rise": no modal, `month_may.py`)
         if low == "could" and nxt == "not":
             return None  # "could not read": a past fact, not a possibility
         return "hedged"
