@@ -24,6 +24,7 @@ from groundwire.guards.grounding.lexical.evidence import (
     evidence_for,
     users_own_words,
 )
+from groundwire.guards.grounding.lexical.irregular_past import IRREGULAR_PAST
 from groundwire.guards.grounding.lexical.person import first_person_in
 from groundwire.guards.grounding.lexical.text import (
     FIRST_PERSON,
@@ -95,8 +96,9 @@ def implied_owner(words: ClaimWords, text: str) -> bool | None:
 
 def _verb_after_plural(low: str) -> bool:
     """Whether the word after an -s word shows the -s word is a plural subject: a verb
-    of its own follows ("Users are ...", "Users signed up", "Users often forget")."""
-    return low in _PLURAL_VERBS or low.endswith(("ed", "ly"))
+    of its own follows ("Users are ...", "Users signed up", "Users often forget"), also
+    an irregular past ("Prices rose by 5%", "Sales fell", `IRREGULAR_PAST`, session 17)."""
+    return low in _PLURAL_VERBS or low.endswith(("ed", "ly")) or low in IRREGULAR_PAST
 
 
 def owner_swaps(
