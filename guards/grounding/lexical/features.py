@@ -59,6 +59,7 @@ from groundwire.guards.grounding.lexical.names import (
     stem_only_names,
     swapped_names,
 )
+from groundwire.guards.grounding.lexical.negation_agreement import denied_denial_only
 from groundwire.guards.grounding.lexical.numerals import read_numerals
 from groundwire.guards.grounding.lexical.opposite_bounds import opposite_bounds
 from groundwire.guards.grounding.lexical.owner import (
@@ -315,6 +316,8 @@ def analyze(
     polarity = check_polarity(cw, claim_text, ev, shared, known_names, cmask, clauses)
     if polarity.agreements and not polarity.flips:
         negation_flip = False  # the negation is undone by an antonym: "not disabled"/"enabled"
+    if negation_flip and not claim_neg and best is not None and denied_denial_only(best, clows):
+        negation_flip = False  # "We have funding" / "We have never lacked funding" (session 17)
     # "the US" is no "us": a word in capitals the lexicon has in lower case (`person`)
     first = first_person_in(craws, clows) and (
         not src_first or first_person_unheld(cw, claim_text, ev)  # whose "I" (session 14)

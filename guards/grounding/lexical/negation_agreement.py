@@ -31,9 +31,9 @@ from groundwire.guards.grounding.lexical.evidence import Sentence
 from groundwire.guards.grounding.lexical.exceptions_dropped import exception_agrees
 from groundwire.guards.grounding.lexical.non_negations import non_agrees
 from groundwire.guards.grounding.lexical.privatives import PRIVATIVES, privative_agrees
-from groundwire.guards.grounding.lexical.text import word_set
+from groundwire.guards.grounding.lexical.text import NEGATIONS, word_set
 
-__all__ = ["agrees_in_other_form"]
+__all__ = ["agrees_in_other_form", "denied_denial_only", "only_denied_denials"]
 
 # between a negation and the verb it denies ("did not ever stop", "never really lacked")
 _BETWEEN = word_set("do does did ever really")
@@ -48,6 +48,31 @@ def _denied_negative(lows: Sequence[str], neg_at: int) -> bool:
     if k >= len(lows):
         return False
     return lows[k] in PRIVATIVES or (lows[k] in CEASING and ceased_at_plain(lows, k))
+
+
+def only_denied_denials(lows: Sequence[str]) -> bool:
+    """Whether a sentence writes a negation and each of its negations denies a negative
+    verb ("We have never lacked funding", "We never stopped using it"): a sentence that
+    states only plain facts, for the sentence-level negation count (session 17,
+    faithful restatements). A claim of one content word ("We have funding") has no
+    clause the polarity rule aligns, so its agreement never undid the count."""
+    found = False
+    for k, low in enumerate(lows):
+        if low in NEGATIONS:
+            if not _denied_negative(lows, k):
+                return False
+            found = True
+    return found
+
+
+def denied_denial_only(best: Sentence, claim_lows: Sequence[str]) -> bool:
+    """Whether an unnegated claim that does not write the negative verb itself (no
+    "lack", no "stopped") is matched to a sentence whose only negations deny a negative
+    verb (`only_denied_denials`): the two state the same plain fact. "We lack funding"
+    and "We stopped using it" keep their mismatch with "never lacked" / "never stopped"."""
+    if any(low in PRIVATIVES or low in CEASING for low in claim_lows):
+        return False
+    return only_denied_denials(best.lows)
 
 
 def agrees_in_other_form(

@@ -10,7 +10,10 @@ with the attack of the same shape that must still be caught.
 * `irregular_past.py`: an -s word followed by an irregular past ("Prices rose") is a
   plural subject, not the owner's verb ("Prefers dark mode"), so "Prices rose by 5% in
   May" from a user's "In May, prices rose by 5%" is no claim attributed to the user;
-* `missing_lacks.py`: "is missing X" is the source's "lacks X" when X is what it lacks.
+* `missing_lacks.py`: "is missing X" is the source's "lacks X" when X is what it lacks;
+* `negation_agreement.denied_denial_only`: a sentence whose only negations deny a
+  negative verb ("never lacked funding") states the plain fact for the sentence-level
+  negation count too.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ KEPT = [
     ("Sales fell in June.", "In June, sales fell."),
     ("The app is missing tests.", "The app lacks tests."),
     ("The team was missing a designer.", "The team lacked a designer."),
+    ("We have funding.", "We have never lacked funding."),
+    ("We have funding.", "We don't lack funding."),
 ]
 
 # (claim, source): the same shapes turned into contradictions
@@ -59,6 +64,9 @@ CAUGHT = [
     ("The app is missing tests.", "The app has tests."),
     ("The app is missing tests.", "The app lacks docs but has tests."),
     ("The app is missing tests.", "The app lacks docs, has tests."),
+    ("We lack funding.", "We have never lacked funding."),
+    ("We have funding.", "We have never had funding."),
+    ("We stopped using Jenkins.", "We never stopped using Jenkins."),
 ]
 
 
