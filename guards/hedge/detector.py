@@ -12,8 +12,9 @@ made plain, so "I  think", "th\u200bink", "Ι think" and "**I** think" are all "
 with contractions spelled one way (`normalize.py`) and hedge words spelled letter by
 letter or with digits for letters made plain (`spelling.py`). This module runs the candidate
 patterns and applies the false-positive filters. Three are required by docs/spec.md
-§Hedges: "May 2024" is a month, not a modal (only a date next to it makes "may", in any
-letter case, a month); a negated modal ("couldn't", "could not") usually asserts, it
+§Hedges: "May 2024" is a month, not a modal (a date next to it makes "may", in any
+letter case, a month, and so does a finite verb after it: "May was busy",
+`guards/month_may.py`); a negated modal ("couldn't", "could not") usually asserts, it
 does not hedge; and "should be 5" / "should be five" describes an expected value.
 Nothing cancels a hedge: "I think X, definitely" still blocks (bypass prevention),
 because certainty adverbs are never read.
