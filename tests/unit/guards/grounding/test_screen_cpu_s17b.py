@@ -1,0 +1,154 @@
+"""Session 17, second round (screen-stage CPU, issue 15 point 2): each cut that changes
+how a rule computes its answer is held to the code it replaced, kept here verbatim as the
+reference, on crafted texts and on random ones (both sides of every cheap test the cut
+adds)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence, Set
+
+import pytest
+
+from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
+from groundwire.guards.grounding.lexical.found_order import (
+    _NONE,
+    FOUND_SHARE,
+    MAX_SENTENCE_PAIRS,
+    _sentences,
+    swapped_arguments_of_found,
+)
+from groundwire.guards.grounding.lexical.roles import MAX_STEPS, swapped_arguments
+from groundwire.guards.grounding.lexical.text import ClaimWords, claim_words
+from groundwire.topics.records import SourceTurn
+
+# --- found_order: no source sentence holding three claim stems reads no order ------------
+
+
+def _old_swapped_arguments_of_found(
+    words: ClaimWords,
+    text: str,
+    content: Sequence[bool],
+    sentences: Sequence[Sentence],
+    shared: Sequence[Set[str]],
+    source_stems: Set[str],
+) -> list[tuple[str, str]]:
+    """`found_order.swapped_arguments_of_found` at 90270a4 (every claim sentence read)."""
+    stems = words.stems
+    out: list[tuple[str, str]] = []
+    pairs = MAX_SENTENCE_PAIRS
+    steps = [MAX_STEPS]
+    for part in _sentences(words, text):
+        mine = {stems[i] for i in part if content[i]}
+        own = mine & source_stems
+        if len(own) < 3 or len(own) < FOUND_SHARE * len(mine):
+            continue
+        pairs -= len(shared)
+        if pairs < 0 or steps[0] <= 0:
+            break
+        holding = [own if own <= hit else _NONE for hit in shared]
+        if not any(holding):
+            continue
+        whole = [False] * len(stems)
+        whole[part.start : part.stop] = content[part.start : part.stop]
+        for pair in swapped_arguments(words, whole, sentences, holding, own, steps):
+            if pair not in out:
+                out.append(pair)
+    return out
+
+
+def _found_inputs(
+    claim: str, source: str
+) -> tuple[ClaimWords, str, Sequence[bool], Sequence[Sentence], list[set[str]], Set[str]]:
+    """The arguments `features.analyze` hands the rule (its `shared`: the claim's content
+    stems each source sentence holds)."""
+    words = claim_words(claim)
+    ev = evidence_for([SourceTurn(id="t1", text=source or ".", source="user")])
+    mine = {st for st, c in zip(words.stems, words.content, strict=True) if c}
+    shared = [mine & s.stems for s in ev.sentences]
+    return words, claim, words.content, ev.sentences, shared, ev.stems
+
+
+_FOUND_CASES = [
+    (
+        "Wow, nice. The billing service calls the auth service.",
+        "The auth service calls the billing service.",
+    ),
+    ("The auth service calls billing. Cool!", "Billing calls the auth service every hour."),
+    ("Ana hired Ben. Great news really.", "Ben hired Ana last year."),
+    ("Ana hired Ben.", "Ana was here. Ben was there."),
+    (
+        "The White House is larger than the guest house. Neat.",
+        "The guest house is larger than the White House.",
+    ),
+    ("", "Anything at all."),
+    ("One two. Three four five.", ""),
+]
+
+
+@pytest.mark.parametrize(("claim", "source"), _FOUND_CASES)
+def test_found_order_as_before_on_crafted_texts(claim: str, source: str) -> None:
+    args = _found_inputs(claim, source)
+    assert swapped_arguments_of_found(*args) == _old_swapped_arguments_of_found(*args)
+
+
+def test_found_order_the_gate_keeps_a_swap() -> None:
+    # a source sentence holding three claim stems: read, and the swap found
+    args = _found_inputs(
+        "Wow, nice. The billing service calls the auth service.",
+        "The auth service calls the billing service.",
+    )
+    assert max(map(len, args[4])) >= 3
+    assert swapped_arguments_of_found(*args)
+    # none holding three: nothing read
+    args = _found_inputs("Ana hired Ben. Great news really.", "Ana was here. Ben was there.")
+    assert max(map(len, args[4])) < 3
+    assert swapped_arguments_of_found(*args) == []
+
+
+_VOCAB = (
+    "ana",
+    "ben",
+    "the",
+    "auth",
+    "billing",
+    "service",
+    "calls",
+    "hired",
+    "larger",
+    "than",
+    "house",
+    "guest",
+    "was",
+    "is",
+    "by",
+    "and",
+    "wow",
+    "nice",
+    "really",
+    "great",
+    "team",
+)
+
+
+def test_found_order_as_before_on_random_texts() -> None:
+    rng = random.Random(1717)
+    gated = read = found = 0
+    for _ in range(3_000):
+        claim = ". ".join(
+            " ".join(rng.choice(_VOCAB) for _ in range(rng.randint(1, 7)))
+            for _ in range(rng.randint(1, 3))
+        )
+        source = ". ".join(
+            " ".join(rng.choice(_VOCAB) for _ in range(rng.randint(1, 8)))
+            for _ in range(rng.randint(1, 3))
+        )
+        args = _found_inputs(claim, source)
+        new = swapped_arguments_of_found(*args)
+        assert new == _old_swapped_arguments_of_found(*args), (claim, source)
+        if max(map(len, args[4]), default=0) < 3:
+            gated += 1
+        else:
+            read += 1
+        found += bool(new)
+    assert gated > 300 and read > 200 and found >= 5, (gated, read, found)
