@@ -5,11 +5,18 @@ adds)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence, Set
 
 import pytest
 
+from groundwire.guards.grounding.lexical.derived_opposites import (
+    _LEMMA_WORDS,
+    _stripped,
+    may_have_derived,
+    source_stripped,
+)
 from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
 from groundwire.guards.grounding.lexical.found_order import (
     _NONE,
@@ -152,3 +159,83 @@ def test_found_order_as_before_on_random_texts() -> None:
             read += 1
         found += bool(new)
     assert gated > 300 and read > 200 and found >= 5, (gated, read, found)
+
+
+# --- derived_opposites: the source's prefixed words stripped once per evidence -----------
+
+
+def test_source_stripped_is_kept_per_evidence() -> None:
+    ev = evidence_for(
+        [SourceTurn(id="t1", text="The page is unreadable. We disliked it.", source="user")]
+    )
+    other = evidence_for([SourceTurn(id="t2", text="The page is readable.", source="user")])
+    got = source_stripped(ev)
+    assert got == _stripped(ev.lows)
+    assert {"readable", "liked"} <= got
+    assert source_stripped(ev) is got  # read once, kept with the evidence
+    assert source_stripped(other) == _stripped(other.lows)
+    assert "readable" not in source_stripped(other)
+
+
+_PREFIX_VOCAB = (
+    "readable",
+    "unreadable",
+    "liked",
+    "disliked",
+    "able",
+    "unable",
+    "happy",
+    "unhappy",
+    "known",
+    "unknown",
+    "agree",
+    "disagree",
+    "the",
+    "page",
+    "is",
+    "was",
+    "cache",
+    "team",
+    "nonblocking",
+    "blocking",
+    "misread",
+    "read",
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("The page is readable.", "The page is unreadable."),
+        ("The page is unreadable.", "The page is readable."),
+        ("We liked it.", "We disliked it."),
+        ("The cache is warm.", "The team is happy."),
+        ("", "The page is unreadable."),
+        ("The page is readable.", ""),
+    ],
+)
+def test_may_have_derived_with_the_kept_source_as_before_on_crafted_texts(
+    claim: str, source: str
+) -> None:
+    words = claim_words(claim)
+    ev = evidence_for([SourceTurn(id="t1", text=source or ".", source="user")])
+    content = words.content
+    assert may_have_derived(words.lows, content, ev.lows, source_stripped(ev)) == may_have_derived(
+        words.lows, content, ev.lows
+    )
+
+
+def test_may_have_derived_with_the_kept_source_as_before_on_random_words() -> None:
+    rng = random.Random(1718)
+    by_stripped = answered = 0
+    for _ in range(4_000):
+        lows = [rng.choice(_PREFIX_VOCAB) for _ in range(rng.randint(0, 8))]
+        content = [rng.random() < 0.7 for _ in lows]
+        source = {rng.choice(_PREFIX_VOCAB) for _ in range(rng.randint(0, 40))}
+        stripped = _stripped(source)
+        new = may_have_derived(lows, content, source, stripped)
+        assert new == may_have_derived(lows, content, source), (lows, content, source)
+        words = list(itertools.compress(lows, content))
+        by_stripped += _LEMMA_WORDS.isdisjoint(words) and not stripped.isdisjoint(words)
+        answered += new
+    assert by_stripped > 300 and answered < 4_000, (by_stripped, answered)
