@@ -25,6 +25,7 @@ from groundwire.guards.grounding.lexical.found_order import (
     _sentences,
     swapped_arguments_of_found,
 )
+from groundwire.guards.grounding.lexical.privatives import privative_flips
 from groundwire.guards.grounding.lexical.roles import MAX_STEPS, swapped_arguments
 from groundwire.guards.grounding.lexical.text import ClaimWords, claim_words
 from groundwire.topics.records import SourceTurn
@@ -239,3 +240,22 @@ def test_may_have_derived_with_the_kept_source_as_before_on_random_words() -> No
         by_stripped += _LEMMA_WORDS.isdisjoint(words) and not stripped.isdisjoint(words)
         answered += new
     assert by_stripped > 300 and answered < 4_000, (by_stripped, answered)
+
+
+# --- privatives: the claim's own "far from" looked for only when it writes "far" --------
+
+
+def _flips(claim: str, source: str) -> list[tuple[str, str]]:
+    words = claim_words(claim)
+    ev = evidence_for([SourceTurn(id="t1", text=source, source="user")])
+    return privative_flips(words.lows, words.stems, words.content, ev.sentences)
+
+
+def test_privative_flips_both_sides_of_the_far_test() -> None:
+    # no "far" in the claim: read, and the flip found
+    assert _flips("The bug is fixed.", "The bug is far from fixed.")
+    assert _flips("The service supports IPv6.", "The service lacks IPv6 support.")
+    # the claim's own "far from": nothing read, as before
+    assert _flips("The bug is far from fixed.", "The bug is far from fixed.") == []
+    # "far" without "from" after it: read as before
+    assert _flips("The bug is fixed so far.", "The bug is far from fixed.")
