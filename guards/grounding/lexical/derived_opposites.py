@@ -33,10 +33,14 @@ import itertools
 import operator
 from collections.abc import Callable, Sequence, Set
 from importlib import resources
+from typing import TYPE_CHECKING, cast
 
 from groundwire.guards.grounding.lexical.antonyms import _DETACH, _EXCEPTIONS, _lemmas_in
 from groundwire.guards.grounding.lexical.names import _lexicon, common_word
 from groundwire.guards.grounding.lexical.prefixed_antonyms import NEGATING, prefixed_satellites
+
+if TYPE_CHECKING:
+    from groundwire.guards.grounding.lexical.evidence import Evidence
 
 __all__ = ["derived_opposite", "may_have_derived", "table_size"]
 
@@ -147,6 +151,32 @@ def _prefixed_in_source(words: Sequence[str], source_lows: Set[str]) -> bool:
     return not stripped.isdisjoint(words)
 
 
+def _stripped(source_lows: Set[str]) -> frozenset[str]:
+    """The source's words that start with a prefix of `_CHEAP`, each without it (every
+    prefix it starts with): a claim word among them is what a source word is a prefix +."""
+    out: set[str] = set()
+    for low in filter(_STARTS_PREFIXED, source_lows):
+        out.update(low[len(prefix) :] for prefix in _CHEAP if low.startswith(prefix))
+    return frozenset(out)
+
+
+# where `source_stripped` keeps its answer in `Evidence.derived`
+_STRIPPED_KEY = "derived_opposites.source_stripped"
+
+
+def source_stripped(ev: Evidence) -> frozenset[str]:
+    """`_stripped` of the evidence's words, read once per evidence and kept with it in
+    `Evidence.derived` (session 17, round 2): the claims of a conversation read the same
+    turns, and the filter over every source word was most of `may_have_derived`'s cost."""
+    memo = ev.derived
+    if memo is None:
+        memo = ev.derived = {}
+    got = memo.get(_STRIPPED_KEY)
+    if got is None:
+        got = memo[_STRIPPED_KEY] = _stripped(ev.lows)
+    return cast("frozenset[str]", got)
+
+
 def may_pair(words: Sequence[str]) -> Callable[[str], bool]:
     """A test of one word `b`, false only when `derived_opposite(a, b)` is false for every
     `a` of `words` (session 17: the pairing loop reads a source word against the claim's
@@ -162,18 +192,27 @@ def may_pair(words: Sequence[str]) -> Callable[[str], bool]:
     return test
 
 
-def may_have_derived(lows: Sequence[str], content: Sequence[bool], source_lows: Set[str]) -> bool:
+def may_have_derived(
+    lows: Sequence[str],
+    content: Sequence[bool],
+    source_lows: Set[str],
+    stripped: Set[str] | None = None,
+) -> bool:
     """The cheap test before pairing words: some content word of the claim is in the
     bridged table, or is "un"/"dis" + a source word, or a source word is "un"/"dis" + it.
     Set operations over the claim's content words (the answer is whether any test holds
     for any word, so they are asked all at once), so nearly every claim pays a few
-    microseconds."""
+    microseconds. `stripped`, when given, is `_stripped(source_lows)` already read
+    (`source_stripped`)."""
     if len(lows) != len(content):
         raise ValueError("lows and content differ in length")
     words = list(itertools.compress(lows, content))
     if not _LEMMA_WORDS.isdisjoint(words):
         return True
-    if _prefixed_in_source(words, source_lows):
+    if stripped is not None:
+        if not stripped.isdisjoint(words):
+            return True  # a source word is a prefix + a claim word
+    elif _prefixed_in_source(words, source_lows):
         return True  # a source word is a prefix + a claim word
     # a word is read below only when it starts with a prefix: one substring search over
     # the words joined by spaces (a word holds none) finds whether any does, so the

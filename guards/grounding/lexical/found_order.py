@@ -58,6 +58,10 @@ def swapped_arguments_of_found(
     content words of one claim sentence that `source_stems` has (module docstring);
     `content`: which claim words are content words; `shared[k]`: the claim's content
     stems that source sentence k has."""
+    if max(map(len, shared), default=0) < 3:
+        # a sentence's found words (three or more) are read only against a source sentence
+        # holding them all: no source sentence holds three claim stems, none is read
+        return []
     stems = words.stems
     out: list[tuple[str, str]] = []
     pairs = MAX_SENTENCE_PAIRS

@@ -40,6 +40,7 @@ from groundwire.guards.grounding.lexical.derived_opposites import (
     derived_opposite,
     may_have_derived,
     may_pair,
+    source_stripped,
 )
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.negation_agreement import agrees_in_other_form
@@ -638,7 +639,7 @@ def check_polarity(
             if len(pairs) >= MAX_PAIRS:
                 break
     # -- opposites through a phrasal verb or an un-/dis- coinage (session 15) -------------
-    if len(pairs) < MAX_PAIRS and may_have_derived(lows, content, ev.lows):
+    if len(pairs) < MAX_PAIRS and may_have_derived(lows, content, ev.lows, source_stripped(ev)):
         pairs.extend(_derived_pairs(lows, cstems, content, claim_lows, ev, shared))
     # -- particles of opposite direction in the same phrase ("turned off" / "turned on") ---
     if not _PARTICLE_WORDS.isdisjoint(claim_lows):

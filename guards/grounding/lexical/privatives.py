@@ -109,7 +109,8 @@ def privative_flips(
     says something lacks (module docstring)."""
     if not NEGATIONS.isdisjoint(lows) or not PRIVATIVES.isdisjoint(lows) or has_implicative(lows):
         return []
-    if any(_far_from(lows, k) for k in range(len(lows))):
+    # `_far_from` needs "far" before "from": one set test before the per-word loop
+    if "far" in lows and any(_far_from(lows, k) for k in range(len(lows))):
         return []  # the claim's own "far from"
     mine = {st: k for k, (st, c) in enumerate(zip(stems, content, strict=True)) if c}
     if not mine:
