@@ -17,9 +17,17 @@ A claim clause is crossed with a source sentence when:
   word: "removed in *2024*" where the claim says "in 2023"; "*Alice* deployed" where it
   says "Bob deployed").
 
-Not crossed: a claim that joins a subject to its elided predicate ("Bob fixed the bug and
-deployed the patch": "Bob deployed the patch"; the sibling has no word where the claim
-has "Bob", and a modifier it adds, "the *hot* patch", stands elsewhere), nor one that
+Not crossed: a frame whose own words are all adverbs of time, order or focus ("Ana
+worked at Globex and *now* works at Acme": "Ana works at Acme"), or a sibling whose own
+words are ("Ana joined in 2020 and *now* leads the team": "Ana leads the team"; "The
+API served XML and *now* serves JSON": "The API serves JSON"): such a word modifies the
+elided subject's predicate and stands in no argument's place, so the claim's subject
+put before the verb replaced nothing (session 17). A clause with a word of its own
+besides ("... and *Bob* now works at Acme") is read as before.
+
+Not crossed either: a claim that joins a subject to its elided predicate ("Bob fixed the
+bug and deployed the patch": "Bob deployed the patch"; the sibling has no word where the
+claim has "Bob", and a modifier it adds, "the *hot* patch", stands elsewhere), nor one that
 takes only a value from a sibling ("The deadline was March 3, but it was moved to March
 10": "The deadline is March 10").
 
@@ -33,14 +41,20 @@ clauses count as not crossed.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Sentence
-from groundwire.guards.grounding.lexical.text import ClaimWords, number_value
+from groundwire.guards.grounding.lexical.text import ClaimWords, number_value, word_set
 
 __all__ = ["crossed_clauses"]
 
 _MAX_SWAPPED = 2  # stems substituted on each side
+# adverbs that modify a predicate and fill no argument slot: a frame's word of its own
+# among them is no substitute for a claim's word (module docstring, session 17)
+_PREDICATE_ADVERBS = word_set(
+    "now also later then still already just only recently currently again soon since"
+    " meanwhile eventually finally subsequently instead formerly previously originally"
+)
 # (claim clause, candidate sentence) pairs looked at per call, and of them those read
 # clause by clause (`_crossing`, ~100 times dearer): a claim of 2,000 short clauses each
 # held by 2,000 sentences of two clauses made a million readings (20 s)
@@ -125,6 +139,13 @@ def crossed_clauses(
     return out
 
 
+def _adverbs_only(s: Sentence, positions: Sequence[int], own: Set[str]) -> bool:
+    """Whether every word at `positions` of `s` whose stem is in `own` (a clause's words
+    the claim lacks) is a predicate adverb: "now" in "... and now leads the team" stands
+    in no subject's or object's place (module docstring)."""
+    return all(s.lows[j] in _PREDICATE_ADVERBS for j in positions if s.word_stems[j] in own)
+
+
 def _own(s: Sentence) -> list[tuple[tuple[int, ...], frozenset[str]]]:
     """(word positions, content stems) of each clause of sentence `s`."""
     return [(pos, st) for (_, pos, _), st in zip(s.clauses(), s.clause_sets(), strict=True)]
@@ -151,6 +172,8 @@ def _crossing(
         left_out = d_set - claim_stems
         if not 1 <= len(left_out) <= _MAX_SWAPPED:
             continue
+        if _adverbs_only(s, d_pos, left_out):
+            continue  # "and now works at Acme": no argument of the frame was replaced
         mine = _neighbours(words.lows, stems, c_pos, put_in)
         if mine.isdisjoint(_neighbours(s.lows, s.word_stems, d_pos, left_out)):
             continue
@@ -160,6 +183,7 @@ def _crossing(
         if not any(
             abs(g - f) == 1
             and put_in <= e_set
+            and not _adverbs_only(s, e_pos, e_set - claim_stems)
             and not kept.isdisjoint(_neighbours(s.lows, s.word_stems, e_pos, e_set - claim_stems))
             for g, (e_pos, e_set) in enumerate(own)
         ):

@@ -1,0 +1,67 @@
+"""Session 17, faithful restatements, round 2: claims a memory writer produces from a
+source that older lexical rules refused, each with the attack of the same shape that
+must still be caught.
+
+* `crossing.py`: a clause's own word that is a predicate adverb ("and *now* works at
+  Acme") stands in no argument's place, so a claim that puts the elided subject before
+  the verb crosses no clauses;
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from groundwire.guards.grounding.lexical.crossing import crossed_clauses
+from groundwire.guards.grounding.lexical.evidence import ClaimClauses, evidence_for
+from groundwire.guards.grounding.lexical.text import claim_words
+from groundwire.topics.vocab import GroundingVerdict
+from tests.unit.guards.grounding.one_turn import one_turn, verify_one_turn
+
+NOT = GroundingVerdict.NOT_SUPPORTED
+
+# (claim, source): faithful, refused before this round's fixes
+KEPT = [
+    ("Ana works at Acme.", "Ana worked at Globex and now works at Acme."),
+    ("Ana leads the team.", "Ana joined in 2020 and now leads the team."),
+    ("The API serves JSON.", "The API served XML and now serves JSON."),
+]
+
+# (claim, source): the same shapes turned into contradictions
+CAUGHT = [
+    ("Ana works at Acme.", "Ana worked at Globex and Bob now works at Acme."),
+    ("Ana leads the team.", "Ana joined in 2020 and Ben now leads the team."),
+    ("Alice deployed the patch.", "Alice fixed the bug and Bob then deployed the patch."),
+    ("The old API was removed in 2023.", "The old API was deprecated in 2023 and removed in 2024."),
+]
+
+
+@pytest.mark.parametrize(("claim", "source"), KEPT)
+def test_kept(claim: str, source: str) -> None:
+    report = verify_one_turn(claim, source, "user")
+    assert report.verdict != NOT, report.reasoning
+
+
+@pytest.mark.parametrize(("claim", "source"), CAUGHT)
+def test_caught(claim: str, source: str) -> None:
+    report = verify_one_turn(claim, source, "user")
+    assert report.verdict == NOT, report.reasoning
+
+
+def _crossed(claim: str, source: str) -> list[tuple[str, str]]:
+    cw = claim_words(claim)
+    ev = evidence_for(one_turn(source, "user"))
+    uniq = {st for st, c in zip(cw.stems, cw.content, strict=True) if c}
+    shared = [uniq & set(s.word_stems) for s in ev.sentences]
+    return crossed_clauses(
+        cw, ClaimClauses(cw, claim, cw.content), ev.sentences, shared, list(map(len, shared)), uniq
+    )
+
+
+def test_adverb_is_no_crossed_subject() -> None:
+    assert _crossed("Ana works at Acme.", "Ana worked at Globex and now works at Acme.") == []
+
+
+def test_a_subject_beside_the_adverb_still_crosses() -> None:
+    assert _crossed("Ana works at Acme.", "Ana worked at Globex and Bob now works at Acme.") == [
+        ("Ana", "Bob")
+    ]
