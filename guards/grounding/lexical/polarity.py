@@ -44,6 +44,7 @@ from groundwire.guards.grounding.lexical.derived_opposites import (
 )
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
 from groundwire.guards.grounding.lexical.negation_agreement import agrees_in_other_form
+from groundwire.guards.grounding.lexical.particle_clauses import said_in_its_own_clause
 from groundwire.guards.grounding.lexical.text import (
     DECADES,
     DEGREE,
@@ -643,7 +644,14 @@ def check_polarity(
         pairs.extend(_derived_pairs(lows, cstems, content, claim_lows, ev, shared))
     # -- particles of opposite direction in the same phrase ("turned off" / "turned on") ---
     if not _PARTICLE_WORDS.isdisjoint(claim_lows):
-        pairs.extend(_particle_pairs(lows, cstems, claim_lows, ev, shared))
+        # not one the source writes itself in the clause that states the claim
+        # ("Over 100 tickets were closed and under 100 were opened"; session 17)
+        held = set(itertools.compress(cstems, content))
+        pairs.extend(
+            (i, s, j)
+            for i, s, j in _particle_pairs(lows, cstems, claim_lows, ev, shared)
+            if not said_in_its_own_clause(lows[i], held, s, j)
+        )
     # -- a value the source only names as what changed ("from Tuesday to Thursday") -------
     result.superseded = _left_behind(words, content, ev, shared)
     if _CHANGE_VERBS.isdisjoint(claim_lows) and not _CHANGE_VERBS.isdisjoint(ev.lows):

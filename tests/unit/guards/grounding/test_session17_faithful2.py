@@ -5,6 +5,9 @@ must still be caught.
 * `crossing.py`: a clause's own word that is a predicate adverb ("and *now* works at
   Acme") stands in no argument's place, so a claim that puts the elided subject before
   the verb crosses no clauses;
+* `particle_clauses.py`: a direction particle ("over", "under", "up", ...) the source
+  writes itself in the clause that states the claim is not paired with its opposite in
+  another clause;
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import pytest
 
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, evidence_for
+from groundwire.guards.grounding.lexical.particle_clauses import said_in_its_own_clause
 from groundwire.guards.grounding.lexical.text import claim_words
 from groundwire.topics.vocab import GroundingVerdict
 from tests.unit.guards.grounding.one_turn import one_turn, verify_one_turn
@@ -24,6 +28,8 @@ KEPT = [
     ("Ana works at Acme.", "Ana worked at Globex and now works at Acme."),
     ("Ana leads the team.", "Ana joined in 2020 and now leads the team."),
     ("The API serves JSON.", "The API served XML and now serves JSON."),
+    ("Over 100 tickets were closed.", "Over 100 tickets were closed and under 100 were opened."),
+    ("Over 50 jobs passed.", "Over 50 jobs passed, and under 10 jobs failed."),
 ]
 
 # (claim, source): the same shapes turned into contradictions
@@ -32,6 +38,10 @@ CAUGHT = [
     ("Ana leads the team.", "Ana joined in 2020 and Ben now leads the team."),
     ("Alice deployed the patch.", "Alice fixed the bug and Bob then deployed the patch."),
     ("The old API was removed in 2023.", "The old API was deprecated in 2023 and removed in 2024."),
+    ("Over 100 tickets were opened.", "Over 100 tickets were closed and under 100 were opened."),
+    ("Under 100 tickets were closed.", "Over 100 tickets were closed and under 100 were opened."),
+    ("Over 10 jobs failed.", "Over 50 jobs passed, and under 10 jobs failed."),
+    ("The proxy is turned on.", "The cache is turned on and the proxy is turned off."),
 ]
 
 
@@ -65,3 +75,15 @@ def test_a_subject_beside_the_adverb_still_crosses() -> None:
     assert _crossed("Ana works at Acme.", "Ana worked at Globex and Bob now works at Acme.") == [
         ("Ana", "Bob")
     ]
+
+
+def test_particle_written_in_the_claims_clause() -> None:
+    s = evidence_for(one_turn("Over 100 tickets were closed and under 100 were opened.", "user"))
+    sentence = s.sentences[0]
+    j = sentence.lows.index("under")
+    # "over" stands in the clause holding all three claim stems; "under" in one holding one
+    assert said_in_its_own_clause("over", {"100", "ticket", "close"}, sentence, j)
+    # a tie (two stems each) keeps the pair: the claim may be the crossed one
+    assert not said_in_its_own_clause("over", {"100", "ticket", "open"}, sentence, j)
+    # the source never writes the claim's particle
+    assert not said_in_its_own_clause("above", {"100", "ticket", "close"}, sentence, j)
