@@ -43,6 +43,7 @@ from groundwire.guards.grounding.lexical.derived_opposites import (
     source_stripped,
 )
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
+from groundwire.guards.grounding.lexical.negated_other_clause import negation_of_another
 from groundwire.guards.grounding.lexical.negation_agreement import agrees_in_other_form
 from groundwire.guards.grounding.lexical.particle_clauses import said_in_its_own_clause
 from groundwire.guards.grounding.lexical.text import (
@@ -86,7 +87,8 @@ class Polarity:
     # of those, sentences that name a value of the claim only as what changed (also flips)
     superseded: list[str] = field(default_factory=list)
     # aligned clauses whose negations differ and an antonym pair undoes it ("not disabled"
-    # / "enabled"): they agree
+    # / "enabled"), or the differing clause is about another while a clause of the
+    # claim's polarity states it (`negated_other_clause.py`): they agree
     agreements: int = 0
 
     def __bool__(self) -> bool:
@@ -777,6 +779,11 @@ def check_polarity(
                     result.agreements += 1
                     continue
                 if focus.isdisjoint(common) or not same_specifics(words, c_pos, s, d_pos, d_stems):
+                    continue
+                if negation_of_another(
+                    c_stems, d_id, s.clause_sets(), c_id in claim_neg, source_neg.keys()
+                ):  # "Ben has not closed the ticket; Ana has closed it" (session 17)
+                    result.agreements += 1
                     continue
                 text = " ".join(s.raws[k] for k in d_pos)
                 if text not in result.flips:

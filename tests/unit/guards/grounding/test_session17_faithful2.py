@@ -8,6 +8,9 @@ must still be caught.
 * `particle_clauses.py`: a direction particle ("over", "under", "up", ...) the source
   writes itself in the clause that states the claim is not paired with its opposite in
   another clause;
+* `negated_other_clause.py`: a negated clause about another doer ("Ben has not closed
+  the ticket") is not read against a claim that a clause of its own polarity states
+  ("Ana has closed it").
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import pytest
 
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, evidence_for
+from groundwire.guards.grounding.lexical.negated_other_clause import negation_of_another
 from groundwire.guards.grounding.lexical.particle_clauses import said_in_its_own_clause
 from groundwire.guards.grounding.lexical.text import claim_words
 from groundwire.topics.vocab import GroundingVerdict
@@ -30,6 +34,9 @@ KEPT = [
     ("The API serves JSON.", "The API served XML and now serves JSON."),
     ("Over 100 tickets were closed.", "Over 100 tickets were closed and under 100 were opened."),
     ("Over 50 jobs passed.", "Over 50 jobs passed, and under 10 jobs failed."),
+    ("The ticket was closed by Ana.", "Ben has not closed the ticket; Ana has closed it."),
+    ("Ana approved the budget.", "Ben did not approve the budget, but Ana approved it."),
+    ("The ticket was not closed by Ana.", "Ben has closed the ticket; Ana has not closed it."),
 ]
 
 # (claim, source): the same shapes turned into contradictions
@@ -42,6 +49,10 @@ CAUGHT = [
     ("Under 100 tickets were closed.", "Over 100 tickets were closed and under 100 were opened."),
     ("Over 10 jobs failed.", "Over 50 jobs passed, and under 10 jobs failed."),
     ("The proxy is turned on.", "The cache is turned on and the proxy is turned off."),
+    ("The ticket was closed by Ben.", "Ben has not closed the ticket; Ana has closed it."),
+    ("Ana has not closed the ticket.", "Ben has not closed the ticket; Ana has closed it."),
+    ("Ben approved the budget.", "Ben did not approve the budget, but Ana approved it."),
+    ("The ticket was closed by Ana.", "Ben has closed the ticket; Ana has not closed it."),
 ]
 
 
@@ -87,3 +98,13 @@ def test_particle_written_in_the_claims_clause() -> None:
     assert not said_in_its_own_clause("over", {"100", "ticket", "open"}, sentence, j)
     # the source never writes the claim's particle
     assert not said_in_its_own_clause("above", {"100", "ticket", "close"}, sentence, j)
+
+
+def test_negated_clause_about_another() -> None:
+    clauses = [frozenset({"ben", "close", "ticket"}), frozenset({"ana", "close"})]
+    # "The ticket was closed by Ana": Ben's negated clause is another's
+    assert negation_of_another(frozenset({"ticket", "close", "ana"}), 0, clauses, False, {0})
+    # "The ticket was closed by Ben": Ben's clause lacks no claim word
+    assert not negation_of_another(frozenset({"ticket", "close", "ben"}), 0, clauses, False, {0})
+    # "Ana has not closed the ticket": the clause of its polarity has a word of its own
+    assert not negation_of_another(frozenset({"ticket", "close", "ana"}), 1, clauses, True, {0})
