@@ -34,7 +34,6 @@ import itertools
 import operator
 from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
-from typing import cast
 
 from groundwire.guards.grounding.lexical.antonyms import codes, opposites
 from groundwire.guards.grounding.lexical.derived_opposites import (
@@ -580,22 +579,6 @@ def same_specifics(
 MAX_PAIRS = 64
 
 
-_ANTONYMS_KEY = "polarity.source_antonyms"
-
-
-def _source_antonyms(ev: Evidence) -> frozenset[int]:
-    """Every antonym code of the source's sentences (`Sentence.antonym_union`), read once
-    per evidence and kept in `Evidence.derived`: a claim whose opposite codes meet none
-    of them pairs no antonym, and the per-sentence reading is skipped whole."""
-    memo = ev.derived
-    if memo is None:
-        memo = ev.derived = {}
-    got = memo.get(_ANTONYMS_KEY)
-    if got is None:
-        got = memo[_ANTONYMS_KEY] = frozenset().union(*(s.antonym_union() for s in ev.sentences))
-    return cast("frozenset[int]", got)
-
-
 def check_polarity(
     words: ClaimWords,
     claim_text: str,
@@ -633,8 +616,8 @@ def check_polarity(
         )
         if o
     ]
-    wanted = frozenset().union(*(o for _, o in opp))  # codes opposite to a claim word
-    if opp and not wanted.isdisjoint(_source_antonyms(ev)):  # some sentence has one
+    if opp:
+        wanted = frozenset().union(*(o for _, o in opp))  # codes opposite to a claim word
         claim_stems = set(itertools.compress(cstems, content))
         for s, hit in zip(ev.sentences, shared, strict=True):
             if not hit or wanted.isdisjoint(s.antonym_union()):
