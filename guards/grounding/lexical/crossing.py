@@ -81,10 +81,6 @@ def crossed_clauses(
     candidates = [i for i, n in enumerate(sizes) if n >= 2]
     if not candidates:
         return out
-    if not any(len(sentences[i].clause_sets()) >= 2 for i in candidates):
-        # a crossing needs a sentence of two clauses or more: none, and the claim's own
-        # clause split (its cuts, dearer than the sentences' kept ones) is not read
-        return out
     stems = words.stems
     bounds = clauses.bounds()
     # a clause's reading depends only on its words (lows and stems): the sentence that
