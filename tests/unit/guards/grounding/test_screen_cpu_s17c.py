@@ -4,12 +4,25 @@ ones, with one source read against many claims (the kept readings are reused).""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
 import pytest
 
-from groundwire.guards.grounding.lexical.evidence import Evidence, Sentence, evidence_for
+from groundwire.guards.grounding.lexical.crossing import (
+    MAX_CROSSINGS,
+    MAX_SENTENCE_READS,
+    _crossing,
+    _own,
+    crossed_clauses,
+)
+from groundwire.guards.grounding.lexical.evidence import (
+    ClaimClauses,
+    Evidence,
+    Sentence,
+    evidence_for,
+)
 from groundwire.guards.grounding.lexical.roles import (
     MAX_STEPS,
     _content_ends,
@@ -190,3 +203,149 @@ def test_swapped_arguments_as_before_on_random_texts() -> None:
             found += bool(new)
             limited += budget is not None
     assert read > 1_000 and found >= 50 and limited > 300, (read, found, limited)
+
+
+# --- crossing.crossed_clauses: candidates split before, one clause each: no claim split ---
+
+
+def _old_crossed_clauses(
+    words: ClaimWords,
+    clauses: ClaimClauses,
+    sentences: Sequence[Sentence],
+    shared: Sequence[set[str] | frozenset[str]],
+    sizes: Sequence[int],
+    claim_stems: set[str],
+) -> list[tuple[str, str]]:
+    """`crossing.crossed_clauses` at de86a0a (the claim's clauses split first)."""
+    out: list[tuple[str, str]] = []
+    candidates = [i for i, n in enumerate(sizes) if n >= 2]
+    if not candidates:
+        return out
+    stems = words.stems
+    bounds = clauses.bounds()
+    seen: dict[tuple[tuple[str, ...], tuple[str, ...]], int | None] = {}
+    reads, crossings = MAX_SENTENCE_READS, MAX_CROSSINGS
+    for c_stems, (a, b) in zip(clauses.stem_sets(), itertools.pairwise(bounds), strict=True):
+        if len(c_stems) < 2:
+            continue
+        key = (words.lows[a:b], stems[a:b])
+        if key in seen:
+            i = seen[key]
+            if i is not None:
+                pair = _crossing(
+                    words, stems, (a, b), c_stems, sentences[i], _own(sentences[i]), claim_stems
+                )
+                if pair is not None and pair not in out:
+                    out.append(pair)
+            continue
+        seen[key] = None
+        if reads <= 0 or crossings <= 0:
+            break
+        for i in candidates:
+            reads -= 1
+            if reads < 0:
+                break
+            if not c_stems <= shared[i]:
+                continue
+            s = sentences[i]
+            sets = s.clause_sets()
+            if len(sets) < 2 or any(map(c_stems.__le__, sets)):
+                continue
+            crossings -= 1
+            if crossings < 0:
+                break
+            pair = _crossing(words, stems, (a, b), c_stems, s, _own(s), claim_stems)
+            if pair is not None:
+                seen[key] = i
+                if pair not in out:
+                    out.append(pair)
+                break
+    return out
+
+
+def _crossed_both(
+    claim: str, ev: Evidence
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]], ClaimClauses]:
+    """New and old answers on `features.analyze`'s arguments (a fresh clause split each;
+    the new one's returned to tell whether it was split)."""
+    words = claim_words(claim)
+    uniq = {st for st, c in zip(words.stems, words.content, strict=True) if c}
+    shared = [uniq & s.stems for s in ev.sentences]
+    sizes = list(map(len, shared))
+    new_clauses = ClaimClauses(words, claim, words.content)
+    new = crossed_clauses(words, new_clauses, ev.sentences, shared, sizes, uniq)
+    old_clauses = ClaimClauses(words, claim, words.content)
+    old = _old_crossed_clauses(words, old_clauses, ev.sentences, shared, sizes, uniq)
+    return new, old, new_clauses
+
+
+_CROSSED_CASES = [
+    (
+        "The old API was removed in 2023.",
+        "The old API was deprecated in 2023 and removed in 2024.",
+    ),
+    (
+        "The primary database is in eu-west-1.",
+        "The primary database is in us-east-1 and the replica is in eu-west-1.",
+    ),
+    ("Bob deployed the patch.", "Bob fixed the bug and deployed the patch."),
+    ("The old API was removed in 2023.", "The old API was removed in 2023."),
+    ("The old API was removed in 2023.", "The old API was deprecated. It was removed in 2024."),
+    ("", "Anything at all, and more."),
+]
+
+
+@pytest.mark.parametrize(("claim", "source"), _CROSSED_CASES)
+def test_crossed_clauses_as_before_on_crafted_texts(claim: str, source: str) -> None:
+    new, old, _ = _crossed_both(claim, _evidence(source))
+    assert new == old
+
+
+def test_crossed_clauses_both_sides_of_the_split_test() -> None:
+    # a sentence of two clauses: read, and the crossing found
+    new, _, clauses = _crossed_both(
+        "The old API was removed in 2023.",
+        _evidence("The old API was deprecated in 2023 and removed in 2024."),
+    )
+    assert new and clauses._ids is not None
+    # sentences of one clause each, not yet split: read as before (split here)
+    ev = _evidence("The old API was deprecated in 2023. It was removed in 2024.")
+    assert all(s._clause_of is None for s in ev.sentences)
+    new, old, clauses = _crossed_both("The old API was removed in 2023.", ev)
+    assert new == old == [] and clauses._ids is not None
+    # the same sentences once split (as another claim's reading may): nothing, and the
+    # claim not split
+    for s in ev.sentences:
+        assert len(s.clause_sets()) == 1
+    new, old, clauses = _crossed_both("The old API was removed in 2023.", ev)
+    assert new == old == [] and clauses._ids is None
+
+
+_CROSS_VOCAB = (
+    "the", "old", "api", "was", "removed", "deprecated", "in", "2023", "2024", "and",
+    "but", "bob", "alice", "deployed", "fixed", "patch", "bug", "replica", "database",
+    "is", "us-east-1", "eu-west-1", "primary", ",", "then",
+)  # fmt: skip
+
+
+def test_crossed_clauses_as_before_on_random_texts() -> None:
+    rng = random.Random(1720)
+    skipped = read = found = 0
+    for _ in range(800):
+        ev = _evidence(
+            ". ".join(
+                " ".join(rng.choice(_CROSS_VOCAB) for _ in range(rng.randint(2, 12)))
+                for _ in range(rng.randint(1, 3))
+            ).replace(" ,", ",")
+        )
+        for _ in range(4):
+            claim = " ".join(rng.choice(_CROSS_VOCAB) for _ in range(rng.randint(2, 8)))
+            claim = claim.replace(" ,", ",")
+            new, old, clauses = _crossed_both(claim, ev)
+            assert new == old, (claim, [x.raws for x in ev.sentences])
+            if clauses._ids is None:
+                skipped += 1
+            else:
+                read += 1
+            found += bool(new)
+    assert skipped > 300 and read > 300 and found >= 3, (skipped, read, found)
