@@ -81,14 +81,6 @@ def crossed_clauses(
     candidates = [i for i, n in enumerate(sizes) if n >= 2]
     if not candidates:
         return out
-    if all(
-        sentences[i]._clause_of is not None and len(sentences[i]._clause_pos) < 2
-        for i in candidates
-    ):
-        # every candidate already split, each one clause: none can cross a claim clause,
-        # and the claim's own clause split is not read (a sentence not yet split is not
-        # split here: the test reads only what earlier claims read)
-        return out
     stems = words.stems
     bounds = clauses.bounds()
     # a clause's reading depends only on its words (lows and stems): the sentence that
