@@ -111,6 +111,9 @@ class Sentence:
     _moods: dict[int, str] | None = None
     # stem -> first position of its capitalised words (`roles.swapped_roles`)
     _capitals: dict[str, int] | None = None
+    # content stem -> its first and its last position (`roles.swapped_arguments`, which
+    # reads them for every claim the sentence holds whole)
+    _ends: tuple[dict[str, int], dict[str, int]] | None = None
     # the positions of the content words that have antonyms, and all their codes
     _code_pos: tuple[int, ...] | None = None
     _code_union: frozenset[int] | None = None

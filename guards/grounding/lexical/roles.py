@@ -161,13 +161,8 @@ def swapped_arguments(
             continue  # only a sentence with every content word of the claim
         if left[0] <= 0:
             return out  # bounded work per claim (`MAX_STEPS`)
-        left[0] -= len(s.word_stems)  # reading the sentence's words below
-        first: dict[str, int] = {}
-        last: dict[str, int] = {}
-        for j, st in enumerate(s.word_stems):
-            if s.content[j]:
-                first.setdefault(st, j)
-                last[st] = j
+        left[0] -= len(s.word_stems)  # the sentence's words (read once, then kept)
+        first, last = _content_ends(s)
         if cost is None:
             cost = _pairs_cost(positions)
         if left[0] >= cost:  # the budget lasts through every pair: only the reversed ones
@@ -191,6 +186,21 @@ def swapped_arguments(
                 if pair is not None and pair not in out:
                     out.append(pair)
     return out
+
+
+def _content_ends(s: Sentence) -> tuple[dict[str, int], dict[str, int]]:
+    """Content stem -> its first place and its last place in the sentence, read once per
+    sentence and kept on it: a source sentence is read against every claim it holds
+    whole, and the maps depend on the sentence alone (callers only read them)."""
+    if s._ends is None:
+        first: dict[str, int] = {}
+        last: dict[str, int] = {}
+        for j, st in enumerate(s.word_stems):
+            if s.content[j]:
+                first.setdefault(st, j)
+                last[st] = j
+        s._ends = (first, last)
+    return s._ends
 
 
 def _pairs_cost(positions: Sequence[int]) -> int:
