@@ -576,4 +576,10 @@ def _unsymbol(vocabulary: frozenset[str], m: re.Match[str]) -> str:
         found = _lexicon_words(reading, vocabulary, whole=True)
         if found:
             return found
+    # An adverb is an open class: the lexicon holds "appears <adverb>" as a slot, not as
+    # words, so "c|ear|y" is no lexicon word and stayed as written while "clearly" flags.
+    # A "|" read as "l" that makes a letters-only "-ly" word is that adverb.
+    adverb = base.replace("|", "l")
+    if adverb.endswith("ly") and adverb.isalpha():
+        return adverb
     return word

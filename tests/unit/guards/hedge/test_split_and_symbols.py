@@ -53,6 +53,10 @@ def _action(text: str) -> str:
         ("po$$ibly we use Redis", "review"),
         ("prob4b|y we use Redis", "review"),
         ("We @llegedly use Redis", "review"),
+        # an adverb after "appears" is an open class, not lexicon words: "|" for "l" in
+        # an "-ly" word reads as that adverb (session 18: Hypothesis found "ｘ|y")
+        ("It appears c|ear|y the cache is rebuilt", "review"),
+        ("appears ｘ|y the cache is rebuilt every night.", "review"),
         # attitude verbs misspelled by one letter; Cyrillic letters that look like small
         # capitals
         ("I belive we use Redis", "block"),
@@ -97,6 +101,7 @@ def test_disguise_is_read(text: str, action: str) -> None:
         "I thank the team for the release",
         "Our recon team mapped the network",
         "See https://example.com/I%20think for details",
+        "The x|y filter runs nightly",
     ],
 )
 def test_ordinary_text_is_not_flagged(text: str) -> None:
