@@ -82,6 +82,7 @@ from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps, is_
 from groundwire.guards.grounding.lexical.speaker_acts import swapped_doers
 from groundwire.guards.grounding.lexical.speaker_possessions import speaker_possessions
 from groundwire.guards.grounding.lexical.speaker_values import moved_values
+from groundwire.guards.grounding.lexical.superseded_tenses import superseded_tenses
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
 from groundwire.guards.grounding.lexical.split_words import close_split_words
 from groundwire.guards.grounding.lexical.text import claim_words, fold_disguises
@@ -280,6 +281,10 @@ class LexicalVerifier:
         # it"; `passive_actors.py`, session 16)
         if not (a.conflicts or a.polarity_flips):
             a.conflicts += swapped_actors(claim.content, turns)
+        # a value the source tells in the past and replaces in the present with the same
+        # verb ("worked at Globex and now works at Acme"; `superseded_tenses.py`, session 18)
+        if not (a.conflicts or a.polarity_flips):
+            a.conflicts += superseded_tenses(claim.content, turns)
         # a name a transcript never uses puts someone into the conversation; it sharpens
         # nothing (`invented_names.py`, session 14)
         invented = invented_names(a.missing_entities, turns, claim.content)
