@@ -48,6 +48,7 @@ from groundwire.guards.grounding.lexical.attributed_beliefs import attributed_be
 from groundwire.guards.grounding.lexical.capitals import restate_capitals
 from groundwire.guards.grounding.lexical.core_substance import core_has_substance
 from groundwire.guards.grounding.lexical.dated_events import redated_years
+from groundwire.guards.grounding.lexical.crossed_directions import crossed_directions
 from groundwire.guards.grounding.lexical.denied_predicates import denied_predicates
 from groundwire.guards.grounding.lexical.evidence import (
     Sentence,
@@ -285,6 +286,10 @@ class LexicalVerifier:
         # verb ("worked at Globex and now works at Acme"; `superseded_tenses.py`, session 18)
         if not (a.conflicts or a.polarity_flips):
             a.conflicts += superseded_tenses(claim.content, turns)
+        # a direction the source gives another subject ("Latency went up and errors went
+        # down" / "Errors went up"; `crossed_directions.py`, session 18)
+        if not (a.conflicts or a.polarity_flips):
+            a.conflicts += crossed_directions(claim.content, turns)
         # a name a transcript never uses puts someone into the conversation; it sharpens
         # nothing (`invented_names.py`, session 14)
         invented = invented_names(a.missing_entities, turns, claim.content)
