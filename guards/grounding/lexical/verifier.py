@@ -47,6 +47,7 @@ from groundwire.guards.grounding.lexical.assertion import (
 from groundwire.guards.grounding.lexical.attributed_beliefs import attributed_beliefs
 from groundwire.guards.grounding.lexical.capitals import restate_capitals
 from groundwire.guards.grounding.lexical.changed_causes import changed_causes
+from groundwire.guards.grounding.lexical.continued_states import continued_states
 from groundwire.guards.grounding.lexical.core_substance import core_has_substance
 from groundwire.guards.grounding.lexical.dated_events import redated_years
 from groundwire.guards.grounding.lexical.crossed_directions import crossed_directions
@@ -295,6 +296,10 @@ class LexicalVerifier:
         # cache" / "The index doubled ..."; `changed_causes.py`, session 18)
         if not (a.conflicts or a.polarity_flips):
             a.conflicts += changed_causes(claim.content, turns)
+        # a state the source says never ended, denied ("never stopped using Jenkins" /
+        # "We don't use Jenkins"; `continued_states.py`, session 18)
+        if not (a.conflicts or a.polarity_flips):
+            a.conflicts += continued_states(claim.content, turns)
         # a name a transcript never uses puts someone into the conversation; it sharpens
         # nothing (`invented_names.py`, session 14)
         invented = invented_names(a.missing_entities, turns, claim.content)
