@@ -36,6 +36,7 @@ from groundwire.guards.grounding.base import (
     unknown_report,
 )
 from groundwire.guards.grounding.lexical.added_facts import added_specific
+from groundwire.guards.grounding.lexical.alternative_values import alternative_values
 from groundwire.guards.grounding.lexical.asked_questions import asked_questions
 from groundwire.guards.grounding.lexical.assertion import (
     STRONG,
@@ -300,6 +301,10 @@ class LexicalVerifier:
         # "We don't use Jenkins"; `continued_states.py`, session 18)
         if not (a.conflicts or a.polarity_flips):
             a.conflicts += continued_states(claim.content, turns)
+        # an exception's value told as the rule ("14 days, or 30 days for students" /
+        # "lasts 30 days"; `alternative_values.py`, session 18)
+        if not (a.conflicts or a.polarity_flips):
+            a.conflicts += alternative_values(claim.content, turns)
         # a name a transcript never uses puts someone into the conversation; it sharpens
         # nothing (`invented_names.py`, session 14)
         invented = invented_names(a.missing_entities, turns, claim.content)
