@@ -21,6 +21,7 @@ get a 30-day trial" keeps it). The rule (A) told without the exception is not re
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
@@ -66,7 +67,7 @@ def _alternatives(s: Sentence) -> list[tuple[int, int, set[str]]]:
     lows = s.lows
     values = [k for k, low in enumerate(lows) if number_value(low) is not None]
     out: list[tuple[int, int, set[str]]] = []
-    for a, b in zip(values, values[1:], strict=False):
+    for a, b in itertools.pairwise(values):
         if b - a > 6 or number_value(lows[a]) == number_value(lows[b]):
             continue
         # each number with its own unit, the same word ("14 days, or 30 days"; not the

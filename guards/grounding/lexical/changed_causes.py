@@ -14,8 +14,8 @@ another (`passive_actors.py`).
 The reading (`changed_causes`): a source clause with a cause marker whose effect (the
 content words of its clause before the marker) the claim holds two words of at least,
 and whose cause (the content words after the marker, to the end of its clause) the
-claim holds none of (nor a form of one: "caching" names "the cache"). The claim names another cause when a content word of it that the
-source never writes stands
+claim holds none of (nor a form of one: "caching" names "the cache"). The claim names
+another cause when a content word of it that the source never writes stands
 
 * after a cause marker of the claim's own ("... doubled because of the index"), or
 * before the claim's first effect word, where that word is not the source's first (its

@@ -14,8 +14,8 @@ The reading (`crossed_directions`): the claim's particle of direction ("up" / "d
 "on" / "off") right after a verb that is a function word, with the claim's subject (its
 content words before that verb); a source clause (`Sentence.clause_of`) that holds the
 same verb word before the opposite particle ("on" / "off" only where no noun phrase
-follows the claim's: "is on the server" is a preposition), every subject word of the claim before it,
-and not the claim's particle. The claim then says of its subject the direction the
+follows the claim's: "is on the server" is a preposition), every subject word of the
+claim before it, and not the claim's particle. The claim then says of its subject the direction the
 source gives another: a contradiction (`not_supported`), as "Errors rose" against
 "Latency rose and errors fell" already is.
 """

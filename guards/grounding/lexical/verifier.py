@@ -50,8 +50,8 @@ from groundwire.guards.grounding.lexical.capitals import restate_capitals
 from groundwire.guards.grounding.lexical.changed_causes import changed_causes
 from groundwire.guards.grounding.lexical.continued_states import continued_states
 from groundwire.guards.grounding.lexical.core_substance import core_has_substance
-from groundwire.guards.grounding.lexical.dated_events import redated_years
 from groundwire.guards.grounding.lexical.crossed_directions import crossed_directions
+from groundwire.guards.grounding.lexical.dated_events import redated_years
 from groundwire.guards.grounding.lexical.denied_predicates import denied_predicates
 from groundwire.guards.grounding.lexical.evidence import (
     Sentence,
@@ -86,9 +86,9 @@ from groundwire.guards.grounding.lexical.slot_swaps import claim_slot_swaps, is_
 from groundwire.guards.grounding.lexical.speaker_acts import swapped_doers
 from groundwire.guards.grounding.lexical.speaker_possessions import speaker_possessions
 from groundwire.guards.grounding.lexical.speaker_values import moved_values
-from groundwire.guards.grounding.lexical.superseded_tenses import superseded_tenses
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
 from groundwire.guards.grounding.lexical.split_words import close_split_words
+from groundwire.guards.grounding.lexical.superseded_tenses import superseded_tenses
 from groundwire.guards.grounding.lexical.text import claim_words, fold_disguises
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
