@@ -77,7 +77,9 @@ def _alternatives(s: Sentence) -> list[tuple[int, int, set[str]]]:
         between = lows[a + 2 : b]
         if between and _JOINS.isdisjoint(between):
             continue
-        cond = next((k for k in range(b + 1, min(len(lows), b + 4)) if lows[k] in _CONDITIONS), None)
+        cond = next(
+            (k for k in range(b + 1, min(len(lows), b + 4)) if lows[k] in _CONDITIONS), None
+        )
         if cond is None:
             continue
         qualifier: set[str] = set()

@@ -67,7 +67,9 @@ def crossed_directions(claim_text: str, turns: Sequence[SourceTurn]) -> list[tup
                 mine = [k for k in range(j) if clause_of[k] == clause_of[j]]
                 if not subject <= {s.word_stems[k] for k in mine if s.content[k]}:
                     continue
-                if any(s.lows[k] == low and clause_of[k] == clause_of[j] for k in range(len(s.lows))):
+                if any(
+                    s.lows[k] == low and clause_of[k] == clause_of[j] for k in range(len(s.lows))
+                ):
                     continue  # the source says both of it
                 said = " ".join(s.raws[k] for k in (*mine, j))
                 out.append((" ".join(words.raws[: i + 1]), said))
