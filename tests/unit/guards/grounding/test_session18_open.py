@@ -55,7 +55,11 @@ CAUGHT = [
     (changed_causes, "Our read throughput doubled because of the index.", THANKS),
     (alternative_values, "The trial lasts 30 days.", TRIAL),
     (alternative_values, "Shipping takes 2 days.", "Shipping takes 5 days, but 2 days with Prime."),
-    (alternative_values, "Tickets cost 3 dollars.", "Tickets cost 5 dollars (3 dollars on Mondays)."),
+    (
+        alternative_values,
+        "Tickets cost 3 dollars.",
+        "Tickets cost 5 dollars (3 dollars on Mondays).",
+    ),
     (continued_states, "We don't use Jenkins.", NEVER),
     (continued_states, "We no longer use Jenkins.", NEVER),
     (
