@@ -44,11 +44,11 @@ def alternative_values(claim_text: str, turns: Sequence[SourceTurn]) -> list[tup
     if not nums:  # the cheap test first: a claim with a number
         return []
     ev = evidence_for(turns)
-    if _JOINS.isdisjoint(ev.lows) and _CONDITIONS.isdisjoint(ev.lows):
-        return []
+    if _CONDITIONS.isdisjoint(ev.lows) or nums.isdisjoint(ev.numbers):
+        return []  # no preposition of condition, or the claim's number is not the source's
     held = {st for st, c in zip(words.stems, words.content, strict=True) if c}
     for s in ev.sentences:
-        if _CONDITIONS.isdisjoint(s.lows):
+        if _CONDITIONS.isdisjoint(s.lows) or nums.isdisjoint(map(number_value, s.lows)):
             continue
         for a, b, qualifier in _alternatives(s):
             rule_value, other = number_value(s.lows[a]), number_value(s.lows[b])

@@ -120,7 +120,12 @@ def superseded_tenses(claim_text: str, turns: Sequence[SourceTurn]) -> list[tupl
             continue
         subject = {stems[k] for k in range(i) if content[k]}
         for n, s in enumerate(sentences):
+            if value.isdisjoint(s.stems):
+                continue  # the past value is told in this sentence, or it is not read
             nxt = sentences[n + 1] if n + 1 < len(sentences) else None
+            if not (key in s.word_stems or (nxt is not None and key in nxt.word_stems)):
+                if key not in ("be", "have"):
+                    continue  # no present form of the verb here or in the next sentence
             found = _change(s, nxt, key, value, subject)
             if found is not None:
                 return [(" ".join(words.raws[i:]), found)]
@@ -134,7 +139,10 @@ def _change(
     of its turn, `nxt`) tell the past value and then the present one with lemma `key`."""
     lows, stems, content = s.lows, s.word_stems, s.content
     for p in range(len(lows)):
-        read = _lemma(lows[p], stems[p])
+        low = lows[p]
+        if not (low.endswith("ed") or low in _BE_HAVE_PAST or irregular_verb_form(low)):
+            continue  # the cheap test: no past form
+        read = _lemma(low, stems[p])
         if read is None or read != (key, True) or _auxiliary(lows, p):
             continue
         if not subject <= {stems[k] for k in range(p) if content[k]}:
