@@ -48,7 +48,7 @@ def alternative_values(claim_text: str, turns: Sequence[SourceTurn]) -> list[tup
         return []  # no preposition of condition, or the claim's number is not the source's
     held = {st for st, c in zip(words.stems, words.content, strict=True) if c}
     for s in ev.sentences:
-        if _CONDITIONS.isdisjoint(s.lows) or nums.isdisjoint(map(number_value, s.lows)):
+        if _CONDITIONS.isdisjoint(s.lows) or nums.isdisjoint(s.stems):
             continue
         for a, b, qualifier in _alternatives(s):
             rule_value, other = number_value(s.lows[a]), number_value(s.lows[b])

@@ -32,11 +32,16 @@ The reading (`superseded_tenses`):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
 from groundwire.guards.grounding.lexical.irregular_past import IRREGULAR_PAST
-from groundwire.guards.grounding.lexical.opening_names import irregular_verb_form, verb_lemmas
+from groundwire.guards.grounding.lexical.opening_names import (
+    irregular_forms,
+    irregular_verb_form,
+    verb_lemmas,
+)
 from groundwire.guards.grounding.lexical.text import claim_words, stem, word_set
 from groundwire.topics.records import SourceTurn
 
@@ -75,6 +80,40 @@ def _lemma(low: str, stemmed: str) -> tuple[str, bool] | None:
     return stemmed, False
 
 
+@functools.cache
+def _irregular_pasts() -> dict[str, frozenset[str]]:
+    """Lemma -> its irregular forms (WordNet's verb.exc read backwards: "run" -> "ran")."""
+    out: dict[str, set[str]] = {}
+    for form, lemmas in irregular_forms().items():
+        for lemma in lemmas:
+            out.setdefault(lemma, set()).add(form)
+    return {lemma: frozenset(forms) for lemma, forms in out.items()}
+
+
+@functools.lru_cache(maxsize=4_096)
+def _past_forms(low: str, key: str) -> frozenset[str]:
+    """The past forms a present verb form `low` (lemma key `key`) may have in the source:
+    "works" -> "worked"; "lives" -> "lived"; "runs" -> "ran"; "is" -> "was", "were"."""
+    if key == "be":
+        return frozenset(("was", "were"))
+    if key == "have":
+        return frozenset(("had",))
+    bases = {low}
+    if low.endswith("ies"):
+        bases.add(low[:-3] + "y")
+    if low.endswith("es"):
+        bases.add(low[:-2])
+    if low.endswith("s"):
+        bases.add(low[:-1])
+    out: set[str] = set()
+    for base in bases:
+        out.update((base + "ed", base + "d", base + base[-1:] + "ed"))
+        if base.endswith("y"):
+            out.add(base[:-1] + "ied")
+        out.update(_irregular_pasts().get(base, ()))
+    return frozenset(out)
+
+
 def _auxiliary(lows: Sequence[str], k: int) -> bool:
     """Whether "be" / "have" at `k` is an auxiliary: a participle follows ("was directed
     by", "is accompanied", "has gone", "is working"), so the verb is that participle's."""
@@ -104,16 +143,19 @@ def superseded_tenses(claim_text: str, turns: Sequence[SourceTurn]) -> list[tupl
         return []
     ev = evidence_for(turns)
     sentences = ev.sentences
+    ev_stems, ev_lows = ev.stems, ev.lows
     for i, low in enumerate(lows):
-        if not i or not _present_at(lows, i):
+        # the cheap tests first: the source writes the verb in the present as well
+        # ("works"; "is" for "be") and a past form of it ("worked", "ran", "was")
+        key = _BE_HAVE_PRESENT.get(low)
+        if key is None:
+            key = stems[i]
+            if not content[i] or key not in ev_stems:
+                continue
+        if not i:
             continue
-        read = _lemma(low, stems[i])
-        if read is None or _auxiliary(lows, i):
-            continue
-        key = read[0]
-        # the cheap test: the source writes the verb in the present as well ("works";
-        # "is" for "be")
-        if key not in ev.stems and not (key in ("be", "have") and low in ev.lows):
+        forms = _past_forms(low, key)
+        if forms.isdisjoint(ev_lows) or not _present_at(lows, i) or _auxiliary(lows, i):
             continue
         value = {stems[k] for k in range(i + 1, len(lows)) if content[k]}
         if not value:
@@ -123,25 +165,29 @@ def superseded_tenses(claim_text: str, turns: Sequence[SourceTurn]) -> list[tupl
             if value.isdisjoint(s.stems):
                 continue  # the past value is told in this sentence, or it is not read
             nxt = sentences[n + 1] if n + 1 < len(sentences) else None
-            if not (key in s.word_stems or (nxt is not None and key in nxt.word_stems)):
-                if key not in ("be", "have"):
-                    continue  # no present form of the verb here or in the next sentence
-            found = _change(s, nxt, key, value, subject)
+            if forms.isdisjoint(s.lows):
+                continue  # no past form of the verb in this sentence
+            found = _change(s, nxt, key, forms, value, subject)
             if found is not None:
                 return [(" ".join(words.raws[i:]), found)]
     return []
 
 
 def _change(
-    s: Sentence, nxt: Sentence | None, key: str, value: set[str], subject: set[str]
+    s: Sentence,
+    nxt: Sentence | None,
+    key: str,
+    forms: frozenset[str],
+    value: set[str],
+    subject: set[str],
 ) -> str | None:
     """The present phrase that replaces the claim's value, if `s` (and the next sentence
     of its turn, `nxt`) tell the past value and then the present one with lemma `key`."""
     lows, stems, content = s.lows, s.word_stems, s.content
     for p in range(len(lows)):
         low = lows[p]
-        if not (low.endswith("ed") or low in _BE_HAVE_PAST or irregular_verb_form(low)):
-            continue  # the cheap test: no past form
+        if low not in forms:
+            continue  # the cheap test: not a past form of the claim's verb
         read = _lemma(low, stems[p])
         if read is None or read != (key, True) or _auxiliary(lows, p):
             continue
