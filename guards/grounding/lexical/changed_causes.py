@@ -94,6 +94,8 @@ def changed_causes(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[s
     words = claim_words(claim_text)
     lows, stems, content = words.lows, words.stems, words.content
     held = {stems[k] for k in range(len(lows)) if content[k]}
+    if held <= ev.stems:
+        return []  # every word of the claim is the source's: it names no other cause
     for s in ev.sentences:
         if _FIRST.isdisjoint(s.lows):
             continue
