@@ -40,7 +40,8 @@ def alternative_values(claim_text: str, turns: Sequence[SourceTurn]) -> list[tup
     """(claim value, source phrase) where the claim states as the rule a value the source
     gives only under a qualifier (module docstring)."""
     words = claim_words(claim_text)
-    nums = {n for n in words.numbers if n is not None}
+    nums: set[str | None] = set(words.numbers)
+    nums.discard(None)
     if not nums:  # the cheap test first: a claim with a number
         return []
     ev = evidence_for(turns)
@@ -48,7 +49,7 @@ def alternative_values(claim_text: str, turns: Sequence[SourceTurn]) -> list[tup
         return []  # no preposition of condition, or the claim's number is not the source's
     held = {st for st, c in zip(words.stems, words.content, strict=True) if c}
     for s in ev.sentences:
-        if _CONDITIONS.isdisjoint(s.lows) or nums.isdisjoint(s.stems):
+        if nums.isdisjoint(s.stems) or _CONDITIONS.isdisjoint(s.lows):
             continue
         for a, b, qualifier in _alternatives(s):
             rule_value, other = number_value(s.lows[a]), number_value(s.lows[b])

@@ -33,6 +33,7 @@ __all__ = ["crossed_directions"]
 # particles of direction and their opposites (the closed pairs of `polarity.py`'s
 # particle rule that tell a change's direction after a verb)
 _OPPOSITE = {"up": "down", "down": "up", "on": "off", "off": "on"}
+_PARTICLES = frozenset(_OPPOSITE)
 # "on" / "off" tell a state only where no noun phrase follows ("the lights are on")
 _STATES = frozenset(("on", "off"))
 _HEADS = word_set("a an the my your his her its our their this that these those")
@@ -43,7 +44,7 @@ def crossed_directions(claim_text: str, turns: Sequence[SourceTurn]) -> list[tup
     source clause gives it the opposite of (module docstring)."""
     words = claim_words(claim_text)
     lows = words.lows
-    if not any(low in _OPPOSITE for low in lows):  # the cheap test first
+    if _PARTICLES.isdisjoint(lows):  # the cheap test first
         return []
     ev = evidence_for(turns)
     out: list[tuple[str, str]] = []

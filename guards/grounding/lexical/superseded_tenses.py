@@ -152,6 +152,10 @@ def superseded_tenses(claim_text: str, turns: Sequence[SourceTurn]) -> list[tupl
             key = stems[i]
             if not content[i] or key not in ev_stems:
                 continue
+            # a regular verb writes both tenses with one stem ("worked", "works"): the
+            # source holds it twice; an irregular one is looked up
+            if len(ev.positions.get(key, ())) < 2 and key not in _irregular_pasts():
+                continue
         if not i:
             continue
         forms = _past_forms(low, key)
@@ -164,9 +168,9 @@ def superseded_tenses(claim_text: str, turns: Sequence[SourceTurn]) -> list[tupl
         for n, s in enumerate(sentences):
             if value.isdisjoint(s.stems):
                 continue  # the past value is told in this sentence, or it is not read
-            nxt = sentences[n + 1] if n + 1 < len(sentences) else None
-            if forms.isdisjoint(s.lows):
+            if key not in s.stems and forms.isdisjoint(s.lows):
                 continue  # no past form of the verb in this sentence
+            nxt = sentences[n + 1] if n + 1 < len(sentences) else None
             found = _change(s, nxt, key, forms, value, subject)
             if found is not None:
                 return [(" ".join(words.raws[i:]), found)]
