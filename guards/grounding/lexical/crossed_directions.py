@@ -59,17 +59,23 @@ def crossed_directions(claim_text: str, turns: Sequence[SourceTurn]) -> list[tup
         if not subject:
             continue
         for s in ev.sentences:
-            if other not in s.lows:
+            s_lows = s.lows
+            if not subject <= s.stems or other not in s_lows:
                 continue
-            clause_of = s.clause_of()
-            for j, s_low in enumerate(s.lows):
-                if s_low != other or not j or s.lows[j - 1] != verb:
+            j = 0
+            while True:
+                try:
+                    j = s_lows.index(other, j + 1)  # never the first word: a verb before
+                except ValueError:
+                    break
+                if s_lows[j - 1] != verb:
                     continue
+                clause_of = s.clause_of()
                 mine = [k for k in range(j) if clause_of[k] == clause_of[j]]
                 if not subject <= {s.word_stems[k] for k in mine if s.content[k]}:
                     continue
                 if any(
-                    s.lows[k] == low and clause_of[k] == clause_of[j] for k in range(len(s.lows))
+                    s_lows[k] == low and clause_of[k] == clause_of[j] for k in range(len(s_lows))
                 ):
                     continue  # the source says both of it
                 said = " ".join(s.raws[k] for k in (*mine, j))

@@ -33,6 +33,7 @@ The reading (`superseded_tenses`):
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
@@ -90,6 +91,12 @@ def _irregular_pasts() -> dict[str, frozenset[str]]:
     return {lemma: frozenset(forms) for lemma, forms in out.items()}
 
 
+@functools.cache
+def _irregular_lemmas() -> frozenset[str]:
+    """The lemmas that have an irregular form (a set: `&` iterates the smaller side)."""
+    return frozenset(_irregular_pasts())
+
+
 @functools.lru_cache(maxsize=4_096)
 def _past_forms(low: str, key: str) -> frozenset[str]:
     """The past forms a present verb form `low` (lemma key `key`) may have in the source:
@@ -143,19 +150,24 @@ def superseded_tenses(claim_text: str, turns: Sequence[SourceTurn]) -> list[tupl
         return []
     ev = evidence_for(turns)
     sentences = ev.sentences
-    ev_stems, ev_lows = ev.stems, ev.lows
-    for i, low in enumerate(lows):
-        # the cheap tests first: the source writes the verb in the present as well
-        # ("works"; "is" for "be") and a past form of it ("worked", "ran", "was")
-        key = _BE_HAVE_PRESENT.get(low)
-        if key is None:
-            key = stems[i]
-            if not content[i] or key not in ev_stems:
-                continue
-            # a regular verb writes both tenses with one stem ("worked", "works"): the
-            # source holds it twice; an irregular one is looked up
-            if len(ev.positions.get(key, ())) < 2 and key not in _irregular_pasts():
-                continue
+    ev_lows = ev.lows
+    # the cheap tests first, set operations over the claim's words: the verbs the source
+    # writes in a past form ("work" -> "worked", "live" -> "lived", "stop" -> "stopped";
+    # an irregular lemma looked up below; "is" / "has" where it writes "was" / "had")
+    held = set(itertools.compress(stems, content)) & ev.stems
+    keys = {
+        st
+        for st in held
+        if st + "ed" in ev_lows or st + "d" in ev_lows or st + st[-1:] + "ed" in ev_lows
+    }
+    keys.update(held & _irregular_lemmas())
+    if not _BE_HAVE_PAST.keys().isdisjoint(ev_lows):
+        keys.update(_BE_HAVE_PRESENT.keys() & set(lows))
+    if not keys:
+        return []
+    for i in itertools.compress(range(len(lows)), map(keys.__contains__, stems)):
+        low = lows[i]
+        key = _BE_HAVE_PRESENT.get(low) or stems[i]
         if not i:
             continue
         forms = _past_forms(low, key)
