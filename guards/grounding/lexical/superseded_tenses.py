@@ -17,9 +17,10 @@ The reading (`superseded_tenses`):
   the same sentence or in the next sentence of the same turn, the same lemma in a present
   form at `q` (not past, not after "to" or a modal: "and wants to work at Acme" is a
   plan, not the present);
-* between the past value and the present verb stand only a connector ("and", "but",
-  "now", a pronoun) or the same subject again: another subject ("and Ben now works at
-  Acme") is another fact, not a change;
+* between the past value and the present verb stand only function words (a pronoun),
+  words of the present time ("now") or the same subject again, and among them a
+  conjunction ("and", "but", ...) or the sentence break: another subject ("and Ben now
+  works at Acme") is another fact, not a change;
 * the claim holds that lemma in a present form with a value of the past verb that the
   present one lacks ("Globex"), and none of the present verb's values ("Acme"): a claim
   that names both, or that is itself in the past ("Ana worked at Globex"), is not read;
