@@ -36,6 +36,7 @@ from groundwire.guards.grounding.base import (
     unknown_report,
 )
 from groundwire.guards.grounding.lexical.added_facts import added_specific
+from groundwire.guards.grounding.lexical.alternative_values import alternative_values
 from groundwire.guards.grounding.lexical.asked_questions import asked_questions
 from groundwire.guards.grounding.lexical.assertion import (
     STRONG,
@@ -46,7 +47,10 @@ from groundwire.guards.grounding.lexical.assertion import (
 )
 from groundwire.guards.grounding.lexical.attributed_beliefs import attributed_beliefs
 from groundwire.guards.grounding.lexical.capitals import restate_capitals
+from groundwire.guards.grounding.lexical.changed_causes import changed_causes
+from groundwire.guards.grounding.lexical.continued_states import continued_states
 from groundwire.guards.grounding.lexical.core_substance import core_has_substance
+from groundwire.guards.grounding.lexical.crossed_directions import crossed_directions
 from groundwire.guards.grounding.lexical.dated_events import redated_years
 from groundwire.guards.grounding.lexical.denied_predicates import denied_predicates
 from groundwire.guards.grounding.lexical.evidence import (
@@ -84,6 +88,7 @@ from groundwire.guards.grounding.lexical.speaker_possessions import speaker_poss
 from groundwire.guards.grounding.lexical.speaker_values import moved_values
 from groundwire.guards.grounding.lexical.speaking import someone_speaks
 from groundwire.guards.grounding.lexical.split_words import close_split_words
+from groundwire.guards.grounding.lexical.superseded_tenses import superseded_tenses
 from groundwire.guards.grounding.lexical.text import claim_words, fold_disguises
 from groundwire.guards.protocols import GroundingRequest
 from groundwire.topics.records import Claim, EvidenceSpan, GroundingReport, SourceTurn
@@ -280,6 +285,26 @@ class LexicalVerifier:
         # it"; `passive_actors.py`, session 16)
         if not (a.conflicts or a.polarity_flips):
             a.conflicts += swapped_actors(claim.content, turns)
+        # a value the source tells in the past and replaces in the present with the same
+        # verb ("worked at Globex and now works at Acme"; `superseded_tenses.py`, session 18)
+        if not (a.conflicts or a.polarity_flips):
+            a.conflicts += superseded_tenses(claim.content, turns)
+        # a direction the source gives another subject ("Latency went up and errors went
+        # down" / "Errors went up"; `crossed_directions.py`, session 18)
+        if not (a.conflicts or a.polarity_flips):
+            a.conflicts += crossed_directions(claim.content, turns)
+        # a cause the source gives the effect replaced by another ("doubled thanks to the
+        # cache" / "The index doubled ..."; `changed_causes.py`, session 18)
+        if not (a.conflicts or a.polarity_flips):
+            a.conflicts += changed_causes(claim.content, turns)
+        # a state the source says never ended, denied ("never stopped using Jenkins" /
+        # "We don't use Jenkins"; `continued_states.py`, session 18)
+        if not (a.conflicts or a.polarity_flips):
+            a.conflicts += continued_states(claim.content, turns)
+        # an exception's value told as the rule ("14 days, or 30 days for students" /
+        # "lasts 30 days"; `alternative_values.py`, session 18)
+        if not (a.conflicts or a.polarity_flips):
+            a.conflicts += alternative_values(claim.content, turns)
         # a name a transcript never uses puts someone into the conversation; it sharpens
         # nothing (`invented_names.py`, session 14)
         invented = invented_names(a.missing_entities, turns, claim.content)
