@@ -39,6 +39,10 @@ from groundwire.guards.grounding.lexical.changed_values import (
     changed_amounts,
     changed_days,
 )
+from groundwire.guards.grounding.lexical.collective_owner import (
+    COLLECTIVE_OWNER_WORDS,
+    collective_owner_found,
+)
 from groundwire.guards.grounding.lexical.converse_comparisons import converse_words
 from groundwire.guards.grounding.lexical.counts import listed_counts
 from groundwire.guards.grounding.lexical.crossing import crossed_clauses
@@ -248,6 +252,12 @@ def analyze(
         found = [
             ok or synonym_in_source(craws[i], clows[i], ev) for ok, i in zip(found, at, strict=True)
         ]
+    # "The team uses AWS" from the user's "We use AWS": the group the user speaks for is
+    # found, not added; the slot rules still read it as a word the source does not write
+    # (`collective_owner.py`, session 18)
+    if not all(found) and collective_owner_found(clows, cstems, cmask, sentences):
+        at = itertools.compress(range(len(cmask)), cmask)
+        found = [ok or clows[i] in COLLECTIVE_OWNER_WORDS for ok, i in zip(found, at, strict=True)]
     # "fell by half" where the source says "halved": the factor is the source's
     # (`factor_phrases.py`, session 17)
     restated: set[int] = set()

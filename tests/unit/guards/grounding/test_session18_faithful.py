@@ -1,0 +1,66 @@
+"""Session 18, faithful restatements: memory claims an agent writes from a user's turn
+that the default write path refused, each with the attack of the same shape that must
+still be caught.
+
+* `collective_owner.py`: "The team ..." for the user's "we ...", found only where the
+  clause that says the claim has "we" (or "our" before a claim word);
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from groundwire.guards.grounding.lexical.collective_owner import collective_owner_found
+from groundwire.guards.grounding.lexical.evidence import evidence_for
+from groundwire.guards.grounding.lexical.text import claim_words
+from groundwire.topics.vocab import GroundingVerdict
+from tests.unit.guards.grounding.one_turn import one_turn, verify_one_turn
+
+NOT = GroundingVerdict.NOT_SUPPORTED
+
+# (claim, source as the user's turn): faithful, refused before session 18
+KEPT = [
+    ("The team uses AWS.", "We use Amazon Web Services."),
+    ("The team uses trunk-based development.", "We do trunk-based development."),
+    ("The team's decision was to postpone the launch.", "We decided to postpone the launch."),
+]
+
+# (claim, source as the user's turn): the same shapes, contradicted
+CAUGHT = [
+    ("The team uses AWS.", "The contractors use AWS; we use GCP."),
+    ("The team is hiring two engineers.", "Acme is hiring two engineers, and we are not."),
+    ("The team uses AWS.", "We don't use Amazon Web Services."),
+]
+
+
+@pytest.mark.parametrize(("claim", "source"), KEPT)
+def test_kept(claim: str, source: str) -> None:
+    report = verify_one_turn(claim, source, "user")
+    assert report.verdict != NOT, report.reasoning
+
+
+@pytest.mark.parametrize(("claim", "source"), CAUGHT)
+def test_caught(claim: str, source: str) -> None:
+    report = verify_one_turn(claim, source, "user")
+    assert report.verdict == NOT, report.reasoning
+
+
+def _team_found(claim: str, source: str, speaker: str = "user") -> bool:
+    cw = claim_words(claim)
+    ev = evidence_for(one_turn(source, speaker))
+    return collective_owner_found(cw.lows, cw.stems, cw.content, ev.sentences)
+
+
+def test_team_is_the_we_of_the_clause_that_says_it() -> None:
+    assert _team_found("The team uses AWS.", "We use AWS.")
+    assert _team_found("The team's sprints are two weeks long.", "Our sprints are two weeks long.")
+    # the clause holding "use AWS" is the contractors'
+    assert not _team_found("The team uses AWS.", "The contractors use AWS; we use GCP.")
+    # "our" owns another word: the vendor, not the team
+    assert not _team_found("The team uses AWS.", "Our vendor uses AWS.")
+    # only a user's turn speaks for the user's group
+    assert not _team_found("The team uses AWS.", "We use AWS.", "assistant")
+    # a source that names a team is read by its own words
+    assert not _team_found("The team uses AWS.", "The other team uses AWS; we use GCP.")
+    # no team in the claim
+    assert not _team_found("The company uses AWS.", "We use AWS.")
