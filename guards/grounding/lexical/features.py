@@ -55,6 +55,10 @@ from groundwire.guards.grounding.lexical.factor_verbs import changed_factors
 from groundwire.guards.grounding.lexical.findings import Findings
 from groundwire.guards.grounding.lexical.first_person_source import first_person_unheld
 from groundwire.guards.grounding.lexical.found_order import swapped_arguments_of_found
+from groundwire.guards.grounding.lexical.function_verbs import (
+    FUNCTION_VERBS,
+    function_verbs_found,
+)
 from groundwire.guards.grounding.lexical.labels import explained_labels
 from groundwire.guards.grounding.lexical.listed_names import swapped_in_lists
 from groundwire.guards.grounding.lexical.magnitudes import as_the_sources
@@ -258,6 +262,13 @@ def analyze(
     if not all(found) and collective_owner_found(clows, cstems, cmask, sentences):
         at = itertools.compress(range(len(cmask)), cmask)
         found = [ok or clows[i] in COLLECTIVE_OWNER_WORDS for ok, i in zip(found, at, strict=True)]
+    # "The user likes jazz" from the user's "I like jazz": the verb the source writes as
+    # a stopword (`function_verbs.py`, session 18)
+    if not all(found) and not FUNCTION_VERBS.isdisjoint(cstems):
+        verbs = function_verbs_found(clows, cstems, sentences)
+        if verbs:
+            at = itertools.compress(range(len(cmask)), cmask)
+            found = [ok or i in verbs for ok, i in zip(found, at, strict=True)]
     # "fell by half" where the source says "halved": the factor is the source's
     # (`factor_phrases.py`, session 17)
     restated: set[int] = set()

@@ -4,6 +4,8 @@ still be caught.
 
 * `collective_owner.py`: "The team ..." for the user's "we ...", found only where the
   clause that says the claim has "we" (or "our" before a claim word);
+* `function_verbs.py`: "likes", "gets", "knows" for the source's stopword "like", "get",
+  "know", found where the source writes it as a subject's verb of the same object;
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import pytest
 
 from groundwire.guards.grounding.lexical.collective_owner import collective_owner_found
 from groundwire.guards.grounding.lexical.evidence import evidence_for
+from groundwire.guards.grounding.lexical.function_verbs import function_verbs_found
 from groundwire.guards.grounding.lexical.text import claim_words
 from groundwire.topics.vocab import GroundingVerdict
 from tests.unit.guards.grounding.one_turn import one_turn, verify_one_turn
@@ -23,6 +26,10 @@ KEPT = [
     ("The team uses AWS.", "We use Amazon Web Services."),
     ("The team uses trunk-based development.", "We do trunk-based development."),
     ("The team's decision was to postpone the launch.", "We decided to postpone the launch."),
+    ("The user likes jazz.", "I like jazz, blues and funk."),
+    ("The user likes funk.", "I like jazz, blues and funk."),
+    ("The user gets migraines.", "I get migraines."),
+    ("The user knows Python.", "I know Python and Go."),
 ]
 
 # (claim, source as the user's turn): the same shapes, contradicted
@@ -30,6 +37,10 @@ CAUGHT = [
     ("The team uses AWS.", "The contractors use AWS; we use GCP."),
     ("The team is hiring two engineers.", "Acme is hiring two engineers, and we are not."),
     ("The team uses AWS.", "We don't use Amazon Web Services."),
+    ("The user likes jazz.", "I play music like jazz."),
+    ("The user likes jazz.", "I like rock and hate jazz."),
+    ("The user likes jazz.", "I like rock more than jazz."),
+    ("The user likes jazz.", "I don't like jazz."),
 ]
 
 
@@ -64,3 +75,22 @@ def test_team_is_the_we_of_the_clause_that_says_it() -> None:
     assert not _team_found("The team uses AWS.", "The other team uses AWS; we use GCP.")
     # no team in the claim
     assert not _team_found("The company uses AWS.", "We use AWS.")
+
+
+def _verbs_found(claim: str, source: str) -> set[int]:
+    cw = claim_words(claim)
+    ev = evidence_for(one_turn(source, "user"))
+    return function_verbs_found(cw.lows, cw.stems, ev.sentences)
+
+
+def test_a_stopword_verb_of_the_same_object() -> None:
+    # "likes" is the claim's third word
+    assert _verbs_found("The user likes jazz.", "I really like jazz.") == {2}
+    assert _verbs_found("The user likes blues.", "I like jazz, blues and funk.") == {2}
+    # the preposition, another verb phrase, a negation before the verb
+    assert _verbs_found("The user likes jazz.", "I play music like jazz.") == set()
+    assert _verbs_found("The user likes jazz.", "I like rock and hate jazz.") == set()
+    assert _verbs_found("The user likes jazz.", "I like rock, not jazz.") == set()
+    assert _verbs_found("The user likes jazz.", "I don't like jazz.") == set()
+    # "thinks" is read by the attribution rules, not here
+    assert _verbs_found("The user thinks Redis.", "I think Redis.") == set()
