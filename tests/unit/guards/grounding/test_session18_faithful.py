@@ -6,6 +6,8 @@ still be caught.
   clause that says the claim has "we" (or "our" before a claim word);
 * `function_verbs.py`: "likes", "gets", "knows" for the source's stopword "like", "get",
   "know", found where the source writes it as a subject's verb of the same object;
+* `scale_words.py`: "1.5k" (a "k" written onto a decimal) and "fifteen hundred" read
+  at their scale by `magnitudes`;
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pytest
 from groundwire.guards.grounding.lexical.collective_owner import collective_owner_found
 from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.function_verbs import function_verbs_found
+from groundwire.guards.grounding.lexical.magnitudes import magnitudes
 from groundwire.guards.grounding.lexical.text import claim_words
 from groundwire.topics.vocab import GroundingVerdict
 from tests.unit.guards.grounding.one_turn import one_turn, verify_one_turn
@@ -30,6 +33,9 @@ KEPT = [
     ("The user likes funk.", "I like jazz, blues and funk."),
     ("The user gets migraines.", "I get migraines."),
     ("The user knows Python.", "I know Python and Go."),
+    ("The service handles 1.5k requests per second.", "The service handles 1,500 requests."),
+    ("The service handles 1,500 requests a second.", "It handles fifteen hundred requests."),
+    ("It handles fifteen hundred requests.", "The service handles 1,500 requests."),
 ]
 
 # (claim, source as the user's turn): the same shapes, contradicted
@@ -41,6 +47,11 @@ CAUGHT = [
     ("The user likes jazz.", "I like rock and hate jazz."),
     ("The user likes jazz.", "I like rock more than jazz."),
     ("The user likes jazz.", "I don't like jazz."),
+    ("The service handles 1.5k requests.", "The service handles 1,600 requests."),
+    ("The service handles 1.5k requests.", "The service handles 150 requests."),
+    ("The service handles 1,600 requests.", "It handles fifteen hundred requests."),
+    ("The budget is $500.", "The budget is twenty-five hundred dollars."),
+    ("The team has 1.5 engineers.", "The team has 1,500 engineers."),
 ]
 
 
@@ -94,3 +105,18 @@ def test_a_stopword_verb_of_the_same_object() -> None:
     assert _verbs_found("The user likes jazz.", "I don't like jazz.") == set()
     # "thinks" is read by the attribution rules, not here
     assert _verbs_found("The user thinks Redis.", "I think Redis.") == set()
+
+
+def _sizes(text: str) -> list[float]:
+    cw = claim_words(text)
+    return [m[2] for m in magnitudes(cw.raws, cw.lows, cw.spans, text)]
+
+
+def test_scales_written_onto_or_after_a_number() -> None:
+    assert _sizes("It handles 1.5k requests.") == [1500.0]
+    assert _sizes("It handles fifteen hundred requests.") == [1500.0]
+    assert _sizes("It handles 12 hundred requests.") == [1200.0]
+    # a "k" standing apart, "a hundred", "twenty-five hundred" read as before
+    assert _sizes("It handles 1.5 k requests.") == [1.5]
+    assert _sizes("It handles a hundred requests.") == [100.0]
+    assert _sizes("It costs twenty-five hundred dollars.") == [20.0, 5.0, 100.0]
