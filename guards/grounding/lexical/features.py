@@ -89,6 +89,10 @@ from groundwire.guards.grounding.lexical.roles import (
     swapped_arguments,
     swapped_roles,
 )
+from groundwire.guards.grounding.lexical.short_forms import (
+    initials_in_source,
+    numeronym_in_source,
+)
 from groundwire.guards.grounding.lexical.spelled_acronyms import as_source_acronyms
 from groundwire.guards.grounding.lexical.spelling import as_source_names, may_name
 from groundwire.guards.grounding.lexical.synonyms import synonym_in_source
@@ -125,6 +129,8 @@ __all__ = ["Analysis", "analyze"]
 # Share of the claim's other content words a sentence must hold for a name or number the
 # source uses elsewhere to count as swapped in it (`_conflicts`, with `aligned_swaps`).
 ALIGNED = 0.6
+# a numeronym's shape ("k8s", "i18n"): the gate of `numeronym_in_source`
+_DIGIT = re.compile(r"[A-Za-z][0-9]{1,2}[A-Za-z]")
 _CLAUSE_SPLIT = re.compile(r"[.;!?]|,\s*(?:and|but|while|so)\b|\bwhile\b")
 _STEMS_OF = operator.attrgetter("stems")
 _FIRST = operator.itemgetter(0)
@@ -246,6 +252,13 @@ def analyze(
         if clows[i] not in known_names and clows[i] not in src_lows and cstems[i] not in src_stems
     ]
     respelled = {i for i in unnamed if may_name(craws[i], ev)}
+    # "BP" where the source says "blood pressure": initials of common words standing
+    # where the phrase stands (`short_forms.py`, session 18)
+    respelled.update(
+        i
+        for i in unnamed
+        if i not in respelled and initials_in_source(craws, clows, cstems, i, sentences)
+    )
     if respelled:
         at = itertools.compress(range(len(cmask)), cmask)
         found = [ok or i in respelled for ok, i in zip(found, at, strict=True)]
@@ -262,6 +275,13 @@ def analyze(
     if not all(found) and collective_owner_found(clows, cstems, cmask, sentences):
         at = itertools.compress(range(len(cmask)), cmask)
         found = [ok or clows[i] in COLLECTIVE_OWNER_WORDS for ok, i in zip(found, at, strict=True)]
+    # "k8s" where the source says "Kubernetes" (`short_forms.py`, session 18)
+    if not all(found) and _DIGIT.search(claim_text):
+        at = itertools.compress(range(len(cmask)), cmask)
+        found = [
+            ok or numeronym_in_source(clows, cstems, i, sentences)
+            for ok, i in zip(found, at, strict=True)
+        ]
     # "The user likes jazz" from the user's "I like jazz": the verb the source writes as
     # a stopword (`function_verbs.py`, session 18)
     if not all(found) and not FUNCTION_VERBS.isdisjoint(cstems):

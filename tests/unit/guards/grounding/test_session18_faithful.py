@@ -8,6 +8,8 @@ still be caught.
   "know", found where the source writes it as a subject's verb of the same object;
 * `scale_words.py`: "1.5k" (a "k" written onto a decimal) and "fifteen hundred" read
   at their scale by `magnitudes`;
+* `short_forms.py`: "BP" for "blood pressure" (initials of lower-case words) and "k8s"
+  for "Kubernetes" (a numeronym), where the short form stands where the phrase stands.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ from groundwire.guards.grounding.lexical.collective_owner import collective_owne
 from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.function_verbs import function_verbs_found
 from groundwire.guards.grounding.lexical.magnitudes import magnitudes
+from groundwire.guards.grounding.lexical.short_forms import (
+    initials_in_source,
+    numeronym_in_source,
+)
 from groundwire.guards.grounding.lexical.text import claim_words
 from groundwire.topics.vocab import GroundingVerdict
 from tests.unit.guards.grounding.one_turn import one_turn, verify_one_turn
@@ -36,6 +42,10 @@ KEPT = [
     ("The service handles 1.5k requests per second.", "The service handles 1,500 requests."),
     ("The service handles 1,500 requests a second.", "It handles fifteen hundred requests."),
     ("It handles fifteen hundred requests.", "The service handles 1,500 requests."),
+    ("The user's BP is under control.", "My blood pressure is under control."),
+    ("The team uses CI.", "We use continuous integration."),
+    ("The team is moving to k8s.", "We're moving to Kubernetes."),
+    ("The app supports i18n.", "The app supports internationalization."),
 ]
 
 # (claim, source as the user's turn): the same shapes, contradicted
@@ -52,6 +62,11 @@ CAUGHT = [
     ("The service handles 1,600 requests.", "It handles fifteen hundred requests."),
     ("The budget is $500.", "The budget is twenty-five hundred dollars."),
     ("The team has 1.5 engineers.", "The team has 1,500 engineers."),
+    ("The user's BP is high.", "My blood pressure is low."),
+    ("The user's BMI is 24.", "My body mass index is 28."),
+    ("The team uses CI.", "We don't use continuous integration."),
+    ("The team is moving to k8s.", "We're moving away from Kubernetes."),
+    ("The team is moving to k8s.", "We're moving to Kustomizers."),
 ]
 
 
@@ -120,3 +135,24 @@ def test_scales_written_onto_or_after_a_number() -> None:
     assert _sizes("It handles 1.5 k requests.") == [1.5]
     assert _sizes("It handles a hundred requests.") == [100.0]
     assert _sizes("It costs twenty-five hundred dollars.") == [20.0, 5.0, 100.0]
+
+
+def _short(claim: str, source: str, word: str) -> tuple[bool, bool]:
+    cw = claim_words(claim)
+    sentences = evidence_for(one_turn(source, "user")).sentences
+    i = cw.lows.index(word)
+    return (
+        initials_in_source(cw.raws, cw.lows, cw.stems, i, sentences),
+        numeronym_in_source(cw.lows, cw.stems, i, sentences),
+    )
+
+
+def test_short_forms_where_the_phrase_stands() -> None:
+    assert _short("The user has high BP.", "I have high blood pressure.", "bp") == (True, False)
+    assert _short("They use k8s.", "They use Kubernetes.", "k8s") == (False, True)
+    # another place: the word before differs ("to" / "from")
+    assert _short("Moving to k8s.", "Moving away from Kubernetes.", "k8s") == (False, False)
+    assert _short("The user has high BP.", "I have high pressure.", "bp") == (False, False)
+    # the letters between must be as many as the number says; capitals are names
+    assert _short("They use k7s.", "They use Kubernetes.", "k7s") == (False, False)
+    assert _short("They use NY.", "They use New York.", "ny") == (False, False)
