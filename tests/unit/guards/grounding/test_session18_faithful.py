@@ -153,6 +153,12 @@ def test_short_forms_where_the_phrase_stands() -> None:
     # another place: the word before differs ("to" / "from")
     assert _short("Moving to k8s.", "Moving away from Kubernetes.", "k8s") == (False, False)
     assert _short("The user has high BP.", "I have high pressure.", "bp") == (False, False)
+    # the word after differs: the phrase is part of a longer one
+    assert _short("The user's BP is new.", "My blood pressure cuff is new.", "bp") == (
+        False,
+        False,
+    )
+    assert _short("The user's BP is new.", "My blood pressure is new.", "bp") == (True, False)
     # the letters between must be as many as the number says; capitals are names
     assert _short("They use k7s.", "They use Kubernetes.", "k7s") == (False, False)
     assert _short("They use NY.", "They use New York.", "ny") == (False, False)
