@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
+from groundwire.guards.grounding.lexical.adjective_heads import head_of_source_satellite
 from groundwire.guards.grounding.lexical.assertion import unasserted
 from groundwire.guards.grounding.lexical.causatives import MARKERS as CAUSE_MARKERS
 from groundwire.guards.grounding.lexical.causatives import caused_words
@@ -275,6 +276,14 @@ def analyze(
     if not all(found) and collective_owner_found(clows, cstems, cmask, sentences):
         at = itertools.compress(range(len(cmask)), cmask)
         found = [ok or clows[i] in COLLECTIVE_OWNER_WORDS for ok, i in zip(found, at, strict=True)]
+    # "small" where the source says "tiny": the head of the source's satellite
+    # (`adjective_heads.py`, session 18)
+    if not all(found):
+        at = itertools.compress(range(len(cmask)), cmask)
+        found = [
+            ok or head_of_source_satellite(clows, cstems, i, sentences)
+            for ok, i in zip(found, at, strict=True)
+        ]
     # "k8s" where the source says "Kubernetes" (`short_forms.py`, session 18)
     if not all(found) and _DIGIT.search(claim_text):
         at = itertools.compress(range(len(cmask)), cmask)

@@ -9,13 +9,16 @@ still be caught.
 * `scale_words.py`: "1.5k" (a "k" written onto a decimal) and "fifteen hundred" read
   at their scale by `magnitudes`;
 * `short_forms.py`: "BP" for "blood pressure" (initials of lower-case words) and "k8s"
-  for "Kubernetes" (a numeronym), where the short form stands where the phrase stands.
+  for "Kubernetes" (a numeronym), where the short form stands where the phrase stands;
+* `adjective_heads.py`: the head adjective of a WordNet cluster ("small") for the
+  source's satellite ("tiny") in the same place; never the other way round.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from groundwire.guards.grounding.lexical.adjective_heads import head_of_source_satellite
 from groundwire.guards.grounding.lexical.collective_owner import collective_owner_found
 from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.function_verbs import function_verbs_found
@@ -46,6 +49,9 @@ KEPT = [
     ("The team uses CI.", "We use continuous integration."),
     ("The team is moving to k8s.", "We're moving to Kubernetes."),
     ("The app supports i18n.", "The app supports internationalization."),
+    ("The user's apartment is small.", "My apartment is tiny."),
+    ("The test is slow.", "The test is sluggish."),
+    ("The user's car is old.", "My car is ancient."),
 ]
 
 # (claim, source as the user's turn): the same shapes, contradicted
@@ -67,6 +73,10 @@ CAUGHT = [
     ("The team uses CI.", "We don't use continuous integration."),
     ("The team is moving to k8s.", "We're moving away from Kubernetes."),
     ("The team is moving to k8s.", "We're moving to Kustomizers."),
+    ("The user's apartment is tiny.", "My apartment is small."),
+    ("The user's apartment is small.", "My apartment is huge."),
+    ("The test is fast.", "The test is sluggish."),
+    ("The user's car is new.", "My car is ancient."),
 ]
 
 
@@ -162,3 +172,18 @@ def test_short_forms_where_the_phrase_stands() -> None:
     # the letters between must be as many as the number says; capitals are names
     assert _short("They use k7s.", "They use Kubernetes.", "k7s") == (False, False)
     assert _short("They use NY.", "They use New York.", "ny") == (False, False)
+
+
+def _head(claim: str, source: str, word: str) -> bool:
+    cw = claim_words(claim)
+    sentences = evidence_for(one_turn(source, "user")).sentences
+    return head_of_source_satellite(cw.lows, cw.stems, cw.lows.index(word), sentences)
+
+
+def test_the_head_of_the_sources_satellite() -> None:
+    assert _head("The room is small.", "The room is tiny.", "small")
+    # a satellite for the source's head sharpens it; the opposite head is no head of it
+    assert not _head("The room is tiny.", "The room is small.", "tiny")
+    assert not _head("The room is large.", "The room is tiny.", "large")
+    # another place: neither the word before nor the word after is the same
+    assert not _head("The room is small.", "A tiny cat sleeps.", "small")
