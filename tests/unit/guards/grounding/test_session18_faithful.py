@@ -187,3 +187,8 @@ def test_the_head_of_the_sources_satellite() -> None:
     assert not _head("The room is large.", "The room is tiny.", "large")
     # another place: neither the word before nor the word after is the same
     assert not _head("The room is small.", "A tiny cat sleeps.", "small")
+    # attributive, compared or passive: not a predicate adjective of the cluster
+    assert not _head("It was the best.", "It was the finest.", "best")
+    assert not _head("The room is larger than the hall.", "The room is huge.", "larger")
+    assert not _head("The room is large.", "The room is huge than.", "large")
+    assert _head("The room is large.", "The room is huge.", "large")
