@@ -17,7 +17,7 @@ adjective ("the best", "different types", "a specific device") is not read: its 
 decides what it means, and a word ending in "-ed" or "-ing" is a participle more often
 than a head; an inflected form ("tinier") or a word before "than" ("is higher than",
 "higher" being a lemma of its own) compares two things, so both words must be WordNet
-lemmas as written and neither followed by "than". The cluster is read from the antonym
+lemmas as written and the claim's not followed by "than". The cluster is read from the antonym
 lexicon (`antonyms.codes`: 4 * pair + 2 * side + satellite; a head has the code with
 satellite 0, its satellites the same code plus 1), so only adjectives with a direct
 antonym head a cluster. The other direction, a satellite in the claim for the source's
@@ -101,8 +101,8 @@ def head_of_source_satellite(
         for j, own in s.antonym_codes():
             if heads.isdisjoint(own) or not j or s.lows[j - 1] not in _COPULAS:
                 continue
-            if s.lows[j] not in lemmas(s.lows[j]) or s.lows[j + 1 : j + 2] == ("than",):
-                continue  # "tinier", "smaller than" compare
+            if s.lows[j] not in lemmas(s.lows[j]):
+                continue  # "tinier" compares
             theirs = s.word_stems[j + 1] if j + 1 < n else ""
             if theirs == after or (theirs in _ENDS and after in _ENDS):
                 return True

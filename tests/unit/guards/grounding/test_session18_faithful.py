@@ -190,5 +190,5 @@ def test_the_head_of_the_sources_satellite() -> None:
     # attributive, compared or passive: not a predicate adjective of the cluster
     assert not _head("It was the best.", "It was the finest.", "best")
     assert not _head("The room is larger than the hall.", "The room is huge.", "larger")
-    assert not _head("The room is large.", "The room is huge than.", "large")
+    assert not _head("The room is small.", "The room is tinier.", "small")
     assert _head("The room is large.", "The room is huge.", "large")
