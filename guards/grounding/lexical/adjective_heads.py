@@ -34,10 +34,10 @@ from collections.abc import Sequence
 from groundwire.guards.grounding.lexical.antonyms import codes, lemmas
 from groundwire.guards.grounding.lexical.evidence import Sentence
 
-__all__ = ["head_of_source_satellite"]
+__all__ = ["COPULAS", "head_of_source_satellite"]
 
 # the verbs a predicate adjective follows, as the tokenizer writes them
-_COPULAS = frozenset(
+COPULAS = frozenset(
     [
         "is",
         "are",
@@ -86,7 +86,7 @@ def head_of_source_satellite(
     """Whether the claim's word at `i` (`lows`, `stems`) heads a WordNet cluster whose
     satellite a source sentence writes in the same place (module doc)."""
     low = lows[i]
-    if not i or lows[i - 1] not in _COPULAS or low.endswith(("ed", "ing")):
+    if not i or lows[i - 1] not in COPULAS or low.endswith(("ed", "ing")):
         return False  # the gate: a predicate adjective, no participle
     if low not in lemmas(low) or lows[i + 1 : i + 2] == ("than",):
         return False  # an inflected form or "... than": a comparison, no cluster
@@ -99,7 +99,7 @@ def head_of_source_satellite(
             continue  # the gate: no satellite of the claim word's clusters here
         n = len(s.word_stems)
         for j, own in s.antonym_codes():
-            if heads.isdisjoint(own) or not j or s.lows[j - 1] not in _COPULAS:
+            if heads.isdisjoint(own) or not j or s.lows[j - 1] not in COPULAS:
                 continue
             if s.lows[j] not in lemmas(s.lows[j]):
                 continue  # "tinier" compares

@@ -28,7 +28,10 @@ import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
-from groundwire.guards.grounding.lexical.adjective_heads import head_of_source_satellite
+from groundwire.guards.grounding.lexical.adjective_heads import (
+    COPULAS,
+    head_of_source_satellite,
+)
 from groundwire.guards.grounding.lexical.assertion import unasserted
 from groundwire.guards.grounding.lexical.causatives import MARKERS as CAUSE_MARKERS
 from groundwire.guards.grounding.lexical.causatives import caused_words
@@ -278,7 +281,7 @@ def analyze(
         found = [ok or clows[i] in COLLECTIVE_OWNER_WORDS for ok, i in zip(found, at, strict=True)]
     # "small" where the source says "tiny": the head of the source's satellite
     # (`adjective_heads.py`, session 18)
-    if not all(found):
+    if not all(found) and not COPULAS.isdisjoint(clows):
         at = itertools.compress(range(len(cmask)), cmask)
         found = [
             ok or head_of_source_satellite(clows, cstems, i, sentences)
@@ -293,7 +296,7 @@ def analyze(
         ]
     # "The user likes jazz" from the user's "I like jazz": the verb the source writes as
     # a stopword (`function_verbs.py`, session 18)
-    if not all(found) and not FUNCTION_VERBS.isdisjoint(cstems):
+    if not all(found) and not FUNCTION_VERBS.isdisjoint(itertools.compress(cstems, cmask)):
         verbs = function_verbs_found(clows, cstems, sentences)
         if verbs:
             at = itertools.compress(range(len(cmask)), cmask)

@@ -80,6 +80,8 @@ def function_verbs_found(
             continue  # the gate: a claim seldom inflects one; its plain form is a stopword
         after = lows[i + 1]
         for s in sentences:
+            if st not in s.word_stems or after not in s.lows:
+                continue  # the gate: a C-level test before the loop over the words
             if any(
                 s.word_stems[j] == st and _verb_of(s, j) and _object_of(s, j, after)
                 for j in range(len(s.lows) - 1)
