@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from groundwire.guards.grounding.lexical.antonyms import codes, lemmas
+from groundwire.guards.grounding.lexical.antonyms import codes_of, lemmas
 from groundwire.guards.grounding.lexical.evidence import Sentence
 
 __all__ = ["COPULAS", "head_of_source_satellite"]
@@ -88,18 +88,19 @@ def head_of_source_satellite(
     low = lows[i]
     if not i or lows[i - 1] not in COPULAS or low.endswith(("ed", "ing")):
         return False  # the gate: a predicate adjective, no participle
-    if low not in lemmas(low) or lows[i + 1 : i + 2] == ("than",):
-        return False  # an inflected form or "... than": a comparison, no cluster
-    heads = {c + 1 for c in codes(low) if not c & 1}
+    # the cached codes first (`codes_of`): most words head no cluster
+    heads = {c + 1 for c in codes_of([low])[0] if not c & 1}
     if not heads:
         return False
+    if low not in lemmas(low) or lows[i + 1 : i + 2] == ("than",):
+        return False  # an inflected form or "... than": a comparison, no cluster
     after = stems[i + 1] if i + 1 < len(stems) else ""
     for s in sentences:
-        if heads.isdisjoint(s.antonym_union()):
-            continue  # the gate: no satellite of the claim word's clusters here
+        if COPULAS.isdisjoint(s.lows) or heads.isdisjoint(s.antonym_union()):
+            continue  # the gates: no copula, no satellite of the claim word's clusters
         n = len(s.word_stems)
         for j, own in s.antonym_codes():
-            if heads.isdisjoint(own) or not j or s.lows[j - 1] not in COPULAS:
+            if not j or s.lows[j - 1] not in COPULAS or heads.isdisjoint(own):
                 continue
             if s.lows[j] not in lemmas(s.lows[j]):
                 continue  # "tinier" compares
