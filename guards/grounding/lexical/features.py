@@ -28,6 +28,10 @@ import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
+from groundwire.guards.grounding.lexical.adjective_heads import (
+    COPULAS,
+    head_of_source_satellite,
+)
 from groundwire.guards.grounding.lexical.assertion import unasserted
 from groundwire.guards.grounding.lexical.causatives import MARKERS as CAUSE_MARKERS
 from groundwire.guards.grounding.lexical.causatives import caused_words
@@ -38,6 +42,10 @@ from groundwire.guards.grounding.lexical.changed_values import (
     WEEKDAYS,
     changed_amounts,
     changed_days,
+)
+from groundwire.guards.grounding.lexical.collective_owner import (
+    COLLECTIVE_OWNER_WORDS,
+    collective_owner_found,
 )
 from groundwire.guards.grounding.lexical.converse_comparisons import converse_words
 from groundwire.guards.grounding.lexical.counts import listed_counts
@@ -51,6 +59,10 @@ from groundwire.guards.grounding.lexical.factor_verbs import changed_factors
 from groundwire.guards.grounding.lexical.findings import Findings
 from groundwire.guards.grounding.lexical.first_person_source import first_person_unheld
 from groundwire.guards.grounding.lexical.found_order import swapped_arguments_of_found
+from groundwire.guards.grounding.lexical.function_verbs import (
+    FUNCTION_VERBS,
+    function_verbs_found,
+)
 from groundwire.guards.grounding.lexical.labels import explained_labels
 from groundwire.guards.grounding.lexical.listed_names import swapped_in_lists
 from groundwire.guards.grounding.lexical.magnitudes import as_the_sources
@@ -80,6 +92,10 @@ from groundwire.guards.grounding.lexical.roles import (
     reversed_direction,
     swapped_arguments,
     swapped_roles,
+)
+from groundwire.guards.grounding.lexical.short_forms import (
+    initials_in_source,
+    numeronym_in_source,
 )
 from groundwire.guards.grounding.lexical.spelled_acronyms import as_source_acronyms
 from groundwire.guards.grounding.lexical.spelling import as_source_names, may_name
@@ -117,6 +133,9 @@ __all__ = ["Analysis", "analyze"]
 # Share of the claim's other content words a sentence must hold for a name or number the
 # source uses elsewhere to count as swapped in it (`_conflicts`, with `aligned_swaps`).
 ALIGNED = 0.6
+# a numeronym ("k8s", "i18n") has digits: the gate of `numeronym_in_source` (a set test
+# over the claim's characters in C, cheaper than a regex scan of the claim)
+_DIGITS = frozenset("0123456789")
 _CLAUSE_SPLIT = re.compile(r"[.;!?]|,\s*(?:and|but|while|so)\b|\bwhile\b")
 _STEMS_OF = operator.attrgetter("stems")
 _FIRST = operator.itemgetter(0)
@@ -238,6 +257,14 @@ def analyze(
         if clows[i] not in known_names and clows[i] not in src_lows and cstems[i] not in src_stems
     ]
     respelled = {i for i in unnamed if may_name(craws[i], ev)}
+    # "BP" where the source says "blood pressure": initials of common words standing
+    # where the phrase stands (`short_forms.py`, session 18)
+    if unnamed:
+        respelled.update(
+            i
+            for i in unnamed
+            if i not in respelled and initials_in_source(craws, clows, cstems, i, sentences)
+        )
     if respelled:
         at = itertools.compress(range(len(cmask)), cmask)
         found = [ok or i in respelled for ok, i in zip(found, at, strict=True)]
@@ -248,6 +275,44 @@ def analyze(
         found = [
             ok or synonym_in_source(craws[i], clows[i], ev) for ok, i in zip(found, at, strict=True)
         ]
+    # "The team uses AWS" from the user's "We use AWS": the group the user speaks for is
+    # found, not added; the slot rules still read it as a word the source does not write
+    # (`collective_owner.py`, session 18)
+    if (
+        not all(found)
+        and not COLLECTIVE_OWNER_WORDS.isdisjoint(clows)
+        and collective_owner_found(clows, cstems, cmask, sentences)
+    ):
+        at = itertools.compress(range(len(cmask)), cmask)
+        found = [ok or clows[i] in COLLECTIVE_OWNER_WORDS for ok, i in zip(found, at, strict=True)]
+    # "small" where the source says "tiny": the head of the source's satellite
+    # (`adjective_heads.py`, session 18)
+    if not all(found) and not COPULAS.isdisjoint(clows):
+        at = itertools.compress(range(len(cmask)), cmask)
+        found = [
+            ok
+            or (clows[i - 1] in COPULAS and head_of_source_satellite(clows, cstems, i, sentences))
+            for ok, i in zip(found, at, strict=True)
+        ]
+    # "k8s" where the source says "Kubernetes" (`short_forms.py`, session 18)
+    if not all(found) and not _DIGITS.isdisjoint(claim_text):
+        at = itertools.compress(range(len(cmask)), cmask)
+        found = [
+            ok
+            or (
+                len(clows[i]) < 6
+                and not _DIGITS.isdisjoint(clows[i])
+                and numeronym_in_source(clows, cstems, i, sentences)
+            )
+            for ok, i in zip(found, at, strict=True)
+        ]
+    # "The user likes jazz" from the user's "I like jazz": the verb the source writes as
+    # a stopword (`function_verbs.py`, session 18)
+    if not all(found) and not FUNCTION_VERBS.isdisjoint(itertools.compress(cstems, cmask)):
+        verbs = function_verbs_found(clows, cstems, sentences)
+        if verbs:
+            at = itertools.compress(range(len(cmask)), cmask)
+            found = [ok or i in verbs for ok, i in zip(found, at, strict=True)]
     # "fell by half" where the source says "halved": the factor is the source's
     # (`factor_phrases.py`, session 17)
     restated: set[int] = set()

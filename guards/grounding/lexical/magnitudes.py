@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
 from groundwire.guards.grounding.lexical.numerals import read_numerals
+from groundwire.guards.grounding.lexical.scale_words import glued_thousands, hundreds_of
 from groundwire.guards.grounding.lexical.text import ClaimWords, number_value
 from groundwire.guards.grounding.lexical.units import _SIGNS, _unit, half_of
 
@@ -85,9 +86,10 @@ def magnitudes(
     # each word's number as read in its sentence ("a pair of" is 2, "IV replicas" 4,
     # "half a dozen" 6: `numerals.read_numerals`), on both sides alike
     values = read_numerals(raws, lows, tuple(map(number_value, lows)))
+    scale_of = -1  # the "hundred" of "fifteen hundred": a scale, no number
     for i, low in enumerate(lows):
         value = values[i]
-        if value is None or low in _SCALE_WORDS or not value[:1].isdigit():
+        if value is None or low in _SCALE_WORDS or not value[:1].isdigit() or i == scale_of:
             continue  # no number, a scale word itself, a version or a decade
         try:
             size = float(value)
@@ -104,6 +106,17 @@ def magnitudes(
         if scale_at < len(lows) and lows[scale_at] in _SCALE_WORDS and lows[scale_at] != "k":
             size *= _SCALE_WORDS[lows[scale_at]]
             extra.append(scale_at)
+        elif scale_at < len(lows) and lows[scale_at] == "k" and glued_thousands(lows, spans, i):
+            size *= 1e3  # "1.5k": the tokenizer cuts the letter off a decimal (session 18)
+            extra.append(scale_at)
+        elif (
+            scale_at < len(lows)
+            and lows[scale_at] == "hundred"
+            and hundreds_of(lows, spans, text, i, size)
+        ):
+            size *= 1e2  # "fifteen hundred" (session 18)
+            extra.append(i + 1)
+            scale_of = i + 1
         unit = _unit(lows, i, text, (start, end))
         dimension = ""
         if unit is not None:

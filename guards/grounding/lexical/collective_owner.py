@@ -1,0 +1,82 @@
+"""The team, named in the third person where the user says "we": "The team uses AWS"
+from the user's "We use Amazon Web Services".
+
+Memories name their owner in the third person ("The user lives in Berlin" from "I live
+in Berlin", `evidence.OWNER_WORDS`). A user who speaks for a group says "we" ("We're
+migrating to Kubernetes", "Our sprints are two weeks long"), and an agent restates it the
+same way, as "The team ...". The word overlap read "team" as a word the claim adds, so
+with one more restated word ("k8s" for "Kubernetes", "uses" for "do") the claim fell
+under the coverage line and a faithful memory was blocked.
+
+The rule (`collective_owner_found`): the claim's "team" / "team's" counts as found when
+the claim writes it and no source word does, and a sentence of a user's turn says the
+claim of "we": the clause of that sentence holding the most of the claim's other content
+stems (at least one) has "we" ("we", "we're", "we've", ...) as a word of its own, or
+"our" right before one of the claim's content words ("Our sprints are two weeks long"
+for "The team's sprints are two weeks long"). Only the coverage reads it: the word stays
+one the source does not write for every slot rule, so "The team uses AWS" against "Our
+vendor uses AWS" or "The contractors use AWS; we use GCP" (the clause holding "use AWS"
+is the contractors') and "The team is hiring" against "Acme is hiring, and we are not"
+are refused as before. Only a user's turn counts: what an assistant or a document says
+in the first person plural is no statement of the user's group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from groundwire.guards.grounding.lexical.evidence import Sentence
+
+__all__ = ["COLLECTIVE_OWNER_WORDS", "collective_owner_found"]
+
+# How memories name the group a user speaks for ("we")
+COLLECTIVE_OWNER_WORDS = frozenset(("team", "team's"))
+# "we" as a subject, in the spellings the tokenizer keeps whole
+_WE = frozenset(("we", "we're", "we've", "we'll", "we'd"))
+_OUR = frozenset(("our",))
+
+
+def _said_by_us(s: Sentence, stems: frozenset[str]) -> bool:
+    """Whether the clause of `s` holding the most of `stems` (one at least) says it of
+    "we": "we" in it, or "our" before one of `stems`."""
+    clause_of = s.clause_of()
+    held: dict[int, int] = {}
+    for j, st in enumerate(s.word_stems):
+        if s.content[j] and st in stems:
+            held[clause_of[j]] = held.get(clause_of[j], 0) + 1
+    if not held:
+        return False
+    top = max(held.values())
+    for clause, n in held.items():
+        if n != top:
+            continue
+        positions = s.clause_positions(clause)
+        for j in positions:
+            low = s.lows[j]
+            if low in _WE:
+                return True
+            if low in _OUR and j + 1 < len(s.lows) and s.word_stems[j + 1] in stems:
+                return True
+    return False
+
+
+def collective_owner_found(
+    lows: Sequence[str],
+    stems: Sequence[str],
+    content: Sequence[bool],
+    sentences: Sequence[Sentence],
+) -> bool:
+    """Whether the claim's "team" / "team's" (`lows`, with their `stems` and content
+    flags) stands for the "we" of a user's sentence that says the claim (module doc)."""
+    if COLLECTIVE_OWNER_WORDS.isdisjoint(lows):  # the gate: most claims name no team
+        return False
+    others = frozenset(
+        st
+        for low, st, c in zip(lows, stems, content, strict=True)
+        if c and low not in COLLECTIVE_OWNER_WORDS
+    )
+    if not others:
+        return False
+    if any("team" in s.lows or "team's" in s.lows for s in sentences):
+        return False  # a source that names a team is read by its own words
+    return any(s.turn.source == "user" and _said_by_us(s, others) for s in sentences)
