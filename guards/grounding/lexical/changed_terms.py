@@ -1,0 +1,130 @@
+"""Session 18's write-path rules, asked together by the verifier's `findings`: a claim
+that keeps the source's words and turns one closed-class term round (module of each):
+
+* an obligation (`obligations.py`: "must not" / "need not", "must" / "should");
+* a bound or range told as an exact value (`dropped_bounds.py`: "10 replicas" / "up to
+  10 replicas");
+* a condition turned round (`inverted_conditions.py`: "if" / "unless");
+* a time bound turned round (`time_bounds.py`: "until May" / "since May");
+* percent told for percentage points (`percentage_points.py`).
+
+Each is read against the source sentences *aligned* with the claim: those holding at
+least two, and `polarity.ALIGN` of, the claim's content stems outside the words the
+rules read. A cheap set test of the claim's words against each rule's closed class comes
+first: most claims hold none, and then nothing else is computed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from groundwire.guards.grounding.lexical.dropped_bounds import GATE_WORDS, dropped_bounds
+from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
+from groundwire.guards.grounding.lexical.inverted_conditions import (
+    CONDITION_WORDS,
+    conditions,
+    inverted_conditions,
+)
+from groundwire.guards.grounding.lexical.obligations import (
+    NAMES,
+    OBLIGATION_WORDS,
+    conflicts_with,
+    obligation_classes,
+)
+from groundwire.guards.grounding.lexical.percentage_points import (
+    PERCENT_WORDS,
+    swapped_percentages,
+)
+from groundwire.guards.grounding.lexical.polarity import ALIGN
+from groundwire.guards.grounding.lexical.text import claim_words, clause_ids, fold_disguises
+from groundwire.guards.grounding.lexical.time_bounds import TIME_BOUND_WORDS, turned_time_bounds
+from groundwire.topics.records import SourceTurn
+
+__all__ = ["changed_terms"]
+
+_ALL = OBLIGATION_WORDS | GATE_WORDS | CONDITION_WORDS | TIME_BOUND_WORDS | PERCENT_WORDS
+
+
+def _aligned(stems: frozenset[str], sentences: Sequence[Sentence]) -> list[Sentence]:
+    if len(stems) < 2:
+        return []
+    need = max(2.0, ALIGN * len(stems))
+    return [s for s in sentences if len(stems.intersection(s.stems)) >= need]
+
+
+def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[str, str]]:
+    """(claim words, source words) for each closed-class term of the claim that an
+    aligned source sentence turns round (module docstring)."""
+    text = fold_disguises(claim_text)
+    words = claim_words(text)
+    lows = words.lows
+    has_number = any(n is not None for n in words.numbers)
+    hit = _ALL.intersection(lows)
+    if not hit and not has_number:
+        return []
+    stems = frozenset(
+        st
+        for st, low, c, n in zip(words.stems, lows, words.content, words.numbers, strict=True)
+        if c and low not in _ALL and n is None
+    )
+    aligned = _aligned(stems, evidence_for(turns).sentences)
+    if not aligned:
+        return []
+    out: list[tuple[str, str]] = []
+    if not OBLIGATION_WORDS.isdisjoint(hit):
+        out += _obligations(lows, words.raws, aligned)
+    # a number's bound or range may be the source's alone ("5 days" / "3-5 days")
+    if has_number and any(not GATE_WORDS.isdisjoint(s.lows) or _dashed(s) for s in aligned):
+        src = [_numbers_of(s) for s in aligned]
+        out += dropped_bounds(lows, words.numbers, words.raws, text, src)
+    if has_number and not PERCENT_WORDS.isdisjoint(hit):
+        src = [_numbers_of(s) for s in aligned]
+        if src:
+            out += swapped_percentages(
+                lows, words.numbers, words.raws, [(a, b, c) for a, b, c, _ in src]
+            )
+    if not CONDITION_WORDS.isdisjoint(hit):
+        mine = conditions(lows, words.stems, words.content, clause_ids(text, words.spans, lows))
+        if mine:
+            theirs = [
+                conditions(s.lows, s.word_stems, s.content, s.clause_of())
+                for s in aligned
+                if not CONDITION_WORDS.isdisjoint(s.lows)
+            ]
+            out += inverted_conditions(mine, theirs)
+    if not TIME_BOUND_WORDS.isdisjoint(hit):
+        out += turned_time_bounds(lows, words.raws, [(s.lows, s.raws) for s in aligned])
+    return out
+
+
+def _dashed(s: Sentence) -> bool:
+    part = s.text[s.start : s.end]
+    return "-" in part or "\u2013" in part
+
+
+def _numbers_of(
+    s: Sentence,
+) -> tuple[tuple[str, ...], tuple[str | None, ...], tuple[str, ...], str]:
+    text = s.text[s.start : s.end]
+    w = claim_words(text)
+    return w.lows, w.numbers, w.raws, text
+
+
+def _obligations(
+    lows: Sequence[str], raws: Sequence[str], aligned: Sequence[Sentence]
+) -> list[tuple[str, str]]:
+    mine = obligation_classes(lows)
+    if not mine:
+        return []
+    out: list[tuple[str, str]] = []
+    for cls, k in mine:
+        theirs: list[tuple[int, str]] = []
+        for s in aligned:
+            if OBLIGATION_WORDS.isdisjoint(s.lows):
+                continue
+            theirs += [(c, s.raws[j]) for c, j in obligation_classes(s.lows)]
+        if not theirs or any(c == cls for c, _ in theirs):
+            continue
+        if all(conflicts_with(cls, c) for c, _ in theirs):
+            out.append((f"{raws[k]} ({NAMES[cls]})", f"{theirs[0][1]} ({NAMES[theirs[0][0]]})"))
+    return out
