@@ -6,7 +6,14 @@ that keeps the source's words and turns one closed-class term round (module of e
   10 replicas");
 * a condition turned round (`inverted_conditions.py`: "if" / "unless");
 * a time bound turned round (`time_bounds.py`: "until May" / "since May");
-* percent told for percentage points (`percentage_points.py`).
+* percent told for percentage points (`percentage_points.py`);
+* a quantity told by a phrase ("no", "both", "hardly any", "only some";
+  `quantifier_phrases.py`);
+* a frequency changed by its period ("every other day" / "every day";
+  `frequency_periods.py`);
+* a rank changed before a superlative ("second largest" / "largest";
+  `ordinal_superlatives.py`);
+* an exclusivity added ("Only Ana has access" / "Ana has access"; `added_only.py`).
 
 Each is read against the source sentences *aligned* with the claim: those holding at
 least two, and `polarity.ALIGN` of, the claim's content stems outside the words the
@@ -18,8 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from groundwire.guards.grounding.lexical.added_only import added_only
 from groundwire.guards.grounding.lexical.dropped_bounds import GATE_WORDS, dropped_bounds
 from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
+from groundwire.guards.grounding.lexical.frequency_periods import (
+    FREQUENCY_WORDS,
+    changed_frequencies,
+)
 from groundwire.guards.grounding.lexical.inverted_conditions import (
     CONDITION_WORDS,
     conditions,
@@ -31,18 +43,38 @@ from groundwire.guards.grounding.lexical.obligations import (
     conflicts_with,
     obligation_classes,
 )
+from groundwire.guards.grounding.lexical.ordinal_superlatives import ORDINALS, changed_ranks
 from groundwire.guards.grounding.lexical.percentage_points import (
     PERCENT_WORDS,
     swapped_percentages,
 )
 from groundwire.guards.grounding.lexical.polarity import ALIGN
+from groundwire.guards.grounding.lexical.quantifier_phrases import (
+    PHRASE_WORDS,
+    changed_quantity_phrases,
+    quantities,
+)
+from groundwire.guards.grounding.lexical.quantifiers import QUANTITY
 from groundwire.guards.grounding.lexical.text import claim_words, clause_ids, fold_disguises
 from groundwire.guards.grounding.lexical.time_bounds import TIME_BOUND_WORDS, turned_time_bounds
 from groundwire.topics.records import SourceTurn
 
 __all__ = ["changed_terms"]
 
-_ALL = OBLIGATION_WORDS | GATE_WORDS | CONDITION_WORDS | TIME_BOUND_WORDS | PERCENT_WORDS
+_ALL = (
+    OBLIGATION_WORDS
+    | GATE_WORDS
+    | CONDITION_WORDS
+    | TIME_BOUND_WORDS
+    | PERCENT_WORDS
+    | PHRASE_WORDS
+    | frozenset(QUANTITY)
+    | FREQUENCY_WORDS
+    | frozenset(ORDINALS)
+    | {"best", "worst", "most", "least"}
+)
+_SUPERLATIVE = frozenset({"best", "worst", "most", "least"})
+_QUANTITY_WORDS = PHRASE_WORDS | frozenset(QUANTITY)
 
 
 def _aligned(stems: frozenset[str], sentences: Sequence[Sentence]) -> list[Sentence]:
@@ -60,7 +92,8 @@ def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[st
     lows = words.lows
     has_number = any(n is not None for n in words.numbers)
     hit = _ALL.intersection(lows)
-    if not hit and not has_number:
+    superlative = bool(hit & _SUPERLATIVE) or any(w.endswith("est") for w in lows)
+    if not hit and not has_number and not superlative:
         return []
     stems = frozenset(
         st
@@ -94,7 +127,36 @@ def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[st
             out += inverted_conditions(mine, theirs)
     if not TIME_BOUND_WORDS.isdisjoint(hit):
         out += turned_time_bounds(lows, words.raws, [(s.lows, s.raws) for s in aligned])
+    if not _QUANTITY_WORDS.isdisjoint(hit) and not out:
+        out += changed_quantity_phrases(
+            quantities(lows, _commas(text, words.spans)),
+            words.raws,
+            [
+                (quantities(s.lows, _commas(s.text, s.word_spans())), s.raws)
+                for s in aligned
+                if not _QUANTITY_WORDS.isdisjoint(s.lows)
+            ],
+        )
+    if not FREQUENCY_WORDS.isdisjoint(hit):
+        out += changed_frequencies(lows, words.raws, [(s.lows, s.raws) for s in aligned])
+    # a rank: an ordinal on either side, and a superlative in the claim
+    if superlative and (
+        not ORDINALS.keys().isdisjoint(hit)
+        or any(not ORDINALS.keys().isdisjoint(s.lows) for s in aligned)
+    ):
+        out += changed_ranks(lows, words.raws, [(s.lows, s.raws) for s in aligned])
+    if "only" in hit and not out:
+        out += added_only(lows, words.raws, [(s.lows, s.text[s.start : s.end]) for s in aligned])
     return out
+
+
+def _commas(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
+    """Whether a comma or a hyphen follows each word: an answer's "No," and the first
+    part of a compound ("a no-kill shelter") are no quantity."""
+    return [
+        text[end : end + 1] == "-" or text[end : end + 2].lstrip().startswith(",")
+        for _, end in spans
+    ]
 
 
 def _dashed(s: Sentence) -> bool:

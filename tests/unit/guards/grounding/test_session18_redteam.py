@@ -6,7 +6,11 @@ source's words and turns one closed-class term round (`changed_terms.py`):
   (`dropped_bounds.py`);
 * a condition turned round, "if" / "unless" (`inverted_conditions.py`);
 * a time bound turned round, "until May" / "since May" (`time_bounds.py`);
-* percent told for percentage points (`percentage_points.py`).
+* percent told for percentage points (`percentage_points.py`);
+* a quantity told by a phrase, "no", "both", "hardly any" (`quantifier_phrases.py`);
+* a frequency changed by its period, "every other day" (`frequency_periods.py`);
+* a rank changed before a superlative, "second largest" (`ordinal_superlatives.py`);
+* an exclusivity added, "only" (`added_only.py`).
 
 Each with the claims it must catch and faithful restatements touching the same words
 that it must leave alone (read by the rule itself, and through the whole verifier)."""
@@ -68,6 +72,28 @@ CAUGHT = [
     # percent and points
     ("Conversion rose by 5%.", "Conversion rose by 5 percentage points."),
     ("Churn fell 2 percentage points.", "Churn fell 2 percent."),
+    # quantity phrases
+    ("No service uses mTLS.", "Every service uses mTLS."),
+    ("Both regions failed over.", "One of the two regions failed over."),
+    ("Neither replica is healthy.", "Both replicas are healthy."),
+    (
+        "Ana reviewed most pull requests last week.",
+        "Ana reviewed hardly any pull requests last week.",
+    ),
+    ("All of the tests are flaky.", "Only some of the tests are flaky."),
+    # frequencies
+    ("Deploys happen every day.", "Deploys happen every other day."),
+    ("The sync runs biweekly.", "The sync runs weekly."),
+    ("The index is rebuilt every 6 hours.", "The index is rebuilt every 12 hours."),
+    # ranks
+    ("Acme is our largest customer.", "Acme is our second largest customer."),
+    ("Ana is the third fastest runner on the team.", "Ana is the fastest runner on the team."),
+    # exclusivity
+    (
+        "Only Ana has admin access to the billing database.",
+        "Ana has admin access to the billing database.",
+    ),
+    ("The API only accepts JSON payloads.", "The API accepts JSON payloads."),
 ]
 
 KEPT = [
@@ -100,6 +126,31 @@ KEPT = [
     ("Ana has led the team since 2021.", "Since 2021 Ana has led the team."),
     ("Conversion rose by 5 points.", "Conversion rose by 5 percentage points."),
     ("Churn fell 2 percent.", "Churn fell 2%."),
+    ("Both data centers lost power.", "Both of the data centers lost power."),
+    ("Neither replica is healthy.", "Neither of the replicas is healthy."),
+    ("Only some of the dashboards are stale.", "Some of the dashboards are stale, not all."),
+    ("No, the cache is warm.", "The cache is warm."),
+    ("Every one of the nodes failed.", "All of the nodes failed."),
+    ("We run a no-downtime deploy.", "We run a no-downtime deploy every week."),
+    ("The index is rebuilt twice a day.", "The index is rebuilt every 12 hours."),
+    ("Backups run every night.", "Backups run nightly."),
+    ("The sync runs fortnightly.", "The sync runs every two weeks."),
+    ("Acme is our second largest customer.", "Acme is our 2nd largest customer."),
+    (
+        "Acme is our largest customer.",
+        "Acme is our largest customer and Globex our second largest.",
+    ),
+    (
+        "Only Ana has admin access to the billing database.",
+        "Nobody but Ana has admin access to the billing database.",
+    ),
+    (
+        "Only Ana has admin access to the billing database.",
+        "Ana alone has admin access to the billing database.",
+    ),
+    ("We only run 3 replicas in staging.", "We run 3 replicas in staging."),
+    ("The cluster only has a few nodes.", "The cluster has a few nodes."),
+    ("The API accepts JSON payloads.", "The API only accepts JSON payloads."),
 ]
 
 # faithful restatements an older rule refuses (sentence-level negation, on main too):
@@ -109,6 +160,12 @@ AGREE_ONLY = [
     ("We deploy unless the tests fail.", "We deploy if the tests do not fail."),
     ("Engineers cannot deploy on Fridays.", "Engineers are forbidden to deploy on Fridays."),
     ("Signing the NDA is optional for contractors.", "Contractors don't need to sign the NDA."),
+    ("Hardly any endpoint is documented.", "Barely any endpoint is documented."),
+    ("Almost no tickets were reopened.", "Hardly any tickets were reopened."),
+    ("The team meets every other week.", "The team meets biweekly."),
+    ("Certificates are rotated every year.", "Certificates are rotated annually."),
+    ("The job runs once a week.", "The job runs weekly."),
+    ("The sync runs every two weeks.", "The sync runs biweekly."),
 ]
 
 
@@ -212,3 +269,29 @@ def test_claim_without_trigger_reads_nothing() -> None:
         changed_terms("Ana leads the infra team.", one_turn("Ben leads the infra team.", "user"))
         == []
     )
+
+
+def test_frequency_periods() -> None:
+    from groundwire.guards.grounding.lexical.frequency_periods import frequencies
+
+    def periods(text: str) -> list[tuple[float, ...]]:
+        return [p for p, _, _ in frequencies(claim_words(text).lows)]
+
+    assert periods("runs every other day") == [(2.0,)]
+    assert periods("runs twice a week") == [(3.5,)]
+    assert periods("runs every 3 days") == [(3.0,)]
+    assert periods("runs biweekly") == [(3.5, 14.0)]
+    assert periods("100 requests per hour") == []  # a rate, not how often
+
+
+def test_ranks_and_only() -> None:
+    from groundwire.guards.grounding.lexical.added_only import reads_only
+    from groundwire.guards.grounding.lexical.ordinal_superlatives import ranked_superlatives
+
+    assert ranked_superlatives(claim_words("our second largest customer").lows) == [
+        ("largest", 2, 1)
+    ]
+    assert ranked_superlatives(claim_words("most services use it").lows) == []
+    assert reads_only(claim_words("Only Ana has access").lows) == [0]
+    assert reads_only(claim_words("not only Ana has access").lows) == []
+    assert reads_only(claim_words("we only run 3 replicas").lows) == []
