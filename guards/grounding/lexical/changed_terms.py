@@ -24,6 +24,7 @@ first: most claims hold none, and then nothing else is computed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from groundwire.guards.grounding.lexical.added_only import added_only
 from groundwire.guards.grounding.lexical.dropped_bounds import GATE_WORDS, dropped_bounds
@@ -55,7 +56,12 @@ from groundwire.guards.grounding.lexical.quantifier_phrases import (
     quantities,
 )
 from groundwire.guards.grounding.lexical.quantifiers import QUANTITY
-from groundwire.guards.grounding.lexical.text import claim_words, clause_ids, fold_disguises
+from groundwire.guards.grounding.lexical.text import (
+    ClaimWords,
+    claim_words,
+    clause_ids,
+    fold_disguises,
+)
 from groundwire.guards.grounding.lexical.time_bounds import TIME_BOUND_WORDS, turned_time_bounds
 from groundwire.topics.records import SourceTurn
 
@@ -75,6 +81,7 @@ _ALL = (
 )
 _SUPERLATIVE = frozenset({"best", "worst", "most", "least"})
 _QUANTITY_WORDS = PHRASE_WORDS | frozenset(QUANTITY)
+_CLAUSE_WORDS = OBLIGATION_WORDS | _QUANTITY_WORDS | FREQUENCY_WORDS | {"only"}
 
 
 def _aligned(stems: frozenset[str], sentences: Sequence[Sentence]) -> list[Sentence]:
@@ -104,8 +111,13 @@ def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[st
     if not aligned:
         return []
     out: list[tuple[str, str]] = []
+    # the rules that compare a class of words read clause by clause ("there are some
+    # women" is no quantity of "there is no rule" in another sentence of the claim)
+    per_clause = hit & _CLAUSE_WORDS
+    pairs = _clause_pairs(text, words, aligned) if per_clause else []
     if not OBLIGATION_WORDS.isdisjoint(hit):
-        out += _obligations(lows, words.raws, aligned)
+        for (a, b), theirs in pairs:
+            out += _obligations(lows[a:b], words.raws[a:b], theirs)
     # a number's bound or range may be the source's alone ("5 days" / "3-5 days")
     if has_number and any(not GATE_WORDS.isdisjoint(s.lows) or _dashed(s) for s in aligned):
         src = [_numbers_of(s) for s in aligned]
@@ -128,17 +140,22 @@ def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[st
     if not TIME_BOUND_WORDS.isdisjoint(hit):
         out += turned_time_bounds(lows, words.raws, [(s.lows, s.raws) for s in aligned])
     if not _QUANTITY_WORDS.isdisjoint(hit) and not out:
-        out += changed_quantity_phrases(
-            quantities(lows, _commas(text, words.spans)),
-            words.raws,
-            [
-                (quantities(s.lows, _commas(s.text, s.word_spans())), s.raws)
-                for s in aligned
-                if not _QUANTITY_WORDS.isdisjoint(s.lows)
-            ],
-        )
+        commas = _commas(text, words.spans)
+        for (a, b), theirs in pairs:
+            out += changed_quantity_phrases(
+                quantities(lows[a:b], commas[a:b]),
+                words.raws[a:b],
+                [
+                    (quantities(t.lows, _commas(t.text, t.spans)), t.raws)
+                    for t in theirs
+                    if not _QUANTITY_WORDS.isdisjoint(t.lows)
+                ],
+            )
     if not FREQUENCY_WORDS.isdisjoint(hit):
-        out += changed_frequencies(lows, words.raws, [(s.lows, s.raws) for s in aligned])
+        for (a, b), theirs in pairs:
+            out += changed_frequencies(
+                lows[a:b], words.raws[a:b], [(t.lows, t.raws) for t in theirs]
+            )
     # a rank: an ordinal on either side, and a superlative in the claim
     if superlative and (
         not ORDINALS.keys().isdisjoint(hit)
@@ -146,7 +163,57 @@ def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[st
     ):
         out += changed_ranks(lows, words.raws, [(s.lows, s.raws) for s in aligned])
     if "only" in hit and not out:
-        out += added_only(lows, words.raws, [(s.lows, s.text[s.start : s.end]) for s in aligned])
+        for (a, b), theirs in pairs:
+            out += added_only(lows[a:b], words.raws[a:b], [(t.lows, t.sentence) for t in theirs])
+    return out
+
+
+class _Part(NamedTuple):
+    """One source clause aligned with a claim clause, as the word-class rules read it."""
+
+    lows: tuple[str, ...]
+    raws: tuple[str, ...]
+    spans: tuple[tuple[int, int], ...]
+    text: str  # the turn's text (spans index it)
+    sentence: str  # the clause's sentence
+
+
+def _clause_pairs(
+    text: str, words: ClaimWords, aligned: Sequence[Sentence]
+) -> list[tuple[tuple[int, int], list[_Part]]]:
+    """((start, end) of each claim clause, the clauses of the aligned source sentences
+    that align with it: at least two, and `polarity.ALIGN` of, its content stems outside
+    the rules' words)."""
+    ids = clause_ids(text, words.spans, words.lows)
+    out: list[tuple[tuple[int, int], list[_Part]]] = []
+    start = 0
+    for end in range(1, len(ids) + 1):
+        if end < len(ids) and ids[end] == ids[start]:
+            continue
+        stems = frozenset(
+            words.stems[k]
+            for k in range(start, end)
+            if words.content[k] and words.lows[k] not in _ALL and words.numbers[k] is None
+        )
+        if len(stems) >= 2:
+            need = max(2.0, ALIGN * len(stems))
+            parts: list[_Part] = []
+            for s in aligned:
+                for _, pos, c_stems in s.clauses():
+                    if pos and len(stems.intersection(c_stems)) >= need:
+                        a, b = pos[0], pos[-1] + 1
+                        parts.append(
+                            _Part(
+                                s.lows[a:b],
+                                s.raws[a:b],
+                                s.word_spans()[a:b],
+                                s.text,
+                                s.text[s.start : s.end],
+                            )
+                        )
+            if parts:
+                out.append(((start, end), parts))
+        start = end
     return out
 
 
@@ -173,7 +240,7 @@ def _numbers_of(
 
 
 def _obligations(
-    lows: Sequence[str], raws: Sequence[str], aligned: Sequence[Sentence]
+    lows: Sequence[str], raws: Sequence[str], aligned: Sequence[_Part]
 ) -> list[tuple[str, str]]:
     mine = obligation_classes(lows)
     if not mine:

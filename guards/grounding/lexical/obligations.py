@@ -20,7 +20,8 @@ classes:
 * forbidden: must not, mustn't, cannot, can't, may not, not allowed/permitted, forbidden,
   prohibited, banned.
 
-A claim class contradicts a source class when the claim says more or the opposite
+A modal bounded by "only" ("can only", "must only") is not read: it sets a limit, as a
+bounded quantifier does in `quantifiers.py`. A claim class contradicts a source class when the claim says more or the opposite
 (`_CONFLICTS`): a requirement where the source only advises, permits, or leaves it
 optional; advice where it is permitted or optional; anything against a prohibition and a
 prohibition against anything else; permission or optionality against a requirement. A
@@ -61,6 +62,9 @@ _ADJ_FORBIDDEN = word_set("forbidden prohibited banned")
 _PERMIT = word_set("allowed permitted")
 _OBLIGED = word_set("required obliged obligated")
 _NEG = word_set("not never")
+# a modal bounded by "only" restricts rather than permits or requires ("can only be
+# shorn every three years"): its class is not the bare modal's, and it is not read
+_RESTRICTED = word_set("only just")
 # words that cannot follow a modal used as one ("in May", "a can of", "can be" is fine)
 _NOT_A_VERB = word_set("of was is were are and or the a an to")
 
@@ -98,6 +102,8 @@ def obligation_classes(lows: Sequence[str]) -> list[tuple[int, int]]:
         nxt = lows[k + 1] if k + 1 < n else ""
         cls: int | None = None
         if low in ("must", "may", "can", "should"):
+            if nxt in _RESTRICTED:
+                continue  # "can only be shorn every three years": a limit, not a class
             if nxt in _NEG:
                 cls = {"must": FORBIDDEN, "may": FORBIDDEN, "can": FORBIDDEN}.get(low)
             elif _verb_after(lows, k) and not _negated(lows, k):

@@ -205,6 +205,7 @@ def test_obligation_classes() -> None:
     assert _classes("The launch is in May") == []
     assert _classes("a can of soup") == []
     assert _classes("This has to do with caching") == []
+    assert _classes("The animal can only be shorn every three years") == []
 
 
 def test_obligation_conflicts() -> None:
