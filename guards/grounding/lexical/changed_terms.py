@@ -13,7 +13,10 @@ that keeps the source's words and turns one closed-class term round (module of e
   `frequency_periods.py`);
 * a rank changed before a superlative ("second largest" / "largest";
   `ordinal_superlatives.py`);
-* an exclusivity added ("Only Ana has access" / "Ana has access"; `added_only.py`).
+* an exclusivity added ("Only Ana has access" / "Ana has access"; `added_only.py`);
+* an equality told as a difference ("as fast as" / "faster than"; `equatives.py`);
+* an order told with the other preposition ("before" / "following", "after" / "prior
+  to"; `temporal_order.py`).
 
 Each is read against the source sentences *aligned* with the claim: those holding at
 least two, and `polarity.ALIGN` of, the claim's content stems outside the words the
@@ -28,6 +31,7 @@ from typing import NamedTuple
 
 from groundwire.guards.grounding.lexical.added_only import added_only
 from groundwire.guards.grounding.lexical.dropped_bounds import GATE_WORDS, dropped_bounds
+from groundwire.guards.grounding.lexical.equatives import comparisons, equative_swaps
 from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
 from groundwire.guards.grounding.lexical.frequency_periods import (
     FREQUENCY_WORDS,
@@ -56,6 +60,7 @@ from groundwire.guards.grounding.lexical.quantifier_phrases import (
     quantities,
 )
 from groundwire.guards.grounding.lexical.quantifiers import QUANTITY
+from groundwire.guards.grounding.lexical.temporal_order import ORDER_WORDS, turned_orders
 from groundwire.guards.grounding.lexical.text import (
     ClaimWords,
     claim_words,
@@ -78,6 +83,8 @@ _ALL = (
     | FREQUENCY_WORDS
     | frozenset(ORDINALS)
     | {"best", "worst", "most", "least"}
+    | ORDER_WORDS
+    | {"than"}
 )
 _SUPERLATIVE = frozenset({"best", "worst", "most", "least"})
 _QUANTITY_WORDS = PHRASE_WORDS | frozenset(QUANTITY)
@@ -100,7 +107,8 @@ def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[st
     has_number = any(n is not None for n in words.numbers)
     hit = _ALL.intersection(lows)
     superlative = bool(hit & _SUPERLATIVE) or any(w.endswith("est") for w in lows)
-    if not hit and not has_number and not superlative:
+    equative = "than" in hit or ("as" in lows and bool(comparisons(lows)))
+    if not hit and not has_number and not superlative and not equative:
         return []
     stems = frozenset(
         st
@@ -162,9 +170,20 @@ def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[st
         or any(not ORDINALS.keys().isdisjoint(s.lows) for s in aligned)
     ):
         out += changed_ranks(lows, words.raws, [(s.lows, s.raws) for s in aligned])
+    if equative:
+        out += equative_swaps(
+            lows,
+            words.raws,
+            [(s.lows, s.raws) for s in aligned if "than" in s.lows or "as" in s.lows],
+        )
+    if not ORDER_WORDS.isdisjoint(hit):
+        out += turned_orders(lows, words.raws, [(s.lows, s.raws) for s in aligned])
     if "only" in hit and not out:
         for (a, b), theirs in pairs:
-            out += added_only(lows[a:b], words.raws[a:b], [(t.lows, t.sentence) for t in theirs])
+            # the source's "only" may stand before a clause cut ('fish only "drink" ...')
+            out += added_only(
+                lows[a:b], words.raws[a:b], [(t.sentence_lows, t.sentence) for t in theirs]
+            )
     return out
 
 
@@ -176,6 +195,7 @@ class _Part(NamedTuple):
     spans: tuple[tuple[int, int], ...]
     text: str  # the turn's text (spans index it)
     sentence: str  # the clause's sentence
+    sentence_lows: tuple[str, ...]  # its words
 
 
 def _clause_pairs(
@@ -209,6 +229,7 @@ def _clause_pairs(
                                 s.word_spans()[a:b],
                                 s.text,
                                 s.text[s.start : s.end],
+                                s.lows,
                             )
                         )
             if parts:

@@ -6,7 +6,9 @@ The number is the source's, every word is the source's, so overlap reads a resta
 But the source never gave the value: it gave a limit ("up to", "at least", "more than",
 "under", ... `opposite_bounds.bound_of`) or the end of a range ("between 3 and 5", "two
 to three", "3-5", "range(s) from 90k to 120k"). A memory is read later without its
-source, so the exact value stands as a fact nobody stated.
+source, so the exact value stands as a fact nobody stated. "as many / much / few /
+little as N" is a bound too; a claim number the claim approximates ("about 500") is no
+exact value.
 
 Read: a claim number with no bound and no range of its own whose every mention in the
 source sentences aligned with the claim (`aligned` in `changed_terms.py`) is bounded or
@@ -36,6 +38,13 @@ GATE_WORDS = BOUND_WORDS | RANGE_WORDS
 _DASH_RANGE = re.compile(
     r"(?<![\d.\-/])(\d+(?:\.\d+)?[kKmM]?)\s?[-\u2013]\s?\$?(\d+(?:\.\d+)?[kKmM]?)(?![\d\-/])"
 )
+
+
+# "as many / much / few / little as N" bounds N as "up to" / "at least" do
+_AS_AMOUNT = word_set("many much few little")
+# a claim number the claim itself approximates is its own hedge (the hedge guard's), not
+# an exact value
+_APPROXIMATE = word_set("about around roughly approximately some circa")
 
 
 def _is_year(value: str | None) -> bool:
@@ -68,6 +77,8 @@ def bounded_at(lows: Sequence[str], nums: Sequence[str | None], k: int) -> str |
     b = bound_of(lows, k)
     if b is not None:
         return " ".join(lows[b[2] : k + 1])
+    if k >= 3 and lows[k - 1] == "as" and lows[k - 3] == "as" and lows[k - 2] in _AS_AMOUNT:
+        return " ".join(lows[k - 3 : k + 1])  # "as many as 500": at most, said loudly
     prev = lows[k - 1] if k else ""
     nxt = lows[k + 1] if k + 1 < len(lows) else ""
     if prev == "between" and nxt == "and" and _num(nums, k + 2) is not None:
@@ -113,6 +124,8 @@ def dropped_bounds(
             continue
         if i and lows[i - 1] in ("between", "and", "to", "from"):
             continue  # a range or change of the claim's own, read as written
+        if i and lows[i - 1] in _APPROXIMATE:
+            continue
         phrase: str | None = None
         bare = False
         for s_lows, s_nums, _s_raws, s_text in sentences:

@@ -21,14 +21,15 @@ classes:
   prohibited, banned.
 
 A modal bounded by "only" ("can only", "must only") is not read: it sets a limit, as a
-bounded quantifier does in `quantifiers.py`. A claim class contradicts a source class when the claim says more or the opposite
-(`_CONFLICTS`): a requirement where the source only advises, permits, or leaves it
-optional; advice where it is permitted or optional; anything against a prohibition and a
-prohibition against anything else; permission or optionality against a requirement. A
-weaker class that the source entails ("should" for "must", "may" for "optional") is no
-change. Read in a source sentence aligned with the claim's sentence (at least two, and
-`polarity.ALIGN` of, the claim's content stems outside the modal phrase) that holds an
-obligation phrase, none of them of the claim's class, and each conflicting with it.
+bounded quantifier does in `quantifiers.py`. A claim class contradicts a source class
+when the claim says more or the opposite (`_CONFLICTS`): a requirement where the source
+only advises, permits, or leaves it optional; advice where it is permitted or optional;
+anything against a prohibition and a prohibition against anything else; permission or
+optionality against a requirement. A weaker class that the source entails ("should"
+for "must", "may" for "optional") is no change. Read in a source clause aligned with
+the claim's clause (at least two, and `polarity.ALIGN` of, the claim clause's content
+stems outside the modal phrase) that holds an obligation phrase, none of them of the
+claim's class, and each conflicting with it.
 """
 
 from __future__ import annotations

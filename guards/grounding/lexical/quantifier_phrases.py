@@ -11,7 +11,8 @@ point of the same quantity scale (`quantifiers.QUANTITY`'s classes):
 * none: "no" before a noun (not "no longer", "no more", an answer's "No,", a
   compound's "no-kill"), "neither";
 * few: "hardly / barely / scarcely any", "almost / virtually no", "only a few";
-* some: "only some", "one of the", "either of the" (not "every one of the");
+* some: "only some", "one of the", "either of the" (not "every one of the", nor
+  before a superlative or an ordinal: "one of the greatest" ranks);
 * all: "both" before a noun or "of" (not "both X and Y", a coordination).
 
 Read: where the claim or an aligned source sentence (`changed_terms.aligned`) holds such a
@@ -36,6 +37,8 @@ _NOT_NOUN_AFTER_NO = word_set(
     """longer more less matter doubt sooner later than one way and or but the a an to of
     in on at for"""
 )
+# after "one of the", a superlative or an ordinal ranks (the -est words are read by form)
+_RANKING = word_set("best worst most least first last top second third")
 _SCARCE = word_set("hardly barely scarcely")
 _NEARLY = word_set("almost virtually")
 
@@ -73,6 +76,9 @@ def _phrase(lows: Sequence[str], k: int, comma_after: bool) -> tuple[int, int] |
         and after == "the"
         and not _universal_before(lows, k)
     ):
+        third = lows[k + 3] if k + 3 < n else ""
+        if third.endswith("est") or third in _RANKING:
+            return None  # "one of the greatest quarterbacks": a rank, not a quantity
         return SOME, 3
     if low == "both" and "and" not in lows[k + 1 : k + 4] and (nxt == "of" or nxt.isalpha()):
         return ALL, 1

@@ -10,7 +10,9 @@ source's words and turns one closed-class term round (`changed_terms.py`):
 * a quantity told by a phrase, "no", "both", "hardly any" (`quantifier_phrases.py`);
 * a frequency changed by its period, "every other day" (`frequency_periods.py`);
 * a rank changed before a superlative, "second largest" (`ordinal_superlatives.py`);
-* an exclusivity added, "only" (`added_only.py`).
+* an exclusivity added, "only" (`added_only.py`);
+* an equality told as a difference, "as fast as" / "faster than" (`equatives.py`);
+* an order told with the other preposition, "before" / "following" (`temporal_order.py`).
 
 Each with the claims it must catch and faithful restatements touching the same words
 that it must leave alone (read by the rule itself, and through the whole verifier)."""
@@ -94,6 +96,30 @@ CAUGHT = [
         "Ana has admin access to the billing database.",
     ),
     ("The API only accepts JSON payloads.", "The API accepts JSON payloads."),
+    # equatives and comparatives
+    (
+        "Postgres is as fast as MySQL for our workload.",
+        "Postgres is faster than MySQL for our workload.",
+    ),
+    (
+        "Postgres is faster than MySQL for our workload.",
+        "Postgres is as fast as MySQL for our workload.",
+    ),
+    (
+        "The new API is as reliable as the old one.",
+        "The new API is more reliable than the old one.",
+    ),
+    (
+        "The staging cluster is as big as production.",
+        "The staging cluster is bigger than production.",
+    ),
+    # order prepositions
+    ("Ben joined the team before the launch.", "Ben joined the team following the launch."),
+    ("The patch shipped after the freeze.", "The patch shipped prior to the freeze."),
+    (
+        "We notify customers after the maintenance window.",
+        "We notify customers ahead of the maintenance window.",
+    ),
 ]
 
 KEPT = [
@@ -151,6 +177,34 @@ KEPT = [
     ("We only run 3 replicas in staging.", "We run 3 replicas in staging."),
     ("The cluster only has a few nodes.", "The cluster has a few nodes."),
     ("The API accepts JSON payloads.", "The API only accepts JSON payloads."),
+    (
+        "Postgres is as fast as MySQL for our workload.",
+        "For our workload, Postgres is as fast as MySQL.",
+    ),
+    (
+        "MySQL is slower than Postgres for our workload.",
+        "Postgres is faster than MySQL for our workload.",
+    ),
+    ("As many as 500 people signed up.", "Up to 500 people signed up."),
+    ("Ben joined the team prior to the launch.", "Ben joined the team before the launch."),
+    (
+        "We notify customers in advance of the maintenance window.",
+        "We notify customers before the maintenance window.",
+    ),
+    ("The team followed the runbook.", "The team followed the runbook after the outage."),
+    # a partitive before a superlative ranks; a source "only" before a clause cut
+    (
+        "He is considered one of the greatest quarterbacks.",
+        "Many analysts consider him among the greatest quarterbacks of all time.",
+    ),
+    (
+        "Freshwater fish only drink water through the skin.",
+        'Freshwater fish only "drink" water through their skin, while saltwater fish drink it.',
+    ),
+    (
+        "The animals have to be shorn every three years.",
+        "The animal can only be shorn every three years, and has to be caught from the wild.",
+    ),
 ]
 
 # faithful restatements an older rule refuses (sentence-level negation, on main too):
@@ -296,3 +350,21 @@ def test_ranks_and_only() -> None:
     assert reads_only(claim_words("Only Ana has access").lows) == [0]
     assert reads_only(claim_words("not only Ana has access").lows) == []
     assert reads_only(claim_words("we only run 3 replicas").lows) == []
+
+
+def test_equatives_and_orders() -> None:
+    from groundwire.guards.grounding.lexical.equatives import comparisons
+    from groundwire.guards.grounding.lexical.temporal_order import orders
+
+    kinds = [
+        (k, sorted(a))
+        for k, a, _, _ in comparisons(claim_words("as fast as X, bigger than Y").lows)
+    ]
+    assert kinds == [("equative", ["fast"]), ("comparative", ["big", "bigg", "bigge"])]
+    assert comparisons(claim_words("as many as 500 people").lows) == []
+    assert [(b, o) for b, o, _, _ in orders(claim_words("shipped prior to the freeze").lows)] == [
+        (True, "freeze")
+    ]
+    assert [(b, o) for b, o, _, _ in orders(claim_words("the day following the launch").lows)] == [
+        (False, "launch")
+    ]
