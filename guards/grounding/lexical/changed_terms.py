@@ -139,12 +139,12 @@ def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[st
     if not CONDITION_WORDS.isdisjoint(hit):
         mine = conditions(lows, words.stems, words.content, clause_ids(text, words.spans, lows))
         if mine:
-            theirs = [
+            conds = [
                 conditions(s.lows, s.word_stems, s.content, s.clause_of())
                 for s in aligned
                 if not CONDITION_WORDS.isdisjoint(s.lows)
             ]
-            out += inverted_conditions(mine, theirs)
+            out += inverted_conditions(mine, conds)
     if not TIME_BOUND_WORDS.isdisjoint(hit):
         out += turned_time_bounds(lows, words.raws, [(s.lows, s.raws) for s in aligned])
     if not _QUANTITY_WORDS.isdisjoint(hit) and not out:
