@@ -27,15 +27,17 @@ first: most claims hold none, and then nothing else is computed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from typing import NamedTuple
 
-from groundwire.guards.grounding.lexical.added_only import added_only
+from groundwire.guards.grounding.lexical.added_only import added_only, reads_only
 from groundwire.guards.grounding.lexical.dropped_bounds import GATE_WORDS, dropped_bounds
 from groundwire.guards.grounding.lexical.equatives import comparisons, equative_swaps
 from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
 from groundwire.guards.grounding.lexical.frequency_periods import (
     FREQUENCY_WORDS,
     changed_frequencies,
+    frequencies,
 )
 from groundwire.guards.grounding.lexical.inverted_conditions import (
     CONDITION_WORDS,
@@ -48,7 +50,12 @@ from groundwire.guards.grounding.lexical.obligations import (
     conflicts_with,
     obligation_classes,
 )
-from groundwire.guards.grounding.lexical.ordinal_superlatives import ORDINALS, changed_ranks
+from groundwire.guards.grounding.lexical.opposite_bounds import BOUND_WORDS
+from groundwire.guards.grounding.lexical.ordinal_superlatives import (
+    ORDINALS,
+    changed_ranks,
+    ranked_superlatives,
+)
 from groundwire.guards.grounding.lexical.percentage_points import (
     PERCENT_WORDS,
     swapped_percentages,
@@ -60,12 +67,14 @@ from groundwire.guards.grounding.lexical.quantifier_phrases import (
     quantities,
 )
 from groundwire.guards.grounding.lexical.quantifiers import QUANTITY
-from groundwire.guards.grounding.lexical.temporal_order import ORDER_WORDS, turned_orders
+from groundwire.guards.grounding.lexical.temporal_order import ORDER_WORDS, orders, turned_orders
 from groundwire.guards.grounding.lexical.text import (
+    NUMBER_WORDS,
     ClaimWords,
     claim_words,
     clause_ids,
     fold_disguises,
+    number_value,
 )
 from groundwire.guards.grounding.lexical.time_bounds import TIME_BOUND_WORDS, turned_time_bounds
 from groundwire.topics.records import SourceTurn
@@ -86,6 +95,9 @@ _ALL = (
     | ORDER_WORDS
     | {"than"}
 )
+# a value's number word ("4" -> "four"), for the sentences that spell the claim's number
+_SPELLED = {v: w for w, v in NUMBER_WORDS.items()}
+_BOUND_GATE = BOUND_WORDS | {"between"} | {"many", "much", "few", "little"}
 _SUPERLATIVE = frozenset({"best", "worst", "most", "least"})
 _QUANTITY_WORDS = PHRASE_WORDS | frozenset(QUANTITY)
 _CLAUSE_WORDS = OBLIGATION_WORDS | _QUANTITY_WORDS | FREQUENCY_WORDS | {"only"}
@@ -100,43 +112,78 @@ def _aligned(stems: frozenset[str], sentences: Sequence[Sentence]) -> list[Sente
 
 def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[str, str]]:
     """(claim words, source words) for each closed-class term of the claim that an
-    aligned source sentence turns round (module docstring)."""
+    aligned source sentence turns round (module docstring). Each rule first reads the
+    claim alone (a set test, then its own short loop); the source is aligned only for a
+    claim that holds something a rule reads."""
     text = fold_disguises(claim_text)
     words = claim_words(text)
     lows = words.lows
-    has_number = any(n is not None for n in words.numbers)
     hit = _ALL.intersection(lows)
-    superlative = bool(hit & _SUPERLATIVE) or any(w.endswith("est") for w in lows)
-    equative = "than" in hit or ("as" in lows and bool(comparisons(lows)))
-    if not hit and not has_number and not superlative and not equative:
+    has_number = words.numbers.count(None) < len(words.numbers)
+    two_as = lows.count("as") >= 2  # "as fast as"
+    if not hit and not has_number and not two_as and "est" not in text:
+        return []  # the cheap test first: nothing any rule reads
+    ob = obligation_classes(lows) if not OBLIGATION_WORDS.isdisjoint(hit) else []
+    fq = frequencies(lows) if not FREQUENCY_WORDS.isdisjoint(hit) else []
+    only = "only" in hit and bool(reads_only(lows))
+    cond = not CONDITION_WORDS.isdisjoint(hit)
+    times = not TIME_BOUND_WORDS.isdisjoint(hit)
+    order = not ORDER_WORDS.isdisjoint(hit) and bool(orders(lows))
+    superlative = "est" in text or not _SUPERLATIVE.isdisjoint(hit)  # read below
+    equative = ("than" in hit or two_as) and bool(comparisons(lows))
+    quant_words = not _QUANTITY_WORDS.isdisjoint(hit)
+    claim_reads = has_number or ob or fq or only or cond or times or order or superlative
+    if not (claim_reads or equative or quant_words):
         return []
-    stems = frozenset(
-        st
-        for st, low, c, n in zip(words.stems, lows, words.content, words.numbers, strict=True)
-        if c and low not in _ALL and n is None
+    ev = evidence_for(turns)
+    # a number the source writes too: a bound, a range or a percentage may hold it there
+    shared_number = has_number and not ev.numbers.isdisjoint(words.numbers)
+    # a rank needs an ordinal on one side ("second largest" / "largest")
+    if superlative:
+        superlative = (
+            not ORDINALS.keys().isdisjoint(hit) or not ORDINALS.keys().isdisjoint(ev.lows)
+        ) and bool(ranked_superlatives(lows))
+    # a single-word quantity is `quantifiers.py`'s unless a phrase stands on one side
+    quant = quant_words and (
+        not PHRASE_WORDS.isdisjoint(hit) or not PHRASE_WORDS.isdisjoint(ev.lows)
     )
-    aligned = _aligned(stems, evidence_for(turns).sentences)
+    if (
+        not (shared_number or ob or fq or only or quant or cond or times or order or superlative)
+        and not equative
+    ):
+        return []
+    # the claim's content stems outside the rules' words and its numbers
+    kept = set(compress(words.stems, words.content))
+    for w in hit:
+        kept.discard(words.stems[lows.index(w)])
+    if has_number:
+        kept.difference_update(compress(words.stems, words.numbers))
+    aligned = _aligned(frozenset(kept), ev.sentences)
     if not aligned:
         return []
     out: list[tuple[str, str]] = []
     # the rules that compare a class of words read clause by clause ("there are some
     # women" is no quantity of "there is no rule" in another sentence of the claim)
-    per_clause = hit & _CLAUSE_WORDS
-    pairs = _clause_pairs(text, words, aligned) if per_clause else []
-    if not OBLIGATION_WORDS.isdisjoint(hit):
-        for (a, b), theirs in pairs:
-            out += _obligations(lows[a:b], words.raws[a:b], theirs)
+    pairs = _clause_pairs(text, words, aligned) if (ob or fq or only or quant) else []
+    for (a, b), theirs in pairs if ob else ():
+        out += _obligations(lows[a:b], words.raws[a:b], theirs)
     # a number's bound or range may be the source's alone ("5 days" / "3-5 days")
-    if has_number and any(not GATE_WORDS.isdisjoint(s.lows) or _dashed(s) for s in aligned):
-        src = [_numbers_of(s) for s in aligned]
-        out += dropped_bounds(lows, words.numbers, words.raws, text, src)
-    if has_number and not PERCENT_WORDS.isdisjoint(hit):
-        src = [_numbers_of(s) for s in aligned]
-        if src:
-            out += swapped_percentages(
-                lows, words.numbers, words.raws, [(a, b, c) for a, b, c, _ in src]
-            )
-    if not CONDITION_WORDS.isdisjoint(hit):
+    if shared_number:
+        percent = not PERCENT_WORDS.isdisjoint(hit)
+        # only the sentences that write one of the claim's numbers as the claim or as
+        # its value ("5", "three" / "3") are read for it
+        values = set(filter(None, words.numbers))
+        tokens = set(compress(lows, words.numbers)) | values
+        tokens.update(_SPELLED[v] for v in values if v in _SPELLED)
+        with_number = [s for s in aligned if not tokens.isdisjoint(s.lows)]
+        if with_number and (percent or any(_may_bound(s) for s in with_number)):
+            src = [_numbers_of(s) for s in with_number]
+            out += dropped_bounds(lows, words.numbers, words.raws, text, src)
+            if percent:
+                out += swapped_percentages(
+                    lows, words.numbers, words.raws, [(a, b, c) for a, b, c, _ in src]
+                )
+    if cond:
         mine = conditions(lows, words.stems, words.content, clause_ids(text, words.spans, lows))
         if mine:
             conds = [
@@ -145,9 +192,9 @@ def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[st
                 if not CONDITION_WORDS.isdisjoint(s.lows)
             ]
             out += inverted_conditions(mine, conds)
-    if not TIME_BOUND_WORDS.isdisjoint(hit):
+    if times:
         out += turned_time_bounds(lows, words.raws, [(s.lows, s.raws) for s in aligned])
-    if not _QUANTITY_WORDS.isdisjoint(hit) and not out:
+    if quant and not out:
         commas = _commas(text, words.spans)
         for (a, b), theirs in pairs:
             out += changed_quantity_phrases(
@@ -159,16 +206,10 @@ def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[st
                     if not _QUANTITY_WORDS.isdisjoint(t.lows)
                 ],
             )
-    if not FREQUENCY_WORDS.isdisjoint(hit):
-        for (a, b), theirs in pairs:
-            out += changed_frequencies(
-                lows[a:b], words.raws[a:b], [(t.lows, t.raws) for t in theirs]
-            )
-    # a rank: an ordinal on either side, and a superlative in the claim
-    if superlative and (
-        not ORDINALS.keys().isdisjoint(hit)
-        or any(not ORDINALS.keys().isdisjoint(s.lows) for s in aligned)
-    ):
+    for (a, b), theirs in pairs if fq else ():
+        out += changed_frequencies(lows[a:b], words.raws[a:b], [(t.lows, t.raws) for t in theirs])
+    # a rank: an ordinal on either side of a superlative of the claim
+    if superlative:
         out += changed_ranks(lows, words.raws, [(s.lows, s.raws) for s in aligned])
     if equative:
         out += equative_swaps(
@@ -176,9 +217,9 @@ def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[st
             words.raws,
             [(s.lows, s.raws) for s in aligned if "than" in s.lows or "as" in s.lows],
         )
-    if not ORDER_WORDS.isdisjoint(hit):
+    if order:
         out += turned_orders(lows, words.raws, [(s.lows, s.raws) for s in aligned])
-    if "only" in hit and not out:
+    if only and not out:
         for (a, b), theirs in pairs:
             # the source's "only" may stand before a clause cut ('fish only "drink" ...')
             out += added_only(
@@ -247,17 +288,34 @@ def _commas(text: str, spans: Sequence[tuple[int, int]]) -> list[bool]:
     ]
 
 
-def _dashed(s: Sentence) -> bool:
+def _may_bound(s: Sentence) -> bool:
+    """Whether a source sentence may hold a number in a bound or a range (a cheap test
+    before its numbers are read): a bound's word, "between", a dash, or "to" with a
+    number beside it."""
+    if not _BOUND_GATE.isdisjoint(s.lows):
+        return True
     part = s.text[s.start : s.end]
-    return "-" in part or "\u2013" in part
+    if "-" in part or "\u2013" in part:
+        return True
+    lows = s.lows
+    if "to" not in lows:
+        return False
+    return any(
+        low == "to"
+        and 0 < k < len(lows) - 1
+        and number_value(lows[k - 1]) is not None
+        and number_value(lows[k + 1]) is not None
+        for k, low in enumerate(lows)
+    )
 
 
 def _numbers_of(
     s: Sentence,
 ) -> tuple[tuple[str, ...], tuple[str | None, ...], tuple[str, ...], str]:
-    text = s.text[s.start : s.end]
-    w = claim_words(text)
-    return w.lows, w.numbers, w.raws, text
+    """A source sentence's words, their numbers and its text. The numbers are read word
+    by word (`number_value`, cached), not by `claim_words`, whose few cached texts are
+    the claim's, which later rules read again."""
+    return s.lows, tuple(map(number_value, s.lows)), s.raws, s.text[s.start : s.end]
 
 
 def _obligations(

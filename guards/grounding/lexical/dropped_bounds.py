@@ -119,6 +119,7 @@ def dropped_bounds(
     numbers, raws, text) of the aligned source sentences."""
     out: list[tuple[str, str]] = []
     claim_dash = dash_range_values(claim_text)
+    dashed: dict[int, set[str]] = {}  # read on first need: most numbers stand alone
     for i, value in enumerate(nums):
         if value is None or bounded_at(lows, nums, i) is not None or value in claim_dash:
             continue
@@ -128,13 +129,14 @@ def dropped_bounds(
             continue
         phrase: str | None = None
         bare = False
-        for s_lows, s_nums, _s_raws, s_text in sentences:
-            dashed = dash_range_values(s_text)
+        for n, (s_lows, s_nums, _s_raws, s_text) in enumerate(sentences):
             for j, sv in enumerate(s_nums):
-                if not same_number(sv, value):
+                if sv is None or not same_number(sv, value):
                     continue
                 held = bounded_at(s_lows, s_nums, j)
-                if held is None and sv in dashed:
+                if held is None and n not in dashed:
+                    dashed[n] = dash_range_values(s_text)
+                if held is None and sv in dashed[n]:
                     held = f"{sv} (a range's end)"
                 if held is None:
                     bare = True

@@ -49,13 +49,15 @@ _ADVERBS: dict[str, tuple[float, ...]] = {
     "semiannually": (182.5,),
 }
 FREQUENCY_WORDS = frozenset(_ADVERBS) | {"every", "times", "twice", "once", "thrice"}
+_TRIGGERS = frozenset(_ADVERBS) | {"every", "a", "per"}
 
 
 def frequencies(lows: Sequence[str]) -> list[tuple[tuple[float, ...], int, int]]:
     """(periods in days, start, end) of each frequency of `lows` (module docstring)."""
     out: list[tuple[tuple[float, ...], int, int]] = []
     n = len(lows)
-    for k, low in enumerate(lows):
+    for k in [i for i, w in enumerate(lows) if w in _TRIGGERS]:
+        low = lows[k]
         if low in _ADVERBS:
             out.append((_ADVERBS[low], k, k + 1))
         elif low == "every" and k + 1 < n:

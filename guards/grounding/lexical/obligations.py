@@ -97,9 +97,8 @@ def obligation_classes(lows: Sequence[str]) -> list[tuple[int, int]]:
     """(class, position) of each obligation phrase in `lows` (module docstring)."""
     out: list[tuple[int, int]] = []
     n = len(lows)
-    for k, low in enumerate(lows):
-        if low not in OBLIGATION_WORDS:
-            continue
+    for k in [i for i, w in enumerate(lows) if w in OBLIGATION_WORDS]:
+        low = lows[k]
         nxt = lows[k + 1] if k + 1 < n else ""
         cls: int | None = None
         if low in ("must", "may", "can", "should"):

@@ -32,6 +32,7 @@ _TWO = {
     ("later", "than"): False,
 }
 ORDER_WORDS = _BEFORE_ONE | _AFTER_ONE | {a for a, _ in _TWO} | {"advance"}
+_TRIGGERS = ORDER_WORDS | {"in"}
 _DETERMINERS = word_set("the a an this that our their its his her my your")
 
 
@@ -39,7 +40,8 @@ def orders(lows: Sequence[str]) -> list[tuple[bool, str, int, int]]:
     """(is "before", the governed word, start, end) of each order preposition."""
     out: list[tuple[bool, str, int, int]] = []
     n = len(lows)
-    for k, low in enumerate(lows):
+    for k in [i for i, w in enumerate(lows) if w in _TRIGGERS]:
+        low = lows[k]
         before: bool | None = None
         end = k + 1
         if low in _BEFORE_ONE:
