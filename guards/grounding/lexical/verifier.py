@@ -48,6 +48,7 @@ from groundwire.guards.grounding.lexical.assertion import (
 from groundwire.guards.grounding.lexical.attributed_beliefs import attributed_beliefs
 from groundwire.guards.grounding.lexical.capitals import restate_capitals
 from groundwire.guards.grounding.lexical.changed_causes import changed_causes
+from groundwire.guards.grounding.lexical.changed_terms import changed_terms
 from groundwire.guards.grounding.lexical.continued_states import continued_states
 from groundwire.guards.grounding.lexical.core_substance import core_has_substance
 from groundwire.guards.grounding.lexical.crossed_directions import crossed_directions
@@ -277,6 +278,11 @@ class LexicalVerifier:
         # "always"; `quantifiers.py`, session 14 round 2)
         if not (a.conflicts or a.polarity_flips):
             a.conflicts += changed_quantifiers(claim.content, turns)
+        # an obligation, a bound, a condition, a time bound or a percentage the claim
+        # turned round ("must not" / "need not", "10" / "up to 10", "if" / "unless",
+        # "until" / "since", "5%" / "5 points"; `changed_terms.py`, session 18)
+        if not (a.conflicts or a.polarity_flips):
+            a.conflicts += changed_terms(claim.content, turns)
         # a name or date given to a speaker who said another ("Cassie suggests contacting
         # HR" where Cassie said IT; `speaker_values.py`, session 14); transcripts only
         if not (a.conflicts or a.polarity_flips) and len(evidence_for(turns).speakers) > 1:

@@ -632,18 +632,28 @@ def test_only_one_where_the_source_names_two_contradicts(source: str) -> None:
     assert "contradicts the source" in report.reasoning
 
 
+def test_only_one_where_the_source_says_only_stands() -> None:
+    report = verify("Only the gateway uses mTLS", "Only the gateway uses mTLS.")
+    assert report.verdict is SUPPORTED, report.reasoning
+
+
 @pytest.mark.parametrize(
     "source",
     [
-        "Only the gateway uses mTLS.",
         # "and" joins objects or other clauses, not another subject
         "The gateway uses mTLS and TLS 1.3.",
         "The gateway uses mTLS; the billing API and the queue share a VPC.",
     ],
 )
-def test_only_one_where_the_source_names_no_other_stands(source: str) -> None:
+def test_only_one_where_the_source_names_no_other(source: str) -> None:
+    """The role rule reads no second subject here (`roles.only_one_of_many`). Until
+    session 18 the claim was supported; the source states no exclusivity, so its "only"
+    is now an exclusivity added (`added_only.py`, docs/grounding.md *Session 18: red
+    team*) and the claim is refused for that reason alone."""
     report = verify("Only the gateway uses mTLS", source)
-    assert report.verdict is SUPPORTED, report.reasoning
+    assert "'only the gateway'" not in report.reasoning.lower()
+    assert report.verdict is NOT_SUPPORTED, report.reasoning
+    assert "'Only' where the source says" in report.reasoning
 
 
 def test_a_claims_own_plan_is_held_to_a_source_that_asks_about_that_plan() -> None:
