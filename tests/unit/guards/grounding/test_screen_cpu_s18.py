@@ -1,0 +1,191 @@
+"""Session 18 (screen-stage CPU, issue 15 point 2): each cut is held to the code it
+replaced, kept here verbatim as the reference (at 5eb464a), on crafted inputs and on
+random ones, counting that the path the cut changed was taken."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from groundwire.guards.grounding.lexical import quantifiers, slot_swaps
+from groundwire.guards.grounding.lexical.evidence import evidence_for
+from groundwire.guards.grounding.lexical.labels import _table, gloss_stems
+from groundwire.guards.grounding.lexical.quantifiers import (
+    ALIGN,
+    MAX_READ,
+    _other_class,
+    changed_quantifiers,
+    quantifier_class,
+)
+from groundwire.guards.grounding.lexical.slot_swaps import _VERB_ENDINGS, _defined
+from groundwire.guards.grounding.lexical.text import claim_words, clause_ids, fold_disguises
+from groundwire.topics.records import SourceTurn
+
+# --- slot_swaps._defined: kept per word -------------------------------------------------
+
+
+def _old_defined(low: str) -> frozenset[str]:
+    """`slot_swaps._defined` at 5eb464a (read anew at every call)."""
+    found = gloss_stems(low)
+    for suffix, base in _VERB_ENDINGS:
+        if low.endswith(suffix) and len(low) > len(suffix) + 2:
+            more = gloss_stems(low[: -len(suffix)] + base)
+            if more:
+                return found | more
+    return found
+
+
+_CRAFTED_WORDS = (
+    *("billing", "dispersed", "disperse", "colour", "favourite", "running", "stopped"),
+    *("managed", "caching", "emails", "history", "violin", "alerts", "teaches", "x", ""),
+    *("ed", "ing", "sing", "seed", "bed", "things", "kubernetes", "sms", "hoped", "hoping"),
+)
+
+
+@pytest.mark.parametrize("word", _CRAFTED_WORDS)
+def test_defined_as_before_on_crafted_words(word: str) -> None:
+    slot_swaps._DEFINED.clear()
+    assert _defined(word) == _old_defined(word)
+    assert word in slot_swaps._DEFINED  # kept
+    assert _defined(word) == _old_defined(word)  # and read back from the kept answer
+
+
+def test_defined_as_before_on_random_words() -> None:
+    rng = random.Random(1801)
+    lemmas = sorted(_table())
+    endings = ("", "", "ing", "ed", "s", "es", "er", "ly", "e", "d")
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = []
+    for _ in range(4_000):
+        if rng.random() < 0.8:
+            word = rng.choice(lemmas) + rng.choice(endings)
+        else:
+            word = "".join(rng.choice(letters) for _ in range(rng.randint(1, 9)))
+        words.append(word)
+    slot_swaps._DEFINED.clear()
+    defined = merged = repeated = 0
+    seen: set[str] = set()
+    for word in words:
+        repeated += word in seen
+        seen.add(word)
+        old = _old_defined(word)
+        assert _defined(word) == old, word
+        defined += bool(old)
+        merged += old != gloss_stems(word)  # the -ing / -ed base added its stems
+    assert defined > 1_500 and merged > 100 and repeated > 100  # both answers, and memo reads
+    for word in rng.sample(words, 500):  # every answer again, now from the memo
+        assert _defined(word) == _old_defined(word), word
+
+
+def test_defined_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(slot_swaps, "_DEFINED_MAX", 3)
+    slot_swaps._DEFINED.clear()
+    for word in ("billing", "violin", "history", "alerts", "teaches", "billing"):
+        assert _defined(word) == _old_defined(word)
+        assert len(slot_swaps._DEFINED) <= 3
+
+
+# --- quantifiers.changed_quantifiers: the quantifiers' positions only ------------------
+
+
+def _old_changed_quantifiers(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[str, str]]:
+    """`quantifiers.changed_quantifiers` at 5eb464a."""
+    words = claim_words(fold_disguises(claim_text))
+    lows = words.lows
+    if quantifiers._WORDS.isdisjoint(lows):
+        return []
+    found = [(k, q) for k in range(len(lows)) if (q := quantifier_class(lows, k)) is not None]
+    if not found:
+        return []
+    clause = clause_ids(fold_disguises(claim_text), words.spans, lows)
+    stems_of: dict[int, frozenset[str]] = {}
+    for k, (c, st, content) in enumerate(zip(clause, words.stems, words.content, strict=True)):
+        if content and lows[k] not in quantifiers._WORDS:
+            stems_of[c] = stems_of.get(c, frozenset()) | {st}
+    sentences = [
+        s for s in evidence_for(turns).sentences if not quantifiers._WORDS.isdisjoint(s.lows)
+    ]
+    out: list[tuple[str, str]] = []
+    read: set[tuple[int, int, int]] = set()
+    for k, (scale, cls) in found:
+        if (clause[k], scale, cls) in read or len(read) >= MAX_READ:
+            continue
+        read.add((clause[k], scale, cls))
+        c_stems = stems_of.get(clause[k], frozenset())
+        need = max(2.0, ALIGN * len(c_stems))
+        if len(c_stems) < 2:
+            continue
+        other = _other_class(c_stems, need, scale, cls, sentences)
+        if other is not None:
+            out.append((words.raws[k], other))
+    return out
+
+
+def _turns(text: str) -> list[SourceTurn]:
+    return [SourceTurn(id="t1", text=text, source="user")]
+
+
+_CRAFTED = (
+    ("All replicas are synced nightly.", "Some replicas are synced nightly."),
+    ("We always deploy on Fridays.", "We sometimes deploy on Fridays."),
+    ("A few servers failed during the outage.", "Many servers failed during the outage."),
+    ("Most users never open the dashboard.", "Most users often open the dashboard."),
+    ("Every team uses Redis, and some teams use Kafka.", "Each team uses Redis and few teams use Kafka."),
+    ("Some 5 people came, all 3 replicas lag.", "Several people came and all replicas lag."),
+    ("The backups usually run at night but rarely fail.", "The backups always run at night and often fail."),
+    ("I can swim and she might sing.", "I could swim and she must sing."),
+    ("nothing", "everything"),
+    ("No quantifier here at all", "None of them here"),
+)
+
+
+@pytest.mark.parametrize(("claim", "source"), _CRAFTED)
+def test_changed_quantifiers_as_before_on_crafted_texts(claim: str, source: str) -> None:
+    turns = _turns(source)
+    assert changed_quantifiers(claim, turns) == _old_changed_quantifiers(claim, turns)
+
+
+def test_changed_quantifiers_finds_a_change() -> None:
+    turns = _turns("Some replicas are synced nightly.")
+    assert changed_quantifiers("All replicas are synced nightly.", turns) == [("All", "Some")]
+
+
+_QUANTIFIERS = sorted(quantifiers._WORDS)
+_CONTENT = (
+    *("replicas", "servers", "users", "backups", "teams", "deploy", "synced", "run"),
+    *("nightly", "fail", "dashboard", "cache", "Redis", "Kafka", "open", "use"),
+)
+_FUNCTION = ("the", "a", "and", "but", "on", "at", "of", "not", "are", "is", "we", ",", ".")
+
+
+def _sentence(rng: random.Random) -> str:
+    pool = (_QUANTIFIERS, _CONTENT, _CONTENT, _FUNCTION, _FUNCTION)
+    words = [rng.choice(rng.choice(pool)) for _ in range(rng.randint(1, 14))]
+    return " ".join(words)
+
+
+def test_changed_quantifiers_as_before_on_random_texts() -> None:
+    rng = random.Random(1802)
+    gated = changed = 0
+    for _ in range(600):
+        source = ". ".join(_sentence(rng) for _ in range(rng.randint(1, 3))) + "."
+        turns = _turns(source)
+        sentences = source.split(". ")
+        for _ in range(6):
+            if rng.random() < 0.6:  # a source sentence with a quantifier or two swapped
+                words = rng.choice(sentences).split()
+                for _ in range(rng.randint(1, 2)):
+                    words.insert(rng.randint(0, len(words)), rng.choice(_QUANTIFIERS))
+                claim = " ".join(words)
+            else:
+                claim = _sentence(rng)
+            old = _old_changed_quantifiers(claim, turns)
+            assert changed_quantifiers(claim, turns) == old, (claim, source)
+            words_of = claim_words(fold_disguises(claim)).lows
+            gated += any(
+                quantifier_class(words_of, k) is not None for k in range(len(words_of))
+            )
+            changed += bool(old)
+    assert gated > 1_000 and changed > 100  # the changed path taken, and changes found
