@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
 
 import pytest
+from pydantic import BaseModel, ValidationError
 
-from groundwire.guards.grounding.lexical import quantifiers, slot_swaps
+from groundwire.guards import provenance
+from groundwire.guards.config import ProvenanceConfig
+from groundwire.guards.grounding.lexical import features, quantifiers, slot_swaps
 from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.labels import _table, gloss_stems
 from groundwire.guards.grounding.lexical.quantifiers import (
@@ -21,7 +26,15 @@ from groundwire.guards.grounding.lexical.quantifiers import (
 )
 from groundwire.guards.grounding.lexical.slot_swaps import _VERB_ENDINGS, _defined
 from groundwire.guards.grounding.lexical.text import claim_words, clause_ids, fold_disguises
-from groundwire.topics.records import SourceTurn
+from groundwire.guards.hedge import detector
+from groundwire.topics.records import (
+    Claim,
+    EvidenceSpan,
+    HedgeReport,
+    ProvenanceReport,
+    SourceTurn,
+)
+from groundwire.topics.vocab import HedgeAction, HedgeCategory, ReentryReason, Source
 
 # --- slot_swaps._defined: kept per word -------------------------------------------------
 
@@ -132,9 +145,15 @@ _CRAFTED = (
     ("We always deploy on Fridays.", "We sometimes deploy on Fridays."),
     ("A few servers failed during the outage.", "Many servers failed during the outage."),
     ("Most users never open the dashboard.", "Most users often open the dashboard."),
-    ("Every team uses Redis, and some teams use Kafka.", "Each team uses Redis and few teams use Kafka."),
+    (
+        "Every team uses Redis, and some teams use Kafka.",
+        "Each team uses Redis and few teams use Kafka.",
+    ),
     ("Some 5 people came, all 3 replicas lag.", "Several people came and all replicas lag."),
-    ("The backups usually run at night but rarely fail.", "The backups always run at night and often fail."),
+    (
+        "The backups usually run at night but rarely fail.",
+        "The backups always run at night and often fail.",
+    ),
     ("I can swim and she might sing.", "I could swim and she must sing."),
     ("nothing", "everything"),
     ("No quantifier here at all", "None of them here"),
@@ -184,8 +203,125 @@ def test_changed_quantifiers_as_before_on_random_texts() -> None:
             old = _old_changed_quantifiers(claim, turns)
             assert changed_quantifiers(claim, turns) == old, (claim, source)
             words_of = claim_words(fold_disguises(claim)).lows
-            gated += any(
-                quantifier_class(words_of, k) is not None for k in range(len(words_of))
-            )
+            gated += any(quantifier_class(words_of, k) is not None for k in range(len(words_of)))
             changed += bool(old)
     assert gated > 1_000 and changed > 100  # the changed path taken, and changes found
+
+
+# --- reports made by the models' validators from a dict --------------------------------
+# (HedgeReport in `hedge.detector`, ProvenanceReport in `provenance`, EvidenceSpan in
+# `features._evidence_spans`): the replaced code was `Model(**fields)`, kept here as the
+# reference.
+
+
+def _same_model(new: BaseModel, old: BaseModel) -> None:
+    assert type(new) is type(old)
+    assert new == old
+    assert new.model_fields_set == old.model_fields_set
+    assert new.model_dump_json() == old.model_dump_json()
+    assert new.model_dump_json(exclude_unset=True) == old.model_dump_json(exclude_unset=True)
+
+
+def _random_fields(rng: random.Random, model: type[BaseModel]) -> dict[str, Any]:
+    """Fields for `model`, mostly valid, some of the wrong type or value."""
+    words = ["maybe", "I think", "roughly", "", "ß", "\u202e"]
+    if model is HedgeReport:
+        out: dict[str, Any] = {"action": rng.choice([*HedgeAction, "block", "nope", 3])}
+        if rng.random() < 0.6:
+            out["category"] = rng.choice([*HedgeCategory, None, "speculation?"])
+        if rng.random() < 0.6:
+            out["words"] = rng.choice([[], rng.sample(words, 2), "maybe", [1, 2]])
+        return out
+    if model is ProvenanceReport:
+        ids = [f"t{i}" for i in range(rng.randint(0, 4))]
+        out = {"eligible_turn_ids": ids if rng.random() < 0.9 else [1, None]}
+        if rng.random() < 0.5:
+            out["rejections"] = {
+                f"r{i}": rng.choice([*ReentryReason, "unknown_reason"])
+                for i in range(rng.randint(0, 3))
+            }
+            out["rejection_details"] = {k: rng.choice(words) for k in out["rejections"]}
+        return out
+    start = rng.randint(-2, 50)
+    return {
+        "turn_id": rng.choice(["t1", "turn:2", "", 7]),
+        "start": start if rng.random() < 0.9 else "x",
+        "end": start + rng.randint(0, 30),
+        "text": rng.choice(words),
+    }
+
+
+@pytest.mark.parametrize("model", [HedgeReport, ProvenanceReport, EvidenceSpan])
+def test_reports_from_the_validator_as_from_init(model: type[BaseModel]) -> None:
+    rng = random.Random(1803)
+    made = refused = 0
+    validate = model.__pydantic_validator__.validate_python
+    for _ in range(1_500):
+        fields = _random_fields(rng, model)
+        try:
+            old = model(**fields)
+        except ValidationError as e:
+            with pytest.raises(ValidationError) as new_error:
+                validate(dict(fields))
+            assert new_error.value.errors() == e.errors()
+            refused += 1
+            continue
+        _same_model(validate(dict(fields)), old)
+        made += 1
+    assert made > 500 and refused > 100
+
+
+def test_report_validators_are_the_models_own() -> None:
+    assert detector._REPORT.__self__ is HedgeReport.__pydantic_validator__
+    assert provenance._REPORT.__self__ is ProvenanceReport.__pydantic_validator__
+    assert features._SPAN.__self__ is EvidenceSpan.__pydantic_validator__
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The cache runs on Redis.",
+        "I think the cache runs on Redis.",
+        "Maybe it is roughly 5 ms, I guess.",
+        "It should be faster, probably.",
+        "",
+    ],
+)
+def test_hedge_report_as_before(text: str) -> None:
+    report = detector.HedgeDetector().analyze(text)
+    fields = {"action": report.action}
+    if report.action is not HedgeAction.NONE:
+        fields |= {"category": report.category, "words": report.words}
+    _same_model(report, HedgeReport(**fields))
+
+
+def test_provenance_report_as_before() -> None:
+    cfg = ProvenanceConfig()
+    now = datetime(2026, 11, 28, tzinfo=UTC)
+    kept = [SourceTurn(id="t1", text="We use Redis.", source="corpus")]
+    rejected = [*kept, SourceTurn(id="chat:2", text="Sure! As an AI, I", source="model")]
+    for turns in (kept, rejected):
+        claim = Claim(
+            claim_id="c1",
+            tenant_id="acme",
+            content="We use Redis.",
+            source=Source.USER,
+            source_turns=turns,
+        )
+        report = provenance.check_provenance(claim, cfg, now)
+        fields: dict[str, Any] = {"eligible_turn_ids": report.eligible_turn_ids}
+        if report.rejections:
+            fields |= {
+                "rejections": report.rejections,
+                "rejection_details": report.rejection_details,
+            }
+        _same_model(report, ProvenanceReport(**fields))
+    assert report.rejections  # the second claim took the other branch
+
+
+def test_evidence_spans_as_before() -> None:
+    turns = [SourceTurn(id="t1", text="The cache runs on Redis. Backups run nightly.", source="u")]
+    analysis = features.analyze("The cache runs on Redis and backups run nightly.", turns, set())
+    assert analysis.spans
+    for span in analysis.spans:
+        _same_model(span, EvidenceSpan(**span.model_dump()))
