@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from collections.abc import Set as AbstractSet
 
 from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
 from groundwire.guards.grounding.lexical.polarity import ALIGN
@@ -176,7 +175,11 @@ def changed_quantifiers(claim_text: str, turns: Sequence[SourceTurn]) -> list[tu
 
 
 def _other_class(
-    c_stems: AbstractSet[str], need: float, scale: int, cls: int, sentences: Sequence[Sentence]
+    c_stems: set[str] | frozenset[str],
+    need: float,
+    scale: int,
+    cls: int,
+    sentences: Sequence[Sentence],
 ) -> str | None:
     """The source's word of `scale` in another class than `cls`, from the first clause
     aligned with the claim clause that holds one; None when an aligned clause holds the
