@@ -298,7 +298,9 @@ class HedgeDetector:
                 norm = normalize(respelled)
                 lower = norm.lower()
                 tokens = byte_words(lower)
-        if ("." in lower or "approx" in lower) and needs_expanding(frozenset(tokens)):
+        # (the words as they are: a set test reads any iterable, and a frozenset of them
+        # cost a hash and an insertion per word of every claim with a full stop; session 18)
+        if ("." in lower or "approx" in lower) and needs_expanding(tokens):
             # "(prob.)", "approx. 10 ms": an abbreviated hedge adverb (`abbrev.py`)
             norm = normalize(expand(norm))
             lower = norm.lower()

@@ -27,6 +27,11 @@ from groundwire.guards.grounding.lexical.quantifiers import (
 from groundwire.guards.grounding.lexical.slot_swaps import _VERB_ENDINGS, _defined
 from groundwire.guards.grounding.lexical.text import claim_words, clause_ids, fold_disguises
 from groundwire.guards.hedge import detector
+from groundwire.guards.hedge import normalize as hedge_normalize
+from groundwire.guards.hedge.abbrev import expand, needs_expanding
+from groundwire.guards.hedge.lexicon import byte_words
+from groundwire.guards.hedge.spelling import needs_respelling, respell
+from groundwire.guards.hedge.split import leet_pieces, needs_rejoin, rejoin
 from groundwire.topics.records import (
     Claim,
     EvidenceSpan,
@@ -325,3 +330,92 @@ def test_evidence_spans_as_before() -> None:
     assert analysis.spans
     for span in analysis.spans:
         _same_model(span, EvidenceSpan(**span.model_dump()))
+
+
+# --- hedge: the abbreviation test reads the word list; "I-think" looked for by substring --
+
+
+def _old_hits(self: detector.HedgeDetector, text: str) -> list[detector.HedgeHit]:
+    """`HedgeDetector._hits` at 5eb464a (the words made a frozenset for the abbreviations)."""
+    norm = _old_normalize(text)
+    lower = norm.lower()
+    tokens = byte_words(lower)
+    if needs_respelling(lower, tokens):
+        early = needs_rejoin(detector._WATCHED.intersection(tokens).union(leet_pieces(tokens)))
+        if early:
+            norm = _old_normalize(rejoin(norm, early))
+            lower = norm.lower()
+            tokens = byte_words(lower)
+        respelled = respell(norm)
+        if respelled != norm:
+            norm = _old_normalize(respelled)
+            lower = norm.lower()
+            tokens = byte_words(lower)
+    if ("." in lower or "approx" in lower) and needs_expanding(frozenset(tokens)):
+        norm = _old_normalize(expand(norm))
+        lower = norm.lower()
+        tokens = byte_words(lower)
+    words = detector._WATCHED.intersection(tokens)
+    pairs = needs_rejoin(words)
+    if pairs:
+        norm = _old_normalize(rejoin(norm, pairs))
+        lower = norm.lower()
+        words = detector._WATCHED.intersection(byte_words(lower))
+    found = self._scan(norm, lower, words)
+    if len(found) > 1:
+        found.sort(key=detector._hit_order)
+    return found
+
+
+def _old_normalize(text: str) -> str:
+    """`hedge.normalize.normalize` at 5eb464a."""
+    if "`" in text or (
+        not text.isascii() and ("\u2019" in text or "\u2018" in text or "\x92" in text)
+    ):
+        text = text.translate(hedge_normalize._APOSTROPHES)
+    if "?" in text and hedge_normalize._LOST_APOSTROPHE.search(text):
+        text = hedge_normalize._LOST_APOSTROPHE.sub("'", text)
+    if "'" in text and (" n't" in text or " '" in text):
+        text = hedge_normalize._SPLIT_NEGATION.sub("n't", text)
+        text = hedge_normalize._SPLIT_CLITIC.sub(r"'\1", text)
+    if ("-" in text or "_" in text) and hedge_normalize._CUT_I.search(text):
+        text = hedge_normalize._CUT_I.sub(r"I \1", text)
+    return text
+
+
+_HEDGE_TEXTS = (
+    "The cache (prob.) runs on Redis.",
+    "Latency is approx. 10 ms, e.g. on Monday.",
+    "I-think the cache is Redis; i_guess so.",
+    "Wi-Fi is flaky, per-user quotas apply.",
+    "The team is I-- think -- done.",
+    "prob. 5 replicas, maybe.",
+    "It is usu. fine. Approx 3 ms.",
+    "X-ray and UI_test are names.",
+    "",
+)
+_HEDGE_PIECES = (
+    *("I", "i", "-", "_", "think", "guess", "Wi-Fi", "prob.", "approx.", "approx", "usu."),
+    *("perhaps", "maybe", "5", "ms", "the", "cache", "is", "Redis", ".", ",", "e.g.", "I-think"),
+    *("UI-", "i_believe", "suppose", "n't", "do", "'m", "pr0b", "ably", "abt", "~", "ish"),
+)
+
+
+def test_hedge_hits_as_before() -> None:
+    rng = random.Random(1804)
+    texts = list(_HEDGE_TEXTS)
+    for _ in range(3_000):
+        pieces = [rng.choice(_HEDGE_PIECES) for _ in range(rng.randint(1, 12))]
+        texts.append(rng.choice(("", " ")).join(pieces) if rng.random() < 0.3 else " ".join(pieces))
+    hedge = detector.HedgeDetector()
+    cut = skipped = expanded = hit = 0
+    for text in texts:
+        assert hedge_normalize.normalize(text) == _old_normalize(text), text
+        assert hedge._hits(text) == _old_hits(hedge, text), text
+        cut += hedge_normalize._CUT_I.search(text) is not None  # "I-think" read
+        skipped += ("-" in text or "_" in text) and not any(
+            p in text for p in ("i-", "I-", "i_", "I_")
+        )  # a mark, no "I" before one: the pattern no longer tried
+        expanded += needs_expanding(byte_words(text.lower()))
+        hit += bool(_old_hits(hedge, text))
+    assert cut > 100 and skipped > 200 and expanded > 500 and hit > 1_000  # both paths taken
