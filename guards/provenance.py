@@ -475,6 +475,10 @@ def _reason(turn: SourceTurn, rules: _Rules, limit: datetime) -> tuple[ReentryRe
     return None
 
 
+# `ProvenanceReport(**fields)` without pydantic's Python `__init__` (`check_provenance`)
+_REPORT = ProvenanceReport.__pydantic_validator__.validate_python
+
+
 def check_provenance(
     claim: Claim, cfg: ProvenanceConfig, now: datetime | None = None
 ) -> ProvenanceReport:
@@ -505,11 +509,15 @@ def check_provenance(
                 details[turn.id] = detail
             else:
                 details.pop(turn.id, None)  # a repeated id: the last rejection's detail
+    # made by the model's validator from a dict (session 18): the same validation as
+    # `ProvenanceReport(**fields)` without pydantic's Python `__init__` (`_REPORT`)
     if not rejections:  # the common case; fields left out take their defaults unvalidated
-        return ProvenanceReport(eligible_turn_ids=eligible)
-    return ProvenanceReport(
-        eligible_turn_ids=eligible, rejections=rejections, rejection_details=details
+        report: ProvenanceReport = _REPORT({"eligible_turn_ids": eligible})
+        return report
+    report = _REPORT(
+        {"eligible_turn_ids": eligible, "rejections": rejections, "rejection_details": details}
     )
+    return report
 
 
 def eligible_turns(claim: Claim, report: ProvenanceReport) -> list[SourceTurn]:

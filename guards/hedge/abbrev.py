@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from importlib import resources
 
 from groundwire.guards.hedge.lexicon import PATTERNS
@@ -137,7 +138,7 @@ def _abbreviation_bytes() -> frozenset[bytes]:
     return frozenset(a.encode() for a in abbreviations())
 
 
-def needs_expanding(words: frozenset[bytes] | set[bytes]) -> bool:
+def needs_expanding(words: Iterable[bytes]) -> bool:
     """Whether the claim's words (`lexicon.byte_words`) hold an abbreviation: one set
     test, since the detector asks it of every claim with a full stop."""
     return not _abbreviation_bytes().isdisjoint(words)

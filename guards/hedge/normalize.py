@@ -71,7 +71,10 @@ def normalize(text: str) -> str:
     if "'" in text and (" n't" in text or " '" in text):
         text = _SPLIT_NEGATION.sub("n't", text)
         text = _SPLIT_CLITIC.sub(r"'\1", text)
-    if ("-" in text or "_" in text) and _CUT_I.search(text):
+    # `_CUT_I` needs an "I" right before the mark: four substring tests (C-level) instead
+    # of the pattern, which starts with `\b` and so is tried at every position of every
+    # claim with a hyphen (session 18)
+    if ("i-" in text or "I-" in text or "i_" in text or "I_" in text) and _CUT_I.search(text):
         text = _CUT_I.sub(r"I \1", text)
     return text
 

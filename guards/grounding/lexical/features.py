@@ -855,6 +855,10 @@ def _speaker_mismatch(claim_text: str, speakers: dict[str, set[str]]) -> float:
     return mismatched / checked if checked else 0.0
 
 
+# `EvidenceSpan(**fields)` without pydantic's Python `__init__` (`_evidence_spans`)
+_SPAN = EvidenceSpan.__pydantic_validator__.validate_python
+
+
 def _evidence_spans(
     stems: set[str],
     sentences: Sequence[Sentence],
@@ -891,8 +895,12 @@ def _evidence_spans(
             k -= 1
         offsets = s.word_spans()
         start, end = offsets[j][0], offsets[k][1]
+        # made by the model's validator from a dict (session 18): the same validation as
+        # `EvidenceSpan(**fields)` without pydantic's Python `__init__`
         spans.append(
-            EvidenceSpan(turn_id=s.turn.id, start=start, end=end, text=s.turn.text[start:end])
+            _SPAN(
+                {"turn_id": s.turn.id, "start": start, "end": end, "text": s.turn.text[start:end]}
+            )
         )
         covered |= new
         if len(spans) == 3:

@@ -24,6 +24,7 @@ changed number.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
@@ -49,6 +50,7 @@ __all__ = [
 
 # The most (claim clause, scale, class) triples one claim has read (bounded work).
 MAX_READ = 16
+_NO_STEMS: frozenset[str] = frozenset()
 
 
 def _scale(*classes: str) -> dict[str, int]:
@@ -139,14 +141,20 @@ def changed_quantifiers(claim_text: str, turns: Sequence[SourceTurn]) -> list[tu
     lows = words.lows
     if _WORDS.isdisjoint(lows):
         return []
-    found = [(k, q) for k in range(len(lows)) if (q := quantifier_class(lows, k)) is not None]
+    # Only a word of `_WORDS` has a class (`quantifier_class` returns None at once for any
+    # other): its positions found by one C-level pass (session 18), one call each, not a
+    # call per claim word.
+    at = itertools.compress(range(len(lows)), map(_WORDS.__contains__, lows))
+    found = [(k, q) for k in at if (q := quantifier_class(lows, k)) is not None]
     if not found:
         return []
     clause = clause_ids(fold_disguises(claim_text), words.spans, lows)
-    stems_of: dict[int, frozenset[str]] = {}
-    for k, (c, st, content) in enumerate(zip(clause, words.stems, words.content, strict=True)):
-        if content and lows[k] not in _WORDS:
-            stems_of[c] = stems_of.get(c, frozenset()) | {st}
+    # each clause's content stems (the quantifiers left out), added to one set per clause
+    # rather than a new frozenset per word (session 18)
+    stems_of: dict[int, set[str]] = {}
+    for c, st, content, low in zip(clause, words.stems, words.content, lows, strict=True):
+        if content and low not in _WORDS:
+            stems_of.setdefault(c, set()).add(st)
     sentences = [s for s in evidence_for(turns).sentences if not _WORDS.isdisjoint(s.lows)]
     out: list[tuple[str, str]] = []
     read: set[tuple[int, int, int]] = set()
@@ -156,7 +164,7 @@ def changed_quantifiers(claim_text: str, turns: Sequence[SourceTurn]) -> list[tu
         if (clause[k], scale, cls) in read or len(read) >= MAX_READ:
             continue
         read.add((clause[k], scale, cls))
-        c_stems = stems_of.get(clause[k], frozenset())
+        c_stems = stems_of.get(clause[k], _NO_STEMS)
         need = max(2.0, ALIGN * len(c_stems))
         if len(c_stems) < 2:
             continue
@@ -167,7 +175,11 @@ def changed_quantifiers(claim_text: str, turns: Sequence[SourceTurn]) -> list[tu
 
 
 def _other_class(
-    c_stems: frozenset[str], need: float, scale: int, cls: int, sentences: Sequence[Sentence]
+    c_stems: set[str] | frozenset[str],
+    need: float,
+    scale: int,
+    cls: int,
+    sentences: Sequence[Sentence],
 ) -> str | None:
     """The source's word of `scale` in another class than `cls`, from the first clause
     aligned with the claim clause that holds one; None when an aligned clause holds the

@@ -121,7 +121,28 @@ def _spelled_alike(a: str, b: str) -> bool:
 _VERB_ENDINGS: tuple[tuple[str, str], ...] = (("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"))
 
 
+# `_defined` of the words read before (session 18): the same word is asked for by many
+# claims (`_slots` asks for every content word a source lacks, ~3 a claim on the dev
+# data, and the rival tests again for the source's words), and its answer depends on
+# the word alone (WordNet's fixed table and the endings below), so a dict look-up
+# replaces the `gloss_stems` cache call and the four ending tests. Bounded: emptied when
+# it reaches `_DEFINED_MAX` words. The sets are frozen, so no caller can change one.
+_DEFINED: dict[str, frozenset[str]] = {}
+_DEFINED_MAX = 16_384
+
+
 def _defined(low: str) -> frozenset[str]:
+    """`_read_defined(low)`, kept per word (see `_DEFINED`)."""
+    found = _DEFINED.get(low)
+    if found is None:
+        found = _read_defined(low)
+        if len(_DEFINED) >= _DEFINED_MAX:
+            _DEFINED.clear()
+        _DEFINED[low] = found
+    return found
+
+
+def _read_defined(low: str) -> frozenset[str]:
     """The WordNet definition stems of a word (`labels.gloss_stems`, which undoes plural
     and comparative endings) and of its base form without "-ing" / "-ed" ("billing":
     "bill"); empty when WordNet's common words do not define it. Both, not the first
