@@ -34,9 +34,14 @@ COLLECTIVE_OWNER_WORDS = frozenset(("team", "team's"))
 # "we" as a subject, in the spellings the tokenizer keeps whole
 _WE = frozenset(("we", "we're", "we've", "we'll", "we'd"))
 _OUR = frozenset(("our",))
+# words that may stand between "we" and the claim's word in the same statement: at most
+# two ("we now use", "we have been using", "we never stopped using"); not "to" (an
+# infinitive after a verb of wanting or planning: "we hope to use Go" states no use) and
+# no capitalised word (another subject: "we think Acme is hiring")
+_MAX_GAP = 2
 
 
-def _said_by_us(s: Sentence, stems: frozenset[str]) -> bool:
+def _said_by_us(s: Sentence, stems: frozenset[str], infinitives: frozenset[str]) -> bool:
     """Whether the clause of `s` holding the most of `stems` (one at least) says it of
     "we": "we" in it, or "our" before one of `stems`."""
     clause_of = s.clause_of()
@@ -53,11 +58,44 @@ def _said_by_us(s: Sentence, stems: frozenset[str]) -> bool:
         positions = s.clause_positions(clause)
         for j in positions:
             low = s.lows[j]
-            if low in _WE:
+            if low in _WE and _subject_of(s, j, positions, stems, infinitives):
                 return True
             if low in _OUR and j + 1 < len(s.lows) and s.word_stems[j + 1] in stems:
                 return True
     return False
+
+
+def _subject_of(
+    s: Sentence,
+    at: int,
+    positions: Sequence[int],
+    stems: frozenset[str],
+    infinitives: frozenset[str],
+) -> bool:
+    """Whether "we" at `at` is the subject of the clause's next claim word: at most
+    `_MAX_GAP` words between, none of them capitalised nor "to" (unless the claim too
+    writes that word after "to": "The team's decision was to postpone" / "We decided to
+    postpone") (audit of session 18: "We think Acme is hiring" and "We hope to use Go
+    someday" said nothing of the team's hiring or use)."""
+    after = [j for j in positions if j > at and s.content[j] and s.word_stems[j] in stems]
+    if not after:
+        return False
+    between = range(at + 1, after[0])
+    if len(between) > _MAX_GAP:
+        return False
+    if s.word_stems[after[0]] not in infinitives and any(s.lows[j] == "to" for j in between):
+        return False
+    return not any(s.raws[j][:1].isupper() for j in between)
+
+
+def _bare(lows: Sequence[str]) -> bool:
+    """Whether every "team" of the claim is the bare "the team" (or opens it): "the
+    marketing team", "the other team", "Acme's team" name a group of their own, not the
+    user's "we" (audit of session 18)."""
+    for k, low in enumerate(lows):
+        if low in COLLECTIVE_OWNER_WORDS and k and lows[k - 1] != "the":
+            return False
+    return True
 
 
 def collective_owner_found(
@@ -75,8 +113,11 @@ def collective_owner_found(
         for low, st, c in zip(lows, stems, content, strict=True)
         if c and low not in COLLECTIVE_OWNER_WORDS
     )
-    if not others:
+    if not others or not _bare(lows):
         return False
+    infinitives = frozenset(
+        stems[k] for k in range(1, len(lows)) if content[k] and lows[k - 1] == "to"
+    )
     if any("team" in s.lows or "team's" in s.lows for s in sentences):
         return False  # a source that names a team is read by its own words
-    return any(s.turn.source == "user" and _said_by_us(s, others) for s in sentences)
+    return any(s.turn.source == "user" and _said_by_us(s, others, infinitives) for s in sentences)
