@@ -14,8 +14,9 @@ Read: a claim's "only" (not "not only", "if only"; not before "a" / "to" / "then
 an amount or a time: "only 3 replicas", "only run 3 replicas", "only has a few nodes"
 say what the plain amount says), where the claim's sentence aligns with source
 sentences (`changed_terms.aligned`) none of which holds an exclusive word (nor a
-closing "..., no other languages" / "and nothing else"), is a contradiction ("only", the aligned source sentence). On the fit half of the dev file
-the 20 claims with such an "only" align only with sentences that hold one.
+closing "..., no other languages" / "and nothing else"), is a contradiction ("only",
+the aligned source sentence). On the fit half of the dev file the 20 claims with such an
+"only" align only with sentences that hold one.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.text import number_value, word_set
 
 __all__ = ["COLLECTIVE_OWNER_WORDS", "collective_owner_found"]
 
@@ -34,11 +35,16 @@ COLLECTIVE_OWNER_WORDS = frozenset(("team", "team's"))
 # "we" as a subject, in the spellings the tokenizer keeps whole
 _WE = frozenset(("we", "we're", "we've", "we'll", "we'd"))
 _OUR = frozenset(("our",))
-# words that may stand between "we" and the claim's word in the same statement: at most
-# two ("we now use", "we have been using", "we never stopped using"); not "to" (an
-# infinitive after a verb of wanting or planning: "we hope to use Go" states no use) and
-# no capitalised word (another subject: "we think Acme is hiring")
-_MAX_GAP = 2
+# what may stand between "we" and the claim's word in the same statement: at most one
+# content word that is not a number ("we now use", "we never stopped using", "we have up
+# to 500 users") in at most five words; no capitalised word (another subject: "we think
+# Acme is hiring"), and no "to" right before the claim's word (an infinitive after a verb
+# of wanting or planning: "we hope to use Go" states no use), nor a determiner
+_MAX_CONTENT_GAP = 1
+# a determiner or possessive between opens another noun phrase, another subject ("we
+# think the vendor is hiring"); a closed class of English
+_DETERMINERS = word_set("a an the this that these those my your his her its their some any another")
+_MAX_GAP = 5
 
 
 def _said_by_us(s: Sentence, stems: frozenset[str], infinitives: frozenset[str]) -> bool:
@@ -72,20 +78,25 @@ def _subject_of(
     stems: frozenset[str],
     infinitives: frozenset[str],
 ) -> bool:
-    """Whether "we" at `at` is the subject of the clause's next claim word: at most
-    `_MAX_GAP` words between, none of them capitalised nor "to" (unless the claim too
-    writes that word after "to": "The team's decision was to postpone" / "We decided to
-    postpone") (audit of session 18: "We think Acme is hiring" and "We hope to use Go
-    someday" said nothing of the team's hiring or use)."""
+    """Whether "we" at `at` is the subject of the clause's next claim word, by what
+    stands between (`_MAX_GAP`; "to" passes where the claim too writes that word after
+    "to": "The team's decision was to postpone" / "We decided to postpone") (audit of
+    session 18: "We think Acme is hiring" and "We hope to use Go someday" said nothing
+    of the team's hiring or use)."""
     after = [j for j in positions if j > at and s.content[j] and s.word_stems[j] in stems]
     if not after:
         return False
-    between = range(at + 1, after[0])
+    first = after[0]
+    between = range(at + 1, first)
     if len(between) > _MAX_GAP:
         return False
-    if s.word_stems[after[0]] not in infinitives and any(s.lows[j] == "to" for j in between):
+    verb = number_value(s.lows[first]) is None  # "up to 500" is a bound, not an infinitive
+    if verb and s.lows[first - 1] == "to" and s.word_stems[first] not in infinitives:
         return False
-    return not any(s.raws[j][:1].isupper() for j in between)
+    if any(s.raws[j][:1].isupper() or s.lows[j] in _DETERMINERS for j in between):
+        return False
+    words = [j for j in between if s.content[j] and number_value(s.lows[j]) is None]
+    return len(words) <= _MAX_CONTENT_GAP
 
 
 def _bare(lows: Sequence[str]) -> bool:

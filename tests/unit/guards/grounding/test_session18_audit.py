@@ -99,7 +99,11 @@ def test_team_is_the_subject_we() -> None:
     assert _team_found(
         "The team's decision was to postpone the launch.", "We decided to postpone the launch."
     )
+    assert _team_found("The team has 500 users.", "We have up to 500 users.")
+    assert _team_found("The team now uses Terraform.", "We have now been using Terraform.")
     # not the subject: another subject, a hope, too far
+    assert not _team_found("The team uses Go.", "We want to use Go.")
+    assert not _team_found("The team is hiring.", "We think the vendor is hiring.")
     assert not _team_found("The team is hiring.", "We think Acme is hiring.")
     assert not _team_found("The team uses Go.", "We hope to use Go someday.")
     # a team with a modifier of its own is not the user's "we"
