@@ -13,13 +13,15 @@ Read: a claim's "only" (not "not only", "if only"; not before "a" / "to" / "then
 "now", nor with a number or an amount word in the three words after it, where it grades
 an amount or a time: "only 3 replicas", "only run 3 replicas", "only has a few nodes"
 say what the plain amount says), where the claim's sentence aligns with source
-sentences (`changed_terms.aligned`) none of which holds an exclusive word, is a
-contradiction ("only", the aligned source sentence). On the fit half of the dev file
-the 20 claims with such an "only" align only with sentences that hold one.
+sentences (`changed_terms.aligned`) none of which holds an exclusive word (nor a
+closing "..., no other languages" / "and nothing else"), is a contradiction ("only",
+the aligned source sentence). On the fit half of the dev file the 20 claims with such an
+"only" align only with sentences that hold one.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.text import number_value, word_set
@@ -30,6 +32,16 @@ EXCLUSIVE = word_set(
     "only just solely exclusively merely simply alone sole except but unless nobody none"
 )
 _NOT_BEFORE = word_set("not if")
+# "..., no other languages", "... and nothing else": a negative before "other" / "else",
+# set after the listed item ("," or "and" before it) and ending the sentence (at most one
+# word after it), states the list exclusive without an exclusive word (audit of session
+# 18). Not read elsewhere: "no other changes were made", "no one else in my family does"
+# and "Nothing else changed." say nothing of the listed item.
+_CLOSING_EXCLUSION = re.compile(
+    r"(?:,|\band)\s+(?:no|nothing|nobody|none|not\s+any)(?:\s+one)?\s+(?:other|else)"
+    r"(?:\s+[\w'-]+)?\s*[.!?]*\s*$",
+    re.IGNORECASE,
+)
 _AMOUNT = word_set("few some several little handful couple one once twice")
 _NOT_AFTER = word_set(
     """a an to then now once one some few several many a little just recently when after
@@ -62,6 +74,9 @@ def added_only(
     mine = reads_only(lows)
     if not mine or not sources:
         return []
-    if any(not EXCLUSIVE.isdisjoint(s_lows) for s_lows, _ in sources):
+    if any(
+        not EXCLUSIVE.isdisjoint(s_lows) or _CLOSING_EXCLUSION.search(text)
+        for s_lows, text in sources
+    ):
         return []
     return [(raws[mine[0]], sources[0][1].strip())]

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.text import number_value, word_set
 
 __all__ = ["COLLECTIVE_OWNER_WORDS", "collective_owner_found"]
 
@@ -34,9 +35,19 @@ COLLECTIVE_OWNER_WORDS = frozenset(("team", "team's"))
 # "we" as a subject, in the spellings the tokenizer keeps whole
 _WE = frozenset(("we", "we're", "we've", "we'll", "we'd"))
 _OUR = frozenset(("our",))
+# what may stand between "we" and the claim's word in the same statement: at most one
+# content word that is not a number ("we now use", "we never stopped using", "we have up
+# to 500 users") in at most five words; no capitalised word (another subject: "we think
+# Acme is hiring"), and no "to" right before the claim's word (an infinitive after a verb
+# of wanting or planning: "we hope to use Go" states no use), nor a determiner
+_MAX_CONTENT_GAP = 1
+# a determiner or possessive between opens another noun phrase, another subject ("we
+# think the vendor is hiring"); a closed class of English
+_DETERMINERS = word_set("a an the this that these those my your his her its their some any another")
+_MAX_GAP = 5
 
 
-def _said_by_us(s: Sentence, stems: frozenset[str]) -> bool:
+def _said_by_us(s: Sentence, stems: frozenset[str], infinitives: frozenset[str]) -> bool:
     """Whether the clause of `s` holding the most of `stems` (one at least) says it of
     "we": "we" in it, or "our" before one of `stems`."""
     clause_of = s.clause_of()
@@ -53,11 +64,49 @@ def _said_by_us(s: Sentence, stems: frozenset[str]) -> bool:
         positions = s.clause_positions(clause)
         for j in positions:
             low = s.lows[j]
-            if low in _WE:
+            if low in _WE and _subject_of(s, j, positions, stems, infinitives):
                 return True
             if low in _OUR and j + 1 < len(s.lows) and s.word_stems[j + 1] in stems:
                 return True
     return False
+
+
+def _subject_of(
+    s: Sentence,
+    at: int,
+    positions: Sequence[int],
+    stems: frozenset[str],
+    infinitives: frozenset[str],
+) -> bool:
+    """Whether "we" at `at` is the subject of the clause's next claim word, by what
+    stands between (`_MAX_GAP`; "to" passes where the claim too writes that word after
+    "to": "The team's decision was to postpone" / "We decided to postpone") (audit of
+    session 18: "We think Acme is hiring" and "We hope to use Go someday" said nothing
+    of the team's hiring or use)."""
+    after = [j for j in positions if j > at and s.content[j] and s.word_stems[j] in stems]
+    if not after:
+        return False
+    first = after[0]
+    between = range(at + 1, first)
+    if len(between) > _MAX_GAP:
+        return False
+    verb = number_value(s.lows[first]) is None  # "up to 500" is a bound, not an infinitive
+    if verb and s.lows[first - 1] == "to" and s.word_stems[first] not in infinitives:
+        return False
+    if any(s.raws[j][:1].isupper() or s.lows[j] in _DETERMINERS for j in between):
+        return False
+    words = [j for j in between if s.content[j] and number_value(s.lows[j]) is None]
+    return len(words) <= _MAX_CONTENT_GAP
+
+
+def _bare(lows: Sequence[str]) -> bool:
+    """Whether every "team" of the claim is the bare "the team" (or opens it): "the
+    marketing team", "the other team", "Acme's team" name a group of their own, not the
+    user's "we" (audit of session 18)."""
+    for k, low in enumerate(lows):
+        if low in COLLECTIVE_OWNER_WORDS and k and lows[k - 1] != "the":
+            return False
+    return True
 
 
 def collective_owner_found(
@@ -75,8 +124,11 @@ def collective_owner_found(
         for low, st, c in zip(lows, stems, content, strict=True)
         if c and low not in COLLECTIVE_OWNER_WORDS
     )
-    if not others:
+    if not others or not _bare(lows):
         return False
+    infinitives = frozenset(
+        stems[k] for k in range(1, len(lows)) if content[k] and lows[k - 1] == "to"
+    )
     if any("team" in s.lows or "team's" in s.lows for s in sentences):
         return False  # a source that names a team is read by its own words
-    return any(s.turn.source == "user" and _said_by_us(s, others) for s in sentences)
+    return any(s.turn.source == "user" and _said_by_us(s, others, infinitives) for s in sentences)

@@ -8,7 +8,9 @@ But the source never gave the value: it gave a limit ("up to", "at least", "more
 to three", "3-5", "range(s) from 90k to 120k"). A memory is read later without its
 source, so the exact value stands as a fact nobody stated. "as many / much / few /
 little as N" is a bound too; a claim number the claim approximates ("about 500") is no
-exact value.
+exact value, nor one the claim limits with a word of limit in the source's direction
+("capped at 5000", "limited to 10", "500 max" for "at most 5000"; the other direction
+is still read: "capped at 5000" against "at least 5000").
 
 Read: a claim number with no bound and no range of its own whose every mention in the
 source sentences aligned with the claim (`aligned` in `changed_terms.py`) is bounded or
@@ -45,6 +47,32 @@ _AS_AMOUNT = word_set("many much few little")
 # a claim number the claim itself approximates is its own hedge (the hedge guard's), not
 # an exact value
 _APPROXIMATE = word_set("about around roughly approximately some circa")
+
+
+# a claim's own limit written with a word of limit rather than a bound phrase: "capped
+# at 5000", "limited to 10", "a cap of 10", "500 max", "a floor of 3" (audit of session
+# 18); its direction as `opposite_bounds.bound_of` names it ("below": at most)
+_LIMITS = {
+    "capped": "below",
+    "cap": "below",
+    "limited": "below",
+    "limit": "below",
+    "max": "below",
+    "ceiling": "below",
+    "min": "above",
+    "floor": "above",
+}
+
+
+def _claim_limit(lows: Sequence[str], k: int) -> str | None:
+    """The direction of a word of limit bounding the claim number at k: within the two
+    words before it ("capped at", "a cap of") or right after it ("500 max")."""
+    for j in (k - 1, k - 2, k + 1, k + 2):
+        if 0 <= j < len(lows) and lows[j] in _LIMITS:
+            if j > k and j == k + 2 and number_value(lows[k + 1]) is not None:
+                continue
+            return _LIMITS[lows[j]]
+    return None
 
 
 def _is_year(value: str | None) -> bool:
@@ -127,12 +155,16 @@ def dropped_bounds(
             continue  # a range or change of the claim's own, read as written
         if i and lows[i - 1] in _APPROXIMATE:
             continue
+        limit = _claim_limit(lows, i)
         phrase: str | None = None
         bare = False
         for n, (s_lows, s_nums, _s_raws, s_text) in enumerate(sentences):
             for j, sv in enumerate(s_nums):
                 if sv is None or not same_number(sv, value):
                     continue
+                if limit is not None and (b := bound_of(s_lows, j)) and b[0] == limit:
+                    bare = True  # "capped at 5000" for "at most 5000": the same bound
+                    break
                 held = bounded_at(s_lows, s_nums, j)
                 if held is None and n not in dashed:
                     dashed[n] = dash_range_values(s_text)

@@ -6,7 +6,8 @@ A frequency is read as the time between two occurrences, in days: the adverbs of
 ("hourly", "daily", "nightly", "weekly", "fortnightly", "monthly", "quarterly",
 "yearly", "annually"; "biweekly" and "bimonthly" both ways, twice per or every other
 period, as English uses them), "every [other | N] <unit>", and "<N> times a / per
-<unit>" ("twice a week", "once a month"). These words are a closed class of English
+<unit>" ("twice a week", "once a month"); a count before an adverb divides its period
+("twice monthly" is "twice a month"). These words are a closed class of English
 (the calendar's units and the adverbs built on them). Neither side's words are missing
 ("every" and "day" are in "every other day"), so overlap reads a restatement.
 
@@ -52,6 +53,21 @@ FREQUENCY_WORDS = frozenset(_ADVERBS) | {"every", "times", "twice", "once", "thr
 _TRIGGERS = frozenset(_ADVERBS) | {"every", "a", "per"}
 
 
+_COUNTS = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
+
+
+def _count_before(lows: Sequence[str], k: int) -> tuple[float, int]:
+    """(times, start) of a count right before the adverb at k ("twice monthly", "3 times
+    weekly"); (1, k) when there is none."""
+    if k and lows[k - 1] in _COUNTS:
+        return _COUNTS[lows[k - 1]], k - 1
+    if k >= 2 and lows[k - 1] == "times":
+        v = number_value(lows[k - 2])
+        if v is not None and float(v) > 0:
+            return float(v), k - 2
+    return 1.0, k
+
+
 def frequencies(lows: Sequence[str]) -> list[tuple[tuple[float, ...], int, int]]:
     """(periods in days, start, end) of each frequency of `lows` (module docstring)."""
     out: list[tuple[tuple[float, ...], int, int]] = []
@@ -59,7 +75,10 @@ def frequencies(lows: Sequence[str]) -> list[tuple[tuple[float, ...], int, int]]
     for k in [i for i, w in enumerate(lows) if w in _TRIGGERS]:
         low = lows[k]
         if low in _ADVERBS:
-            out.append((_ADVERBS[low], k, k + 1))
+            # "twice monthly", "three times weekly": a count before the adverb divides its
+            # period (audit of session 18: "twice monthly" read as "monthly")
+            count, start = _count_before(lows, k)
+            out.append((tuple(p / count for p in _ADVERBS[low]), start, k + 1))
         elif low == "every" and k + 1 < n:
             nxt = lows[k + 1]
             if nxt in _UNITS:

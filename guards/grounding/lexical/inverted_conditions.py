@@ -7,7 +7,9 @@ No word of the claim is missing and neither side is negated, so the polarity rul
 nothing. The subordinators are a closed class of English (a grammar fact): positive
 "if", "when", "whenever"; negative "unless". A condition's polarity is its
 subordinator's, turned by a negation inside the condition ("if the tests do not fail" is
-"unless the tests fail", and agrees with it).
+"unless the tests fail", and agrees with it), and so by a negation in the main clause
+beside it ("If the tests fail, we don't deploy" agrees with "We deploy unless the tests
+fail": the pair turned round twice).
 
 Read: a claim condition (the words after the subordinator, to the end of its clause)
 whose content stems are exactly those of a condition in an aligned source sentence
@@ -59,8 +61,24 @@ def conditions(
         if not got:
             continue
         positive = (low != "unless") != negated
+        # a negated main clause turns the pair round again: "If the tests fail, we don't
+        # deploy" says what "We deploy unless the tests fail" says (audit of session 18)
+        if _main_negated(lows, clause, k, j):
+            positive = not positive
         out.append((low, frozenset(got), positive))
     return out
+
+
+def _main_negated(lows: Sequence[str], clause: Sequence[int], k: int, j: int) -> bool:
+    """Whether the main clause around the condition `lows[k:j]` (the clause of the word
+    before the subordinator, or of the word after the condition) holds a negation."""
+    flank = {clause[k - 1]} if k else set()
+    if j < len(lows):
+        flank.add(clause[j])
+    return any(
+        (w in _NEG or w.endswith("n't")) and clause[m] in flank and not k <= m < j
+        for m, w in enumerate(lows)
+    )
 
 
 def inverted_conditions(
