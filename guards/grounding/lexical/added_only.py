@@ -14,7 +14,9 @@ Read: a claim's "only" (not "not only", "if only"; not before "a" / "to" / "then
 an amount or a time: "only 3 replicas", "only run 3 replicas", "only has a few nodes"
 say what the plain amount says), where the claim's sentence aligns with source
 sentences (`changed_terms.aligned`) none of which holds an exclusive word (nor a
-closing "..., no other languages" / "and nothing else"), is a contradiction ("only",
+closing "..., no other languages" / "and nothing else", nor a restriction told by a
+verb or adjective: "restricted to", "limited to", "reserved for", "exclusive to"), is a
+contradiction ("only",
 the aligned source sentence). On the fit half of the dev file the 20 claims with such an
 "only" align only with sentences that hold one.
 """
@@ -40,6 +42,13 @@ _NOT_BEFORE = word_set("not if")
 _CLOSING_EXCLUSION = re.compile(
     r"(?:,|\band)\s+(?:no|nothing|nobody|none|not\s+any)(?:\s+one)?\s+(?:other|else)"
     r"(?:\s+[\w'-]+)?\s*[.!?]*\s*$",
+    re.IGNORECASE,
+)
+# A restriction told by a verb or adjective and its preposition ("Deleting projects is
+# restricted to admins", "limited to", "confined to", "reserved for", "exclusive to",
+# "unique to"): as exclusive as "only admins can", without an exclusive word.
+_RESTRICTION = re.compile(
+    r"\b(?:(?:restrict|limit|confin)(?:ed|s|ing)?\s+to|reserved\s+for|(?:exclusive|unique)\s+to)\b",
     re.IGNORECASE,
 )
 _AMOUNT = word_set("few some several little handful couple one once twice")
@@ -75,7 +84,9 @@ def added_only(
     if not mine or not sources:
         return []
     if any(
-        not EXCLUSIVE.isdisjoint(s_lows) or _CLOSING_EXCLUSION.search(text)
+        not EXCLUSIVE.isdisjoint(s_lows)
+        or _CLOSING_EXCLUSION.search(text)
+        or _RESTRICTION.search(text)
         for s_lows, text in sources
     ):
         return []
