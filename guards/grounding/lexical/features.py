@@ -86,6 +86,10 @@ from groundwire.guards.grounding.lexical.prefixed_antonyms import non_flips
 from groundwire.guards.grounding.lexical.privatives import PRIVATIVES, privative_flips
 from groundwire.guards.grounding.lexical.pronoun_roles import PRONOUNS as _PRONOUNS
 from groundwire.guards.grounding.lexical.pronoun_roles import pronoun_roles
+from groundwire.guards.grounding.lexical.restated_frequencies import (
+    FREQUENCY_CUES,
+    restated_frequency_words,
+)
 from groundwire.guards.grounding.lexical.roles import (
     many_for_only_one,
     only_one_of_many,
@@ -321,6 +325,14 @@ def analyze(
         if restated:
             at = itertools.compress(range(len(cmask)), cmask)
             found = [ok or i in restated for ok, i in zip(found, at, strict=True)]
+    # "every year" where the source says "annually": the period is the source's
+    # (`restated_frequencies.py`, session 18)
+    if not all(found) and not FREQUENCY_CUES.isdisjoint(clows):
+        periodic = restated_frequency_words(clows, cstems, cmask, sentences)
+        if periodic:
+            at = itertools.compress(range(len(cmask)), cmask)
+            found = [ok or i in periodic for ok, i in zip(found, at, strict=True)]
+            restated = restated | periodic
     # "Age: 34" from the user's "I'm 34": the label names the slot the value fills, and
     # counts as found in the sentence that fills it (`labels.py`)
     granted, filling, other = explained_labels(cw, claim_text, sentences, known_names, src_stems)
