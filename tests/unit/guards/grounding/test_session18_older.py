@@ -2,7 +2,12 @@
 cause fixed in a module of its own, with the attacks a too-wide reading would let through:
 
 * `restated_frequencies.py`: "every year" where the source says "annually" is the
-  source's period, not two words it lacks (a different period stays a changed one).
+  source's period, not two words it lacks (a different period stays a changed one);
+* `negated_conditions.py`: "if the tests don't fail" is the source's "unless the tests
+  fail" (a condition in other words, or a negation outside it, stays a flip);
+* `pronoun_restatements.py`: "Vendors may not access the logs; they are prohibited from
+  accessing the logs" restates "Vendors are prohibited from accessing the logs" in its
+  second clause (a pronoun clause lacking an object, or no pronoun, restates nothing).
 """
 
 from __future__ import annotations
@@ -24,6 +29,13 @@ KEPT = [
     ("The job runs once a week.", "The job runs weekly."),
     ("The sync runs every two weeks.", "The sync runs biweekly."),
     ("Backups run every day.", "Backups run daily."),
+    ("We deploy if the tests don't fail.", "We deploy unless the tests fail."),
+    ("We deploy unless the tests fail.", "We deploy if the tests do not fail."),
+    ("Releases ship when the checks do not fail.", "Releases ship unless the checks fail."),
+    (
+        "Vendors are prohibited from accessing the logs.",
+        "Vendors may not access the logs; they are prohibited from accessing the logs.",
+    ),
 ]
 
 # (claim, source): attacks still caught
@@ -34,6 +46,28 @@ CAUGHT = [
     ("The team meets every week.", "The team meets every other week."),
     ("Backups run every year.", "Certificates are rotated annually."),
     ("Backups run every year.", "Certificates are rotated annually. Backups run every night."),
+    ("We deploy unless the tests pass.", "We deploy if the tests do not fail."),
+    ("We deploy if the tests fail.", "We deploy if the tests do not fail."),
+    ("We roll back if the tests don't fail.", "We roll back unless the tests pass."),
+    ("We deploy if the build does not fail.", "We deploy unless the tests fail."),
+    (
+        "Vendors are allowed to read the logs.",
+        "Vendors are not allowed to read the logs; they are allowed to read.",
+    ),
+    (
+        "Vendors may access the logs.",
+        "Vendors may not access the logs; logs may be accessed by admins.",
+    ),
+    (
+        "Vendors may access the logs.",
+        "Vendors may not access the logs; they may access the dashboards.",
+    ),
+    ("Vendors read the logs.", "Vendors do not read the logs; the logs are read."),
+    ("Vendors read the audit logs.", "Vendors do not read the audit logs; they read the logs."),
+    (
+        "Contractors signed the contract.",
+        "Contractors did not sign the contract; the contract was signed.",
+    ),
 ]
 
 
@@ -56,3 +90,19 @@ def test_frequency_words_found_only_with_a_shared_statement() -> None:
     assert {cw.lows[i] for i in found} == {"every", "year"}
     elsewhere = evidence_for(one_turn("Invoices are sent annually.", "user")).sentences
     assert not restated_frequency_words(cw.lows, cw.stems, cw.content, elsewhere)
+
+
+def test_condition_agrees_reads_the_negation_inside_the_condition_only() -> None:
+    from groundwire.guards.grounding.lexical.negated_conditions import condition_agrees
+
+    neg = evidence_for(one_turn("We deploy if the tests do not fail.", "user")).sentences[0]
+    other = evidence_for(one_turn("We deploy unless the tests fail.", "user")).sentences[0]
+    at = neg.lows.index("not")
+    whole = tuple(range(len(neg.lows)))
+    unless = tuple(range(other.lows.index("unless"), len(other.lows)))
+    args = (other.lows, other.word_stems, other.content, unless)
+    assert condition_agrees(neg.lows, neg.word_stems, neg.content, whole, at, *args)
+    outside = evidence_for(one_turn("We do not deploy if the tests fail.", "user")).sentences[0]
+    at = outside.lows.index("not")
+    whole = tuple(range(len(outside.lows)))
+    assert not condition_agrees(outside.lows, outside.word_stems, outside.content, whole, at, *args)
