@@ -81,6 +81,7 @@ from groundwire.guards.grounding.lexical.owner import (
     subjectless_owner,
 )
 from groundwire.guards.grounding.lexical.person import first_person_in
+from groundwire.guards.grounding.lexical.phrasal_synonyms import phrasal_synonym_in_source
 from groundwire.guards.grounding.lexical.polarity import check_polarity
 from groundwire.guards.grounding.lexical.prefixed_antonyms import non_flips
 from groundwire.guards.grounding.lexical.privatives import PRIVATIVES, privative_flips
@@ -278,6 +279,14 @@ def analyze(
         at = itertools.compress(range(len(cmask)), cmask)
         found = [
             ok or synonym_in_source(craws[i], clows[i], ev) for ok, i in zip(found, at, strict=True)
+        ]
+    # "cancelled" where the source says "called off": a phrasal verb of the same sense
+    # (`phrasal_synonyms.py`, session 18)
+    if not all(found):
+        at = itertools.compress(range(len(cmask)), cmask)
+        found = [
+            ok or (clows[i].isalpha() and phrasal_synonym_in_source(i, clows, ev))
+            for ok, i in zip(found, at, strict=True)
         ]
     # "The team uses AWS" from the user's "We use AWS": the group the user speaks for is
     # found, not added; the slot rules still read it as a word the source does not write

@@ -7,7 +7,9 @@ cause fixed in a module of its own, with the attacks a too-wide reading would le
   fail" (a condition in other words, or a negation outside it, stays a flip);
 * `pronoun_restatements.py`: "Vendors may not access the logs; they are prohibited from
   accessing the logs" restates "Vendors are prohibited from accessing the logs" in its
-  second clause (a pronoun clause lacking an object, or no pronoun, restates nothing).
+  second clause (a pronoun clause lacking an object, or no pronoun, restates nothing);
+* `phrasal_synonyms.py`: "cancelled" where the source says "called off" (WordNet's
+  phrasal lemma in the first, majority sense; "put off", "back up" are not read so).
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ KEPT = [
         "Vendors are prohibited from accessing the logs.",
         "Vendors may not access the logs; they are prohibited from accessing the logs.",
     ),
+    ("The meeting was cancelled.", "The meeting was called off."),
+    ("The meeting was called off.", "The meeting was cancelled."),
+    ("The outage was investigated.", "The team looked into the outage."),
+    ("The team called the meeting off.", "The team cancelled the meeting."),
 ]
 
 # (claim, source): attacks still caught
@@ -68,6 +74,9 @@ CAUGHT = [
         "Contractors signed the contract.",
         "Contractors did not sign the contract; the contract was signed.",
     ),
+    ("The meeting was cancelled.", "The meeting was put off."),
+    ("The meeting was postponed.", "The meeting was called off."),
+    ("The database was supported.", "The database was backed up."),
 ]
 
 
@@ -106,3 +115,13 @@ def test_condition_agrees_reads_the_negation_inside_the_condition_only() -> None
     at = outside.lows.index("not")
     whole = tuple(range(len(outside.lows)))
     assert not condition_agrees(outside.lows, outside.word_stems, outside.content, whole, at, *args)
+
+
+def test_phrasal_table_reads_majority_first_senses_only() -> None:
+    from groundwire.guards.grounding.lexical.phrasal_synonyms import _table
+
+    phrasal, single = _table()
+    assert phrasal[("call", "off")] == {"cancel"}
+    assert ("back", "up") not in phrasal  # "support" first, a copy as often
+    assert ("put", "off") not in phrasal  # "postpone" in half its uses only
+    assert ("call", "off") in single["cancel"]

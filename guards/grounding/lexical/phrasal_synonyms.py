@@ -1,0 +1,136 @@
+"""A verb the source writes as a phrasal verb of the same sense: "The meeting was
+cancelled" where the source says "The meeting was called off" (session 18, older rules'
+false blocks).
+
+Word overlap reads each word alone, so "cancelled" against "called off" was a word the
+source lacks and a faithful restatement was blocked. `synonyms.py` reads nouns only, one
+word each. WordNet lists phrasal verbs as lemmas of their own ("call_off") in the synset
+of their sense, beside one-word verbs ("cancel"). The table `data/phrasal_verbs.tsv`
+(scripts/build_phrasal_verbs.py, from WordNet 3.1; nothing written by hand) holds, for
+each phrasal verb whose first SemCor-tagged sense is also the first tagged sense of
+one-word verbs that are mainly verbs, those verbs: "call off" / "cancel", "put off" /
+"postpone", "look into" / "investigate". First senses only, as `synonyms.py` reads
+them: "put off" in its rarer sense "repel" is not read.
+
+`phrasal_synonym_in_source`: a claim word counts as found when
+
+* its verb lemma is a one-word verb of a phrasal verb the source writes (the verb, by
+  any form, then its particle at once or after one word: "called the meeting off"), or
+* it is the verb of a phrasal verb the claim writes (its particle follows at once) and
+  the source writes one of that phrasal verb's one-word verbs, by any form.
+
+Only the score's coverage reads it (`features.analyze`): no evidence span, nothing
+sharpened; "postponed" against "called off" stays a word the source lacks.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from importlib import resources
+from typing import cast
+
+from groundwire.guards.grounding.lexical.evidence import Evidence
+from groundwire.guards.grounding.lexical.opening_names import verb_lemmas
+
+__all__ = ["PARTICLES", "phrasal_synonym_in_source"]
+
+# WordNet's detachment rules for verbs (morph.c): "cancels", "cancelled" via verb.exc,
+# "postponed", "investigating"
+_VERB_DETACH: tuple[tuple[str, str], ...] = (
+    ("s", ""),
+    ("ies", "y"),
+    ("es", "e"),
+    ("es", ""),
+    ("ed", "e"),
+    ("ed", ""),
+    ("ing", "e"),
+    ("ing", ""),
+)
+
+
+@functools.cache
+def _table() -> tuple[dict[tuple[str, str], frozenset[str]], dict[str, frozenset[tuple[str, str]]]]:
+    """(verb, particle) -> its one-word verbs; one-word verb -> its phrasal verbs."""
+    path = resources.files("groundwire.guards.grounding").joinpath("data/phrasal_verbs.tsv")
+    phrasal: dict[tuple[str, str], frozenset[str]] = {}
+    single: dict[str, set[tuple[str, str]]] = {}
+    for line in path.read_text("utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        head, _, words = line.partition("\t")
+        verb, _, particle = head.partition(" ")
+        phrasal[(verb, particle)] = frozenset(words.split())
+        for w in words.split():
+            single.setdefault(w, set()).add((verb, particle))
+    return phrasal, {w: frozenset(v) for w, v in single.items()}
+
+
+@functools.cache
+def _particles() -> frozenset[str]:
+    return frozenset(p for _, p in _table()[0])
+
+
+PARTICLES = _particles()
+
+
+@functools.lru_cache(maxsize=16_384)
+def verb_bases(low: str) -> frozenset[str]:
+    """The word, its irregular lemmas (verb.exc) and its detached forms (WordNet's verb
+    rules): the lemmas it may be a form of."""
+    out = {low, *verb_lemmas(low)}
+    for suffix, repl in _VERB_DETACH:
+        if low.endswith(suffix) and len(low) > len(suffix) + 1:
+            out.add(low[: -len(suffix)] + repl)
+    return frozenset(out)
+
+
+def _phrasals_in(lows: Sequence[str]) -> set[tuple[str, str]]:
+    """The phrasal verbs of the table that `lows` writes: a form of the verb, then its
+    particle at once or after one word."""
+    phrasal = _table()[0]
+    out: set[tuple[str, str]] = set()
+    for k, low in enumerate(lows):
+        if low not in PARTICLES or k == 0:
+            continue
+        for j in (k - 1, k - 2):
+            if j < 0:
+                break
+            out.update((b, low) for b in verb_bases(lows[j]) if (b, low) in phrasal)
+    return out
+
+
+_KEY = "phrasal_synonyms.source"
+
+
+def _source_reading(ev: Evidence) -> tuple[frozenset[tuple[str, str]], frozenset[str]]:
+    """The phrasal verbs the source writes, and the verb bases of its words, read once
+    per evidence and kept with it (the claims of an answer share their context)."""
+    memo = ev.derived
+    if memo is None:
+        memo = ev.derived = {}
+    got = memo.get(_KEY)
+    if got is None:
+        found: set[tuple[str, str]] = set()
+        for sent in ev.sentences:
+            if not PARTICLES.isdisjoint(sent.lows):
+                found |= _phrasals_in(sent.lows)
+        got = memo[_KEY] = (frozenset(found), frozenset().union(*map(verb_bases, ev.lows)))
+    return cast("tuple[frozenset[tuple[str, str]], frozenset[str]]", got)
+
+
+def phrasal_synonym_in_source(i: int, claim_lows: Sequence[str], ev: Evidence) -> bool:
+    """Whether claim word `i` is a one-word verb of a phrasal verb the source writes, or
+    the verb of a claim phrasal verb whose one-word verb the source writes (module
+    docstring)."""
+    phrasal, single = _table()
+    bases = verb_bases(claim_lows[i])
+    wanted = [single[b] for b in bases if b in single]
+    nxt = claim_lows[i + 1] if i + 1 < len(claim_lows) else ""
+    mine = [phrasal[(b, nxt)] for b in bases if (b, nxt) in phrasal] if nxt in PARTICLES else []
+    if not (wanted or mine):
+        return False
+    source_phrasals, source_bases = _source_reading(ev)
+    if any(not w.isdisjoint(source_phrasals) for w in wanted):
+        return True
+    return any(not words.isdisjoint(source_bases) for words in mine)
