@@ -9,7 +9,10 @@ cause fixed in a module of its own, with the attacks a too-wide reading would le
   accessing the logs" restates "Vendors are prohibited from accessing the logs" in its
   second clause (a pronoun clause lacking an object, or no pronoun, restates nothing);
 * `phrasal_synonyms.py`: "cancelled" where the source says "called off" (WordNet's
-  phrasal lemma in the first, majority sense; "put off", "back up" are not read so).
+  phrasal lemma in the first, majority sense; "put off", "back up" are not read so);
+* `plural_openers.py`: "Students get a 30-day trial" opens with a plural noun the source
+  writes after a preposition ("for students"), not with the user's own verb (a verb the
+  source writes after its subject stays someone else's).
 """
 
 from __future__ import annotations
@@ -125,3 +128,35 @@ def test_phrasal_table_reads_majority_first_senses_only() -> None:
     assert ("back", "up") not in phrasal  # "support" first, a copy as often
     assert ("put", "off") not in phrasal  # "postpone" in half its uses only
     assert ("call", "off") in single["cancel"]
+
+
+# (claim, source of the user's): a plural noun first, kept; someone else's verb, caught
+OWNER_KEPT = [
+    ("Students get a 30-day trial.", "The trial lasts 14 days, or 30 days for students."),
+    ("Alerts fire if latency exceeds 200 ms.", "If latency exceeds 200 ms, alerts fire."),
+]
+OWNER_CAUGHT = [
+    ("Manages the billing team.", "Dana manages the billing team."),
+    ("Likes hiking.", "Her brother likes hiking."),
+    ("Teaches math at the high school.", "She teaches math at the high school."),
+]
+
+
+@pytest.mark.parametrize(("claim", "source"), OWNER_KEPT)
+def test_plural_opener_kept(claim: str, source: str) -> None:
+    report = verify_one_turn(claim, source, "user")
+    assert report.verdict is not NOT, report.reasoning
+
+
+@pytest.mark.parametrize(("claim", "source"), OWNER_CAUGHT)
+def test_owner_verb_still_unheard(claim: str, source: str) -> None:
+    report = verify_one_turn(claim, source, "user")
+    assert report.verdict is NOT, report.reasoning
+
+
+def test_source_noun_opener() -> None:
+    from groundwire.guards.grounding.lexical.plural_openers import source_noun_opener
+
+    assert source_noun_opener("students", one_turn("30 days for students.", "user"))
+    assert source_noun_opener("alerts", one_turn("If it fails, alerts fire.", "user"))
+    assert not source_noun_opener("manages", one_turn("Dana manages it.", "user"))
