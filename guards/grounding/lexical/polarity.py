@@ -578,6 +578,10 @@ def same_specifics(
     return all(n is not None and number_in(n, have) for n in need)
 
 
+# the words that open a quantity phrase (`quantifier_phrases.PHRASE_WORDS`, which this
+# module cannot import at load time): the gate of `quantity_negations`
+_PHRASE_WORDS = word_set("no neither hardly barely scarcely almost virtually only one either both")
+
 # Antonym pairs read per claim at most: real claims hold a handful; a claim and source at
 # the size limits made of one opposed pair repeated ("my sister X" / "my brother Y" a
 # thousand times) would otherwise pair every copy with every other, for seconds of CPU.
@@ -785,6 +789,24 @@ def check_polarity(
                             s.lows, s.word_stems, s.content, d_pos, source_neg[d_id],
                             lows, cstems, content, c_pos,
                         )  # fmt: skip
+                # or a quantity phrase denies alike: "almost no" / "hardly any", "No
+                # customer" / "Not a single customer" (`quantity_negations.py`, session 18)
+                if not paired and not (
+                    _PHRASE_WORDS.isdisjoint(claim_lows) and _PHRASE_WORDS.isdisjoint(s.lows)
+                ):
+                    # imported here: quantifier_phrases -> quantifiers imports this module
+                    from groundwire.guards.grounding.lexical.quantity_negations import (
+                        commas_after,
+                        quantity_agrees,
+                    )
+
+                    mine = (lows, c_pos, commas_after(claim_text, words.spans))
+                    theirs = (s.lows, d_pos, commas_after(s.text, s.word_spans()))
+                    paired = (
+                        quantity_agrees(mine, theirs, claim_neg[c_id])
+                        if c_id in claim_neg
+                        else quantity_agrees(theirs, mine, source_neg[d_id])
+                    )
                 shared_words = len(common) + paired
                 if shared_words < 2 or shared_words < ALIGN * len(c_stems):
                     continue

@@ -12,7 +12,11 @@ cause fixed in a module of its own, with the attacks a too-wide reading would le
   phrasal lemma in the first, majority sense; "put off", "back up" are not read so);
 * `plural_openers.py`: "Students get a 30-day trial" opens with a plural noun the source
   writes after a preposition ("for students"), not with the user's own verb (a verb the
-  source writes after its subject stays someone else's).
+  source writes after its subject stays someone else's);
+* `quantity_negations.py`: "Almost no tickets" / "Hardly any tickets", "No customer was
+  affected" / "Not a single customer was affected" deny alike ("Not every customer",
+  "Most tickets" stay flips); `cessation.py` no longer reads the source's "barely any"
+  as a plain statement.
 """
 
 from __future__ import annotations
@@ -160,3 +164,35 @@ def test_source_noun_opener() -> None:
     assert source_noun_opener("students", one_turn("30 days for students.", "user"))
     assert source_noun_opener("alerts", one_turn("If it fails, alerts fire.", "user"))
     assert not source_noun_opener("manages", one_turn("Dana manages it.", "user"))
+
+
+QUANTITY_KEPT = [
+    (
+        "No customer was affected by the outage.",
+        "Not a single customer was affected by the outage; no customer was affected.",
+    ),
+    ("Almost no tickets were reopened.", "Hardly any tickets were reopened."),
+    ("Hardly any endpoint is documented.", "Barely any endpoint is documented."),
+]
+QUANTITY_CAUGHT = [
+    ("No customer was affected by the outage.", "Not every customer was affected by the outage."),
+    ("No customer was affected by the outage.", "Not all customers were affected by the outage."),
+    ("Almost no tickets were reopened.", "Most tickets were reopened."),
+    ("Hardly any tickets were reopened.", "Only some tickets were not reopened."),
+    (
+        "Alice hardly approves the deploys.",
+        "Alice barely passed the review and approves the deploys.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("claim", "source"), QUANTITY_KEPT)
+def test_quantity_denial_kept(claim: str, source: str) -> None:
+    report = verify_one_turn(claim, source, "user")
+    assert report.verdict is not NOT, report.reasoning
+
+
+@pytest.mark.parametrize(("claim", "source"), QUANTITY_CAUGHT)
+def test_quantity_denial_caught(claim: str, source: str) -> None:
+    report = verify_one_turn(claim, source, "user")
+    assert report.verdict is NOT, report.reasoning
