@@ -16,8 +16,10 @@ tagged, and that are mainly verbs (the SemCor tag counts of their verb senses, c
 exceed those of their other senses). Both the phrasal verb and each one-word verb must
 have that sense in most of their tagged uses (its count exceeds the counts of their
 other verb senses together): "back up" is "support" in its first sense but a copy in
-others as often, and is left out. A phrasal verb whose first sense has no such word is
-left out. Output: `#` comments, a blank line, then `verb particle<TAB>one-word verbs`
+others as often, and is left out. A prepositional verb ("talk about", "go to": the
+second word a preposition that takes an object, `_PREPOSITIONS`) is left out: its two
+words are as often the plain verb and a phrase. A phrasal verb whose first sense has no
+such word is left out. Output: `#` comments, a blank line, then `verb particle<TAB>one-word verbs`
 sorted; a rebuild is byte-identical.
 """
 
@@ -36,6 +38,31 @@ from build_antonyms import INNER, JAR_SHA256, ROOT, table_main
 OUT = ROOT / "guards" / "grounding" / "data" / "phrasal_verbs.tsv"
 _ONE = re.compile(r"^[a-z]+$")
 _TWO = re.compile(r"^[a-z]+_[a-z]+$")
+# prepositions that take an object: a verb with one of them is a prepositional verb
+# ("talk about", "go to", "look into"), whose pair of words is as often the plain verb
+# and a phrase ("what are you talking about", "go to the store"): left out. A closed
+# class of English; the adverbial particles ("off", "up", "out", "down") are kept.
+_PREPOSITIONS = frozenset(
+    [
+        "about",
+        "across",
+        "after",
+        "against",
+        "as",
+        "at",
+        "by",
+        "for",
+        "from",
+        "into",
+        "like",
+        "near",
+        "of",
+        "through",
+        "to",
+        "upon",
+        "with",
+    ]
+)
 
 
 def _verb_counts(cntlist: str) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
@@ -90,7 +117,10 @@ def build(jar: Path) -> tuple[str, int]:
     table = {
         lemma.replace("_", " "): sorted(singles[offset])
         for lemma, offset in first.items()
-        if _TWO.match(lemma) and offset in singles and _majority(lemma, verb, top)
+        if _TWO.match(lemma)
+        and offset in singles
+        and _majority(lemma, verb, top)
+        and lemma.split("_")[1] not in _PREPOSITIONS
     }
     header = [
         "# The one-word verbs of the first sense of phrasal verbs, from WordNet 3.1 (Princeton",

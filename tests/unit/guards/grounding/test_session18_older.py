@@ -47,7 +47,7 @@ KEPT = [
     ),
     ("The meeting was cancelled.", "The meeting was called off."),
     ("The meeting was called off.", "The meeting was cancelled."),
-    ("The outage was investigated.", "The team looked into the outage."),
+    ("The team solved the puzzle.", "The team figured out the puzzle."),
     ("The team called the meeting off.", "The team cancelled the meeting."),
 ]
 
@@ -131,13 +131,13 @@ def test_phrasal_table_reads_majority_first_senses_only() -> None:
     assert phrasal[("call", "off")] == {"cancel"}
     assert ("back", "up") not in phrasal  # "support" first, a copy as often
     assert ("put", "off") not in phrasal  # "postpone" in half its uses only
+    assert ("talk", "about") not in phrasal  # a prepositional verb: "what are you talking about"
     assert ("call", "off") in single["cancel"]
 
 
 # (claim, source of the user's): a plural noun first, kept; someone else's verb, caught
 OWNER_KEPT = [
     ("Students get a 30-day trial.", "The trial lasts 14 days, or 30 days for students."),
-    ("Alerts fire if latency exceeds 200 ms.", "If latency exceeds 200 ms, alerts fire."),
 ]
 OWNER_CAUGHT = [
     ("Manages the billing team.", "Dana manages the billing team."),
@@ -162,7 +162,8 @@ def test_source_noun_opener() -> None:
     from groundwire.guards.grounding.lexical.plural_openers import source_noun_opener
 
     assert source_noun_opener("students", one_turn("30 days for students.", "user"))
-    assert source_noun_opener("alerts", one_turn("If it fails, alerts fire.", "user"))
+    # after a comma a verb follows its subject as often ("Tom, my brother, works at Acme")
+    assert not source_noun_opener("works", one_turn("Tom, my brother, works at Acme.", "user"))
     assert not source_noun_opener("manages", one_turn("Dana manages it.", "user"))
 
 
