@@ -81,7 +81,10 @@ from groundwire.guards.grounding.lexical.owner import (
     subjectless_owner,
 )
 from groundwire.guards.grounding.lexical.person import first_person_in
-from groundwire.guards.grounding.lexical.phrasal_synonyms import phrasal_synonym_in_source
+from groundwire.guards.grounding.lexical.phrasal_synonyms import (
+    may_read,
+    phrasal_synonym_in_source,
+)
 from groundwire.guards.grounding.lexical.polarity import check_polarity
 from groundwire.guards.grounding.lexical.prefixed_antonyms import non_flips
 from groundwire.guards.grounding.lexical.privatives import PRIVATIVES, privative_flips
@@ -282,7 +285,7 @@ def analyze(
         ]
     # "cancelled" where the source says "called off": a phrasal verb of the same sense
     # (`phrasal_synonyms.py`, session 18)
-    if not all(found):
+    if not all(found) and may_read(clows):
         at = itertools.compress(range(len(cmask)), cmask)
         found = [
             ok or (clows[i].isalpha() and phrasal_synonym_in_source(i, clows, ev))

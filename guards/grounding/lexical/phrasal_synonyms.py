@@ -31,9 +31,9 @@ from importlib import resources
 from typing import cast
 
 from groundwire.guards.grounding.lexical.evidence import Evidence
-from groundwire.guards.grounding.lexical.opening_names import verb_lemmas
+from groundwire.guards.grounding.lexical.opening_names import irregular_forms, verb_lemmas
 
-__all__ = ["PARTICLES", "phrasal_synonym_in_source"]
+__all__ = ["PARTICLES", "may_read", "phrasal_synonym_in_source"]
 
 # WordNet's detachment rules for verbs (morph.c): "cancels", "cancelled" via verb.exc,
 # "postponed", "investigating"
@@ -72,6 +72,33 @@ def _particles() -> frozenset[str]:
 
 
 PARTICLES = _particles()
+
+
+def _forms(lemma: str) -> set[str]:
+    """Every form `verb_bases` detaches to `lemma`: the lemma, its -s, -es, -ies, -d,
+    -ed, -ing forms by WordNet's rules, and its irregular forms (verb.exc)."""
+    out = {lemma, lemma + "s", lemma + "es", lemma + "ed", lemma + "ing"}
+    if lemma.endswith("e"):
+        out |= {lemma + "d", lemma[:-1] + "ing"}
+    if lemma.endswith("y"):
+        out.add(lemma[:-1] + "ies")
+    out.update(form for form, lemmas in irregular_forms().items() if lemma in lemmas)
+    return out
+
+
+@functools.cache
+def _gate() -> frozenset[str]:
+    """The forms of every verb the table holds, one-word verbs and the first words of
+    phrasal verbs: a claim with none of them has nothing to read (`may_read`)."""
+    phrasal, single = _table()
+    lemmas = set(single) | {verb for verb, _ in phrasal}
+    return frozenset().union(*map(_forms, lemmas))
+
+
+def may_read(claim_lows: Sequence[str]) -> bool:
+    """The cheap test before any word loop: whether the claim writes a form of a verb
+    of the table."""
+    return not _gate().isdisjoint(claim_lows)
 
 
 @functools.lru_cache(maxsize=16_384)
