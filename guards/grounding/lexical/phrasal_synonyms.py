@@ -87,18 +87,36 @@ def _forms(lemma: str) -> set[str]:
 
 
 @functools.cache
-def _gate() -> frozenset[str]:
-    """The forms of every verb the table holds, one-word verbs and the first words of
-    phrasal verbs: a claim with none of them has nothing to read (`may_read`)."""
+def _index() -> tuple[
+    dict[str, frozenset[tuple[str, str]]], dict[tuple[str, str], frozenset[str]], frozenset[str]
+]:
+    """The table by written form, so a claim word costs a dict lookup: a form of a
+    one-word verb -> the phrasal verbs it names; (a form of a phrasal verb's verb, its
+    particle) -> the one-word verbs; and the forms of the phrasal verbs' verbs (the
+    gate of `may_read`)."""
     phrasal, single = _table()
-    lemmas = set(single) | {verb for verb, _ in phrasal}
-    return frozenset().union(*map(_forms, lemmas))
+    wanted: dict[str, set[tuple[str, str]]] = {}
+    for lemma, pairs in single.items():
+        for form in _forms(lemma):
+            wanted.setdefault(form, set()).update(pairs)
+    mine: dict[tuple[str, str], set[str]] = {}
+    for (verb, particle), words in phrasal.items():
+        for form in _forms(verb):
+            mine.setdefault((form, particle), set()).update(words)
+    return (
+        {k: frozenset(v) for k, v in wanted.items()},
+        {k: frozenset(v) for k, v in mine.items()},
+        frozenset(form for form, _ in mine),
+    )
 
 
 def may_read(claim_lows: Sequence[str]) -> bool:
-    """The cheap test before any word loop: whether the claim writes a form of a verb
-    of the table."""
-    return not _gate().isdisjoint(claim_lows)
+    """The cheap test before any word loop: whether the claim writes a form of a
+    one-word verb of the table, or a form of a phrasal verb's verb and a particle."""
+    wanted, _mine, firsts = _index()
+    if not wanted.keys().isdisjoint(claim_lows):
+        return True
+    return not firsts.isdisjoint(claim_lows) and not PARTICLES.isdisjoint(claim_lows)
 
 
 @functools.lru_cache(maxsize=16_384)
@@ -150,14 +168,14 @@ def phrasal_synonym_in_source(i: int, claim_lows: Sequence[str], ev: Evidence) -
     """Whether claim word `i` is a one-word verb of a phrasal verb the source writes, or
     the verb of a claim phrasal verb whose one-word verb the source writes (module
     docstring)."""
-    phrasal, single = _table()
-    bases = verb_bases(claim_lows[i])
-    wanted = [single[b] for b in bases if b in single]
+    wanted_by_form, mine_by_form, _ = _index()
+    low = claim_lows[i]
+    wanted = wanted_by_form.get(low)
     nxt = claim_lows[i + 1] if i + 1 < len(claim_lows) else ""
-    mine = [phrasal[(b, nxt)] for b in bases if (b, nxt) in phrasal] if nxt in PARTICLES else []
-    if not (wanted or mine):
+    mine = mine_by_form.get((low, nxt))
+    if wanted is None and mine is None:
         return False
     source_phrasals, source_bases = _source_reading(ev)
-    if any(not w.isdisjoint(source_phrasals) for w in wanted):
+    if wanted is not None and not wanted.isdisjoint(source_phrasals):
         return True
-    return any(not words.isdisjoint(source_bases) for words in mine)
+    return mine is not None and not mine.isdisjoint(source_bases)
