@@ -82,9 +82,9 @@ from groundwire.guards.grounding.lexical.owner import (
 )
 from groundwire.guards.grounding.lexical.person import first_person_in
 from groundwire.guards.grounding.lexical.phrasal_synonyms import (
-    may_read,
-    phrasal_synonym_in_source,
+    candidates as phrasal_candidates,
 )
+from groundwire.guards.grounding.lexical.phrasal_synonyms import phrasal_synonym_in_source
 from groundwire.guards.grounding.lexical.polarity import check_polarity
 from groundwire.guards.grounding.lexical.prefixed_antonyms import non_flips
 from groundwire.guards.grounding.lexical.privatives import PRIVATIVES, privative_flips
@@ -285,10 +285,11 @@ def analyze(
         ]
     # "cancelled" where the source says "called off": a phrasal verb of the same sense
     # (`phrasal_synonyms.py`, session 18)
-    if not all(found) and may_read(clows):
+    phrasals = phrasal_candidates(clows) if not all(found) else frozenset()
+    if phrasals:
         at = itertools.compress(range(len(cmask)), cmask)
         found = [
-            ok or (clows[i].isalpha() and phrasal_synonym_in_source(i, clows, ev))
+            ok or (clows[i] in phrasals and phrasal_synonym_in_source(i, clows, ev))
             for ok, i in zip(found, at, strict=True)
         ]
     # "The team uses AWS" from the user's "We use AWS": the group the user speaks for is

@@ -33,7 +33,7 @@ from typing import cast
 from groundwire.guards.grounding.lexical.evidence import Evidence
 from groundwire.guards.grounding.lexical.opening_names import irregular_forms, verb_lemmas
 
-__all__ = ["PARTICLES", "may_read", "phrasal_synonym_in_source"]
+__all__ = ["PARTICLES", "candidates", "phrasal_synonym_in_source"]
 
 # WordNet's detachment rules for verbs (morph.c): "cancels", "cancelled" via verb.exc,
 # "postponed", "investigating"
@@ -110,13 +110,16 @@ def _index() -> tuple[
     )
 
 
-def may_read(claim_lows: Sequence[str]) -> bool:
-    """The cheap test before any word loop: whether the claim writes a form of a
-    one-word verb of the table, or a form of a phrasal verb's verb and a particle."""
+def candidates(claim_lows: Sequence[str]) -> frozenset[str]:
+    """The cheap test before any word loop (set operations only): the claim words that
+    are a form of a one-word verb of the table, or of a phrasal verb's verb when the
+    claim writes a particle; empty for most claims."""
     wanted, _mine, firsts = _index()
-    if not wanted.keys().isdisjoint(claim_lows):
-        return True
-    return not firsts.isdisjoint(claim_lows) and not PARTICLES.isdisjoint(claim_lows)
+    lows = frozenset(claim_lows)
+    found = lows & wanted.keys()
+    if not PARTICLES.isdisjoint(lows):
+        found |= lows & firsts
+    return found
 
 
 @functools.lru_cache(maxsize=16_384)
@@ -148,9 +151,9 @@ def _phrasals_in(lows: Sequence[str]) -> set[tuple[str, str]]:
 _KEY = "phrasal_synonyms.source"
 
 
-def _source_reading(ev: Evidence) -> tuple[frozenset[tuple[str, str]], frozenset[str]]:
-    """The phrasal verbs the source writes, and the verb bases of its words, read once
-    per evidence and kept with it (the claims of an answer share their context)."""
+def _source_phrasals(ev: Evidence) -> frozenset[tuple[str, str]]:
+    """The phrasal verbs the source writes, read once per evidence and kept with it (the
+    claims of an answer share their context)."""
     memo = ev.derived
     if memo is None:
         memo = ev.derived = {}
@@ -160,8 +163,14 @@ def _source_reading(ev: Evidence) -> tuple[frozenset[tuple[str, str]], frozenset
         for sent in ev.sentences:
             if not PARTICLES.isdisjoint(sent.lows):
                 found |= _phrasals_in(sent.lows)
-        got = memo[_KEY] = (frozenset(found), frozenset().union(*map(verb_bases, ev.lows)))
-    return cast("tuple[frozenset[tuple[str, str]], frozenset[str]]", got)
+        got = memo[_KEY] = frozenset(found)
+    return cast("frozenset[tuple[str, str]]", got)
+
+
+@functools.lru_cache(maxsize=4_096)
+def _forms_of(words: frozenset[str]) -> frozenset[str]:
+    """Every written form of the one-word verbs `words`."""
+    return frozenset().union(*map(_forms, words))
 
 
 def phrasal_synonym_in_source(i: int, claim_lows: Sequence[str], ev: Evidence) -> bool:
@@ -175,7 +184,6 @@ def phrasal_synonym_in_source(i: int, claim_lows: Sequence[str], ev: Evidence) -
     mine = mine_by_form.get((low, nxt))
     if wanted is None and mine is None:
         return False
-    source_phrasals, source_bases = _source_reading(ev)
-    if wanted is not None and not wanted.isdisjoint(source_phrasals):
+    if wanted is not None and not wanted.isdisjoint(_source_phrasals(ev)):
         return True
-    return mine is not None and not mine.isdisjoint(source_bases)
+    return mine is not None and not _forms_of(mine).isdisjoint(ev.lows)
