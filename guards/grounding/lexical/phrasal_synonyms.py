@@ -28,7 +28,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from importlib import resources
-from typing import cast
 
 from groundwire.guards.grounding.lexical.evidence import Evidence
 from groundwire.guards.grounding.lexical.opening_names import irregular_forms, verb_lemmas
@@ -148,25 +147,6 @@ def _phrasals_in(lows: Sequence[str]) -> set[tuple[str, str]]:
     return out
 
 
-_KEY = "phrasal_synonyms.source"
-
-
-def _source_phrasals(ev: Evidence) -> frozenset[tuple[str, str]]:
-    """The phrasal verbs the source writes, read once per evidence and kept with it (the
-    claims of an answer share their context)."""
-    memo = ev.derived
-    if memo is None:
-        memo = ev.derived = {}
-    got = memo.get(_KEY)
-    if got is None:
-        found: set[tuple[str, str]] = set()
-        for sent in ev.sentences:
-            if not PARTICLES.isdisjoint(sent.lows):
-                found |= _phrasals_in(sent.lows)
-        got = memo[_KEY] = frozenset(found)
-    return cast("frozenset[tuple[str, str]]", got)
-
-
 @functools.lru_cache(maxsize=4_096)
 def _forms_of(words: frozenset[str]) -> frozenset[str]:
     """Every written form of the one-word verbs `words`."""
@@ -184,6 +164,13 @@ def phrasal_synonym_in_source(i: int, claim_lows: Sequence[str], ev: Evidence) -
     mine = mine_by_form.get((low, nxt))
     if wanted is None and mine is None:
         return False
-    if wanted is not None and not wanted.isdisjoint(_source_phrasals(ev)):
-        return True
-    return mine is not None and not _forms_of(mine).isdisjoint(ev.lows)
+    lows = ev.lows
+    if wanted is not None:
+        for verb, particle in wanted:
+            # set tests first: the particle and a form of its verb in the source at all
+            if particle not in lows or _forms_of(frozenset((verb,))).isdisjoint(lows):
+                continue
+            pair = (verb, particle)
+            if any(pair in _phrasals_in(s.lows) for s in ev.sentences if particle in s.lows):
+                return True
+    return mine is not None and not _forms_of(mine).isdisjoint(lows)
