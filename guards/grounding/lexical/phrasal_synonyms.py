@@ -81,8 +81,18 @@ def _forms(lemma: str) -> set[str]:
         out |= {lemma + "d", lemma[:-1] + "ing"}
     if lemma.endswith("y"):
         out.add(lemma[:-1] + "ies")
-    out.update(form for form, lemmas in irregular_forms().items() if lemma in lemmas)
+    out.update(_irregular_by_lemma().get(lemma, ()))
     return out
+
+
+@functools.cache
+def _irregular_by_lemma() -> dict[str, tuple[str, ...]]:
+    """lemma -> its irregular forms (verb.exc read the other way round)."""
+    out: dict[str, list[str]] = {}
+    for form, lemmas in irregular_forms().items():
+        for lemma in lemmas:
+            out.setdefault(lemma, []).append(form)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 @functools.cache
