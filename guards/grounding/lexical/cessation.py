@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.evidence import Sentence
+from groundwire.guards.grounding.lexical.quantity_negations import scarce_quantity
 from groundwire.guards.grounding.lexical.text import (
     COORDINATORS,
     NEGATIONS,
@@ -94,6 +95,8 @@ def ceased(words: ClaimWords, sentences: Sequence[Sentence]) -> list[tuple[str, 
             continue
         if not NEGATIONS.isdisjoint(s.lows) or _cues(s.raws, s.lows):
             continue  # the source says so too, or denies it itself
+        if scarce_quantity(s.lows):
+            continue  # "barely any", "scarcely ever" (`quantity_negations.py`, session 18)
         said = " ".join(words.raws[k] for k in cues)
         return [(said, s.text[s.start : s.end])]
     return []

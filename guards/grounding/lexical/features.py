@@ -81,11 +81,19 @@ from groundwire.guards.grounding.lexical.owner import (
     subjectless_owner,
 )
 from groundwire.guards.grounding.lexical.person import first_person_in
+from groundwire.guards.grounding.lexical.phrasal_synonyms import (
+    candidates as phrasal_candidates,
+)
+from groundwire.guards.grounding.lexical.phrasal_synonyms import phrasal_synonym_in_source
 from groundwire.guards.grounding.lexical.polarity import check_polarity
 from groundwire.guards.grounding.lexical.prefixed_antonyms import non_flips
 from groundwire.guards.grounding.lexical.privatives import PRIVATIVES, privative_flips
 from groundwire.guards.grounding.lexical.pronoun_roles import PRONOUNS as _PRONOUNS
 from groundwire.guards.grounding.lexical.pronoun_roles import pronoun_roles
+from groundwire.guards.grounding.lexical.restated_frequencies import (
+    FREQUENCY_CUES,
+    restated_frequency_words,
+)
 from groundwire.guards.grounding.lexical.roles import (
     many_for_only_one,
     only_one_of_many,
@@ -275,6 +283,15 @@ def analyze(
         found = [
             ok or synonym_in_source(craws[i], clows[i], ev) for ok, i in zip(found, at, strict=True)
         ]
+    # "cancelled" where the source says "called off": a phrasal verb of the same sense
+    # (`phrasal_synonyms.py`, session 18)
+    phrasals = phrasal_candidates(clows) if not all(found) else frozenset()
+    if phrasals:
+        at = itertools.compress(range(len(cmask)), cmask)
+        found = [
+            ok or (clows[i] in phrasals and phrasal_synonym_in_source(i, clows, ev))
+            for ok, i in zip(found, at, strict=True)
+        ]
     # "The team uses AWS" from the user's "We use AWS": the group the user speaks for is
     # found, not added; the slot rules still read it as a word the source does not write
     # (`collective_owner.py`, session 18)
@@ -321,6 +338,14 @@ def analyze(
         if restated:
             at = itertools.compress(range(len(cmask)), cmask)
             found = [ok or i in restated for ok, i in zip(found, at, strict=True)]
+    # "every year" where the source says "annually": the period is the source's
+    # (`restated_frequencies.py`, session 18)
+    if not all(found) and not FREQUENCY_CUES.isdisjoint(clows):
+        periodic = restated_frequency_words(clows, cstems, cmask, sentences)
+        if periodic:
+            at = itertools.compress(range(len(cmask)), cmask)
+            found = [ok or i in periodic for ok, i in zip(found, at, strict=True)]
+            restated = restated | periodic
     # "Age: 34" from the user's "I'm 34": the label names the slot the value fills, and
     # counts as found in the sentence that fills it (`labels.py`)
     granted, filling, other = explained_labels(cw, claim_text, sentences, known_names, src_stems)

@@ -26,6 +26,7 @@ from groundwire.guards.grounding.lexical.evidence import (
 )
 from groundwire.guards.grounding.lexical.irregular_past import IRREGULAR_PAST
 from groundwire.guards.grounding.lexical.person import first_person_in
+from groundwire.guards.grounding.lexical.plural_openers import source_noun_opener
 from groundwire.guards.grounding.lexical.text import (
     FIRST_PERSON,
     NEGATIONS,
@@ -303,6 +304,8 @@ def subjectless_owner(
         return None, False
     if _written_as_name(words.lows[0], turns):
         return None, False  # "Postgres runs the ledger": the evidence's subject, not a verb
+    if implied is False and source_noun_opener(words.lows[0], turns):
+        return None, False  # "Students get ..." / "... for students" (`plural_openers.py`)
     if users_own_words(turns):
         return implied, False
     return None, not implied

@@ -43,9 +43,11 @@ from groundwire.guards.grounding.lexical.derived_opposites import (
     source_stripped,
 )
 from groundwire.guards.grounding.lexical.evidence import ClaimClauses, Evidence, Sentence
+from groundwire.guards.grounding.lexical.negated_conditions import condition_agrees
 from groundwire.guards.grounding.lexical.negated_other_clause import negation_of_another
 from groundwire.guards.grounding.lexical.negation_agreement import agrees_in_other_form
 from groundwire.guards.grounding.lexical.particle_clauses import said_in_its_own_clause
+from groundwire.guards.grounding.lexical.pronoun_restatements import restated_with_pronoun
 from groundwire.guards.grounding.lexical.text import (
     DECADES,
     DEGREE,
@@ -576,6 +578,10 @@ def same_specifics(
     return all(n is not None and number_in(n, have) for n in need)
 
 
+# the words that open a quantity phrase (`quantifier_phrases.PHRASE_WORDS`, which this
+# module cannot import at load time): the gate of `quantity_negations`
+_PHRASE_WORDS = word_set("no neither hardly barely scarcely almost virtually only one either both")
+
 # Antonym pairs read per claim at most: real claims hold a handful; a claim and source at
 # the size limits made of one opposed pair repeated ("my sister X" / "my brother Y" a
 # thousand times) would otherwise pair every copy with every other, for seconds of CPU.
@@ -770,6 +776,37 @@ def check_polarity(
                     claim_neg[c_id] if c_id in claim_neg else source_neg[d_id],
                 ):
                     paired = True
+                # or a negation inside "if" the other side writes as "unless"
+                # (`negated_conditions.py`, session 18)
+                if not paired and ("unless" in claim_lows or "unless" in s.lows):
+                    if c_id in claim_neg:
+                        paired = condition_agrees(
+                            lows, cstems, content, c_pos, claim_neg[c_id],
+                            s.lows, s.word_stems, s.content, d_pos,
+                        )  # fmt: skip
+                    else:
+                        paired = condition_agrees(
+                            s.lows, s.word_stems, s.content, d_pos, source_neg[d_id],
+                            lows, cstems, content, c_pos,
+                        )  # fmt: skip
+                # or a quantity phrase denies alike: "almost no" / "hardly any", "No
+                # customer" / "Not a single customer" (`quantity_negations.py`, session 18)
+                if not paired and not (
+                    _PHRASE_WORDS.isdisjoint(claim_lows) and _PHRASE_WORDS.isdisjoint(s.lows)
+                ):
+                    # imported here: quantifier_phrases -> quantifiers imports this module
+                    from groundwire.guards.grounding.lexical.quantity_negations import (
+                        commas_after,
+                        quantity_agrees,
+                    )
+
+                    mine = (lows, c_pos, commas_after(claim_text, words.spans))
+                    theirs = (s.lows, d_pos, commas_after(s.text, s.word_spans()))
+                    paired = (
+                        quantity_agrees(mine, theirs, claim_neg[c_id])
+                        if c_id in claim_neg
+                        else quantity_agrees(theirs, mine, source_neg[d_id])
+                    )
                 shared_words = len(common) + paired
                 if shared_words < 2 or shared_words < ALIGN * len(c_stems):
                     continue
@@ -784,6 +821,9 @@ def check_polarity(
                     c_stems, d_id, s.clause_sets(), c_id in claim_neg, source_neg.keys()
                 ):  # "Ben has not closed the ticket; Ana has closed it" (session 17)
                     result.agreements += 1
+                    continue
+                if restated_with_pronoun(c_stems, s, d_id, c_id in claim_neg, source_neg.keys()):
+                    result.agreements += 1  # "...; they are prohibited from ..." (session 18)
                     continue
                 text = " ".join(s.raws[k] for k in d_pos)
                 if text not in result.flips:
