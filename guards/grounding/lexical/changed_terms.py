@@ -215,11 +215,11 @@ def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[st
     if quant and not out:
         commas = _commas(text, words.spans)
         for (a, b), theirs in pairs:
-            mine = quantities(lows[a:b], commas[a:b])
-            if not mine[0]:
+            told = quantities(lows[a:b], commas[a:b])
+            if not told[0]:
                 continue  # no quantity in the claim's clause: nothing changed (the source's unread)
             out += changed_quantity_phrases(
-                mine,
+                told,
                 words.raws[a:b],
                 [
                     (quantities(t.lows, _commas(t.text, t.spans)), t.raws)
