@@ -156,11 +156,10 @@ def superseded_tenses(claim_text: str, turns: Sequence[SourceTurn]) -> list[tupl
     # writes in a past form ("work" -> "worked", "live" -> "lived", "stop" -> "stopped";
     # an irregular lemma looked up below; "is" / "has" where it writes "was" / "had")
     held = set(itertools.compress(stems, content)) & ev.stems
-    keys = {
-        st
-        for st in held
-        if st + "ed" in ev_lows or st + "d" in ev_lows or st + st[-1:] + "ed" in ev_lows
-    }
+    keys: set[str] = set()
+    for st in held:  # a loop, not a set comprehension: no function made and called a claim
+        if st + "ed" in ev_lows or st + "d" in ev_lows or st + st[-1:] + "ed" in ev_lows:
+            keys.add(st)
     keys.update(held & _irregular_lemmas())
     if not _BE_HAVE_PAST.keys().isdisjoint(ev_lows):
         keys.update(_BE_HAVE_PRESENT.keys() & set(lows))
