@@ -14,6 +14,7 @@ built from the rules' own words."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -21,10 +22,13 @@ from pathlib import Path
 import pytest
 
 from groundwire.guards.grounding.lexical import changed_terms as ct
+from groundwire.guards.grounding.lexical.evidence import evidence_for
 from groundwire.guards.grounding.lexical.quantifier_phrases import (
     changed_quantity_phrases,
     quantities,
 )
+from groundwire.guards.grounding.lexical.superseded_tenses import _past_bases
+from groundwire.guards.grounding.lexical.text import claim_words
 from groundwire.topics.records import SourceTurn
 
 PROBE = Path(__file__).parents[4] / "bench" / "data" / "write-path-probe.jsonl"
@@ -121,3 +125,33 @@ def test_no_claim_quantity_no_change() -> None:
             sources.append((quantities(s, [False] * len(s)), s))
         assert changed_quantity_phrases(mine, lows, sources) == []
     assert empty > 300
+
+
+def _past_keys(held: set[str], lows: set[str]) -> set[str]:
+    """`superseded_tenses`' test at fbefd87: one new string per stem and form."""
+    return {
+        st for st in held if st + "ed" in lows or st + "d" in lows or st + st[-1:] + "ed" in lows
+    }
+
+
+def test_past_bases_equal_the_per_stem_test() -> None:
+    """`superseded_tenses._past_bases` (read once per evidence from the source's words)
+    against the per-claim test it replaced, on the probe's claims and on random words
+    over letters that make "-ed", "-d" and doubled-letter forms."""
+    seen = 0
+    for claim, turns in _cases():
+        words = claim_words(claim)
+        ev = evidence_for(turns)
+        held = set(itertools.compress(words.stems, words.content)) & ev.stems
+        assert held & _past_bases(ev) == _past_keys(held, ev.lows), claim
+        seen += bool(_past_keys(held, ev.lows))
+    rng = random.Random(5)
+    for k in range(2_000):
+        vocab = ["".join(rng.choice("tdpeos") for _ in range(rng.randint(1, 7))) for _ in range(12)]
+        text = " ".join(rng.choice(vocab) for _ in range(rng.randint(1, 20)))
+        ev = evidence_for([SourceTurn(id=f"r{k}", text=text, source="user")])
+        stems = {w[: rng.randint(0, len(w))] for w in vocab} | set(vocab)
+        got = _past_keys(stems, ev.lows)
+        assert stems & _past_bases(ev) == got, (text, stems)
+        seen += bool(got)
+    assert seen > 500
