@@ -101,6 +101,23 @@ _BOUND_GATE = BOUND_WORDS | {"between"} | {"many", "much", "few", "little"}
 _SUPERLATIVE = frozenset({"best", "worst", "most", "least"})
 _QUANTITY_WORDS = PHRASE_WORDS | frozenset(QUANTITY)
 _CLAUSE_WORDS = OBLIGATION_WORDS | _QUANTITY_WORDS | FREQUENCY_WORDS | {"only"}
+# the words a rule reads in a claim without a number: a bound's word ("to", "over"), a
+# percent's word and an ordinal are read only beside a number or a superlative, so a
+# claim holding only those (most: "to") is nothing any rule reads
+_READ_ALONE = (
+    OBLIGATION_WORDS
+    | FREQUENCY_WORDS
+    | {"only"}
+    | CONDITION_WORDS
+    | TIME_BOUND_WORDS
+    | ORDER_WORDS
+    | _SUPERLATIVE
+    | {"than"}
+    | _QUANTITY_WORDS
+)
+# "have" / "has" / "had" are an obligation only before "to" ("has to renew");
+# `obligation_classes` reads no class from them otherwise
+_HAVE = frozenset(("have", "has", "had"))
 
 
 def _aligned(stems: frozenset[str], sentences: Sequence[Sentence]) -> list[Sentence]:
@@ -121,9 +138,10 @@ def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[st
     hit = _ALL.intersection(lows)
     has_number = words.numbers.count(None) < len(words.numbers)
     two_as = lows.count("as") >= 2  # "as fast as"
-    if not hit and not has_number and not two_as and "est" not in text:
+    if _READ_ALONE.isdisjoint(hit) and not has_number and not two_as and "est" not in text:
         return []  # the cheap test first: nothing any rule reads
-    ob = obligation_classes(lows) if not OBLIGATION_WORDS.isdisjoint(hit) else []
+    obliging = OBLIGATION_WORDS.intersection(hit)
+    ob = obligation_classes(lows) if obliging and ("to" in hit or obliging - _HAVE) else []
     fq = frequencies(lows) if not FREQUENCY_WORDS.isdisjoint(hit) else []
     only = "only" in hit and bool(reads_only(lows))
     cond = not CONDITION_WORDS.isdisjoint(hit)
@@ -197,8 +215,11 @@ def changed_terms(claim_text: str, turns: Sequence[SourceTurn]) -> list[tuple[st
     if quant and not out:
         commas = _commas(text, words.spans)
         for (a, b), theirs in pairs:
+            told = quantities(lows[a:b], commas[a:b])
+            if not told[0]:
+                continue  # no quantity in the claim's clause: nothing changed (the source's unread)
             out += changed_quantity_phrases(
-                quantities(lows[a:b], commas[a:b]),
+                told,
                 words.raws[a:b],
                 [
                     (quantities(t.lows, _commas(t.text, t.spans)), t.raws)

@@ -36,8 +36,9 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Sequence
+from typing import cast
 
-from groundwire.guards.grounding.lexical.evidence import Sentence, evidence_for
+from groundwire.guards.grounding.lexical.evidence import Evidence, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.irregular_past import IRREGULAR_PAST
 from groundwire.guards.grounding.lexical.opening_names import (
     irregular_forms,
@@ -122,6 +123,32 @@ def _past_forms(low: str, key: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# where `_past_bases` keeps its answer in `Evidence.derived`
+_BASES_KEY = "superseded_tenses.past_bases"
+
+
+def _past_bases(ev: Evidence) -> frozenset[str]:
+    """Every `st` the source writes as "st" + "ed", "st" + "d" or "st" + its last letter +
+    "ed" ("work", "live", "stop" from "worked", "lived", "stopped"): read once per
+    evidence from its words ending in "d" and kept in `Evidence.derived`, since every
+    claim against the turns asked it again, one new string per stem and form."""
+    memo = ev.derived
+    if memo is None:
+        memo = ev.derived = {}
+    got = memo.get(_BASES_KEY)
+    if got is None:
+        out: set[str] = set()
+        for w in ev.lows:
+            if w[-1:] == "d":
+                out.add(w[:-1])
+                if w[-2:-1] == "e":
+                    out.add(w[:-2])
+                    if len(w) > 3 and w[-3] == w[-4]:
+                        out.add(w[:-3])
+        got = memo[_BASES_KEY] = frozenset(out)
+    return cast("frozenset[str]", got)
+
+
 def _auxiliary(lows: Sequence[str], k: int) -> bool:
     """Whether "be" / "have" at `k` is an auxiliary: a participle follows ("was directed
     by", "is accompanied", "has gone", "is working"), so the verb is that participle's."""
@@ -156,11 +183,7 @@ def superseded_tenses(claim_text: str, turns: Sequence[SourceTurn]) -> list[tupl
     # writes in a past form ("work" -> "worked", "live" -> "lived", "stop" -> "stopped";
     # an irregular lemma looked up below; "is" / "has" where it writes "was" / "had")
     held = set(itertools.compress(stems, content)) & ev.stems
-    keys = {
-        st
-        for st in held
-        if st + "ed" in ev_lows or st + "d" in ev_lows or st + st[-1:] + "ed" in ev_lows
-    }
+    keys = held & _past_bases(ev) if held else set()
     keys.update(held & _irregular_lemmas())
     if not _BE_HAVE_PAST.keys().isdisjoint(ev_lows):
         keys.update(_BE_HAVE_PRESENT.keys() & set(lows))
