@@ -82,7 +82,7 @@ from groundwire.guards.grounding.lexical.owner import (
 )
 from groundwire.guards.grounding.lexical.person import first_person_in
 from groundwire.guards.grounding.lexical.phrasal_synonyms import (
-    candidates as phrasal_candidates,
+    candidates_in as phrasal_candidates,
 )
 from groundwire.guards.grounding.lexical.phrasal_synonyms import phrasal_synonym_in_source
 from groundwire.guards.grounding.lexical.polarity import check_polarity
@@ -285,7 +285,7 @@ def analyze(
         ]
     # "cancelled" where the source says "called off": a phrasal verb of the same sense
     # (`phrasal_synonyms.py`, session 18)
-    phrasals = phrasal_candidates(clows) if not all(found) else frozenset()
+    phrasals = phrasal_candidates(clows, ev.lows) if not all(found) else frozenset()
     if phrasals:
         at = itertools.compress(range(len(cmask)), cmask)
         found = [

@@ -32,7 +32,7 @@ from importlib import resources
 from groundwire.guards.grounding.lexical.evidence import Evidence
 from groundwire.guards.grounding.lexical.opening_names import irregular_forms, verb_lemmas
 
-__all__ = ["PARTICLES", "candidates", "phrasal_synonym_in_source"]
+__all__ = ["PARTICLES", "candidates", "candidates_in", "phrasal_synonym_in_source"]
 
 # WordNet's detachment rules for verbs (morph.c): "cancels", "cancelled" via verb.exc,
 # "postponed", "investigating"
@@ -129,6 +129,36 @@ def candidates(claim_lows: Sequence[str]) -> frozenset[str]:
     if not PARTICLES.isdisjoint(lows):
         found |= lows & firsts
     return found
+
+
+@functools.cache
+def _particles_by_form() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+    """A form of a one-word verb -> the particles of the phrasal verbs it names; and
+    those forms as a set (so the claim's words meet it set to set)."""
+    wanted = _index()[0]
+    return {form: frozenset(p for _, p in pairs) for form, pairs in wanted.items()}, frozenset(
+        wanted
+    )
+
+
+def candidates_in(claim_lows: Sequence[str], source_lows: set[str]) -> frozenset[str]:
+    """`candidates` cut to the words `phrasal_synonym_in_source` may find against this
+    source (session 18, CPU). The gate of `candidates` is weak: common verbs ("get",
+    "go", "make") open phrasal verbs. A one-word verb's form is found only through a
+    phrasal verb whose particle the source writes, and a phrasal verb's verb only when
+    the claim writes a particle after it; so a form whose particles the source lacks
+    is dropped unless the claim holds a particle and the form is a phrasal verb's verb.
+    Set operations only; the same answers (tests/unit/guards/grounding/
+    test_session18_gates2.py)."""
+    by_form, forms = _particles_by_form()
+    lows = frozenset(claim_lows)
+    claim_particle = not PARTICLES.isdisjoint(lows)
+    if not claim_particle and PARTICLES.isdisjoint(source_lows):
+        return frozenset()
+    found = [w for w in lows & forms if not by_form[w].isdisjoint(source_lows)]
+    if claim_particle:
+        return frozenset(found).union(lows & _index()[2])
+    return frozenset(found)
 
 
 @functools.lru_cache(maxsize=16_384)
