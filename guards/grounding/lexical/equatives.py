@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from groundwire.guards.grounding.lexical.turned_terms import first_turned
+
 __all__ = ["comparisons", "equative_swaps"]
 
 _IRREGULAR = {"better": ("good", "well"), "worse": ("bad",)}
@@ -69,16 +71,12 @@ def equative_swaps(
     (module docstring). `sources`: (lows, raws) of the aligned sentences."""
     out: list[tuple[str, str]] = []
     for kind, adj, a, b in comparisons(lows):
-        other: str | None = None
-        same = False
-        for s_lows, s_raws in sources:
-            for s_kind, s_adj, sa, sb in comparisons(s_lows):
-                if adj.isdisjoint(s_adj):
-                    continue
-                if s_kind == kind:
-                    same = True
-                else:
-                    other = other or " ".join(s_raws[sa:sb])
-        if other is not None and not same:
+        other = first_turned(
+            (s_kind == kind, " ".join(s_raws[sa:sb]))
+            for s_lows, s_raws in sources
+            for s_kind, s_adj, sa, sb in comparisons(s_lows)
+            if not adj.isdisjoint(s_adj)
+        )
+        if other is not None:
             out.append((" ".join(raws[a:b]), other))
     return out

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.text import word_set
+from groundwire.guards.grounding.lexical.turned_terms import first_turned
 
 __all__ = ["ORDINALS", "changed_ranks", "ranked_superlatives"]
 
@@ -63,16 +64,12 @@ def changed_ranks(
     """(claim's words, source's) for each superlative ranked otherwise (module docstring)."""
     out: list[tuple[str, str]] = []
     for sup, rank, start in ranked_superlatives(lows):
-        other: str | None = None
-        same = False
-        for s_lows, s_raws in sources:
-            for s_sup, s_rank, s_start in ranked_superlatives(s_lows):
-                if s_sup != sup:
-                    continue
-                if s_rank == rank:
-                    same = True
-                else:
-                    other = other or " ".join(s_raws[s_start : s_start + (2 if s_rank > 1 else 1)])
-        if other is not None and not same:
+        other = first_turned(
+            (s_rank == rank, " ".join(s_raws[s_start : s_start + (2 if s_rank > 1 else 1)]))
+            for s_lows, s_raws in sources
+            for s_sup, s_rank, s_start in ranked_superlatives(s_lows)
+            if s_sup == sup
+        )
+        if other is not None:
             out.append((" ".join(raws[start : start + (2 if rank > 1 else 1)]), other))
     return out

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.text import same_number, word_set
+from groundwire.guards.grounding.lexical.turned_terms import first_turned
 
 __all__ = ["PERCENT_WORDS", "swapped_percentages", "unit_of"]
 
@@ -53,19 +54,17 @@ def swapped_percentages(
         mine = unit_of(lows, i)
         if mine is None:
             continue
-        other: str | None = None
-        same = False
-        for s_lows, s_nums, s_raws in sources:
-            for j, sv in enumerate(s_nums):
-                if not same_number(sv, value):
-                    continue
-                theirs = unit_of(s_lows, j)
-                if theirs == mine:
-                    same = True
-                elif theirs is not None:
-                    other = other or " ".join(
-                        s_raws[j : j + 3 if s_lows[j + 1] == "percentage" else j + 2]
-                    )
-        if other is not None and not same:
+        other = first_turned(
+            (
+                theirs == mine,
+                " ".join(s_raws[j : j + 3 if s_lows[j + 1] == "percentage" else j + 2]),
+            )
+            for s_lows, s_nums, s_raws in sources
+            for j, sv in enumerate(s_nums)
+            if same_number(sv, value)
+            for theirs in (unit_of(s_lows, j),)
+            if theirs is not None
+        )
+        if other is not None:
             out.append((" ".join(raws[i : i + 2]), other))
     return out

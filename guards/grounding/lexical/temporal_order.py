@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.text import word_set
+from groundwire.guards.grounding.lexical.turned_terms import first_turned
 
 __all__ = ["ORDER_WORDS", "orders", "turned_orders"]
 
@@ -68,16 +69,12 @@ def turned_orders(
     """(claim's words, source's) for each order preposition turned (module docstring)."""
     out: list[tuple[str, str]] = []
     for before, obj, a, b in orders(lows):
-        other: str | None = None
-        same = False
-        for s_lows, s_raws in sources:
-            for s_before, s_obj, sa, sb in orders(s_lows):
-                if s_obj != obj:
-                    continue
-                if s_before == before:
-                    same = True
-                else:
-                    other = other or " ".join(s_raws[sa:sb])
-        if other is not None and not same:
+        other = first_turned(
+            (s_before == before, " ".join(s_raws[sa:sb]))
+            for s_lows, s_raws in sources
+            for s_before, s_obj, sa, sb in orders(s_lows)
+            if s_obj == obj
+        )
+        if other is not None:
             out.append((f"{' '.join(raws[a:b])} {obj}", f"{other} {obj}"))
     return out

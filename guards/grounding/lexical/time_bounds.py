@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from groundwire.guards.grounding.lexical.text import word_set
+from groundwire.guards.grounding.lexical.turned_terms import first_turned
 
 __all__ = ["TIME_BOUND_WORDS", "turned_time_bounds"]
 
@@ -47,16 +48,12 @@ def turned_time_bounds(
     docstring). `sources` are (lows, raws) of the aligned source sentences."""
     out: list[tuple[str, str]] = []
     for ends, obj, k in _bounds(lows):
-        other: str | None = None
-        same = False
-        for s_lows, s_raws in sources:
-            for s_ends, s_obj, j in _bounds(s_lows):
-                if s_obj != obj:
-                    continue
-                if s_ends == ends:
-                    same = True
-                else:
-                    other = other or f"{s_raws[j]} {s_obj}"
-        if other is not None and not same:
+        other = first_turned(
+            (s_ends == ends, f"{s_raws[j]} {s_obj}")
+            for s_lows, s_raws in sources
+            for s_ends, s_obj, j in _bounds(s_lows)
+            if s_obj == obj
+        )
+        if other is not None:
             out.append((f"{raws[k]} {obj}", other))
     return out
