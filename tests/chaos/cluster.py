@@ -10,6 +10,7 @@ without touching the brokers' own replication traffic.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -64,8 +65,17 @@ class ChaosStack:
         return proc.stdout
 
     def start(self) -> None:
-        """Start what is not running and wait until every broker and Redis answer."""
-        self._stack("start")
+        """Start what is not running and wait until every broker and Redis answer.
+
+        A start that fails half way (a port held by a process of an earlier run) leaves
+        what it did start running, and the fixture's teardown never comes: stop it here,
+        so the next run does not find those ports taken too."""
+        try:
+            self._stack("start")
+        except (RuntimeError, subprocess.TimeoutExpired):
+            with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
+                self.stop()
+            raise
 
     def stop(self) -> None:
         self._stack("stop")
