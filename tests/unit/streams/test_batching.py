@@ -10,7 +10,6 @@ wait and hands over what the script says, so no test depends on how fast anythin
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -121,13 +120,15 @@ def test_a_full_batch_never_lingers(clock: FrozenClock) -> None:
     assert source.calls == [(4, 0)]
 
 
-def test_the_clock_records_the_linger_and_the_close(clock: FrozenClock) -> None:
+def test_the_clock_records_the_linger_and_the_close(
+    clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     source = ScriptedSource(["a"], ["b"])
     stamps = BatchClock()
-    before = time.time()
+    monkeypatch.setattr(batching.time, "time", FrozenClock(1_700_000_000.0))
     take_batch(source, 500, 0.25, 0.01, stamps, previous_closed=clock.now - 0.06)
     assert stamps.lingered_s == 0.0  # overdue: no wait
-    assert stamps.closed_at >= before
+    assert stamps.closed_at == 1_700_000_000.0  # the wall-clock stamp of the hand-over
 
 
 # -- the runner hands take_batch the close time of its previous batch ----------------
