@@ -30,7 +30,13 @@ from importlib import resources
 
 from groundwire.guards.grounding.lexical.text import word_set
 
-__all__ = ["irregular_forms", "irregular_verb_form", "possessive_opener", "verb_lemmas"]
+__all__ = [
+    "irregular_forms",
+    "irregular_forms_by_lemma",
+    "irregular_verb_form",
+    "possessive_opener",
+    "verb_lemmas",
+]
 
 # words of time that take a possessive without a determiner ("Today's standup")
 _DEICTIC = word_set("today tomorrow yesterday tonight")
@@ -52,6 +58,17 @@ def _forms() -> dict[str, tuple[str, ...]]:
 def irregular_forms() -> dict[str, tuple[str, ...]]:
     """Every irregular verb form with its lemmas (read-only; shared, do not change)."""
     return _forms()
+
+
+@functools.cache
+def irregular_forms_by_lemma() -> dict[str, frozenset[str]]:
+    """Lemma -> its irregular forms (verb.exc read backwards: "run" -> "ran", "run";
+    read-only; shared, do not change): for rules that write a lemma in its past forms."""
+    out: dict[str, set[str]] = {}
+    for form, lemmas in _forms().items():
+        for lemma in lemmas:
+            out.setdefault(lemma, set()).add(form)
+    return {lemma: frozenset(forms) for lemma, forms in out.items()}
 
 
 def irregular_verb_form(low: str) -> bool:

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from importlib import resources
 
 from groundwire.guards.grounding.lexical.evidence import Evidence
-from groundwire.guards.grounding.lexical.opening_names import irregular_forms, verb_lemmas
+from groundwire.guards.grounding.lexical.opening_names import irregular_forms_by_lemma, verb_lemmas
 
 __all__ = ["PARTICLES", "candidates", "candidates_in", "phrasal_synonym_in_source"]
 
@@ -81,18 +81,8 @@ def _forms(lemma: str) -> set[str]:
         out |= {lemma + "d", lemma[:-1] + "ing"}
     if lemma.endswith("y"):
         out.add(lemma[:-1] + "ies")
-    out.update(_irregular_by_lemma().get(lemma, ()))
+    out.update(irregular_forms_by_lemma().get(lemma, ()))
     return out
-
-
-@functools.cache
-def _irregular_by_lemma() -> dict[str, tuple[str, ...]]:
-    """lemma -> its irregular forms (verb.exc read the other way round)."""
-    out: dict[str, list[str]] = {}
-    for form, lemmas in irregular_forms().items():
-        for lemma in lemmas:
-            out.setdefault(lemma, []).append(form)
-    return {k: tuple(v) for k, v in out.items()}
 
 
 @functools.cache

@@ -41,7 +41,7 @@ from typing import cast
 from groundwire.guards.grounding.lexical.evidence import Evidence, Sentence, evidence_for
 from groundwire.guards.grounding.lexical.irregular_past import IRREGULAR_PAST
 from groundwire.guards.grounding.lexical.opening_names import (
-    irregular_forms,
+    irregular_forms_by_lemma,
     irregular_verb_form,
     verb_lemmas,
 )
@@ -84,19 +84,9 @@ def _lemma(low: str, stemmed: str) -> tuple[str, bool] | None:
 
 
 @functools.cache
-def _irregular_pasts() -> dict[str, frozenset[str]]:
-    """Lemma -> its irregular forms (WordNet's verb.exc read backwards: "run" -> "ran")."""
-    out: dict[str, set[str]] = {}
-    for form, lemmas in irregular_forms().items():
-        for lemma in lemmas:
-            out.setdefault(lemma, set()).add(form)
-    return {lemma: frozenset(forms) for lemma, forms in out.items()}
-
-
-@functools.cache
 def _irregular_lemmas() -> frozenset[str]:
     """The lemmas that have an irregular form (a set: `&` iterates the smaller side)."""
-    return frozenset(_irregular_pasts())
+    return frozenset(irregular_forms_by_lemma())
 
 
 @functools.lru_cache(maxsize=4_096)
@@ -119,7 +109,7 @@ def _past_forms(low: str, key: str) -> frozenset[str]:
         out.update((base + "ed", base + "d", base + base[-1:] + "ed"))
         if base.endswith("y"):
             out.add(base[:-1] + "ied")
-        out.update(_irregular_pasts().get(base, ()))
+        out.update(irregular_forms_by_lemma().get(base, ()))
     return frozenset(out)
 
 
